@@ -1,0 +1,75 @@
+"""What combatants declare (intents) and what the engine schedules (timed actions).
+
+Intents are small frozen dataclasses produced by the AI; a ruleset turns a round's intents
+into ``TimedAction``s with an offset in seconds from the start of the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sim.combatant import Combatant
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Strike or shoot at ``target``; ``called`` names a hit location (ORE: "head")."""
+
+    target: Combatant
+    called: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move toward ``target`` until within ``stop_at`` metres of it."""
+
+    target: Combatant
+    stop_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    """Spend an action on defense: ``"dodge"``, ``"parry"`` or ``"block"``."""
+
+    kind: str = "dodge"
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """Spend an action aiming at ``target`` (OpenD6: +1D on the next attack)."""
+
+    target: Combatant
+
+
+@dataclass(frozen=True, slots=True)
+class Reload:
+    """Reload a weapon that needs it (crossbow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bide:
+    """Wait for a better moment (OpenCore: +20 initiative next round)."""
+
+
+Intent = Attack | Move | Defend | Aim | Reload | Bide
+
+
+@dataclass(slots=True)
+class TimedAction:
+    """One intent scheduled inside a round.
+
+    Attributes:
+        offset: seconds after the start of the round; equal offsets are simultaneous.
+        actor: who acts.
+        intent: what it declared.
+        data: the ruleset's own payload (an ORE set, a rolled total, ...).
+        done: set once resolved, so a later event can tell it already happened.
+    """
+
+    offset: float
+    actor: Combatant
+    intent: Intent
+    data: Any = None
+    done: bool = False

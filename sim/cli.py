@@ -1,0 +1,183 @@
+"""The ``fray`` command: thin click commands that parse, call and print.
+
+Exit codes: 0 success; 2 bad input (a bad option, an unreadable or invalid scenario), with
+a message naming the file and the field and never a traceback; 1 an unexpected failure.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from sim import __version__
+from sim.errors import FrayInputError
+from sim.rulesets import registry
+
+EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
+EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
+
+
+class RulesetType(click.ParamType):
+    """A registered ruleset name (``all`` too where allowed), with a suggestion on typos."""
+
+    name = "ruleset"
+
+    def __init__(self, allow_all: bool = False):
+        self.allow_all = allow_all
+
+    def convert(self, value, param, ctx):
+        allowed = registry.names() + (["all"] if self.allow_all else [])
+        if value in allowed:
+            return value
+        from sim.errors import unknown
+
+        self.fail(unknown("ruleset", value, allowed), param, ctx)
+
+
+def _load(path: str):
+    from sim import scenario
+
+    return scenario.load(path)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fray")
+def cli() -> None:
+    """fray: simulate fights under dice-pool tabletop RPG rules.
+
+    Batch-test encounters (win rates, deaths), read one fight as a solo-play log, and
+    compare how lethal rulesets are with the same people and weapons.
+    """
+
+
+@cli.command(epilog=EPILOG_RUN)
+@click.argument("scenario_file", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("--ruleset", type=RulesetType(), help="Ruleset to use (default: the scenario's).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Encounter seed; a batch's encounters.csv lists each fight's seed.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "jsonl"]),
+              default="text", show_default=True, help="Log format.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the log to FILE instead of the terminal.")
+@click.option("--force", is_flag=True, help="Overwrite --output if it exists.")
+def run(scenario_file, ruleset, seed, fmt, output, force):
+    """Run one encounter and tell it round by round."""
+    from sim.engine import run_encounter
+    from sim.log import render
+
+    scenario = _load(scenario_file)
+    if output is not None and output.exists() and not force:
+        raise FrayInputError(str(output), [("", "file exists; use --force to overwrite it")])
+    _, events = run_encounter(scenario, ruleset, seed, log=True)
+    text = render(events, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        tmp = output.with_name(f".{output.name}.part")
+        tmp.write_text(text)
+        os.replace(tmp, output)
+        click.echo(f"wrote {output}", err=True)
+
+
+@cli.command(epilog=EPILOG_BATCH)
+@click.argument("scenario_file", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.option("-n", "count", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Number of encounters.")
+@click.option("--ruleset", type=RulesetType(allow_all=True),
+              help="Ruleset, or 'all' for one subfolder per ruleset (default: the scenario's).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Batch seed; encounter i runs with a seed derived from (seed, i).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Output folder (default: results/<scenario>-<ruleset>-<time>).")
+@click.option("--force", is_flag=True, help="Write into --out even if it holds results.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, quiet):
+    """Run many encounters; write summary.json and encounters.csv; print a summary."""
+    from sim.batch import BatchSpec, run_batch
+    from sim.report import batch_table, progress_bar
+
+    scenario = _load(scenario_file)
+    rulesets = registry.names() if ruleset == "all" else [ruleset or scenario.ruleset]
+    workers = workers or os.cpu_count() or 1
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = out_dir or Path("results") / f"{scenario.slug}-{'all' if ruleset == 'all' else rulesets[0]}-{stamp}"
+    targets = {name: (base / name if len(rulesets) > 1 else base) for name in rulesets}
+    for target in targets.values():
+        if _holds_results(target) and not force:
+            raise FrayInputError(str(target), [("", "folder already holds results "
+                                                "(summary.json or encounters.csv); use --force "
+                                                "to overwrite, or choose another --out")])
+    for name, target in targets.items():
+        spec = BatchSpec(scenario, name, count, seed, workers)
+        with progress_bar(count, f"{scenario.slug} [{name}]", quiet) as advance:
+            summary = run_batch(spec, target, advance)
+        click.echo(batch_table(summary))
+        click.echo(f"wrote {target / 'summary.json'} and {target / 'encounters.csv'}")
+
+
+def _holds_results(folder: Path) -> bool:
+    return (folder / "summary.json").exists() or (folder / "encounters.csv").exists()
+
+
+@cli.command()
+@click.argument("scenario_files", metavar="SCENARIO...", nargs=-1, required=True)
+def validate(scenario_files):
+    """Check scenario files; print OK per valid file.
+
+    Example: fray validate scenarios/*.yaml
+    """
+    from sim.scenario import ScenarioError
+
+    bad = 0
+    for path in scenario_files:
+        try:
+            _load(path)
+        except ScenarioError as exc:
+            bad += 1
+            click.echo(exc.render(), err=True)
+        else:
+            click.echo(f"{path}: OK")
+    if bad:
+        sys.exit(2)
+
+
+@cli.command("rulesets")
+def rulesets_command():
+    """List the registered rulesets.
+
+    Example: fray rulesets
+    """
+    for name, summary in registry.describe():
+        click.echo(f"{name:<10} {summary}")
+
+
+def main() -> None:
+    """Entry point: run the CLI, turning input errors into exit code 2."""
+    try:
+        cli.main(standalone_mode=False)
+    except FrayInputError as exc:
+        click.echo(f"error: {exc.render()}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # an unexpected failure: exit 1 with a short message
+        if os.environ.get("FRAY_DEBUG"):
+            raise
+        click.echo(f"internal error: {type(exc).__name__}: {exc} "
+                   f"(set FRAY_DEBUG=1 for the traceback)", err=True)
+        sys.exit(1)

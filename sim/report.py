@@ -1,0 +1,65 @@
+"""Terminal output for batches: the summary table and the progress bar."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+
+def batch_table(summary: dict[str, Any]) -> str:
+    """A plain-text table of one batch's summary (readable in a terminal and in a file)."""
+    title = (f"{summary['scenario']} under {summary['ruleset']}: "
+             f"{summary['encounters']} encounters, seed {summary['seed']}")
+    table = Table(title=title, title_justify="left")
+    for column in ("side", "members", "win rate (95% CI)", "hit rate", "deaths",
+                   "out of fight"):
+        table.add_column(column, justify="left" if column == "side" else "right")
+    n = summary["encounters"]
+    for name, side in summary["sides"].items():
+        lo, hi = side["win_rate_ci95"]
+        per = (lambda x: f"{x} ({x / n:.2f}/fight)") if n else str
+        table.add_row(name, str(side["members"]),
+                      f"{side['win_rate']:.3f} ({lo:.3f}-{hi:.3f})",
+                      f"{side['hit_rate']:.3f}", per(side["deaths"]), per(side["out_of_fight"]))
+    table.add_row("draw", "", f"{summary['outcomes']['draw'] / n:.3f}" if n else "0", "", "", "")
+    buffer = io.StringIO()
+    Console(file=buffer, width=100, color_system=None).print(table)
+    r, le = summary["rounds"], summary["lethality"]
+    buffer.write(f"rounds: mean {r['mean']:.2f}, median {r['median']}, p90 {r['p90']}, "
+                 f"max {r['max']}\n")
+    buffer.write(f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight, "
+                 f"P(any death) {le['p_any_death']:.3f}, death rate per combatant "
+                 f"{le['death_rate']:.3f}\n")
+    return buffer.getvalue().rstrip("\n")
+
+
+@contextmanager
+def progress_bar(total: int, label: str, quiet: bool = False) -> Iterator[Callable[[int], None]]:
+    """A progress bar with rate and ETA on stderr; silent when quiet or not a terminal."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda _n: None
+        return
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TaskProgressColumn(), TextColumn("{task.speed:>7.0f}/s" if False else ""),
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=False,
+    )
+    with progress:
+        task = progress.add_task(label, total=total)
+        yield lambda n: progress.advance(task, n)

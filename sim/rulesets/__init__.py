@@ -1,0 +1,1 @@
+"""The rulesets: one module each, registered by name in ``registry``."""

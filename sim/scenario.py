@@ -1,0 +1,465 @@
+"""Scenario files: YAML -> validated model -> plain frozen dataclasses.
+
+All input errors are found here. Each names the file, the field path
+(``sides.heroes[0].weapon``) and what is allowed, with the nearest valid name for a typo.
+The engine trusts what this module returns.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from sim import catalog
+from sim.errors import ScenarioError, field_path, suggest, unknown
+
+COVERS = ("none", "light", "medium", "heavy")
+VISIBILITIES = ("clear", "poor", "very_poor")
+AI_PROFILES = ("passive", "basic", "aggressive")
+DEFAULT_NODE = "field"
+
+
+# ---------------------------------------------------------------------------- raw models
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+Trait = Annotated[int, Field(ge=catalog.TRAIT_RANGE[0], le=catalog.TRAIT_RANGE[1])]
+Skill = Annotated[int, Field(ge=catalog.SKILL_RANGE[0], le=catalog.SKILL_RANGE[1])]
+
+
+class TraitsModel(_Strict):
+    strength: Trait = catalog.DEFAULT_TRAIT
+    endurance: Trait = catalog.DEFAULT_TRAIT
+    agility: Trait = catalog.DEFAULT_TRAIT
+    dexterity: Trait = catalog.DEFAULT_TRAIT
+    perception: Trait = catalog.DEFAULT_TRAIT
+
+
+class SkillsModel(_Strict):
+    melee: Skill = catalog.DEFAULT_SKILL
+    brawl: Skill = catalog.DEFAULT_SKILL
+    ranged: Skill = catalog.DEFAULT_SKILL
+    dodge: Skill = catalog.DEFAULT_SKILL
+    parry: Skill = catalog.DEFAULT_SKILL
+
+
+class MemberModel(_Strict):
+    name: str = Field(min_length=1)
+    at: str | None = None
+    ai: str = "basic"
+    count: int = Field(default=1, ge=1, le=1000)
+    traits: TraitsModel = TraitsModel()
+    skills: SkillsModel = SkillsModel()
+    weapon: str = "unarmed"
+    armor: str = "none"
+    shield: bool = False
+    # Native blocks are checked against each ruleset's own model after this pass.
+    ore: dict[str, Any] | None = None
+    bgrade: dict[str, Any] | None = None
+    opend6: dict[str, Any] | None = None
+    opencore: dict[str, Any] | None = None
+
+    @field_validator("ai")
+    @classmethod
+    def _known_ai(cls, value: str) -> str:
+        if value not in AI_PROFILES:
+            raise ValueError(unknown("AI profile", value, AI_PROFILES))
+        return value
+
+    @field_validator("weapon")
+    @classmethod
+    def _known_weapon(cls, value: str) -> str:
+        if value not in catalog.WEAPONS:
+            raise ValueError(unknown("weapon", value, catalog.WEAPONS))
+        return value
+
+    @field_validator("armor")
+    @classmethod
+    def _known_armor(cls, value: str) -> str:
+        if value not in catalog.ARMORS:
+            raise ValueError(unknown("armor", value, catalog.ARMORS))
+        return value
+
+
+class NodeModel(_Strict):
+    cover: Literal["none", "light", "medium", "heavy"] = "none"
+    visibility: Literal["clear", "poor", "very_poor"] = "clear"
+
+
+class MapModel(_Strict):
+    nodes: dict[str, NodeModel | None] = Field(min_length=1)
+    edges: list[list[Any]] = []  # [node, node, metres]; checked in _freeze_map
+
+
+class ScenarioModel(_Strict):
+    name: str = Field(min_length=1)
+    ruleset: str = "ore"
+    max_rounds: int = Field(default=20, ge=1, le=1000)
+    map: MapModel | None = None
+    sides: dict[str, list[MemberModel]]
+    options: dict[str, dict[str, Any]] = {}
+
+
+# ---------------------------------------------------------------------------- immutable output
+@dataclass(frozen=True, slots=True)
+class NodeSpec:
+    """A place on the map."""
+
+    name: str
+    cover: str = "none"
+    visibility: str = "clear"
+
+
+@dataclass(frozen=True, slots=True)
+class MapSpec:
+    """Nodes and edges (metres) of the battlefield."""
+
+    nodes: tuple[NodeSpec, ...]
+    edges: tuple[tuple[str, str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Traits:
+    """Neutral attributes, 1-5."""
+
+    strength: int = 2
+    endurance: int = 2
+    agility: int = 2
+    dexterity: int = 2
+    perception: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Skills:
+    """Neutral skills, 0-5."""
+
+    melee: int = 0
+    brawl: int = 0
+    ranged: int = 0
+    dodge: int = 0
+    parry: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSpec:
+    """One combatant as the scenario describes it (``count`` already expanded)."""
+
+    name: str
+    side: str
+    at: str
+    ai: str = "basic"
+    traits: Traits = Traits()
+    skills: Skills = Skills()
+    weapon: str = "unarmed"
+    armor: str = "none"
+    shield: bool = False
+    native: tuple[tuple[str, Any], ...] = ()
+
+    def native_block(self, key: str) -> Any | None:
+        """The validated native block for ``key`` (e.g. ``"ore"``), or None."""
+        for name, block in self.native:
+            if name == key:
+                return block
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SideSpec:
+    """A named side and its members."""
+
+    name: str
+    members: tuple[MemberSpec, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A validated scenario, ready for ``engine.Encounter``."""
+
+    name: str
+    source: str
+    ruleset: str
+    max_rounds: int
+    map: MapSpec
+    sides: tuple[SideSpec, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def ruleset_options(self, key: str) -> Any | None:
+        """The validated options block for ruleset ``key``, or None."""
+        for name, block in self.options:
+            if name == key:
+                return block
+        return None
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """Names of the sides, in file order."""
+        return tuple(side.name for side in self.sides)
+
+    @property
+    def slug(self) -> str:
+        """The file's stem, used to name outputs (``ambush``)."""
+        return Path(self.source).stem
+
+
+# ---------------------------------------------------------------------------- loading
+def load(path: str | Path) -> Scenario:
+    """Read, validate and freeze a scenario file.
+
+    Raises:
+        ScenarioError: with every problem found, each naming the field and the fix.
+    """
+    source = str(path)
+    return parse(read_yaml(source), source)
+
+
+def read_yaml(source: str) -> Any:
+    """Read a YAML file, turning every way it can fail into a ``ScenarioError``."""
+    try:
+        raw = Path(source).read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError(source, [("", "file not found")]) from None
+    except IsADirectoryError:
+        raise ScenarioError(source, [("", "is a directory, not a scenario file")]) from None
+    except OSError as exc:
+        raise ScenarioError(source, [("", f"cannot read file: {exc.strerror}")]) from None
+    if b"\x00" in raw:
+        raise ScenarioError(source, [("", "not a text file (binary data); expected YAML")])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            source, [("", f"not UTF-8 text (bad byte at offset {exc.start}); expected YAML")]
+        ) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
+        raise ScenarioError(source, [("", f"YAML syntax error at {where}: {exc.problem}")]) from None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(source, [("", f"YAML error: {exc}")]) from None
+
+
+def parse(data: Any, source: str = "<scenario>") -> Scenario:
+    """Validate already-parsed YAML data (a mapping) into a ``Scenario``."""
+    if not isinstance(data, dict):
+        kind = "an empty file" if data is None else f"a {type(data).__name__}"
+        raise ScenarioError(
+            source,
+            [("", f"the top level must be a mapping with keys {_keys(ScenarioModel)}; got {kind}")],
+        )
+    try:
+        model = ScenarioModel.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(source, [_describe(err) for err in exc.errors()]) from None
+    problems: list[tuple[str, str]] = []
+    scenario = _freeze(model, source, problems)
+    if problems:
+        raise ScenarioError(source, problems)
+    return scenario
+
+
+def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) -> Scenario:
+    from sim.rulesets import registry  # late: rulesets import this module's dataclasses
+
+    if model.ruleset not in registry.names():
+        problems.append(("ruleset", unknown("ruleset", model.ruleset, registry.names())))
+    map_spec = _freeze_map(model.map, problems)
+    node_names = [n.name for n in map_spec.nodes]
+    if len(model.sides) < 2:
+        problems.append(
+            ("sides", f"a scenario needs at least two sides; found {len(model.sides)}")
+        )
+    natives = registry.native_blocks()
+    sides, seen = [], {}
+    for side_name, members in model.sides.items():
+        if not members:
+            problems.append((f"sides.{side_name}", "a side needs at least one member"))
+        expanded = []
+        for i, member in enumerate(members):
+            path = f"sides.{side_name}[{i}]"
+            at = member.at if member.at is not None else node_names[0]
+            if at not in node_names:
+                problems.append((f"{path}.at", unknown("node", at, node_names)))
+            native = []
+            for key in ("ore", "bgrade", "opend6", "opencore"):
+                block = getattr(member, key)
+                if block is None:
+                    continue
+                if key not in natives:
+                    problems.append((f"{path}.{key}", f"no registered ruleset reads a '{key}' block"))
+                    continue
+                try:
+                    native.append((key, natives[key].model_validate(block)))
+                except ValidationError as exc:
+                    for err in exc.errors():
+                        sub, msg = _describe(err, natives[key])
+                        problems.append((f"{path}.{key}.{sub}" if sub else f"{path}.{key}", msg))
+            names = (
+                [member.name]
+                if member.count == 1
+                else [f"{member.name} {k}" for k in range(1, member.count + 1)]
+            )
+            for name in names:
+                if name in seen:
+                    problems.append((f"{path}.name", f"duplicate combatant name '{name}' "
+                                     f"(also at {seen[name]}); names must be unique"))
+                seen[name] = path
+                expanded.append(MemberSpec(
+                    name=name, side=side_name, at=at, ai=member.ai,
+                    traits=Traits(**member.traits.model_dump()),
+                    skills=Skills(**member.skills.model_dump()),
+                    weapon=member.weapon, armor=member.armor, shield=member.shield,
+                    native=tuple(native),
+                ))
+        sides.append(SideSpec(side_name, tuple(expanded)))
+    options = []
+    option_models = registry.option_blocks()
+    for key, block in model.options.items():
+        if key not in option_models:
+            problems.append((f"options.{key}", unknown("ruleset", key, option_models)))
+            continue
+        try:
+            options.append((key, option_models[key].model_validate(block)))
+        except ValidationError as exc:
+            for err in exc.errors():
+                sub, msg = _describe(err, option_models[key])
+                problems.append((f"options.{key}.{sub}" if sub else f"options.{key}", msg))
+    return Scenario(
+        name=model.name, source=source, ruleset=model.ruleset, max_rounds=model.max_rounds,
+        map=map_spec, sides=tuple(sides), options=tuple(options),
+    )
+
+
+def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapSpec:
+    if model is None:
+        return MapSpec(nodes=(NodeSpec(DEFAULT_NODE),))
+    nodes = tuple(
+        NodeSpec(name, spec.cover, spec.visibility) if spec else NodeSpec(name)
+        for name, spec in model.nodes.items()
+    )
+    names = [n.name for n in nodes]
+    edges = []
+    for i, edge in enumerate(model.edges):
+        if len(edge) != 3:
+            problems.append((f"map.edges[{i}]", f"an edge is [node, node, metres]; got {edge!r}"))
+            continue
+        a, b, metres = edge
+        if not isinstance(a, str) or not isinstance(b, str):
+            problems.append((f"map.edges[{i}]", f"node names must be strings; got {edge!r}"))
+            continue
+        if isinstance(metres, bool) or not isinstance(metres, int | float):
+            problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
+                             f"metres; got {metres!r}"))
+            continue
+        for end, pos in ((a, 0), (b, 1)):
+            if end not in names:
+                problems.append((f"map.edges[{i}][{pos}]", unknown("node", end, names)))
+        if not metres > 0:
+            problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
+                             f"metres; got {metres}"))
+        if a == b:
+            problems.append((f"map.edges[{i}]", f"an edge joins two different nodes; got "
+                             f"'{a}' twice"))
+        edges.append((a, b, float(metres)))
+    if not problems and len(names) > 1:
+        _check_connected(names, edges, problems)
+    return MapSpec(nodes=nodes, edges=tuple(edges))
+
+
+def _check_connected(names, edges, problems) -> None:
+    reached, frontier = {names[0]}, [names[0]]
+    while frontier:
+        here = frontier.pop()
+        for a, b, _ in edges:
+            for x, y in ((a, b), (b, a)):
+                if x == here and y not in reached:
+                    reached.add(y)
+                    frontier.append(y)
+    cut_off = [n for n in names if n not in reached]
+    if cut_off:
+        problems.append(("map.edges", f"the map is not connected: no path from "
+                         f"'{names[0]}' to {', '.join(repr(n) for n in cut_off)}"))
+
+
+# ---------------------------------------------------------------------------- error text
+_TYPE_WORDS = {
+    "int_type": "an integer", "float_type": "a number", "string_type": "a string",
+    "bool_type": "true or false", "dict_type": "a mapping", "list_type": "a list",
+    "tuple_type": "a list", "model_type": "a mapping", "model_attributes_type": "a mapping",
+}
+
+
+def _describe(err: dict[str, Any], root: type[BaseModel] = ScenarioModel) -> tuple[str, str]:
+    """Turn one pydantic error into ``(field path, message)``; ``root`` is the model validated."""
+    loc = [p for p in err["loc"] if not _is_union_tag(p)]
+    kind, given = err["type"], err.get("input")
+    if kind == "extra_forbidden":
+        key = loc[-1]
+        allowed = _allowed_keys(loc[:-1], root)
+        hint = suggest(str(key), allowed) if allowed else ""
+        tail = f"; allowed: {', '.join(allowed)}" if allowed else ""
+        return field_path(loc), f"unknown key '{key}'{hint}{tail}"
+    if kind == "missing":
+        return field_path(loc), "required key is missing"
+    if kind == "value_error":
+        return field_path(loc), str(err["ctx"]["error"])
+    if kind == "literal_error":
+        expected = err["ctx"]["expected"].replace("'", "")
+        return field_path(loc), f"{given!r} is not allowed{suggest(str(given), expected.replace(' or ', ', ').split(', '))}; allowed: {expected}"
+    if kind in _TYPE_WORDS:
+        return field_path(loc), f"expected {_TYPE_WORDS[kind]}, got {_show(given)}"
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        return field_path(loc), f"{err['msg'].replace('Input should be', 'must be')}; got {_show(given)}"
+    if kind in ("too_short", "string_too_short"):
+        return field_path(loc), f"must not be empty; got {_show(given)}"
+    return field_path(loc), f"{err['msg']}; got {_show(given)}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return f"a {type(value).__name__}"
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _is_union_tag(part: Any) -> bool:
+    # pydantic inserts member-type tags such as 'NodeModel' or 'function-after[...]' in locs
+    return isinstance(part, str) and (part[:1].isupper() or "[" in part)
+
+
+def _keys(model: type[BaseModel]) -> str:
+    return ", ".join(model.model_fields)
+
+
+def _allowed_keys(loc: list[Any], root: type[BaseModel]) -> list[str]:
+    """Walk the models along ``loc`` to list the keys allowed at that place."""
+    current: Any = root
+    for part in loc:
+        current = _unwrap(current)
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            field = current.model_fields.get(str(part))
+            if field is None:
+                return []
+            current = field.annotation
+        else:
+            args = typing.get_args(current)
+            current = args[-1] if args else None
+    current = _unwrap(current)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _unwrap(tp: Any) -> Any:
+    """Strip ``X | None`` to ``X``."""
+    if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return args[0] if len(args) == 1 else tp
+    return tp
