@@ -1,0 +1,45 @@
+"""Shared test helpers: hand-set dice and small scenarios."""
+
+from __future__ import annotations
+
+import random
+
+from sim import scenario as scenario_mod
+
+
+class StubRandom(random.Random):
+    """A ``random.Random`` whose ``random()`` returns queued values.
+
+    ``sim.dice.roll`` maps ``random()`` to ``int(x * sides) + 1``, so ``face(f, sides)``
+    gives the value that rolls face ``f``. Anything else falls back to a seeded generator.
+    """
+
+    def __init__(self, values=(), seed=0):
+        super().__init__(seed)
+        self.queue = list(values)
+        self.drawn = 0
+
+    def push(self, *values):
+        self.queue.extend(values)
+
+    def random(self):
+        self.drawn += 1
+        if self.queue:
+            return self.queue.pop(0)
+        return super().random()
+
+
+def face(value: int, sides: int = 10) -> float:
+    """The ``random()`` value that makes ``sim.dice.roll`` show ``value`` on a ``sides`` die."""
+    return (value - 0.5) / sides
+
+
+def faces(*values: int, sides: int = 10) -> list[float]:
+    """``face`` for several dice."""
+    return [face(v, sides) for v in values]
+
+
+def scenario(sides: dict, **top) -> scenario_mod.Scenario:
+    """A scenario from a dict of sides (members as dicts), validated like a file."""
+    data = {"name": "test", "ruleset": "ore", **top, "sides": sides}
+    return scenario_mod.parse(data, "test.yaml")

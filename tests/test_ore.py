@@ -1,0 +1,307 @@
+"""ORE (Reign): pools, sets, hit rates against exact odds, damage, gobble dice, timing."""
+
+from math import perm
+
+import pytest
+from helpers import StubRandom, faces, scenario
+
+from sim.actions import Attack, Defend, Move
+from sim.combatant import Status
+from sim.dice import Set
+from sim.engine import Encounter
+from sim.rulesets.ore import RolledSet, assign_sets, capped, gobble, lose_die
+from sim.rulesets.ore_body import Body
+from sim.rulesets.ore_catalog import HEAD, LEFT_ARM, LEFT_LEG, TORSO
+
+
+def fighter(name, body=3, fight=3, **extra):
+    ore = {"stats": {"body": body, "coordination": extra.pop("coordination", 2),
+                     "sense": extra.pop("sense", 2)},
+           "skills": {"fight": fight, "dodge": extra.pop("dodge", 2),
+                      "parry": extra.pop("parry", 2)}}
+    for key in ("expert", "master"):
+        if key in extra:
+            ore[key] = extra.pop(key)
+    return {"name": name, "weapon": extra.pop("weapon", "sword"), "ore": ore, **extra}
+
+
+def encounter(a, b, **top):
+    enc = Encounter(scenario({"a": [a], "b": [b]}, **top), "ore", seed=0)
+    return enc, enc.sides["a"][0], enc.sides["b"][0]
+
+
+def plan(enc, declared, dice):
+    """Plan one round with hand-set dice (consumed in declaration order)."""
+    enc.rng = StubRandom(faces(*dice))
+    actions = enc.ruleset.plan_round(enc, declared)
+    actions.sort(key=lambda a: a.offset)
+    return actions
+
+
+def resolve(enc, actions):
+    for action in actions:
+        if action.actor.in_fight:
+            enc.ruleset.resolve(enc, action)
+
+
+# ------------------------------------------------------------------ hit rate vs exact odds
+def p_any_pair(n: int) -> float:
+    """Exact P(at least one matching pair among n d10): 1 - 10Pn / 10^n."""
+    return 1 - perm(10, n) / 10**n
+
+
+@pytest.mark.parametrize("pool", range(2, 11))
+def test_basic_hit_rate_against_passive_target_matches_exact_pair_odds(pool):
+    body = min(5, pool - 1)
+    a = fighter("A", body=body, fight=pool - body)
+    dummy = {"name": "Dummy", "ai": "passive", "armor": "plate",
+             "ore": {"stats": {"body": 1}}}
+    scen = scenario({"a": [a], "b": [dummy]}, max_rounds=40)
+    attacks = hits = 0
+    seed = 0
+    while attacks < 40_000:
+        result = Encounter(scen, "ore", seed).run()
+        attacks += result.sides[0].attacks
+        hits += result.sides[0].hits
+        seed += 1
+    # tolerance 0.01: 4 standard errors (sd <= 0.0025 at 40,000 attacks)
+    assert hits / attacks == pytest.approx(p_any_pair(pool), abs=0.01)
+
+
+def test_pool_cap_and_penalties_soak_extra_dice():
+    assert capped(12, 0) == 10
+    assert capped(12, 2) == 10  # dice above 10 soak penalties first
+    assert capped(12, 3) == 9
+    assert capped(3, 5) == 0
+
+
+def test_a_pool_over_ten_rolls_ten_dice():
+    enc, a, b = encounter(fighter("A", body=6, fight=6), fighter("B"))
+    actions = plan(enc, [(a, [Attack(b)])], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    assert enc.rng.drawn == 10
+    assert actions == [] and a.attacks == 1  # no set: resolved as a miss at once
+
+
+# ------------------------------------------------------------------ wound boxes
+def test_killing_is_marked_first_and_shock_fills_the_rest():
+    body = Body()
+    body.take(TORSO, 3, 4)
+    assert (body.killing[TORSO], body.shock[TORSO]) == (3, 4)
+
+
+def test_shock_with_no_room_becomes_killing():
+    body = Body()
+    body.take(TORSO, 0, 8)
+    body.take(TORSO, 0, 4)  # 2 fit, 2 overflow into Killing over Shock boxes
+    assert (body.killing[TORSO], body.shock[TORSO]) == (2, 8)
+    assert body.dazed and not body.dead
+
+
+def test_limb_overflow_goes_to_torso_and_the_limb_is_useless():
+    body = Body()
+    body.take(LEFT_ARM, 7, 0)
+    assert body.killing[LEFT_ARM] == 5 and body.useless(LEFT_ARM)
+    assert body.killing[TORSO] == 2
+    assert body.take(LEFT_ARM, 1, 1) == TORSO  # later hits on the useless arm
+    assert (body.killing[TORSO], body.shock[TORSO]) == (3, 1)
+    assert body.usable_arms() == 1
+
+
+def test_leg_full_of_killing_halves_movement_ruling():
+    body = Body()
+    body.take(LEFT_LEG, 5, 0)
+    assert body.usable_legs() == 1
+
+
+@pytest.mark.parametrize(
+    "loc, killing, shock, dead, unconscious, dazed",
+    [
+        (HEAD, 2, 2, False, True, False),   # head full of Shock + Killing: unconscious
+        (HEAD, 4, 0, True, True, False),    # head full of Killing: dead
+        (TORSO, 5, 5, False, False, True),  # torso full: dazed
+        (TORSO, 10, 0, True, False, True),  # torso full of Killing: dead
+        (TORSO, 4, 5, False, False, False),
+    ],
+)
+def test_status_from_wound_boxes(loc, killing, shock, dead, unconscious, dazed):
+    body = Body()
+    body.take(loc, killing, shock)
+    assert (body.dead, body.unconscious, body.dazed) == (dead, unconscious, dazed)
+
+
+def test_half_the_shock_goes_after_a_fight():
+    body = Body()
+    body.take(TORSO, 1, 5)
+    body.heal_after_fight()
+    assert (body.killing[TORSO], body.shock[TORSO]) == (1, 3)
+
+
+# ------------------------------------------------------------------ damage through the engine
+def test_hit_location_damage_and_armor_through_a_resolved_attack():
+    enc, a, b = encounter(fighter("A"), fighter("B", armor="leather"))
+    actions = plan(enc, [(a, [Attack(b)])], [8, 8, 1, 2, 3, 4])
+    resolve(enc, actions)
+    # sword W+1 K at width 2 = 3 Killing; leather AR 1 on the torso (height 8)
+    assert (b.wounds.killing[TORSO], b.wounds.shock[TORSO]) == (2, 0)
+    assert (a.attacks, a.hits) == (1, 1)
+
+
+def test_armor_piercing_reduces_armor():
+    enc, a, b = encounter(fighter("A", coordination=3, weapon="crossbow",
+                                  skills={"ranged": 3}), fighter("B", armor="plate"))
+    a.shoot = 3
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [10, 10, 1, 2, 3, 4]))
+    # heavy crossbow W+1 K = 3, AR 3 - AP 1 = 2 -> 1 Killing to the head
+    assert b.wounds.killing[HEAD] == 1
+    assert not a.loaded and enc.ruleset.needs_reload(a)
+
+
+def test_head_full_of_killing_kills_and_takes_out():
+    enc, a, b = encounter(fighter("A", body=5, fight=5), fighter("B"))
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [10, 10, 10, 1, 2, 3, 4, 5, 6, 7]))
+    assert b.wounds.killing[HEAD] == 4
+    assert b.status is Status.DEAD and not b.in_fight
+
+
+# ------------------------------------------------------------------ gobble dice
+def defense(width, height, kind="dodge"):
+    return [(kind, RolledSet(Set(width, height)))]
+
+
+def test_gobble_needs_height_at_least_the_attacks():
+    assert gobble(2, 7, (2, 7), defense(3, 6), melee=True, unarmed_attack=False,
+                  can_parry=True, shield=False) == (2, 0)
+    assert gobble(2, 7, (2, 7), defense(3, 8), melee=True, unarmed_attack=False,
+                  can_parry=True, shield=False) == (1, 1)
+
+
+def test_gobble_needs_a_set_at_least_as_fast():
+    # 2x9 is slower than a 3x5 attack: too late to gobble
+    assert gobble(3, 5, (3, 5), defense(2, 9), melee=True, unarmed_attack=False,
+                  can_parry=True, shield=False) == (3, 0)
+    # equal width and height: ties go to the defender
+    assert gobble(2, 7, (2, 7), defense(2, 7), melee=True, unarmed_attack=False,
+                  can_parry=True, shield=False) == (1, 1)
+
+
+def test_gobble_dice_spread_over_several_attacks():
+    d = defense(4, 9)
+    assert gobble(2, 5, (2, 5), d, melee=True, unarmed_attack=False, can_parry=True,
+                  shield=False) == (1, 1)
+    assert gobble(3, 6, (3, 6), d, melee=True, unarmed_attack=False, can_parry=True,
+                  shield=False) == (1, 2)
+    # one gobble die left: a third attack is only narrowed
+    assert gobble(3, 2, (3, 2), d, melee=True, unarmed_attack=False, can_parry=True,
+                  shield=False) == (2, 1)
+
+
+def test_parry_limits():
+    # no parry against missiles without a shield
+    assert gobble(2, 5, (2, 5), defense(3, 9, "parry"), melee=False, unarmed_attack=False,
+                  can_parry=True, shield=False) == (2, 0)
+    assert gobble(2, 5, (2, 5), defense(3, 9, "parry"), melee=False, unarmed_attack=False,
+                  can_parry=True, shield=True) == (1, 1)
+    # an unarmed defender parries fists but not blades
+    assert gobble(2, 5, (2, 5), defense(3, 9, "parry"), melee=True, unarmed_attack=False,
+                  can_parry=False, shield=False) == (2, 0)
+    assert gobble(2, 5, (2, 5), defense(3, 9, "parry"), melee=True, unarmed_attack=True,
+                  can_parry=False, shield=False) == (1, 1)
+
+
+def test_a_dodge_declared_in_the_round_stops_a_slower_attack():
+    enc, a, b = encounter(fighter("A"), fighter("B", coordination=3, dodge=3))
+    # A rolls 2x5; B dodges with 3x8 (6 dice: coordination 3 + dodge 3)
+    actions = plan(enc, [(a, [Attack(b)]), (b, [Defend("dodge")])],
+                   [5, 5, 1, 2, 3, 4] + [8, 8, 8, 1, 2, 3])
+    resolve(enc, actions)
+    assert (a.attacks, a.hits) == (1, 0)
+    assert b.wounds.summary() == "unhurt"
+
+
+# ------------------------------------------------------------------ timing and die loss
+def test_hit_before_acting_costs_a_die_even_when_armor_stops_it():
+    enc, a, b = encounter(fighter("A", weapon="unarmed"), fighter("B", armor="plate"))
+    # A: 3x4 (faster) fists -> 3 Shock - AR 3 = nothing; B: 2x9, loses a die and fails
+    actions = plan(enc, [(a, [Attack(b)]), (b, [Attack(a)])],
+                   [4, 4, 4, 1, 2, 3] + [9, 9, 1, 2, 3, 5])
+    resolve(enc, actions)
+    assert b.wounds.summary() == "unhurt"
+    assert (a.hits, b.attacks, b.hits) == (1, 1, 0)
+
+
+def test_identical_sets_are_simultaneous():
+    enc, a, b = encounter(fighter("A"), fighter("B"))
+    actions = plan(enc, [(a, [Attack(b)]), (b, [Attack(a)])],
+                   [7, 7, 1, 2, 3, 4] + [7, 7, 1, 2, 3, 4])
+    assert actions[0].offset == actions[1].offset
+    resolve(enc, actions)
+    assert (a.hits, b.hits) == (1, 1)
+
+
+def test_widest_set_resolves_first_then_highest():
+    enc, a, b = encounter(fighter("A"), fighter("B"))
+    actions = plan(enc, [(a, [Attack(b)]), (b, [Attack(a)])],
+                   [10, 10, 1, 2, 3, 4] + [3, 3, 3, 1, 2, 4])
+    assert [x.actor.name for x in actions] == ["B", "A"]
+
+
+def test_lose_die_prefers_a_set_that_survives():
+    from sim.actions import TimedAction
+
+    wide = TimedAction(1.0, None, Attack(None), RolledSet(Set(3, 4)))
+    pair = TimedAction(1.0, None, Defend(), RolledSet(Set(2, 2)))
+    assert lose_die([pair, wide], (4, 4)) is wide and wide.data.width == 2
+    # only slower sets lose dice
+    assert lose_die([pair], (2, 1)) is None
+
+
+# ------------------------------------------------------------------ special dice and actions
+def test_multiple_actions_roll_the_smaller_pool_minus_one_and_need_a_set_each():
+    enc, a, b = encounter(fighter("A", body=3, fight=3), fighter("B"))
+    actions = plan(enc, [(a, [Attack(b), Attack(b)])], [7, 7, 3, 3, 1])
+    assert enc.rng.drawn == 5  # 6 dice - 1 for the extra action
+    assert sorted(x.data.key for x in actions) == [(2, 3), (2, 7)]
+
+
+def test_move_with_attack_takes_the_faster_set():
+    intents = [Attack("target"), Move("target")]
+    pairs = assign_sets(intents, [Set(3, 2), Set(2, 9)])
+    assert pairs[0][1] == Set(2, 9) and pairs[1][1] == Set(3, 2)
+
+
+def test_called_shot_sets_a_die_and_costs_one():
+    enc, a, b = encounter(fighter("A"), fighter("B"))
+    actions = plan(enc, [(a, [Attack(b, "head")])], [10, 1, 2, 3])
+    assert enc.rng.drawn == 4  # 6 - 1 dice, one of them set to 10 before the roll
+    assert actions[0].data.key == (2, 10)
+
+
+def test_expert_die_is_set_before_the_roll():
+    enc, a, b = encounter(fighter("A", expert="fight"), fighter("B"))
+    actions = plan(enc, [(a, [Attack(b)])], [10, 1, 2, 3, 4])
+    assert enc.rng.drawn == 5 and actions[0].data.key == (2, 10)
+
+
+def test_master_die_is_set_after_the_roll_to_widen_the_best_set():
+    enc, a, b = encounter(fighter("A", master="fight"), fighter("B"))
+    actions = plan(enc, [(a, [Attack(b)])], [6, 6, 1, 2, 3])
+    assert enc.rng.drawn == 5 and actions[0].data.key == (3, 6)
+
+
+def test_dazed_costs_a_die():
+    enc, a, b = encounter(fighter("A"), fighter("B"))
+    a.wounds.take(TORSO, 0, 10)
+    plan(enc, [(a, [Attack(b)])], [1, 2, 3, 4, 5])
+    assert enc.rng.drawn == 5
+
+
+def test_lowest_sense_declares_first():
+    enc, a, b = encounter(fighter("A", sense=4), fighter("B", sense=1))
+    assert enc.ruleset.declaration_order(enc, [a, b]) == [b, a]
+
+
+def test_native_block_rejects_expert_and_master_on_one_skill():
+    from sim.scenario import ScenarioError
+
+    with pytest.raises(ScenarioError, match="never both"):
+        scenario({"a": [fighter("A", expert="fight", master="fight")], "b": [fighter("B")]})
