@@ -1,29 +1,43 @@
-"""Many encounters: deterministic seeds, chunks over a process pool, streamed output.
+"""Many encounters: deterministic seeds, chunks on an executor, streamed, resumable output.
 
 Encounter ``i`` always runs with ``encounter_seed(seed, i)``; chunks of consecutive indices
-run in worker processes and come back in index order, so ``encounters.csv`` and
-``summary.json`` are identical for any number of workers. Rows are written as chunks arrive
-(to a temporary file renamed at the end: no half-written file is ever left under the final
-name).
+come back in index order from any executor, so ``encounters.csv`` and ``summary.json`` are
+identical for any number of workers, on a local pool or a Dask cluster.
+
+Files in the output folder while a batch runs:
+
+- ``.encounters.csv.part``: rows of every finished chunk, appended in index order;
+- ``.batch-state.json``: what the batch is (scenario digest, ruleset, seed, n) and how many
+  rows and bytes of the ``.part`` file are complete, rewritten atomically after each chunk.
+
+At the end the ``.part`` file is renamed to ``encounters.csv``, ``summary.json`` is written
+(temporary file, then rename) and the state file removed. A batch stopped by Ctrl-C or killed
+leaves no ``encounters.csv`` or ``summary.json`` at all, only the two hidden files, and
+``resume=True`` continues from the last complete chunk (cutting off any half-written tail).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
 import json
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sim import executors
 from sim.engine import Encounter, EncounterResult
+from sim.errors import FrayInputError
 from sim.scenario import Scenario
 from sim.seeds import encounter_seed
 from sim.stats import BatchTally
 
 SIDE_COLUMNS = ("standing", "out", "deaths", "attacks", "hits")
+PART = ".encounters.csv.part"
+STATE = ".batch-state.json"
 
 
 def columns(scenario: Scenario) -> list[str]:
@@ -51,89 +65,154 @@ def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
 
 def run_chunk(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
               stop: int) -> list[dict[str, Any]]:
-    """Run encounters ``start..stop-1`` of a batch; the unit of work of every executor."""
-    rows = []
-    for i in range(start, stop):
-        result = Encounter(scenario, ruleset, encounter_seed(batch_seed, i)).run()
-        rows.append(result_row(i, result))
-    return rows
+    """Run encounters ``start..stop-1`` of a batch: the unit of work of every executor."""
+    return [result_row(i, Encounter(scenario, ruleset, encounter_seed(batch_seed, i)).run())
+            for i in range(start, stop)]
+
+
+def scenario_digest(scenario: Scenario) -> str:
+    """A fingerprint of what a scenario says (not where it was read from)."""
+    return hashlib.sha256(repr(replace(scenario, source="")).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
 class BatchSpec:
-    """What to run: the scenario, the ruleset, how many encounters, the seed, the workers."""
+    """What to run and where.
+
+    Attributes:
+        scenario, ruleset, n, seed: the batch itself (these decide the output).
+        workers: processes (local) or the window of chunks in flight (dask).
+        chunk_size: encounters per chunk; 0 picks one from ``n`` and ``workers``.
+        executor: ``local`` (a process pool; in-process for one worker) or ``dask``.
+        scheduler: for dask, ``tcp://host:port`` or ``local`` (a new LocalCluster).
+    """
 
     scenario: Scenario
     ruleset: str
     n: int
     seed: int = 1
     workers: int = 1
-    chunk_size: int = 0  # 0: pick one from n and workers
+    chunk_size: int = 0
+    executor: str = "local"
+    scheduler: str = "local"
 
-    def chunks(self) -> list[tuple[int, int]]:
-        """``(start, stop)`` index ranges covering ``0..n-1``."""
+    def chunks(self, start: int = 0) -> list[tuple[int, int]]:
+        """``(start, stop)`` index ranges covering ``start..n-1``."""
         size = self.chunk_size or max(1, min(1000, -(-self.n // (self.workers * 8))))
-        return [(a, min(a + size, self.n)) for a in range(0, self.n, size)]
+        return [(a, min(a + size, self.n)) for a in range(start, self.n, size)]
+
+    def identity(self) -> dict[str, Any]:
+        """What a resumed batch must share with the interrupted one."""
+        return {"scenario": self.scenario.slug, "digest": scenario_digest(self.scenario),
+                "ruleset": self.ruleset, "seed": self.seed, "n": self.n}
 
 
-def iter_rows(spec: BatchSpec) -> Iterator[list[dict[str, Any]]]:
-    """Yield the rows of each chunk, in index order, from a local process pool."""
-    chunks = spec.chunks()
+def iter_rows(spec: BatchSpec, start: int = 0) -> Iterator[list[dict[str, Any]]]:
+    """Yield each chunk's rows, in index order, from the spec's executor."""
+    chunks = spec.chunks(start)
+    args = (spec.scenario, spec.ruleset, spec.seed)
+    if spec.executor == "dask":
+        return executors.run_dask(run_chunk, args, chunks, spec.scheduler, spec.workers)
     if spec.workers <= 1:
-        for a, b in chunks:
-            yield run_chunk(spec.scenario, spec.ruleset, spec.seed, a, b)
-        return
-    with ProcessPoolExecutor(max_workers=spec.workers) as pool:
-        futures = [pool.submit(run_chunk, spec.scenario, spec.ruleset, spec.seed, a, b)
-                   for a, b in chunks]
-        try:
-            for future in futures:
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
+        return executors.run_serial(lambda a, b: run_chunk(*args, a, b), chunks)
+    return executors.run_local(run_chunk, args, chunks, spec.workers)
 
 
 def run_batch(spec: BatchSpec, out_dir: Path | None,
-              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Run a batch, write ``encounters.csv`` and ``summary.json`` to ``out_dir``, and
-    return the summary. ``progress`` is called with the number of encounters just finished.
+              progress: Callable[[int], None] | None = None, *,
+              resume: bool = False) -> dict[str, Any]:
+    """Run a batch and return its summary.
+
+    With ``out_dir``, rows stream to disk as chunks finish and the final files appear only
+    when the batch is complete (see the module docstring). ``progress`` is called with the
+    number of encounters just finished (and once with those recovered by a resume).
+
+    Raises:
+        FrayInputError: ``resume`` with no interrupted batch in ``out_dir``, or one that
+            does not match ``spec``.
+        KeyboardInterrupt: after keeping every finished chunk on disk.
     """
     scenario = spec.scenario
-    tally = BatchTally.for_sides(
-        scenario.slug, spec.ruleset, spec.seed,
-        {side.name: len(side.members) for side in scenario.sides})
-    writer = None
-    handle = None
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        tmp_csv = out_dir / ".encounters.csv.part"
-        handle = open(tmp_csv, "w", newline="")  # noqa: SIM115 - closed in finally
-        writer = csv.DictWriter(handle, fieldnames=columns(scenario))
-        writer.writeheader()
-    try:
+    tally = BatchTally.for_sides(scenario.slug, spec.ruleset, spec.seed,
+                                 {side.name: len(side.members) for side in scenario.sides})
+    if out_dir is None:
         for rows in iter_rows(spec):
             for row in rows:
                 tally.add(row)
-            if writer is not None:
-                writer.writerows(rows)
             if progress is not None:
                 progress(len(rows))
-    except BaseException:
-        if handle is not None:
-            handle.close()
-            os.unlink(tmp_csv)
-        raise
-    summary = tally.summary()
-    if out_dir is not None:
+        return tally.summary()
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    part, state_path = out_dir / PART, out_dir / STATE
+    done, size = 0, 0
+    if resume:
+        done, size = _recover(spec, out_dir, tally)
+        if progress is not None and done:
+            progress(done)
+    handle = open(part, "r+b" if resume else "wb")  # noqa: SIM115 - closed below
+    try:
+        handle.truncate(size)  # drop a half-written tail left by a kill
+        handle.seek(size)
+        if not resume:
+            size = handle.write(_csv_text([], columns(scenario), header=True))
+        for rows in iter_rows(spec, done):
+            size += handle.write(_csv_text(rows, columns(scenario)))
+            handle.flush()
+            done += len(rows)
+            for row in rows:
+                tally.add(row)
+            _write_json(state_path, {**spec.identity(), "rows": done, "bytes": size})
+            if progress is not None:
+                progress(len(rows))
+    finally:
         handle.close()
-        os.replace(tmp_csv, out_dir / "encounters.csv")
-        write_json(out_dir / "summary.json", summary)
+    summary = tally.summary()
+    os.replace(part, out_dir / "encounters.csv")
+    _write_json(out_dir / "summary.json", summary)
+    state_path.unlink(missing_ok=True)
     return summary
 
 
-def write_json(path: Path, data: Any) -> None:
+def interrupted(out_dir: Path) -> dict[str, Any] | None:
+    """The state of an interrupted batch in ``out_dir``, or None."""
+    path = out_dir / STATE
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def _recover(spec: BatchSpec, out_dir: Path, tally: BatchTally) -> tuple[int, int]:
+    state = interrupted(out_dir)
+    if state is None or not (out_dir / PART).exists():
+        raise FrayInputError(str(out_dir), [("", "no interrupted batch to resume here "
+                                             "(no .batch-state.json)")])
+    want = spec.identity()
+    differ = [k for k in want if state.get(k) != want[k]]
+    if differ:
+        detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ)
+        raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
+                                             "resume with the same scenario and options")])
+    with open(out_dir / PART, "rb") as handle:
+        text = handle.read(state["bytes"]).decode()
+    for row in csv.DictReader(io.StringIO(text)):
+        tally.add(row)
+    return state["rows"], state["bytes"]
+
+
+def _csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+    if header:
+        writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue().encode()
+
+
+def _write_json(path: Path, data: Any) -> None:
     """Write JSON atomically (temporary file, then rename)."""
-    tmp = path.with_name(f".{path.name}.part")
+    tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
     os.replace(tmp, path)
+
+

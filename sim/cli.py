@@ -6,6 +6,7 @@ a message naming the file and the field and never a traceback; 1 an unexpected f
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -30,6 +31,7 @@ class RulesetType(click.ParamType):
         self.allow_all = allow_all
 
     def convert(self, value, param, ctx):
+        """Return ``value`` if registered, else fail with the nearest name."""
         allowed = registry.names() + (["all"] if self.allow_all else [])
         if value in allowed:
             return value
@@ -55,7 +57,7 @@ def cli() -> None:
 
 
 @cli.command(epilog=EPILOG_RUN)
-@click.argument("scenario_file", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.argument("scenario_file", metavar="SCENARIO", type=click.Path())
 @click.option("--ruleset", type=RulesetType(), help="Ruleset to use (default: the scenario's).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="Encounter seed; a batch's encounters.csv lists each fight's seed.")
@@ -78,13 +80,18 @@ def run(scenario_file, ruleset, seed, fmt, output, force):
         click.echo(text, nl=False)
     else:
         tmp = output.with_name(f".{output.name}.part")
-        tmp.write_text(text)
-        os.replace(tmp, output)
+        try:
+            tmp.write_text(text)
+            os.replace(tmp, output)
+        except OSError as exc:  # a missing folder, no permission: bad input, not a crash
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise FrayInputError(str(output), [("", f"cannot write: {exc.strerror}")]) from None
         click.echo(f"wrote {output}", err=True)
 
 
 @cli.command(epilog=EPILOG_BATCH)
-@click.argument("scenario_file", metavar="SCENARIO", type=click.Path(dir_okay=False))
+@click.argument("scenario_file", metavar="SCENARIO", type=click.Path())
 @click.option("-n", "count", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Number of encounters.")
 @click.option("--ruleset", type=RulesetType(allow_all=True),
@@ -95,28 +102,67 @@ def run(scenario_file, ruleset, seed, fmt, output, force):
               help="Worker processes (default: all cores).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder (default: results/<scenario>-<ruleset>-<time>).")
-@click.option("--force", is_flag=True, help="Write into --out even if it holds results.")
+@click.option("--force", is_flag=True,
+              help="Write into --out even if it holds results (they are replaced).")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted batch in --out (same scenario and options).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Local process pool, or a Dask cluster.")
+@click.option("--scheduler", default="local", show_default=True,
+              help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a LocalCluster.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Encounters per chunk (default: from -n and --workers, at most 1000).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, quiet):
-    """Run many encounters; write summary.json and encounters.csv; print a summary."""
-    from sim.batch import BatchSpec, run_batch
+def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
+          scheduler, chunk_size, quiet):
+    """Run many encounters; write summary.json and encounters.csv; print a summary.
+
+    Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
+    --resume continues the batch later with output identical to an uninterrupted run.
+    """
+    from sim.batch import BatchSpec, interrupted, run_batch
     from sim.report import batch_table, progress_bar
 
     scenario = _load(scenario_file)
     rulesets = registry.names() if ruleset == "all" else [ruleset or scenario.ruleset]
     workers = workers or os.cpu_count() or 1
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    base = out_dir or Path("results") / f"{scenario.slug}-{'all' if ruleset == 'all' else rulesets[0]}-{stamp}"
+    label = "all" if ruleset == "all" else rulesets[0]
+    base = out_dir or Path("results") / f"{scenario.slug}-{label}-{stamp}"
     targets = {name: (base / name if len(rulesets) > 1 else base) for name in rulesets}
+    if resume and out_dir is None:
+        raise FrayInputError("--resume", [("", "name the folder of the interrupted batch "
+                                           "with --out DIR")])
     for target in targets.values():
+        if resume:
+            continue
+        if interrupted(target) is not None and not force:
+            raise FrayInputError(str(target), [("", "folder holds an interrupted batch; use "
+                                                "--resume to continue it, or --force to "
+                                                "start over")])
         if _holds_results(target) and not force:
             raise FrayInputError(str(target), [("", "folder already holds results "
                                                 "(summary.json or encounters.csv); use --force "
                                                 "to overwrite, or choose another --out")])
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FrayInputError(str(target), [("", f"cannot create the output folder: "
+                                                f"{exc.strerror}")]) from None
     for name, target in targets.items():
-        spec = BatchSpec(scenario, name, count, seed, workers)
-        with progress_bar(count, f"{scenario.slug} [{name}]", quiet) as advance:
-            summary = run_batch(spec, target, advance)
+        if resume and _holds_results(target) and interrupted(target) is None:
+            click.echo(f"{target}: already complete", err=True)
+            continue
+        spec = BatchSpec(scenario, name, count, seed, workers, chunk_size or 0, executor,
+                         scheduler)
+        try:
+            with progress_bar(count, f"{scenario.slug} [{name}]", quiet) as advance:
+                summary = run_batch(spec, target, advance, resume=resume)
+        except KeyboardInterrupt:
+            state = interrupted(target) or {"rows": 0}
+            click.echo(f"interrupted: {state['rows']} of {count} encounters kept in {target}; "
+                       f"continue with the same command plus --resume --out {target}", err=True)
+            sys.exit(130)
         click.echo(batch_table(summary))
         click.echo(f"wrote {target / 'summary.json'} and {target / 'encounters.csv'}")
 
@@ -160,7 +206,7 @@ def rulesets_command():
 def main() -> None:
     """Entry point: run the CLI, turning input errors into exit code 2."""
     try:
-        cli.main(standalone_mode=False)
+        cli.main(prog_name="fray", standalone_mode=False)
     except FrayInputError as exc:
         click.echo(f"error: {exc.render()}", err=True)
         sys.exit(2)

@@ -13,12 +13,14 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 
 def batch_table(summary: dict[str, Any]) -> str:
@@ -48,6 +50,14 @@ def batch_table(summary: dict[str, Any]) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
+class RateColumn(ProgressColumn):
+    """Encounters per second."""
+
+    def render(self, task) -> Text:
+        """The task's current speed."""
+        return Text(f"{task.speed:,.0f}/s" if task.speed else "-/s")
+
+
 @contextmanager
 def progress_bar(total: int, label: str, quiet: bool = False) -> Iterator[Callable[[int], None]]:
     """A progress bar with rate and ETA on stderr; silent when quiet or not a terminal."""
@@ -56,7 +66,7 @@ def progress_bar(total: int, label: str, quiet: bool = False) -> Iterator[Callab
         return
     progress = Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TaskProgressColumn(), TextColumn("{task.speed:>7.0f}/s" if False else ""),
+        TaskProgressColumn(), RateColumn(),
         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
         console=Console(stderr=True), transient=False,
     )

@@ -1,0 +1,145 @@
+"""Batches at scale: streaming, Ctrl-C and resume, killed batches, a real Dask cluster."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim import scenario as scenario_mod
+from sim.batch import PART, STATE, BatchSpec, run_batch
+
+ROOT = Path(__file__).resolve().parent.parent
+DUEL = str(ROOT / "scenarios/duel.yaml")
+FRAY = [sys.executable, "-c", "from sim.cli import main; main()"]
+
+
+def files(folder: Path) -> tuple[bytes, bytes]:
+    return (folder / "encounters.csv").read_bytes(), (folder / "summary.json").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted 1,200-encounter duel batch, one worker."""
+    out = tmp_path_factory.mktemp("reference")
+    run_batch(BatchSpec(scenario_mod.load(DUEL), "ore", 1200, seed=4, workers=1,
+                        chunk_size=100), out)
+    return files(out)
+
+
+class StopAfter:
+    """A progress callback that presses Ctrl-C after ``chunks`` chunks."""
+
+    def __init__(self, chunks):
+        self.left = chunks
+
+    def __call__(self, n):
+        self.left -= 1
+        if self.left == 0:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_interrupted_then_resumed_batch_equals_an_uninterrupted_one(tmp_path, reference,
+                                                                    workers):
+    scen = scenario_mod.load(DUEL)
+    spec = BatchSpec(scen, "ore", 1200, seed=4, workers=workers, chunk_size=100)
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(spec, tmp_path, StopAfter(3))
+    assert not (tmp_path / "encounters.csv").exists()
+    assert not (tmp_path / "summary.json").exists()
+    kept = (tmp_path / PART).read_text().count("\n") - 1
+    assert kept == 300  # every finished chunk, and only those
+    run_batch(spec, tmp_path, resume=True)
+    assert files(tmp_path) == reference
+    assert not (tmp_path / STATE).exists() and not (tmp_path / PART).exists()
+
+
+def test_resume_refuses_a_different_batch(tmp_path):
+    from sim.errors import FrayInputError
+
+    scen = scenario_mod.load(DUEL)
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(BatchSpec(scen, "ore", 600, seed=4, chunk_size=100), tmp_path, StopAfter(1))
+    with pytest.raises(FrayInputError, match="seed: was 4, now 5"):
+        run_batch(BatchSpec(scen, "ore", 600, seed=5, chunk_size=100), tmp_path, resume=True)
+
+
+def test_a_killed_batch_leaves_no_partial_file_and_resumes(tmp_path, reference):
+    out = tmp_path / "run"
+    args = FRAY + ["batch", DUEL, "-n", "1200", "--seed", "4", "--workers", "1",
+                   "--chunk-size", "20", "--out", str(out), "-q"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while not (out / STATE).exists() and time.time() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not (out / "encounters.csv").exists() and not (out / "summary.json").exists()
+    # refused without --resume or --force: nothing a user ran is thrown away silently
+    again = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+    assert again.returncode == 2 and "--resume" in again.stderr
+    done = subprocess.run(args + ["--resume"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert files(out) == reference
+
+
+def test_ctrl_c_on_the_command_line_keeps_finished_chunks(tmp_path):
+    out = tmp_path / "run"
+    args = FRAY + ["batch", DUEL, "-n", "200000", "--workers", "2", "--out", str(out), "-q"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 60
+    while not (out / STATE).exists() and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "--resume" in err and "Traceback" not in err
+    assert (out / PART).exists() and not (out / "encounters.csv").exists()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A real Dask scheduler and one worker, on loopback."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--no-dashboard"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--nworkers", "1", "--no-dashboard"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        yield address
+    finally:
+        for proc in (worker, scheduler):
+            proc.terminate()
+        for proc in (worker, scheduler):
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_dask_cluster_output_equals_local_output(tmp_path, reference, dask_cluster):
+    out = tmp_path / "dask"
+    result = subprocess.run(
+        FRAY + ["batch", DUEL, "-n", "1200", "--seed", "4", "--chunk-size", "100",
+                "--executor", "dask", "--scheduler", dask_cluster, "--out", str(out), "-q"],
+        cwd=ROOT, capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stderr
+    assert files(out) == reference
