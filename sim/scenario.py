@@ -7,8 +7,7 @@ The engine trusts what this module returns.
 
 from __future__ import annotations
 
-import types
-import typing
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -17,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sim import catalog
-from sim.errors import ScenarioError, field_path, suggest, unknown
+from sim.errors import ScenarioError, pydantic_problems, unknown
 
 COVERS = ("none", "light", "medium", "heavy")
 VISIBILITIES = ("clear", "poor", "very_poor")
@@ -35,6 +34,8 @@ Skill = Annotated[int, Field(ge=catalog.SKILL_RANGE[0], le=catalog.SKILL_RANGE[1
 
 
 class TraitsModel(_Strict):
+    """``traits:`` of a member, on the neutral 1-5 scale."""
+
     strength: Trait = catalog.DEFAULT_TRAIT
     endurance: Trait = catalog.DEFAULT_TRAIT
     agility: Trait = catalog.DEFAULT_TRAIT
@@ -43,6 +44,8 @@ class TraitsModel(_Strict):
 
 
 class SkillsModel(_Strict):
+    """``skills:`` of a member, on the neutral 0-5 scale."""
+
     melee: Skill = catalog.DEFAULT_SKILL
     brawl: Skill = catalog.DEFAULT_SKILL
     ranged: Skill = catalog.DEFAULT_SKILL
@@ -51,6 +54,8 @@ class SkillsModel(_Strict):
 
 
 class MemberModel(_Strict):
+    """One entry of a side's member list."""
+
     name: str = Field(min_length=1)
     at: str | None = None
     ai: str = "basic"
@@ -89,16 +94,22 @@ class MemberModel(_Strict):
 
 
 class NodeModel(_Strict):
+    """A map node's terrain."""
+
     cover: Literal["none", "light", "medium", "heavy"] = "none"
     visibility: Literal["clear", "poor", "very_poor"] = "clear"
 
 
 class MapModel(_Strict):
+    """``map:``: named nodes and ``[node, node, metres]`` edges."""
+
     nodes: dict[str, NodeModel | None] = Field(min_length=1)
     edges: list[list[Any]] = []  # [node, node, metres]; checked in _freeze_map
 
 
 class ScenarioModel(_Strict):
+    """The whole scenario file."""
+
     name: str = Field(min_length=1)
     ruleset: str = "ore"
     max_rounds: int = Field(default=20, ge=1, le=1000)
@@ -219,6 +230,27 @@ def load(path: str | Path) -> Scenario:
     return parse(read_yaml(source), source)
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML that rejects a key given twice in one mapping.
+
+    Plain YAML keeps the last value, so a second ``heroes:`` side would silently replace
+    the first; here it is an error at the line of the repeat.
+    """
+
+    def construct_mapping(self, node, deep=False):  # PyYAML hook
+        seen: dict[tuple[str, str], int] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                continue
+            ident = (key_node.tag, key_node.value)
+            if ident in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key '{key_node.value}' (first given on line "
+                    f"{seen[ident] + 1}); each key may appear once", key_node.start_mark)
+            seen[ident] = key_node.start_mark.line
+        return super().construct_mapping(node, deep)
+
+
 def read_yaml(source: str) -> Any:
     """Read a YAML file, turning every way it can fail into a ``ScenarioError``."""
     try:
@@ -232,25 +264,28 @@ def read_yaml(source: str) -> Any:
     if b"\x00" in raw:
         raise ScenarioError(source, [("", "not a text file (binary data); expected YAML")])
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # -sig: tolerate the byte-order mark some editors add
     except UnicodeDecodeError as exc:
-        raise ScenarioError(
-            source, [("", f"not UTF-8 text (bad byte at offset {exc.start}); expected YAML")]
-        ) from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ScenarioError(source, [("", f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x} "
+                                      f"on line {line}); save the file as UTF-8")]) from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
-        raise ScenarioError(source, [("", f"YAML syntax error at {where}: {exc.problem}")]) from None
+        raise ScenarioError(source, [("", f"YAML error at {where}: {exc.problem}")]) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(source, [("", f"YAML error: {exc}")]) from None
+    except RecursionError:
+        raise ScenarioError(source, [("", "YAML nested too deeply")]) from None
 
 
 def parse(data: Any, source: str = "<scenario>") -> Scenario:
     """Validate already-parsed YAML data (a mapping) into a ``Scenario``."""
     if not isinstance(data, dict):
-        kind = "an empty file" if data is None else f"a {type(data).__name__}"
+        kind = "an empty file" if data is None else (
+            "a list" if isinstance(data, list) else f"a single value {repr(data)[:40]}")
         raise ScenarioError(
             source,
             [("", f"the top level must be a mapping with keys {_keys(ScenarioModel)}; got {kind}")],
@@ -258,7 +293,7 @@ def parse(data: Any, source: str = "<scenario>") -> Scenario:
     try:
         model = ScenarioModel.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError(source, [_describe(err) for err in exc.errors()]) from None
+        raise ScenarioError(source, pydantic_problems(exc, ScenarioModel)) from None
     problems: list[tuple[str, str]] = []
     scenario = _freeze(model, source, problems)
     if problems:
@@ -294,14 +329,13 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
                 if block is None:
                     continue
                 if key not in natives:
-                    problems.append((f"{path}.{key}", f"no registered ruleset reads a '{key}' block"))
+                    problems.append(
+                        (f"{path}.{key}", f"no registered ruleset reads a '{key}' block"))
                     continue
                 try:
                     native.append((key, natives[key].model_validate(block)))
                 except ValidationError as exc:
-                    for err in exc.errors():
-                        sub, msg = _describe(err, natives[key])
-                        problems.append((f"{path}.{key}.{sub}" if sub else f"{path}.{key}", msg))
+                    problems.extend(pydantic_problems(exc, natives[key], f"{path}.{key}"))
             names = (
                 [member.name]
                 if member.count == 1
@@ -329,9 +363,7 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
         try:
             options.append((key, option_models[key].model_validate(block)))
         except ValidationError as exc:
-            for err in exc.errors():
-                sub, msg = _describe(err, option_models[key])
-                problems.append((f"options.{key}.{sub}" if sub else f"options.{key}", msg))
+            problems.extend(pydantic_problems(exc, option_models[key], f"options.{key}"))
     return Scenario(
         name=model.name, source=source, ruleset=model.ruleset, max_rounds=model.max_rounds,
         map=map_spec, sides=tuple(sides), options=tuple(options),
@@ -362,7 +394,7 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
         for end, pos in ((a, 0), (b, 1)):
             if end not in names:
                 problems.append((f"map.edges[{i}][{pos}]", unknown("node", end, names)))
-        if not metres > 0:
+        if not (metres > 0 and math.isfinite(metres)):
             problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
                              f"metres; got {metres}"))
         if a == b:
@@ -390,76 +422,5 @@ def _check_connected(names, edges, problems) -> None:
 
 
 # ---------------------------------------------------------------------------- error text
-_TYPE_WORDS = {
-    "int_type": "an integer", "float_type": "a number", "string_type": "a string",
-    "bool_type": "true or false", "dict_type": "a mapping", "list_type": "a list",
-    "tuple_type": "a list", "model_type": "a mapping", "model_attributes_type": "a mapping",
-}
-
-
-def _describe(err: dict[str, Any], root: type[BaseModel] = ScenarioModel) -> tuple[str, str]:
-    """Turn one pydantic error into ``(field path, message)``; ``root`` is the model validated."""
-    loc = [p for p in err["loc"] if not _is_union_tag(p)]
-    kind, given = err["type"], err.get("input")
-    if kind == "extra_forbidden":
-        key = loc[-1]
-        allowed = _allowed_keys(loc[:-1], root)
-        hint = suggest(str(key), allowed) if allowed else ""
-        tail = f"; allowed: {', '.join(allowed)}" if allowed else ""
-        return field_path(loc), f"unknown key '{key}'{hint}{tail}"
-    if kind == "missing":
-        return field_path(loc), "required key is missing"
-    if kind == "value_error":
-        return field_path(loc), str(err["ctx"]["error"])
-    if kind == "literal_error":
-        expected = err["ctx"]["expected"].replace("'", "")
-        return field_path(loc), f"{given!r} is not allowed{suggest(str(given), expected.replace(' or ', ', ').split(', '))}; allowed: {expected}"
-    if kind in _TYPE_WORDS:
-        return field_path(loc), f"expected {_TYPE_WORDS[kind]}, got {_show(given)}"
-    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        return field_path(loc), f"{err['msg'].replace('Input should be', 'must be')}; got {_show(given)}"
-    if kind in ("too_short", "string_too_short"):
-        return field_path(loc), f"must not be empty; got {_show(given)}"
-    return field_path(loc), f"{err['msg']}; got {_show(given)}"
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict | list):
-        return f"a {type(value).__name__}"
-    return f"{value!r} ({type(value).__name__})"
-
-
-def _is_union_tag(part: Any) -> bool:
-    # pydantic inserts member-type tags such as 'NodeModel' or 'function-after[...]' in locs
-    return isinstance(part, str) and (part[:1].isupper() or "[" in part)
-
-
 def _keys(model: type[BaseModel]) -> str:
     return ", ".join(model.model_fields)
-
-
-def _allowed_keys(loc: list[Any], root: type[BaseModel]) -> list[str]:
-    """Walk the models along ``loc`` to list the keys allowed at that place."""
-    current: Any = root
-    for part in loc:
-        current = _unwrap(current)
-        if isinstance(current, type) and issubclass(current, BaseModel):
-            field = current.model_fields.get(str(part))
-            if field is None:
-                return []
-            current = field.annotation
-        else:
-            args = typing.get_args(current)
-            current = args[-1] if args else None
-    current = _unwrap(current)
-    if isinstance(current, type) and issubclass(current, BaseModel):
-        return list(current.model_fields)
-    return []
-
-
-def _unwrap(tp: Any) -> Any:
-    """Strip ``X | None`` to ``X``."""
-    if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return args[0] if len(args) == 1 else tp
-    return tp
