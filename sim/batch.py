@@ -35,7 +35,7 @@ from sim.scenario import Scenario
 from sim.seeds import encounter_seed
 from sim.stats import BatchTally
 
-SIDE_COLUMNS = ("standing", "out", "deaths", "attacks", "hits")
+SIDE_COLUMNS = ("standing", "out", "deaths", "attacks", "hits", "damage", "out_rounds")
 PART = ".encounters.csv.part"
 STATE = ".batch-state.json"
 
@@ -60,6 +60,8 @@ def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
         row[f"{s.name}_deaths"] = s.deaths
         row[f"{s.name}_attacks"] = s.attacks
         row[f"{s.name}_hits"] = s.hits
+        row[f"{s.name}_damage"] = s.damage
+        row[f"{s.name}_out_rounds"] = " ".join(map(str, s.out_rounds))
     return row
 
 

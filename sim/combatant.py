@@ -39,12 +39,15 @@ class Combatant:
         speed: metres per move action.
         status: see ``Status``; ``in_fight`` mirrors ``status is Status.OK`` for speed.
         attacks, hits: attack actions resolved and those that succeeded.
+        damage: damage dealt by its hits, in the ruleset's own unit (ORE boxes of Shock and
+            Killing after armor, OpenD6 wounds or hit points, OpenCore hit points, B-Grade
+            wounds and Shock).
         out_round: the round it was taken out in (0 while in the fight).
     """
 
     __slots__ = (
         "name", "side", "spec", "ai", "pos", "reach", "ranged", "speed", "status",
-        "in_fight", "attacks", "hits", "out_round", "effects", "why",
+        "in_fight", "attacks", "hits", "damage", "out_round", "effects", "why",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -60,6 +63,7 @@ class Combatant:
         self.in_fight = True
         self.attacks = 0
         self.hits = 0
+        self.damage = 0
         self.out_round = 0
         self.effects: list = []  # SimPy processes of ongoing effects (bleeding, stun)
         self.why = ""  # the AI's last reason, for the solo log

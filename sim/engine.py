@@ -41,6 +41,8 @@ class SideResult:
     deaths: int
     attacks: int
     hits: int
+    damage: int
+    out_rounds: tuple[int, ...]  # the round each member went out in, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,10 @@ class Encounter:
                        for m in side.members]
             self.sides[side.name] = members
             self.combatants.extend(members)
+        # members still in the fight per side, kept up to date by take_out (checked after
+        # every action, so it must be cheap)
+        self.standing = {name: len(members) for name, members in self.sides.items()}
+        self.sides_left = sum(1 for n in self.standing.values() if n)
 
     # ---------------------------------------------------------------- queries
     def enemies(self, c: Combatant) -> list[Combatant]:
@@ -104,8 +110,7 @@ class Encounter:
 
     def sides_standing(self) -> list[str]:
         """Names of the sides with at least one member in the fight."""
-        return [name for name, members in self.sides.items()
-                if any(m.in_fight for m in members)]
+        return [name for name, n in self.standing.items() if n]
 
     @property
     def now(self) -> float:
@@ -121,6 +126,9 @@ class Encounter:
         c.status = status
         c.in_fight = False
         if was_in:
+            self.standing[c.side] -= 1
+            if not self.standing[c.side]:
+                self.sides_left -= 1
             c.out_round = self.round
             if not self.first_casualty_round:
                 self.first_casualty_round = self.round
@@ -205,11 +213,11 @@ class Encounter:
                     for action in able:
                         ruleset.resolve(self, action)
                 i = j
-                if len(self.sides_standing()) <= 1:
+                if self.sides_left <= 1:
                     return
             yield env.timeout(start + spr - env.now)
             ruleset.end_round(self)
-            if len(self.sides_standing()) <= 1:
+            if self.sides_left <= 1:
                 return
 
     def _result(self) -> EncounterResult:
@@ -224,6 +232,8 @@ class Encounter:
                 deaths=sum(m.status is Status.DEAD for m in members),
                 attacks=sum(m.attacks for m in members),
                 hits=sum(m.hits for m in members),
+                damage=sum(m.damage for m in members),
+                out_rounds=tuple(sorted(m.out_round for m in members if not m.in_fight)),
             )
             for name, members in self.sides.items()
         )

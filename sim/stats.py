@@ -67,6 +67,7 @@ class SideTally:
     hits: int = 0
     deaths: int = 0
     out_of_fight: int = 0
+    damage: int = 0
 
 
 @dataclass
@@ -106,6 +107,7 @@ class BatchTally:
             side.deaths += d
             deaths += d
             side.out_of_fight += int(row[f"{name}_out"])
+            side.damage += int(row.get(f"{name}_damage") or 0)
         if deaths:
             self.any_death += 1
 
@@ -137,6 +139,8 @@ class BatchTally:
                     "hit_rate": round(s.hits / s.attacks, 6) if s.attacks else 0,
                     "deaths": s.deaths,
                     "out_of_fight": s.out_of_fight,
+                    "damage": s.damage,
+                    "damage_per_hit": round(s.damage / s.hits, 6) if s.hits else 0,
                 }
                 for name, s in self.sides.items()
             },
