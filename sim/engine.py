@@ -144,6 +144,20 @@ class Encounter:
                     proc.interrupt(status.value)
             c.effects = keep
 
+    def bring_back(self, c: Combatant, why: str = "") -> None:
+        """Return an out-of-the-fight combatant to it (OpenCore: waking up)."""
+        if c.in_fight or c.status is Status.DEAD:
+            return
+        c.status = Status.OK
+        c.in_fight = True
+        c.out_round = 0
+        self.standing[c.side] += 1
+        if self.standing[c.side] == 1:
+            self.sides_left += 1
+        if self.log is not None:
+            self.emit("status", who=c.name, status="ok",
+                      text=f"{c.name} is back in the fight{': ' + why if why else ''}.")
+
     def start_effect(self, c: Combatant, effect: Callable[[], Generator], *,
                      persistent: bool = False) -> simpy.Process:
         """Run an ongoing effect as a SimPy process tied to ``c``.
