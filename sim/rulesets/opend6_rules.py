@@ -298,26 +298,33 @@ WOUND_LIMIT = 5
 """Wounds that kill (the seed's standard; a GM may change it)."""
 
 
-def wounds_from_damage(damage: int, resistance: int) -> int:
-    """Wounds dealt by one hit: damage >= k x resistance gives k wounds, at most 5.
+def wounds_from_damage(damage: int, resistance: int, limit: int = WOUND_LIMIT) -> int:
+    """Wounds dealt by one hit: damage >= k x resistance gives k wounds, at most ``limit``.
 
     Args:
         damage: The damage roll's total.
         resistance: The resistance roll's total (Endurance + armor); counts as at least 1.
+        limit: The wounds that kill (:data:`WOUND_LIMIT` unless a scenario changes it).
 
     Returns:
-        0 when damage < resistance, else floor(damage / resistance) capped at
-        :data:`WOUND_LIMIT`.
+        0 when damage < resistance, else floor(damage / resistance) capped at ``limit``.
     """
     wounds = damage // (resistance if resistance > 1 else 1)
     if wounds <= 0:
         return 0
-    return wounds if wounds < WOUND_LIMIT else WOUND_LIMIT
+    return wounds if wounds < limit else limit
 
 
-def wound_status(wounds: int) -> WoundStatus:
-    """The status for a number of wounds taken (5 or more is DEAD)."""
-    return WoundStatus(min(max(wounds, 0), WOUND_LIMIT))
+def wound_status(wounds: int, limit: int = WOUND_LIMIT) -> WoundStatus:
+    """The status for a number of wounds taken (``limit``, 5, or more is DEAD).
+
+    Ruling: under another wound limit, every count from 4 wounds up to the limit is
+    mortally wounded (-3D), and a limit below 5 kills sooner (limit 3: 2 wounds is wounded,
+    3 dead).
+    """
+    if wounds >= limit:
+        return WoundStatus.DEAD
+    return WoundStatus(min(max(wounds, 0), WoundStatus.MORTALLY_WOUNDED))
 
 
 def wound_penalty(wounds: int) -> int:
@@ -331,15 +338,15 @@ def wound_penalty(wounds: int) -> int:
 HP_BASE = 20
 
 
-def starting_hp(rng: Random, endurance: DiceCode) -> int:
-    """Hit points at the start (variant ``opend6-hp``): 20 + an Endurance roll.
+def starting_hp(rng: Random, endurance: DiceCode, base: int = HP_BASE) -> int:
+    """Hit points at the start (variant ``opend6-hp``): ``base`` (20) + an Endurance roll.
 
     If the roll is below the code's average, the average is taken instead. Ruling: the
     average is 3.5 per die plus the pips, rounded down (:attr:`DiceCode.average`; 2D is 7,
     3D+1 is 11); the roll is a normal roll with the wild die (no ``complication``).
     """
     rolled = roll_code(rng, endurance.dice, endurance.pips).total
-    return HP_BASE + max(rolled, endurance.average)
+    return base + max(rolled, endurance.average)
 
 
 def hp_damage(damage: int, resistance: int) -> int:

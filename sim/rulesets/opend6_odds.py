@@ -1,0 +1,104 @@
+"""Exact odds of OpenD6 rolls, for the AI's decisions (how many attacks pay).
+
+A roll of N dice is N - 1 normal dice plus the wild die (RULES.md ``opend6``): a wild 6
+explodes, a wild 1 on its first throw is a fumble that removes the wild die and the highest
+normal die (unless the ``complication`` option counts them). The distributions are computed
+once per pool size and cached; the AI then asks only cached questions in the encounter loop.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+_SIXTH = 1.0 / 6.0
+# The exploding tail beyond this many extra sixes weighs 6**-12, far below any decision.
+_EXPLOSION_DEPTH = 12
+
+
+def _sum_counts(dice: int, top: int) -> list[int]:
+    """Number of ways ``dice`` dice with faces 1..top reach each sum (index = sum)."""
+    counts = [1]
+    for _ in range(dice):
+        nxt = [0] * (len(counts) + top)
+        for s, ways in enumerate(counts):
+            if ways:
+                for face in range(1, top + 1):
+                    nxt[s + face] += ways
+        counts = nxt
+    return counts
+
+
+@lru_cache(maxsize=64)
+def _normal(dice: int) -> tuple[float, ...]:
+    """Distribution of the sum of ``dice`` normal d6 (index = sum)."""
+    scale = _SIXTH**dice
+    return tuple(w * scale for w in _sum_counts(dice, 6))
+
+
+@lru_cache(maxsize=64)
+def _fumbled(dice: int) -> tuple[float, ...]:
+    """Distribution of the sum of ``dice`` normal d6 minus the highest of them."""
+    if dice == 0:
+        return (1.0,)
+    scale = _SIXTH**dice
+    out = [0.0] * (6 * dice + 1)
+    below = _sum_counts(dice, 0)
+    for top in range(1, 7):
+        upto = _sum_counts(dice, top)
+        for s, ways in enumerate(upto):
+            exact = ways - (below[s] if s < len(below) else 0)  # the highest die is ``top``
+            if exact:
+                out[s - top] += exact * scale
+        below = upto
+    return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _exploding() -> tuple[float, ...]:
+    """Distribution of what a wild die adds after its first 6 (rerolled while it shows 6)."""
+    out = [0.0] * (6 * (_EXPLOSION_DEPTH + 1) + 1)
+    for k in range(_EXPLOSION_DEPTH + 1):
+        weight = _SIXTH ** (k + 1)
+        for face in range(1, 6):
+            out[6 * k + face] += weight
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def distribution(dice: int, complication: bool = False) -> tuple[float, ...]:
+    """Exact distribution of an N-dice roll's total before pips (index = total)."""
+    if dice <= 0:
+        return (1.0,)
+    rest = _normal(dice - 1)
+    tail = _exploding()
+    out = [0.0] * (len(rest) + 6 + len(tail))
+    for s, p in enumerate(rest):
+        if not p:
+            continue
+        for face in range(2, 6):
+            out[s + face] += p * _SIXTH
+        for x, q in enumerate(tail):
+            if q:
+                out[s + 6 + x] += p * q * _SIXTH
+        if complication:
+            out[s + 1] += p * _SIXTH
+    if not complication:
+        for s, p in enumerate(_fumbled(dice - 1)):
+            out[s] += p * _SIXTH
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def p_at_least(dice: int, pips: int, target: int, complication: bool = False) -> float:
+    """Probability that ``dice``D+``pips`` totals ``target`` or more (a total is never < 0)."""
+    dist = distribution(dice, complication)
+    need = target - pips
+    if need <= 0:
+        return 1.0
+    return sum(dist[need:])
+
+
+@lru_cache(maxsize=256)
+def mean(dice: int, pips: int, complication: bool = False) -> float:
+    """Expected total of ``dice``D+``pips``."""
+    return sum(s * p for s, p in enumerate(distribution(dice, complication))) + pips

@@ -1,0 +1,473 @@
+"""OpenD6 rulesets ``opend6`` and ``opend6-hp``: hit rate vs exact odds, hand-set turns, the
+native block, options, and every example scenario.
+
+Hand-set rolls: ``StubRandom`` makes ``sim.dice.roll`` show chosen d6 faces; ``roll_code``
+draws the normal dice first, then the wild die's throws. An attack draws its attack roll,
+then (on a hit) the damage roll, then the target's resistance roll. Every hand-set test
+checks that exactly the expected dice were drawn, which is how pool sizes (penalties,
+bonuses, points) are checked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import icepool
+import pytest
+from helpers import StubRandom, faces
+
+from sim import ai
+from sim import scenario as scenario_mod
+from sim.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
+from sim.combatant import Status
+from sim.engine import Encounter
+from sim.errors import ScenarioError
+from sim.rulesets.opend6_rules import DiceCode, WoundStatus
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+# ------------------------------------------------------------------------------ helpers
+def parse(sides: dict, ruleset: str = "opend6", **top) -> scenario_mod.Scenario:
+    return scenario_mod.parse({"name": "t", "ruleset": ruleset, **top, "sides": sides})
+
+
+def member(name: str, ai_: str = "basic", weapon: str = "club", *, agility: int = 2,
+           melee: int = 1, **extra) -> dict:
+    traits = {"agility": agility, **extra.pop("traits", {})}
+    return {"name": name, "ai": ai_, "weapon": weapon, "traits": traits,
+            "skills": {"melee": melee, **extra.pop("skills", {})}, **extra}
+
+
+def duel(a: dict, b: dict, ruleset: str = "opend6", **top):
+    enc = Encounter(parse({"a": [a], "b": [b]}, ruleset, **top), ruleset, seed=0)
+    enc.round = 1
+    return enc, enc.sides["a"][0], enc.sides["b"][0]
+
+
+def turn(enc, f, *intents, dice: list[int]) -> None:
+    """Resolve one turn of ``f`` with hand-set d6 faces; all of them, and no more, drawn."""
+    enc.rng = StubRandom(faces(*dice, sides=6))
+    enc.ruleset.resolve(enc, TimedAction(f.offset, f, intents[0], list(intents)))
+    assert not enc.rng.queue, "not every hand-set die was rolled"
+    assert enc.rng.drawn == len(dice), f"rolled {enc.rng.drawn} dice, set {len(dice)}"
+
+
+# ---------------------------------------------------- hit rate of `basic` vs exact odds
+EXPLODE_DEPTH = 12  # the reroll tail beyond 12 more sixes weighs 6**-13
+
+
+def exact_attack(dice: int) -> icepool.Die:
+    """An N-dice roll with the wild die, from the rules text (RULES.md opend6, Dice)."""
+    d6 = icepool.d6
+    others = dice - 1
+    rest = others @ d6 if others else icepool.Die([0])
+    # Fumble: the wild die and the highest normal die leave the total.
+    fumble = d6.lowest(others, others - 1) if others >= 2 else icepool.Die([0])
+    exploded = 6 + d6.explode(depth=EXPLODE_DEPTH) + rest
+    return d6.map(lambda w: fumble if w == 1 else exploded if w == 6 else w + rest)
+
+
+HIT_TOL = 0.01  # absolute; ~90,000 attacks give a standard error <= 0.0017 (6 SE)
+
+
+@pytest.mark.parametrize(("agility", "melee"), [(1, 1), (3, 2)])
+def test_basic_hit_rate_matches_exact_odds(agility: int, melee: int) -> None:
+    # A passive dummy at reach, no cover, clear: the difficulty is 10 on every attack, and
+    # the dummy (plate, Endurance 5) is rarely wounded, so each fight holds ~30 attacks.
+    sc = parse({
+        "a": [member("A", agility=agility, melee=melee, traits={"strength": 1})],
+        "b": [{"name": "Dummy", "ai": "passive", "armor": "plate",
+               "traits": {"endurance": 5}}],
+    }, max_rounds=30)
+    attacks = hits = 0
+    for seed in range(3000):
+        a = Encounter(sc, "opend6", seed).run().sides[0]
+        attacks += a.attacks
+        hits += a.hits
+    die = exact_attack(agility + melee)
+    p = float(die.probability(">=", 10))
+    assert attacks > 80_000
+    assert hits / attacks == pytest.approx(p, abs=HIT_TOL)
+    # the check can fail: "must beat 10" instead of "meet 10" is outside the tolerance
+    assert p - float(die.probability(">=", 11)) > HIT_TOL
+
+
+# ------------------------------------------------------------------------ wounds and HP
+@pytest.mark.parametrize(("resistance", "wounds"), [
+    ([2, 2], 3),      # 12 >= 3 x 4
+    ([3, 3], 2),      # 12 >= 2 x 6
+    ([4, 4], 1),      # 12 >= 8
+    ([6, 6, 2], 0),   # the wild die explodes: 14 > 12
+    ([2, 1], 5),      # a fumble leaves 0, which counts as 1: 12 wounds, capped at 5 = dead
+])
+def test_wounds_are_multiples_of_the_resistance(resistance, wounds) -> None:
+    enc, a, b = duel(member("A", traits={"strength": 2}), member("B"))
+    # attack 3D: 12 vs 10 hits; damage STR 2D + club 1D = 3D: 12; resistance END 2D
+    turn(enc, a, Attack(b), dice=[4, 4, 4, 4, 4, 4, *resistance])
+    assert (a.attacks, a.hits) == (1, 1)
+    assert b.wounds == wounds
+    assert b.in_fight is (wounds < 5)
+    if wounds == 5:
+        assert b.status is Status.DEAD
+
+
+def test_wound_penalties_apply_to_later_rolls_but_not_to_resistance() -> None:
+    enc, a, b = duel(member("A", traits={"strength": 2}), member("B", agility=2, melee=1))
+    turn(enc, a, Attack(b), dice=[4, 4, 4, 4, 4, 4, 2, 2])  # 3 wounds: severely, -2D
+    assert b.level is WoundStatus.SEVERELY_WOUNDED
+    turn(enc, b, Attack(a), dice=[4])  # B's 3D attack rolls 1D
+    enc.round = 2
+    turn(enc, b, Attack(a), dice=[4])  # and still does next round
+    # its resistance roll keeps both dice: 12 vs 6 is 2 more wounds, dead
+    turn(enc, a, Attack(b), dice=[4, 4, 4, 4, 4, 4, 3, 3])
+    assert b.status is Status.DEAD
+
+
+def test_a_stun_costs_one_die_for_the_rest_of_the_round_only() -> None:
+    enc, a, b = duel(member("A", traits={"strength": 2}), member("B"))
+    turn(enc, a, Attack(b), dice=[4, 4, 4, 4, 4, 4, 4, 4])  # 1 wound: stunned
+    assert b.level is WoundStatus.STUNNED
+    turn(enc, b, Attack(a), dice=[2, 2])  # 3D - 1D this round
+    enc.round = 2
+    turn(enc, b, Attack(a), dice=[2, 2, 2])  # full 3D next round
+
+
+def test_hit_points_thresholds_and_penalties() -> None:
+    enc, a, b = duel(member("A", traits={"strength": 2}), member("B"), "opend6-hp")
+    b.hp = 22
+    hit = [4, 4, 4, 4, 4, 4]  # attack 12 hits, damage 12
+    turn(enc, a, Attack(b), dice=[*hit, 2, 2])  # 12 - 4: 8 lost -> 14, stunned
+    assert (b.hp, b.level) == (14, WoundStatus.STUNNED)
+    turn(enc, b, Attack(a), dice=[2, 2])  # -1D this round
+    enc.round = 2
+    turn(enc, b, Attack(a), dice=[2, 2, 2])  # stun over
+    turn(enc, a, Attack(b), dice=[*hit, 3, 3])  # 6 lost -> 8: severely wounded, -2D
+    assert (b.hp, b.level) == (8, WoundStatus.SEVERELY_WOUNDED)
+    turn(enc, b, Attack(a), dice=[2])
+    turn(enc, a, Attack(b), dice=[*hit, 4, 4])  # 4 lost -> 4: still severely wounded
+    assert (b.hp, b.level) == (4, WoundStatus.SEVERELY_WOUNDED)
+    turn(enc, a, Attack(b), dice=[*hit, 5, 4])  # 3 lost -> 1: mortally wounded, -3D
+    assert (b.hp, b.level) == (1, WoundStatus.MORTALLY_WOUNDED)
+    turn(enc, b, Attack(a), dice=[])  # 0D: nothing to roll
+    turn(enc, a, Attack(b), dice=[*hit, 5, 6, 2])  # resistance 13 > 12: no damage
+    assert b.hp == 1
+    turn(enc, a, Attack(b), dice=[*hit, 5, 5])  # 2 lost -> -1: dead
+    assert b.status is Status.DEAD
+
+
+def test_starting_hit_points_and_hp_base_option() -> None:
+    sc = parse({"a": [member("A", traits={"endurance": 3})], "b": [member("B")]},
+               "opend6-hp", options={"opend6-hp": {"hp_base": 10}})
+    rs = Encounter(sc, "opend6-hp", 0).ruleset
+    spec = sc.sides[0].members[0]
+    pos = Encounter(sc, "opend6-hp", 0).combatants[0].pos
+    assert rs.build(spec, pos, StubRandom(faces(5, 5, 5, sides=6))).hp == 10 + 15
+    assert rs.build(spec, pos, StubRandom(faces(1, 2, 3, sides=6))).hp == 10 + 10  # average
+
+
+def test_wounds_limit_option() -> None:
+    enc, a, b = duel(member("A", traits={"strength": 2}), member("B"),
+                     options={"opend6": {"wounds_limit": 3}})
+    turn(enc, a, Attack(b), dice=[4, 4, 4, 4, 4, 4, 2, 2])  # 3 wounds: dead at limit 3
+    assert b.status is Status.DEAD
+
+
+# -------------------------------------------------------------- actions and movement
+def test_multiple_actions_cost_a_die_each_on_every_action() -> None:
+    enc, a, b = duel(member("A", agility=2, melee=2), member("B"))
+    turn(enc, a, Attack(b), Attack(b), dice=[1, 1, 2, 1, 1, 2])  # 4D - 1D, twice: misses
+    assert (a.attacks, a.hits) == (2, 0)
+    enc2, a2, b2 = duel(member("A", agility=2, melee=2, skills={"dodge": 2}), member("B"))
+    turn(enc2, a2, Attack(b2), Attack(b2), Defend("dodge"),
+         dice=[1, 2, 1, 2, 1, 2])  # three actions: 2D each
+    assert a2.defense == 3
+
+
+def test_free_move_then_attack_and_extra_moves_need_agility() -> None:
+    edges = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 22]]}}
+    # a free 10 m, then an extra move: Agility 2D - 1D (two actions) vs 10
+    enc, a, b = duel(member("A", at="x"), member("B", at="y"), **edges)
+    turn(enc, a, Move(b, 2.0), Move(b, 2.0), Attack(b), dice=[5])  # fails: stays at 12 m
+    assert enc.field.distance(a.pos, b.pos) == 12
+    assert (a.attacks, a.hits) == (1, 0)  # out of reach: a miss, no roll
+    enc, a, b = duel(member("A", at="x"), member("B", at="y"), **edges)
+    turn(enc, a, Move(b, 2.0), Move(b, 2.0), Attack(b), dice=[6, 5, 4, 4])
+    assert enc.field.distance(a.pos, b.pos) == 2  # 11 >= 10: on to reach, attack at 2D
+    enc, a, b = duel(member("A", at="x"), member("B", at="y"), **edges)
+    a.pos = enc.field.advance(a.pos, b.pos, 10)
+    turn(enc, a, Move(b, 2.0), Attack(b), dice=[1, 1, 2])  # the free move costs no die
+    assert enc.field.distance(a.pos, b.pos) == 2
+
+
+def test_aggressive_ai_hooks() -> None:
+    edges = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 12]]}}
+    enc, a, b = duel(member("A", "aggressive", at="x"), member("B", at="y"), **edges)
+    rs = enc.ruleset
+    assert rs.can_move_and_attack(enc, a)  # 12 m <= 10 m free + 2 m reach
+    assert ai.decide(enc, a) == [Move(b, 2.0), Attack(b)]
+    enc2, c, d = duel(member("C", at="x"), member("D", at="y"),
+                      map={"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 15]]})
+    assert not enc2.ruleset.can_move_and_attack(enc2, c)
+    # extra attacks: 8D nearly always makes 10, so four attacks at 5D pay; 2D takes one
+    enc, a, b = duel(member("A", "aggressive", agility=4, melee=4), member("B"))
+    assert enc.ruleset.extra_attacks(enc, a, b) == 3
+    enc, a, b = duel(member("A", "aggressive", agility=1, melee=1), member("B"))
+    assert enc.ruleset.extra_attacks(enc, a, b) == 0
+    assert enc.ruleset.called_shot(enc, a, b) is None
+
+
+def test_aim_called_shot_and_visibility() -> None:
+    enc, a, b = duel(member("A"), member("B"))
+    turn(enc, a, Aim(b), dice=[])
+    enc.round = 2
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 3D + 1D aimed
+    turn(enc, a, Attack(b), dice=[1, 1, 2])  # the aim is used up
+    turn(enc, a, Attack(b, "head"), dice=[2])  # called shot: 3D - 2D
+    fog = {"map": {"nodes": {"f": {"visibility": "poor"}}}}
+    enc, a, b = duel(member("A"), member("B"), **fog)
+    turn(enc, a, Attack(b), dice=[5, 5, 4])  # 14 vs 10 + 5: miss
+    assert a.hits == 0
+
+
+# -------------------------------------------------------------------------- ranges
+@pytest.mark.parametrize(("metres", "dice"), [(2, 5), (15, 4), (20, 3), (40, 2)])
+def test_range_bands_from_map_distances(metres: float, dice: int) -> None:
+    # longbow 15/30/50 m: point blank +1D, close 0, medium -1D, long -2D on DEX 2D + 2D
+    sides = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", metres]]}}
+    archer = member("A", weapon="bow", at="x", skills={"ranged": 2})
+    enc, a, b = duel(archer, member("B", at="y"), **sides)
+    turn(enc, a, Attack(b), dice=[1] * (dice - 1) + [2])
+    assert (a.attacks, a.hits) == (1, 0)
+
+
+def test_beyond_long_range_there_is_no_shot() -> None:
+    sides = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 70]]}}
+    enc, a, b = duel(member("A", weapon="bow", at="x"), member("B", at="y"), **sides)
+    assert not enc.ruleset.can_attack(enc, a, b)
+    turn(enc, a, Move(b, a.reach), Attack(b), dice=[])  # closes 10 m: still out of range
+    assert (a.attacks, a.hits) == (1, 0)
+
+
+# ----------------------------------------------------------------- defenses and cover
+def test_defense_roll_replaces_the_difficulty_even_when_lower() -> None:
+    enc, a, b = duel(member("A"), member("B", skills={"dodge": 0}))
+    turn(enc, b, Defend("dodge"), dice=[2, 3])  # dodge 5
+    assert b.defense == 5
+    turn(enc, a, Attack(b), dice=[2, 2, 2, 1, 1, 2, 3, 3])  # 6 beats 5 (it would miss 10)
+    assert a.hits == 1
+    turn(enc, a, Attack(b), dice=[1, 2, 2])  # 5 ties 5: the defender wins
+    assert a.hits == 1
+    enc.env.run(until=enc.ruleset.seconds_per_round)  # its next turn: the defense lapses
+    turn(enc, a, Attack(b), dice=[2, 2, 3])  # 7 vs 10
+    assert a.hits == 1
+
+
+def test_cover_adds_to_a_dodge_but_not_to_a_parry() -> None:
+    wall = {"map": {"nodes": {"wall": {"cover": "heavy"}}}}
+    enc, a, b = duel(member("A"), member("B"), **wall)
+    turn(enc, b, Defend("parry"), dice=[1, 2, 3])  # parry 3D: 6, no cover
+    turn(enc, a, Attack(b), dice=[2, 2, 3, 1, 1, 2, 3, 3])  # 7 beats 6
+    assert a.hits == 1
+    enc, a, b = duel(member("A"), member("B"), **wall)
+    turn(enc, b, Defend("dodge"), dice=[3, 3])  # dodge 2D: 6, +15 heavy cover
+    turn(enc, a, Attack(b), dice=[5, 5, 5])  # 15 vs 21: miss
+    assert a.hits == 0
+    enc, a, b = duel(member("A"), member("B"), **wall)
+    turn(enc, a, Attack(b), dice=[5, 5, 5])  # 15 vs 10 + 15
+    assert a.hits == 0
+
+
+def test_parry_stops_melee_only_and_block_needs_a_shield() -> None:
+    enc, a, b = duel(member("A", weapon="bow", skills={"ranged": 1}), member("B"))
+    turn(enc, b, Defend("parry"), dice=[6, 6, 6, 5])  # parry 23
+    # point blank 4D: 10 vs the base 10, a hit: a parry does not stop arrows
+    turn(enc, a, Attack(b), dice=[2, 2, 3, 3, 1, 1, 1, 2, 3, 3])
+    assert a.hits == 1
+    enc, a, b = duel(member("A"), member("B"))
+    turn(enc, b, Defend("block"), dice=[3, 3])  # no shield: a dodge (2D)
+    assert b.defense_kind == "dodge"
+    enc, a, b = duel(member("A"), member("B", shield=True, skills={"parry": 2}))
+    turn(enc, b, Defend("block"), dice=[3, 3, 3, 3])  # Agility 2D + shield 2D
+    assert (b.defense_kind, b.defense) == ("block", 12)
+
+
+def test_pinned_targets_are_easier_to_hit_until_they_act() -> None:
+    archer = member("A", weapon="bow", skills={"ranged": 1})
+    enc, a, b = duel(archer, member("B"))
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10: miss; now B is pinned
+    # 5 vs 10 - 5: hit; damage 4D: 5, resistance 2D: 6
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2, 1, 1, 1, 2, 3, 3])
+    assert a.hits == 1 and b.shot_at
+    turn(enc, b, Bide(), dice=[])  # it acts: no longer pinned
+    assert not b.shot_at
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
+    assert a.hits == 1
+    enc, a, b = duel(archer, member("B"), options={"opend6": {"pinning": False}})
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
+    assert a.hits == 0
+
+
+# ---------------------------------------------------------------------- turn order
+def test_initiative_individual_agility_once_per_fight() -> None:
+    sc = parse({"a": [member("A", agility=3), member("A2", agility=2)],
+                "b": [member("B", agility=3), member("B2", agility=3)]})
+    enc = Encounter(sc, "opend6", 0)
+    enc.rng = StubRandom(faces(3, 3, 3, 4, 5, 2, 2, 2, 3, 3, 3, sides=6))
+    enc.ruleset.start(enc)
+    a, a2, b, b2 = enc.combatants
+    assert [f.initiative for f in enc.combatants] == [9, 9, 6, 9]
+    # 9 with 3D before 9 with 2D; equal totals and codes act together
+    assert a.offset == b2.offset < a2.offset < b.offset
+    assert enc.ruleset.declaration_order(enc, [b, a2, a]) == [a, a2, b]
+    plan = enc.ruleset.plan_round(enc, [(b, [Attack(a)]), (a, [Attack(b), Attack(b)])])
+    assert [(t.actor, t.offset) for t in plan] == [(b, b.offset), (a, a.offset)]
+    assert plan[1].data == [Attack(b), Attack(b)]  # all of a turn's actions at once
+
+
+def test_initiative_by_side_option() -> None:
+    sc = parse({"a": [member("A"), member("A2")], "b": [member("B")]},
+               options={"opend6": {"initiative": "side"}})
+    enc = Encounter(sc, "opend6", 0)
+    enc.rng = StubRandom(faces(2, 1, 5, 1, sides=6))  # a: d6 2 (+tie draw), b: d6 5
+    enc.ruleset.start(enc)
+    a, a2, b = enc.combatants
+    assert b.offset < a.offset == a2.offset
+
+
+def test_a_full_fight_takes_turns_in_initiative_order() -> None:
+    sc = parse({"a": [member("A", agility=4), member("A2", agility=1)],
+                "b": [member("B", agility=2)]})
+    enc = Encounter(sc, "opend6", 7, log=True)
+    enc.run()
+    by_name = {f.name: f for f in enc.combatants}
+    first = [by_name[e["who"]] for e in enc.log if e["type"] == "declare" and e["round"] == 1]
+    assert len(first) == 3
+    assert [f.offset for f in first] == sorted(f.offset for f in first)
+    assert [f.initiative for f in first] == sorted((f.initiative for f in first), reverse=True)
+
+
+# ---------------------------------------------------------------- crossbow and points
+def test_crossbow_must_be_reloaded() -> None:
+    enc, a, b = duel(member("A", weapon="crossbow", skills={"ranged": 2}), member("B"))
+    assert not enc.ruleset.needs_reload(a)
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 1, 2])  # point blank 5D: 6, miss
+    assert enc.ruleset.needs_reload(a)
+    assert enc.ruleset.extra_attacks(enc, a, b) == 0
+    turn(enc, a, Attack(b), dice=[])  # not loaded: an attack that cannot hit
+    assert (a.attacks, a.hits) == (2, 0)
+    assert ai.decide(enc, a) == [Reload()]
+    turn(enc, a, Reload(), dice=[])
+    assert not enc.ruleset.needs_reload(a)
+
+
+@pytest.mark.parametrize(("ai_", "dice", "cp", "fate"), [
+    ("aggressive", 8, 4, 0),  # 3D + 1 character point, doubled by a fate point
+    ("basic", 3, 5, 1),       # basic never spends
+])
+def test_points_when_the_foe_is_one_wound_from_death(ai_, dice, cp, fate) -> None:
+    enc, a, b = duel(member("A", ai_), member("B"))
+    b.wounds, b.level = 4, WoundStatus.MORTALLY_WOUNDED
+    turn(enc, a, Attack(b), dice=[1] * (dice - 1) + [2])  # every roll misses
+    assert (a.cp, a.fate) == (cp, fate)
+
+
+def test_points_only_when_a_hit_would_take_the_foe_out() -> None:
+    enc, a, b = duel(member("A", "aggressive"), member("B"))
+    turn(enc, a, Attack(b), dice=[1, 1, 2])  # a fresh foe: no points
+    assert (a.cp, a.fate) == (5, 1)
+    # 3 wounds, and STR 5D + great sword 3D averages 4 x B's 2D resistance: a CP, no fate
+    enc, a, b = duel(member("A", "aggressive", "greatsword", traits={"strength": 5}),
+                     member("B"))
+    b.wounds, b.level = 3, WoundStatus.SEVERELY_WOUNDED
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
+    assert (a.cp, a.fate) == (4, 1)
+    # hit points: 2 HP left is mortally wounded: both
+    enc, a, b = duel(member("A", "aggressive"), member("B"), "opend6-hp")
+    b.hp, b.level = 2, WoundStatus.MORTALLY_WOUNDED
+    turn(enc, a, Attack(b), dice=[1] * 7 + [2])
+    assert (a.cp, a.fate) == (4, 0)
+
+
+def test_a_stale_declaration_is_made_again_at_the_turn() -> None:
+    sc = parse({"a": [member("A")], "b": [member("B1"), member("B2")]})
+    enc = Encounter(sc, "opend6", 0)
+    enc.round = 1
+    a, b1, b2 = enc.combatants
+    enc.take_out(b1, Status.DEAD)
+    turn(enc, a, Attack(b1), dice=[1, 1, 2])  # declared on B1, who fell before A's turn
+    assert a.attacks == 1 and enc.declared[a] == [Attack(b2)]
+
+
+# ---------------------------------------------------------------- scenario block
+def test_native_block_overrides_the_neutral_conversion() -> None:
+    spec = member("A", "basic", "sword", agility=3, melee=2, armor="chain", shield=True,
+                  traits={"strength": 4, "endurance": 3},
+                  opend6={"attributes": {"agility": "4D+1"}, "skills": {"sword": "2D+2"},
+                          "character_points": 2, "fate_points": 0})
+    enc, a, _ = duel(spec, member("B"))
+    assert a.attrs["agility"] == DiceCode(4, 1) and a.attrs["strength"] == DiceCode(4)
+    assert a.attack_code == DiceCode(6, 3)
+    assert a.damage_code == DiceCode(6, 1)  # STR 4D + sword 2D+1
+    assert a.resist_code == DiceCode(5, 2)  # END 3D + mail 2D + shield +2
+    assert (a.cp, a.fate) == (2, 0)
+    enc, b, _ = duel(member("B", weapon="unarmed", skills={"brawl": 3}), member("X"))
+    assert b.attack_code == DiceCode(5) and b.skills["brawling"] == DiceCode(3)
+
+
+@pytest.mark.parametrize(("block", "path", "says"), [
+    ({"attributes": {"agility": "3X"}}, "opend6.attributes.agility", "not a dice code"),
+    ({"attributes": {"agility": "2D+3"}}, "opend6.attributes.agility", "write 3D"),
+    ({"attributes": {"agility": 3}}, "opend6.attributes.agility", "must be text"),
+    ({"skills": {"swrod": "2D"}}, "opend6.skills", "did you mean 'sword'"),
+    ({"fate_points": -1}, "opend6.fate_points", "from 0"),
+])
+def test_native_block_errors_name_the_field(block, path, says) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse({"a": [member("A", opend6=block)], "b": [member("B")]})
+    text = str(info.value)
+    assert path in text and says in text
+
+
+def test_options_are_validated() -> None:
+    with pytest.raises(ScenarioError, match="initiative"):
+        parse({"a": [member("A")], "b": [member("B")]},
+              options={"opend6": {"initiative": "group"}})
+    with pytest.raises(ScenarioError, match="hp_base"):
+        parse({"a": [member("A")], "b": [member("B")]},
+              options={"opend6": {"hp_base": 30}})
+
+
+def test_encumbrance_option_hampers_dodges_and_runs() -> None:
+    plate = member("B", armor="plate")
+    enc, _, b = duel(member("A"), plate, options={"opend6": {"encumbrance": True}})
+    turn(enc, b, Defend("dodge"), dice=[4, 4])
+    assert b.defense == 4  # 8 - 4
+    enc, _, b = duel(member("A"), plate)
+    turn(enc, b, Defend("dodge"), dice=[4, 4])
+    assert b.defense == 8
+
+
+# ---------------------------------------------------------------- example scenarios
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_example_scenarios_run(path: Path, ruleset: str) -> None:
+    sc = scenario_mod.load(path)
+    for seed in range(20):
+        result = Encounter(sc, ruleset, seed).run()
+        assert result.winner in (*sc.side_names, None)
+        assert sum(s.attacks for s in result.sides) > 0
+        assert 1 <= result.rounds <= sc.max_rounds
+
+
+def test_solo_log_shows_the_wild_die_and_the_damage() -> None:
+    sc = scenario_mod.load(SCENARIOS / "duel.yaml")
+    enc = Encounter(sc, "opend6", 3, log=True)
+    enc.run()
+    attacks = [e for e in enc.log if e["type"] == "attack"]
+    damage = [e for e in enc.log if e["type"] == "damage"]
+    assert attacks and damage
+    assert all("wild [" in e["text"] and " vs " in e["text"] for e in attacks)
+    assert all("resistance" in e["text"] for e in damage)
+    assert Encounter(sc, "opend6", 3).log is None
