@@ -35,7 +35,8 @@ from sim.scenario import Scenario
 from sim.seeds import encounter_seed
 from sim.stats import BatchTally
 
-SIDE_COLUMNS = ("standing", "out", "deaths", "attacks", "hits", "damage", "out_rounds")
+SIDE_COLUMNS = ("standing", "out", "deaths", "fled", "surrendered", "attacks", "hits",
+                "damage", "out_rounds")
 PART = ".encounters.csv.part"
 STATE = ".batch-state.json"
 
@@ -58,6 +59,8 @@ def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
         row[f"{s.name}_standing"] = s.standing
         row[f"{s.name}_out"] = s.out_of_fight
         row[f"{s.name}_deaths"] = s.deaths
+        row[f"{s.name}_fled"] = s.fled
+        row[f"{s.name}_surrendered"] = s.surrendered
         row[f"{s.name}_attacks"] = s.attacks
         row[f"{s.name}_hits"] = s.hits
         row[f"{s.name}_damage"] = s.damage

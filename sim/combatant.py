@@ -46,7 +46,7 @@ class Combatant:
     """
 
     __slots__ = (
-        "name", "side", "spec", "ai", "pos", "reach", "ranged", "speed", "status",
+        "name", "side", "spec", "ai", "doctrine", "pos", "reach", "ranged", "speed", "status",
         "in_fight", "attacks", "hits", "damage", "out_round", "effects", "why",
     )
 
@@ -55,6 +55,7 @@ class Combatant:
         self.name = spec.name
         self.side = spec.side
         self.ai = spec.ai
+        self.doctrine = spec.doctrine
         self.pos = pos
         self.reach = 2.0
         self.ranged = False

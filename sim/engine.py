@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import simpy
 
 from sim import ai
-from sim.battlefield import Battlefield
+from sim.battlefield import MELEE_REACH, Battlefield
 from sim.combatant import Combatant, Status
 from sim.rulesets import registry
 
@@ -39,6 +39,8 @@ class SideResult:
     standing: int
     out_of_fight: int
     deaths: int
+    fled: int
+    surrendered: int
     attacks: int
     hits: int
     damage: int
@@ -233,6 +235,27 @@ class Encounter:
             ruleset.end_round(self)
             if self.sides_left <= 1:
                 return
+            self._check_morale()
+            if self.sides_left <= 1:
+                return
+
+    def _check_morale(self) -> None:
+        """Combatants whose side's losses reach their morale threshold break.
+
+        A breaking combatant surrenders when a foe is within melee reach, and flees
+        otherwise; both are out of the fight and counted apart from the dead.
+        """
+        for c in self.combatants:
+            morale = c.doctrine.morale if c.in_fight else None
+            if morale is None:
+                continue
+            members = len(self.sides[c.side])
+            lost = members - self.standing[c.side]
+            if lost and lost / members >= morale:
+                engaged = any(self.field.distance(c.pos, e.pos) <= MELEE_REACH
+                              for e in self.enemies(c))
+                self.take_out(c, Status.SURRENDERED if engaged else Status.FLED,
+                              f"morale breaks with {lost} of {members} of its side down")
 
     def _result(self) -> EncounterResult:
         standing = self.sides_standing()
@@ -244,6 +267,8 @@ class Encounter:
                 standing=sum(m.in_fight for m in members),
                 out_of_fight=sum(not m.in_fight for m in members),
                 deaths=sum(m.status is Status.DEAD for m in members),
+                fled=sum(m.status is Status.FLED for m in members),
+                surrendered=sum(m.status is Status.SURRENDERED for m in members),
                 attacks=sum(m.attacks for m in members),
                 hits=sum(m.hits for m in members),
                 damage=sum(m.damage for m in members),

@@ -21,6 +21,7 @@ from sim.errors import ScenarioError, pydantic_problems, unknown
 COVERS = ("none", "light", "medium", "heavy")
 VISIBILITIES = ("clear", "poor", "very_poor")
 AI_PROFILES = ("passive", "basic", "aggressive")
+FOCUSES = ("nearest", "weakest", "most_dangerous")
 DEFAULT_NODE = "field"
 
 
@@ -53,12 +54,29 @@ class SkillsModel(_Strict):
     parry: Skill = catalog.DEFAULT_SKILL
 
 
+class DoctrineModel(_Strict):
+    """An AI doctrine: a profile and the settings that tune it."""
+
+    profile: str
+    focus: Literal["nearest", "weakest", "most_dangerous"] | None = None
+    retreat_at: float | None = Field(default=None, ge=0, le=1)
+    morale: float | None = Field(default=None, ge=0, le=1)
+    prefers: Literal["ranged", "melee"] | None = None
+
+    @field_validator("profile")
+    @classmethod
+    def _known_profile(cls, value: str) -> str:
+        if value not in AI_PROFILES:
+            raise ValueError(unknown("AI profile", value, AI_PROFILES))
+        return value
+
+
 class MemberModel(_Strict):
     """One entry of a side's member list."""
 
     name: str = Field(min_length=1)
     at: str | None = None
-    ai: str = "basic"
+    ai: str | DoctrineModel = "basic"
     count: int = Field(default=1, ge=1, le=1000)
     traits: TraitsModel = TraitsModel()
     skills: SkillsModel = SkillsModel()
@@ -73,8 +91,8 @@ class MemberModel(_Strict):
 
     @field_validator("ai")
     @classmethod
-    def _known_ai(cls, value: str) -> str:
-        if value not in AI_PROFILES:
+    def _known_ai(cls, value: str | DoctrineModel) -> str | DoctrineModel:
+        if isinstance(value, str) and value not in AI_PROFILES:
             raise ValueError(unknown("AI profile", value, AI_PROFILES))
         return value
 
@@ -159,6 +177,24 @@ class Skills:
 
 
 @dataclass(frozen=True, slots=True)
+class Doctrine:
+    """How an AI fights: its profile and the settings a scenario gave it.
+
+    ``None`` leaves a setting to the profile's default (``sim.ai.PROFILE_DEFAULTS``).
+    ``retreat_at``: the share of its own health lost at which it retreats or yields;
+    ``morale``: the share of its side out of the fight at which it breaks (flees, or
+    surrenders when a foe is in reach); ``focus``: which foe it picks;
+    ``prefers``: ranged or melee when it could do either.
+    """
+
+    profile: str = "basic"
+    focus: str | None = None
+    retreat_at: float | None = None
+    morale: float | None = None
+    prefers: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class MemberSpec:
     """One combatant as the scenario describes it (``count`` already expanded)."""
 
@@ -172,6 +208,7 @@ class MemberSpec:
     armor: str = "none"
     shield: bool = False
     native: tuple[tuple[str, Any], ...] = ()
+    doctrine: Doctrine = Doctrine()
 
     def native_block(self, key: str) -> Any | None:
         """The validated native block for ``key`` (e.g. ``"ore"``), or None."""
@@ -346,8 +383,10 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
                     problems.append((f"{path}.name", f"duplicate combatant name '{name}' "
                                      f"(also at {seen[name]}); names must be unique"))
                 seen[name] = path
+                doctrine = (Doctrine(profile=member.ai) if isinstance(member.ai, str)
+                            else Doctrine(**member.ai.model_dump()))
                 expanded.append(MemberSpec(
-                    name=name, side=side_name, at=at, ai=member.ai,
+                    name=name, side=side_name, at=at, ai=doctrine.profile, doctrine=doctrine,
                     traits=Traits(**member.traits.model_dump()),
                     skills=Skills(**member.skills.model_dump()),
                     weapon=member.weapon, armor=member.armor, shield=member.shield,

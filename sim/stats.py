@@ -67,6 +67,8 @@ class SideTally:
     hits: int = 0
     deaths: int = 0
     out_of_fight: int = 0
+    fled: int = 0
+    surrendered: int = 0
     damage: int = 0
 
 
@@ -108,6 +110,8 @@ class BatchTally:
             deaths += d
             side.out_of_fight += int(row[f"{name}_out"])
             side.damage += int(row.get(f"{name}_damage") or 0)
+            side.fled += int(row.get(f"{name}_fled") or 0)
+            side.surrendered += int(row.get(f"{name}_surrendered") or 0)
         if deaths:
             self.any_death += 1
 
@@ -139,6 +143,8 @@ class BatchTally:
                     "hit_rate": round(s.hits / s.attacks, 6) if s.attacks else 0,
                     "deaths": s.deaths,
                     "out_of_fight": s.out_of_fight,
+                    "fled": s.fled,
+                    "surrendered": s.surrendered,
                     "damage": s.damage,
                     "damage_per_hit": round(s.damage / s.hits, 6) if s.hits else 0,
                 }

@@ -1,0 +1,101 @@
+"""The engine: morale, taking out and bringing back, effects, simultaneous actions."""
+
+from helpers import scenario
+
+from sim.combatant import Status
+from sim.engine import Encounter
+
+
+def four_a_side(morale, b_at="field", **top):
+    a = {"name": "A", "count": 4, "weapon": "sword",
+         "ai": {"profile": "basic", "morale": morale}}
+    b = {"name": "B", "count": 4, "weapon": "sword", "at": b_at}
+    return scenario({"a": [a], "b": [b]}, **top)
+
+
+def test_morale_breaks_at_the_threshold_and_surrenders_when_engaged():
+    enc = Encounter(four_a_side(0.5), "ore", seed=1)
+    a = enc.sides["a"]
+    enc.take_out(a[0], Status.DEAD)
+    enc._check_morale()
+    assert all(m.in_fight for m in a[1:])  # 1 of 4 down: below 0.5
+    enc.take_out(a[1], Status.DEAD)
+    enc._check_morale()  # 2 of 4: the rest break; a foe is in reach, so they surrender
+    assert [m.status for m in a[2:]] == [Status.SURRENDERED, Status.SURRENDERED]
+    assert enc.sides_left == 1
+
+
+def test_morale_flees_when_no_foe_is_in_reach():
+    scen = four_a_side(0.25, b_at="far", map={"nodes": {"near": {}, "far": {}},
+                                              "edges": [["near", "far", 30]]})
+    enc = Encounter(scen, "ore", seed=1)
+    enc.take_out(enc.sides["a"][0], Status.DEAD)
+    enc._check_morale()
+    assert {m.status for m in enc.sides["a"][1:]} == {Status.FLED}
+
+
+def test_fled_and_surrendered_are_counted_apart_from_deaths():
+    scen = four_a_side(0.5)
+    totals = {"deaths": 0, "surrendered": 0, "fled": 0, "out": 0}
+    for seed in range(60):
+        side = Encounter(scen, "ore", seed).run().sides[0]
+        totals["deaths"] += side.deaths
+        totals["surrendered"] += side.surrendered
+        totals["fled"] += side.fled
+        totals["out"] += side.out_of_fight
+        assert side.deaths + side.surrendered + side.fled <= side.out_of_fight
+    assert totals["surrendered"] > 0 and totals["deaths"] > 0
+
+
+def test_no_morale_means_fighting_to_the_last():
+    enc = Encounter(four_a_side(None), "ore", seed=1)
+    for m in enc.sides["a"][:3]:
+        enc.take_out(m, Status.DEAD)
+    enc._check_morale()
+    assert enc.sides["a"][3].in_fight
+
+
+def test_bring_back_restores_the_side_count():
+    enc = Encounter(four_a_side(None), "ore", seed=1)
+    b = enc.sides["b"]
+    for m in b:
+        enc.take_out(m, Status.UNCONSCIOUS)
+    assert enc.sides_left == 1 and enc.sides_standing() == ["a"]
+    enc.bring_back(b[0])
+    assert enc.sides_left == 2 and b[0].in_fight and b[0].out_round == 0
+    enc.take_out(b[1], Status.DEAD)
+    enc.bring_back(b[1])  # the dead stay dead
+    assert not b[1].in_fight
+
+
+def test_effects_are_interrupted_when_taken_out_unless_persistent():
+    enc = Encounter(four_a_side(None), "ore", seed=1)
+    c = enc.sides["a"][0]
+    ticks = {"stun": 0, "bleed": 0}
+
+    def effect(name):
+        def run():
+            while True:
+                yield enc.env.timeout(1)
+                ticks[name] += 1
+        return run
+
+    enc.start_effect(c, effect("stun"))
+    enc.start_effect(c, effect("bleed"), persistent=True)
+    enc.env.run(until=2.5)
+    enc.take_out(c, Status.UNCONSCIOUS)
+    enc.env.run(until=5.5)
+    assert ticks == {"stun": 2, "bleed": 5}  # the stun stopped, the bleeding went on
+    enc.take_out(c, Status.DEAD)
+    enc.env.run(until=9.5)
+    assert ticks["bleed"] == 5  # death ends everything
+
+
+def test_result_counts_and_winner():
+    result = Encounter(four_a_side(None), "ore", seed=3).run()
+    a, b = result.sides
+    assert result.winner in ("a", "b", None)
+    if result.winner == "a":
+        assert b.standing == 0 and a.standing > 0
+    assert a.members == b.members == 4
+    assert a.out_of_fight == len(a.out_rounds)
