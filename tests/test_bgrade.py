@@ -1,0 +1,464 @@
+"""B-Grade: uncapped pools, degrees of success, benefits, tracks, difficulty, working together,
+possibility points and the drama deck; exact odds from icepool; every example scenario.
+"""
+
+import random
+from math import perm
+from pathlib import Path
+
+import icepool
+import pytest
+from helpers import StubRandom, faces, scenario
+
+from sim.actions import Attack, Defend
+from sim.combatant import Status
+from sim.dice import Set, find_sets
+from sim.engine import Encounter
+from sim.rulesets.bgrade_deck import HAND_SIZE, DramaDeck, card_dice, card_name, choose_card
+from sim.rulesets.bgrade_rules import (
+    Benefit,
+    Track,
+    allowed_benefits,
+    armor_soak,
+    beats_difficulty,
+    choose_benefit,
+    degree_name,
+    degree_wounds,
+    expected_sets,
+    hit_damage,
+)
+from sim.rulesets.bgrade_team import Roll, pool_hands
+from sim.rulesets.ore import roll_action_pool
+from sim.scenario import ScenarioError
+
+SCENARIOS = sorted(Path(__file__).parent.parent.joinpath("scenarios").glob("*.yaml"))
+
+
+def fighter(name, body=3, fight=3, **extra):
+    block = {"stats": {"body": body, "coordination": extra.pop("coordination", 2),
+                       "sense": extra.pop("sense", 2)},
+             "skills": {"fight": fight, "shoot": extra.pop("shoot", 0),
+                        "dodge": extra.pop("dodge", 2), "parry": extra.pop("parry", 2)}}
+    for key in ("expert", "master"):
+        if key in extra:
+            block[key] = extra.pop(key)
+    return {"name": name, "weapon": extra.pop("weapon", "sword"), "bgrade": block, **extra}
+
+
+def encounter(a, b, *more, **options):
+    sides = {"a": [a, *more], "b": [b]}
+    enc = Encounter(scenario(sides, options={"bgrade": options}), "bgrade", seed=0)
+    enc.ruleset.start(enc)
+    return enc, *enc.sides["a"], enc.sides["b"][0]
+
+
+def plan(enc, declared, dice, sides=10):
+    """Plan one round with hand-set dice (consumed in declaration order)."""
+    enc.rng = StubRandom(faces(*dice, sides=sides))
+    enc.declared = dict(declared)
+    actions = enc.ruleset.plan_round(enc, declared)
+    actions.sort(key=lambda a: a.offset)
+    return actions
+
+
+def resolve(enc, actions):
+    for action in actions:
+        if action.actor.in_fight:
+            enc.ruleset.resolve(enc, action)
+
+
+# ------------------------------------------------------------------ no cap
+def test_a_pool_over_ten_dice_is_rolled_whole():
+    enc, a, b = encounter(fighter("A", body=6, fight=6), fighter("B"), drama_deck=False)
+    actions = plan(enc, [(a, [Attack(b)])], [7] * 12)
+    assert enc.rng.drawn == 12
+    assert actions[0].data.key == (12, 7)
+
+
+def test_eleven_plus_dice_always_hit_under_bgrade_but_ore_caps_at_ten():
+    strong = {"name": "Strong", "weapon": "sword",
+              "bgrade": {"stats": {"body": 6}, "skills": {"fight": 6}},
+              "ore": {"stats": {"body": 6}, "skills": {"fight": 6}}}
+    dummies = {"name": "Dummy", "count": 40, "ai": "passive", "armor": "plate",
+               "ore": {"stats": {"body": 6}}, "bgrade": {"stats": {"body": 6}}}
+    scen = scenario({"a": [strong], "b": [dummies]}, max_rounds=1000)
+    rates = {}
+    for ruleset, wanted in (("bgrade", 2_000), ("ore", 30_000)):
+        attacks = hits = seed = 0
+        while attacks < wanted:
+            side = Encounter(scen, ruleset, seed).run().sides[0]
+            attacks, hits, seed = attacks + side.attacks, hits + side.hits, seed + 1
+        rates[ruleset] = (attacks, hits)
+    attacks, hits = rates["bgrade"]
+    assert hits == attacks  # 12 d10 always hold a set: exactly 1.0
+    attacks, hits = rates["ore"]
+    p_miss = perm(10, 10) / 10**10  # no set in 10d10: 3.6e-4
+    misses = attacks - hits
+    # 30,000+ attacks: about 11 misses expected (P(none) ~ 2e-5); tolerance 5 standard
+    # errors (sd of the miss rate ~ 1.1e-4) around the exact rate, and never zero misses.
+    sd = (p_miss / attacks) ** 0.5
+    assert 0 < misses and abs(misses / attacks - p_miss) < 5 * sd
+
+
+# ------------------------------------------------------------------ widths against icepool
+@pytest.mark.parametrize("n", range(4, 13))
+def test_widest_set_distribution_and_expected_wounds_match_exact_odds(n):
+    exact = icepool.d10.pool(n).largest_count()
+    rng = random.Random(n)
+    rolls = 20_000
+    counts: dict[int, int] = {}
+    wounds = 0
+    for _ in range(rolls):
+        sets = find_sets(roll_action_pool(rng, n))
+        width = sets[0].width if sets else 1
+        counts[width] = counts.get(width, 0) + 1
+        wounds += degree_wounds(width)
+    # tolerance 0.015 per width: over 4 standard errors (sd <= 0.0036 at 20,000 rolls)
+    for width in range(1, n + 1):
+        assert counts.get(width, 0) / rolls == pytest.approx(
+            float(exact.probability(width)), abs=0.015), width
+    exact_wounds = sum(float(exact.probability(w)) * degree_wounds(w) for w in exact.outcomes())
+    # wounds per roll have sd < 1: 0.03 is over 4 standard errors
+    assert wounds / rolls == pytest.approx(exact_wounds, abs=0.03)
+
+
+def test_expected_wounds_from_exact_widths_by_hand_for_four_dice():
+    # 4d10: P(width 3) = 4*10*9/10^4 = 0.036, P(width 4) = 10/10^4 -> 0.036*1 + 0.001*2
+    exact = icepool.d10.pool(4).largest_count()
+    assert sum(float(exact.probability(w)) * degree_wounds(w)
+               for w in exact.outcomes()) == pytest.approx(0.038)
+
+
+def test_expected_sets_matches_enumeration():
+    exact = icepool.d10.pool(5).expand().map(lambda t: sum(t.count(f) >= 2 for f in range(1, 11)))
+    assert expected_sets(5) == pytest.approx(float(exact.mean()))
+
+
+# ------------------------------------------------------------------ degrees and benefits
+@pytest.mark.parametrize("width, wounds, name", [
+    (1, 0, "failure"), (2, 0, "minimal"), (3, 1, "adequate"), (4, 2, "good"),
+    (5, 3, "spectacular"), (6, 4, "legendary"), (9, 7, "legendary")])
+def test_degrees_of_success(width, wounds, name):
+    assert (degree_wounds(width), degree_name(width)) == (wounds, name)
+
+
+def test_allowed_benefits_by_width():
+    assert allowed_benefits(1) == ()
+    assert set(allowed_benefits(3)) == {Benefit.BONUS_DIE, Benefit.SHOCK}
+    assert Benefit.DISARM in allowed_benefits(4) and Benefit.KNOCK_OUT not in allowed_benefits(4)
+    assert Benefit.KNOCK_OUT in allowed_benefits(5)
+
+
+@pytest.mark.parametrize("width, foe_out, armed, lands, fills, expected", [
+    (5, True, True, True, True, Benefit.BONUS_DIE),   # foe already down
+    (5, False, True, True, True, Benefit.KNOCK_OUT),
+    (4, False, True, True, True, Benefit.SHOCK),      # filling the track beats disarming
+    (4, False, True, True, False, Benefit.DISARM),
+    (4, False, False, True, False, Benefit.SHOCK),    # nothing to disarm
+    (2, False, True, True, False, Benefit.SHOCK),     # minimal: Shock or +1d only
+    (3, False, True, False, True, Benefit.BONUS_DIE),  # armor would stop the Shock
+])
+def test_benefit_choice_order(width, foe_out, armed, lands, fills, expected):
+    assert choose_benefit(width, foe_out=foe_out, foe_armed=armed, shock_lands=lands,
+                          shock_fills=fills) is expected
+    assert expected in allowed_benefits(width)
+
+
+def test_armor_and_weapon_rulings():
+    assert [armor_soak(ar, 0) for ar in (0, 1, 2, 3)] == [0, 0, 1, 1]
+    assert armor_soak(3, 2) == 0
+    assert hit_damage(3, True, 0) == (1, 0, 0)   # Killing weapon: wounds
+    assert hit_damage(4, False, 0) == (0, 2, 0)  # Shock-only weapon: Shock
+    assert hit_damage(3, True, 1) == (0, 0, 0)   # soak used up on the wound
+    assert hit_damage(2, True, 1) == (0, 0, 1)   # soak left stops the benefit's Shock
+    assert hit_damage(5, True, 1) == (2, 0, 0)
+
+
+def test_track_shock_overflow_and_fifth_wound():
+    t = Track(body=3)
+    t.take(0, 4)
+    assert t.shock_fills() and not t.unconscious
+    t.take(0, 3)  # 1 fills the track, 2 become wounds
+    assert (t.wounds, t.shock, t.unconscious, t.dead) == (2, 5, True, False)
+    t.take(3, 0)
+    assert t.dead and t.wounds == 5
+
+
+def test_difficulty_width_two_needs_height_over_d():
+    assert not beats_difficulty(2, 4, 4) and beats_difficulty(2, 5, 4)
+    assert beats_difficulty(3, 1, 9) and not beats_difficulty(1, 10, 0)
+
+
+def test_difficulty_option_in_a_resolved_attack():
+    enc, a, b = encounter(fighter("A", body=2, fight=2), fighter("B"), difficulty=5,
+                          drama_deck=False)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 1, 2]))
+    assert (a.attacks, a.hits) == (1, 0)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 1, 2]))
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [1, 1, 1, 2]))
+    assert (a.attacks, a.hits) == (3, 2)
+
+
+# ------------------------------------------------------------------ hits through the engine
+def test_minimal_success_deals_one_shock_and_no_wound():
+    enc, a, b = encounter(fighter("A", body=2, fight=2), fighter("B"), drama_deck=False)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2]))
+    assert (b.wounds.wounds, b.wounds.shock, a.hits) == (0, 1, 1)
+
+
+def test_width_three_wounds_and_armor():
+    enc, a, b = encounter(fighter("A"), fighter("B"), drama_deck=False)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
+    assert (b.wounds.wounds, b.wounds.shock, a.damage) == (1, 1, 2)
+    enc, a, b = encounter(fighter("A"), fighter("B", armor="chain"), drama_deck=False)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
+    # soak 1 took the wound, none left: the benefit's Shock lands
+    assert (b.wounds.wounds, b.wounds.shock, a.bonus) == (0, 1, 0)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2, 3, 5]))
+    assert (b.wounds.shock, a.bonus) == (1, 1)  # minimal: Shock stopped, so +1d instead
+
+
+def test_shock_weapon_deals_shock_and_width_four_disarms():
+    enc, a, b = encounter(fighter("A", weapon="club"), fighter("B"), drama_deck=False)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 6, 6, 1, 2]))
+    assert (b.wounds.wounds, b.wounds.shock) == (0, 2)
+    assert b.weapon.unarmed and b.reach == 2.0
+
+
+def test_width_five_knocks_out():
+    enc, a, b = encounter(fighter("A"), fighter("B"), drama_deck=False)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [3, 3, 3, 3, 3, 1]))
+    assert b.status is Status.UNCONSCIOUS and b.wounds.wounds == 3
+
+
+def test_fifth_wound_kills():
+    enc, a, b = encounter(fighter("A", body=6, fight=6), fighter("B"), drama_deck=False)
+    b.wounds.take(2, 0)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [9] * 5 + [1, 2, 3, 4, 5, 6, 7]))
+    assert b.status is Status.DEAD
+
+
+def test_bonus_die_goes_to_the_next_attack_roll():
+    enc, a, b = encounter(fighter("A", body=2, fight=2), fighter("B", armor="chain"),
+                          drama_deck=False)
+    a.bonus = 2
+    plan(enc, [(a, [Attack(b)])], [1, 2, 3, 4, 5, 6])
+    assert enc.rng.drawn == 6 and a.bonus == 0
+
+
+# ------------------------------------------------------------------ multiple actions
+def test_several_actions_roll_the_whole_pool_and_take_one_set_each():
+    enc, a, b = encounter(fighter("A", coordination=3, dodge=3), fighter("B"), drama_deck=False)
+    actions = plan(enc, [(a, [Attack(b), Defend("dodge")])], [7, 7, 7, 3, 3, 1])
+    assert enc.rng.drawn == 6  # no -1d for the second action
+    kinds = {type(x.intent): x.data.key for x in actions}
+    assert kinds == {Attack: (3, 7), Defend: (2, 3)}  # widest set to the attack
+
+
+def test_aggressive_declares_attacks_for_the_sets_it_expects():
+    enc, a, b = encounter(fighter("A", body=6, fight=6), fighter("B"))
+    assert enc.ruleset.extra_attacks(enc, a, b) == min(3, round(expected_sets(12)) - 1)
+    enc, a, b = encounter(fighter("A", body=2, fight=2), fighter("B"))
+    assert enc.ruleset.extra_attacks(enc, a, b) == 0
+    assert enc.ruleset.called_shot(enc, a, b) is None
+
+
+# ------------------------------------------------------------------ working together
+def test_allies_pool_their_hands_and_one_attack_carries_the_pooled_set():
+    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2", weapon="club"),
+                               drama_deck=False)
+    # A1 (sword, lethal: leads) has 2x5, A2 has one 5: pooled 3x5
+    actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
+                   [5, 5, 1, 2, 3, 4] + [5, 6, 7, 8, 9, 10])
+    assert [(x.actor.name, x.data.key) for x in actions] == [("A1", (3, 5))]
+    resolve(enc, actions)
+    assert (a1.attacks, a1.hits, a2.attacks) == (1, 1, 0)  # A2's attack merged
+    assert (b.wounds.wounds, b.wounds.shock) == (1, 1)
+
+
+def test_pooled_set_goes_to_the_lead_and_further_attacks_keep_their_own_sets():
+    foe = object()
+    lead = Roll("A", [], [Attack(foe), Attack(foe)], [5, 5, 8, 8, 1, 2], foe, True, 6, "fight")
+    helper = Roll("B", [], [Attack(foe)], [5, 3, 4], foe, False, 3, "fight")
+    helpers, best, pairs = pool_hands([helper, lead])
+    assert helpers == [lead, helper] and best == Set(3, 5)
+    assert [s for _, s in pairs[0]] == [Set(3, 5), Set(2, 8)] and pairs[1] == []
+
+
+def test_no_pooling_without_a_set_of_ones_own():
+    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False)
+    actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
+                   [5, 1, 2, 3, 4, 6] + [5, 7, 8, 9, 10, 6])
+    assert actions == [] and (a1.attacks, a2.attacks) == (1, 1)
+
+
+def test_no_pooling_when_it_does_not_pay_or_is_switched_off():
+    # 2x4 + (2x9 and a 4) -> 3x4 is worth 2, the two pairs apart 1 + 1: stay apart
+    declared_dice = [4, 4, 1, 2, 3, 5] + [9, 9, 4, 6, 7, 8]
+    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False)
+    actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])], declared_dice)
+    assert sorted(x.data.key for x in actions) == [(2, 4), (2, 9)]
+    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False,
+                               working_together=False)
+    actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
+                   [5, 5, 1, 2, 3, 4] + [5, 6, 7, 8, 9, 10])
+    assert [x.data.key for x in actions] == [(2, 5)] and a2.attacks == 1
+
+
+def test_only_the_same_stat_and_skill_work_together():
+    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"),
+                               fighter("A2", weapon="bow", coordination=3, shoot=3),
+                               drama_deck=False)
+    actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
+                   [5, 5, 1, 2, 3, 4] + [5, 6, 7, 8, 9, 10])
+    assert [x.actor.name for x in actions] == ["A1"] and a2.attacks == 1
+
+
+# ------------------------------------------------------------------ possibility points
+def test_aggressive_spends_a_point_to_roll_d6_on_a_small_pool():
+    enc, a, b = encounter(fighter("A", body=2, fight=2, ai="aggressive"), fighter("B"),
+                          drama_deck=False)
+    actions = plan(enc, [(a, [Attack(b)])], [6, 6, 2, 3], sides=6)
+    # read as d10 faces the stub's values would show 10, 10, 3, 5: a 2x10
+    assert a.points == 1 and actions[0].data.key == (2, 6)
+
+
+def test_no_point_for_basic_ai_a_defending_foe_or_when_switched_off():
+    enc, a, b = encounter(fighter("A", body=2, fight=2), fighter("B"), drama_deck=False)
+    plan(enc, [(a, [Attack(b)])], [6, 6, 2, 3])
+    assert a.points == 2
+    enc, a, b = encounter(fighter("A", body=2, fight=2, ai="aggressive"), fighter("B"),
+                          drama_deck=False)
+    plan(enc, [(a, [Attack(b)]), (b, [Defend("dodge")])], [1, 2, 3, 4, 5, 6, 7, 8])
+    assert a.points == 2
+    enc, a, b = encounter(fighter("A", body=2, fight=2, ai="aggressive"), fighter("B"),
+                          drama_deck=False, possibility_points=0)
+    plan(enc, [(a, [Attack(b)])], [1, 2, 3, 4])
+    assert a.points == 0 and enc.rng.drawn == 4
+
+
+def test_d6_roll_reads_faces_on_six_sides():
+    rng = StubRandom(faces(6, 6, 1, sides=6))
+    assert roll_action_pool(rng, 3, sides=6) == [6, 6, 1]
+    assert roll_action_pool(StubRandom([0.99]), 1, expert=True, sides=6) == [6]
+
+
+# ------------------------------------------------------------------ drama deck
+def test_card_values_over_the_deck():
+    values = [card_dice(c) for c in range(52)]
+    assert (values.count(1), values.count(2), values.count(3)) == (36, 12, 4)
+    assert card_name(0) == "2\u2663" and card_name(51) == "A\u2660" and card_dice(51) == 3
+    assert card_dice(4 * 9) == 2  # the first jack
+
+
+def test_deck_deals_hands_replaces_played_cards_and_reshuffles():
+    deck = DramaDeck(random.Random(1))
+    assert sorted(deck.pile) == list(range(52))
+    hand: list[int] = []
+    deck.deal(hand)
+    assert len(hand) == HAND_SIZE and len(deck.pile) == 48
+    card = hand[0]
+    assert deck.play(hand, card) == card_dice(card)
+    assert len(hand) == HAND_SIZE and deck.discards == [card] and len(deck.pile) == 47
+    deck.pile.clear()
+    deck.play(hand, hand[0])  # empty pile: the discards come back shuffled
+    assert len(hand) == HAND_SIZE and deck.discards == []
+
+
+def test_deck_shuffle_is_deterministic_per_seed_and_runs_dry():
+    assert DramaDeck(random.Random(7)).pile == DramaDeck(random.Random(7)).pile
+    assert DramaDeck(random.Random(7)).pile != DramaDeck(random.Random(8)).pile
+    deck = DramaDeck(random.Random(7))
+    hands = [[] for _ in range(14)]
+    for hand in hands:
+        deck.deal(hand)
+    assert [len(h) for h in hands] == [4] * 13 + [0]
+
+
+def test_card_choice_best_on_small_pools_lowest_on_big():
+    jack, two, ace = 36, 0, 48
+    assert choose_card([two, jack, ace], 4, 7) == ace
+    assert choose_card([jack, two, ace], 9, 7) == two
+    assert choose_card([], 4, 7) is None
+
+
+def test_aggressive_plays_a_card_and_basic_does_not():
+    enc, a, b = encounter(fighter("A", ai="aggressive"), fighter("B"), possibility_points=0)
+    assert len(a.hand) == HAND_SIZE and len(b.hand) == HAND_SIZE
+    a.hand[:] = [48, 0, 4, 8]  # A, 2, 3, 4 (all clubs): 6 dice is a small pool -> the ace
+    plan(enc, [(a, [Attack(b)])], list(range(1, 10)))
+    assert enc.rng.drawn == 9 and 48 not in a.hand and len(a.hand) == HAND_SIZE
+    hand = list(b.hand)
+    plan(enc, [(b, [Attack(a)])], list(range(1, 7)))
+    assert enc.rng.drawn == 6 and b.hand == hand
+    enc, a, b = encounter(fighter("A", ai="aggressive"), fighter("B"), drama_deck=False)
+    assert a.hand == [] and enc.ruleset.deck is None
+
+
+# ------------------------------------------------------------------ scenario blocks
+def test_native_block_and_options_validation():
+    with pytest.raises(ScenarioError, match="knowledge"):
+        scenario({"a": [{"name": "A", "bgrade": {"stats": {"knowledge": 3}}}],
+                  "b": [{"name": "B"}]})
+    with pytest.raises(ScenarioError, match="never both"):
+        scenario({"a": [fighter("A", expert="fight", master="fight")], "b": [fighter("B")]})
+    with pytest.raises(ScenarioError, match="working_togther|working_together"):
+        scenario({"a": [fighter("A")], "b": [fighter("B")]},
+                 options={"bgrade": {"working_togther": False}})
+    with pytest.raises(ScenarioError, match="possibility_points"):
+        scenario({"a": [fighter("A")], "b": [fighter("B")]},
+                 options={"bgrade": {"possibility_points": -1}})
+    enc, a, b = encounter({"name": "A", "bgrade": {"stats": {"intelligence": 4}}},
+                          {"name": "B", "traits": {"strength": 4, "endurance": 3}})
+    assert (a.intelligence, a.command, b.body, b.wounds.shock_boxes) == (4, 2, 3, 5)
+
+
+# ------------------------------------------------------------------ example scenarios
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_example_scenario_runs_under_bgrade(path):
+    from sim.scenario import load
+
+    scen = load(path)
+    winners = set()
+    for seed in range(150):
+        result = Encounter(scen, "bgrade", seed).run()
+        winners.add(result.winner)
+        assert 1 <= result.rounds <= scen.max_rounds
+        for side in result.sides:
+            assert 0 <= side.hits <= side.attacks
+            assert side.out_of_fight + side.standing == side.members
+        if result.winner is not None:
+            assert sum(s.standing > 0 for s in result.sides) == 1
+    assert winners - {None}  # somebody wins some fights
+    again = Encounter(scen, "bgrade", 3).run()
+    assert again == Encounter(scen, "bgrade", 3).run()
+
+
+def test_solo_log_tells_degrees_benefits_cards_and_points():
+    from sim.scenario import load
+
+    scen = load(SCENARIOS[0].parent / "last_stand.yaml")
+    kinds: set[str] = set()
+    hits = []
+    for seed in range(20):
+        enc = Encounter(scen, "bgrade", seed, log=True)
+        enc.run()
+        kinds |= {e["type"] for e in enc.log}
+        hits += [e for e in enc.log if e["type"] == "hit"]
+    assert {"card", "team", "hit"} <= kinds
+    assert all("success" in e["text"] and e["benefit"] in Benefit.__members__ for e in hits)
+    enc = Encounter(load(SCENARIOS[0].parent / "duel.yaml"), "bgrade", 1, log=True)
+    enc.run()
+    assert not any(e["type"] in ("card", "point") for e in enc.log)  # basic AIs spend nothing
+
+
+def test_possibility_points_show_in_the_log():
+    scen = scenario({"a": [fighter("A", body=2, fight=2, ai="aggressive")],
+                     "b": [fighter("B", body=2, fight=2)]},
+                    options={"bgrade": {"drama_deck": False}})
+    enc = Encounter(scen, "bgrade", 0, log=True)
+    enc.run()
+    points = [e for e in enc.log if e["type"] == "point"]
+    assert points and "d6" in points[0]["text"]
+    rolls = [e for e in enc.log if e["type"] == "roll" and e["sides"] == 6]
+    assert rolls and all(max(e["dice"]) <= 6 for e in rolls)
