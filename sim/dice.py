@@ -11,7 +11,7 @@ encounter loop rolls millions of dice, so this matters.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 def roll(rng: random.Random, sides: int) -> int:
@@ -25,9 +25,11 @@ def roll_pool(rng: random.Random, count: int, sides: int = 10) -> list[int]:
     return [int(rand() * sides) + 1 for _ in range(count)]
 
 
-@dataclass(frozen=True, slots=True)
-class Set:
-    """A set of matching dice in a One Roll Engine roll: ``width`` dice showing ``height``."""
+class Set(NamedTuple):
+    """A set of matching dice in a One Roll Engine roll: ``width`` dice showing ``height``.
+
+    A tuple, so that sets compare and sort by speed as they are: wider first, then higher.
+    """
 
     width: int
     height: int
@@ -50,8 +52,9 @@ def find_sets(dice: list[int] | tuple[int, ...]) -> list[Set]:
     counts: dict[int, int] = {}
     for face in dice:
         counts[face] = counts.get(face, 0) + 1
-    sets = [Set(w, h) for h, w in counts.items() if w >= 2]
-    sets.sort(key=lambda s: (s.width, s.height), reverse=True)
+    sets = [Set(w, h) for h, w in counts.items() if w > 1]
+    if len(sets) > 1:
+        sets.sort(reverse=True)
     return sets
 
 

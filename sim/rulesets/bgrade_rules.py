@@ -119,6 +119,7 @@ class Track:
 
     __slots__ = ("wounds", "shock", "shock_boxes")
     dazed = False
+    arms = legs = 2  # no crippled limbs in B-Grade
 
     def __init__(self, body: int):
         self.wounds = 0

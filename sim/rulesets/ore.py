@@ -201,6 +201,8 @@ def assign_sets(intents: list[Intent], sets: list[Set]) -> list[tuple[Intent, Se
     attack; attacks then take the widest remaining set (a called shot the widest set at its
     location, if any); defenses take what is left.
     """
+    if len(intents) == 1 and not (type(intents[0]) is Attack and intents[0].called):
+        return [(intents[0], sets[0] if sets else None)]
     remaining = list(sets)
     has_attack = any(type(i) is Attack for i in intents)
     rank = {Move: 0 if has_attack else 2, Attack: 1, Defend: 3}
@@ -353,7 +355,7 @@ class OreRuleset(Ruleset):
         """Ruling: a fighter attacks and parries with one usable arm; two-handed weapons
         need both.
         """
-        arms = f.wounds.usable_arms()
+        arms = f.wounds.arms
         return arms == 2 or (arms == 1 and not f.weapon.two_handed)
 
     # ------------------------------------------------------------ planning
@@ -401,15 +403,27 @@ class OreRuleset(Ruleset):
                 enc.emit("declare", who=f.name, text=f"{f.name} declares "
                          f"{_intent_text(intents[0])} ({f.why}).")
             return
-        rolled = [i for i in intents if type(i) in (Attack, Defend, Move)]
-        pools = [action_pool(f, i) for i in rolled]
-        base, skill = min(pools)
-        penalty = (len(rolled) - 1) + f.dazed + sum(self._penalty(enc, f, i) for i in rolled)
+        if len(intents) == 1:  # the common case, kept lean: one roll for one action
+            intent = intents[0]
+            rolled = intents
+            base, skill = action_pool(f, intent)
+            penalty = f.wounds.dazed + self._penalty(enc, f, intent)
+            called = (CALLED_HEIGHT[intent.called]
+                      if type(intent) is Attack and intent.called else None)
+        else:
+            rolled = [i for i in intents if type(i) in (Attack, Defend, Move)]
+            base, skill = min(action_pool(f, i) for i in rolled)
+            penalty = ((len(rolled) - 1) + f.wounds.dazed
+                       + sum(self._penalty(enc, f, i) for i in rolled))
+            called = next((CALLED_HEIGHT[i.called] for i in rolled
+                           if type(i) is Attack and i.called), None)
         dice = capped(base, penalty)
-        called = next((CALLED_HEIGHT[i.called] for i in rolled
-                       if type(i) is Attack and i.called), None)
-        faces = roll_action_pool(enc.rng, dice, expert=skill in f.expert,
-                                 master=skill in f.master, called=called, needed=len(rolled))
+        if called is None and not f.expert and not f.master:
+            faces = roll_pool(enc.rng, dice, 10)
+        else:
+            faces = roll_action_pool(enc.rng, dice, expert=skill in f.expert,
+                                     master=skill in f.master, called=called,
+                                     needed=len(rolled))
         sets = find_sets(faces)
         pairs = assign_sets(rolled, sets)
         if log is not None:

@@ -12,13 +12,19 @@ from sim.rulesets.ore_catalog import ARMS, BOXES, HEAD, LEGS, LIMBS, TORSO
 
 
 class Body:
-    """Shock and Killing marked in each location's boxes."""
+    """Shock and Killing marked in each location's boxes.
 
-    __slots__ = ("killing", "shock")
+    ``dead``, ``unconscious``, ``dazed``, ``arms`` and ``legs`` (usable limbs) are worked out
+    once after each hit rather than on every query: the AI and the pools ask every round.
+    """
+
+    __slots__ = ("killing", "shock", "dead", "unconscious", "dazed", "arms", "legs")
 
     def __init__(self) -> None:
         self.killing = [0, 0, 0, 0, 0, 0]
         self.shock = [0, 0, 0, 0, 0, 0]
+        self.dead = self.unconscious = self.dazed = False
+        self.arms = self.legs = 2
 
     def take(self, loc: int, killing: int, shock: int) -> int:
         """Mark a hit's damage (after armor) at ``loc``; returns where it landed.
@@ -31,7 +37,16 @@ class Body:
             self._killing(loc, killing)
         if shock > 0:
             self._shock(loc, shock)
+        self._refresh()
         return loc
+
+    def _refresh(self) -> None:
+        # Head or torso full of Killing: dead. Head full: unconscious. Torso full: dazed.
+        self.dead = self.useless(HEAD) or self.useless(TORSO)
+        self.unconscious = self.full(HEAD)
+        self.dazed = self.full(TORSO)
+        self.arms = sum(not self.useless(a) for a in ARMS)
+        self.legs = sum(not self.useless(leg) for leg in LEGS)
 
     def _killing(self, loc: int, amount: int) -> None:
         boxes = BOXES[loc]
@@ -63,28 +78,13 @@ class Body:
         """A location full of Killing."""
         return self.killing[loc] >= BOXES[loc]
 
-    @property
-    def dead(self) -> bool:
-        """Head or torso full of Killing."""
-        return self.useless(HEAD) or self.useless(TORSO)
-
-    @property
-    def unconscious(self) -> bool:
-        """Head full of Shock and Killing."""
-        return self.full(HEAD)
-
-    @property
-    def dazed(self) -> bool:
-        """Torso full of Shock and Killing: -1d on every pool."""
-        return self.full(TORSO)
-
     def usable_arms(self) -> int:
         """Arms not full of Killing."""
-        return sum(not self.useless(a) for a in ARMS)
+        return self.arms
 
     def usable_legs(self) -> int:
         """Legs not full of Killing."""
-        return sum(not self.useless(leg) for leg in LEGS)
+        return self.legs
 
     def heal_after_fight(self) -> None:
         """Half the Shock in each location (rounded down) goes away after a fight."""
