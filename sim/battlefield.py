@@ -79,7 +79,7 @@ class Battlefield:
         """``road`` or ``4 m from road toward ford``."""
         if pos.at_node:
             return self.names[pos.a]
-        return f"{pos.x:g} m from {self.names[pos.a]} toward {self.names[pos.b]}"
+        return f"{pos.x:.1f} m from {self.names[pos.a]} toward {self.names[pos.b]}"
 
     def _ends(self, pos: Position) -> tuple[tuple[int, float], ...]:
         if pos.a == pos.b:

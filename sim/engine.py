@@ -180,8 +180,10 @@ class Encounter:
         return proc
 
     def emit(self, kind: str, **fields: Any) -> None:
-        """Append an event to the log. Callers check ``self.log is not None`` first, so that
-        batches (log off) build no dicts at all.
+        """Append an event to the log.
+
+        Callers check ``self.log is not None`` first, so that batches (log off) build no
+        dicts at all.
         """
         self.log.append({"round": self.round, "t": round(self.now, 3), "type": kind, **fields})
 

@@ -44,15 +44,17 @@ def run_local(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk],
 
 def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], scheduler: str,
              workers: int) -> Iterator[Rows]:
-    """Run the chunks on a Dask cluster (``tcp://host:port``) or a new ``LocalCluster``
-    (``local``, with ``workers`` single-threaded worker processes)."""
+    """Run the chunks on a Dask cluster (``tcp://host:port``) or a new ``LocalCluster``.
+
+    ``local`` starts a cluster of ``workers`` single-threaded worker processes here.
+    """
     try:
         from dask.distributed import Client, LocalCluster
-    except ImportError:  # pragma: no cover - depends on the install
+    except ImportError as exc:  # pragma: no cover - depends on the install
         from sim.errors import FrayInputError
 
         raise FrayInputError("--executor dask", [("", "Dask is not installed; install the "
-                                                  "extra with: pip install -e '.[dask]'")])
+                                                  "extra with: pip install -e '.[dask]'")]) from exc
     cluster = None
     if scheduler == "local":
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
