@@ -203,6 +203,17 @@ def rulesets_command():
         click.echo(f"{name:<10} {summary}")
 
 
+def _add_compare_commands() -> None:
+    """``convert``, ``compare`` and ``sweep`` live in ``sim.cli_compare``."""
+    from sim.cli_compare import compare, convert, sweep
+
+    for command in (convert, compare, sweep):
+        cli.add_command(command)
+
+
+_add_compare_commands()
+
+
 def main() -> None:
     """Entry point: run the CLI, turning input errors into exit code 2."""
     try:

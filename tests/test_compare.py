@@ -1,0 +1,358 @@
+"""Comparing rulesets: neutral conversion, ``fray convert``, ``fray compare``, ``fray sweep``."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import struct
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from helpers import scenario
+
+from sim import scenario as scenario_mod
+from sim.cli import main
+from sim.compare import run_compare
+from sim.engine import Encounter
+from sim.rulesets import registry
+from sim.rulesets.opencore_fighter import OpenCoreFighter
+from sim.rulesets.opend6_model import D6Fighter
+from sim.rulesets.ore import OreFighter
+from sim.sweep import parse_set
+
+ROOT = Path(__file__).resolve().parent.parent
+AMBUSH = str(ROOT / "scenarios" / "ambush.yaml")
+SKIRMISH = str(ROOT / "scenarios" / "neutral_skirmish.yaml")
+DUEL = str(ROOT / "scenarios" / "neutral_duel.yaml")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+def fray(capsys, *args: str) -> Result:
+    """Run ``fray ARGS`` in this process; return the exit code and what it printed."""
+    capsys.readouterr()
+    old = sys.argv
+    sys.argv = ["fray", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.argv = old
+    captured = capsys.readouterr()
+    return Result(code, captured.out, captured.err)
+
+
+# ---------------------------------------------------------------------------- conversion
+NEUTRAL = {"name": "Hero", "traits": {"strength": 4, "endurance": 3, "agility": 3,
+                                      "dexterity": 2, "perception": 3},
+           "skills": {"melee": 3, "brawl": 1, "ranged": 2, "dodge": 2, "parry": 1},
+           "weapon": "sword", "armor": "leather"}
+
+
+def _check_ore(f: OreFighter, unarmed: bool) -> None:
+    # RULES.md: body = floor((4 + 3) / 2), coordination = floor((3 + 2) / 2), sense =
+    # perception; fight = melee (brawl unarmed), shoot = ranged, dodge, parry, run = 1
+    assert (f.body, f.coordination, f.sense) == (3, 2, 3)
+    assert (f.fight, f.shoot, f.dodge, f.parry, f.run) == (1 if unarmed else 3, 2, 2, 1, 1)
+    for other in ("intelligence", "command", "charm"):  # B-Grade's other stats: 2
+        if hasattr(type(f), other):
+            assert getattr(f, other) == 2
+
+
+def _check_opend6(f: D6Fighter, unarmed: bool) -> None:
+    # RULES.md: each rating N -> ND; the weapon's skill takes melee (brawl unarmed) or ranged
+    codes = {k: str(v) for k, v in f.attrs.items()}
+    assert {k: codes.get(k) for k in ("strength", "endurance", "agility", "dexterity")} == {
+        "strength": "4D", "endurance": "3D", "agility": "3D", "dexterity": "2D"}
+    assert str(f.skills[f.weapon.skill]) == ("1D" if unarmed else "3D")
+    assert str(f.skills["dodge"]) == "2D"
+
+
+def _check_opencore(f: OpenCoreFighter, unarmed: bool) -> None:
+    # RULES.md: ability = min(100, 15 N + 15); skill = 15 N; CON from endurance; rest 50
+    assert f.abilities == {"str": 75, "dex": 45, "agl": 60, "con": 60, "per": 60,
+                           "int": 50, "wis": 50, "cha": 50, "com": 50}
+    assert f.skills["melee"] == 45 and f.skills["hand_to_hand"] == 15
+    assert f.skills["evade"] == 30
+    assert f.attack_skill == (15 if unarmed else 45)
+
+
+CHECKS = {OreFighter: _check_ore, D6Fighter: _check_opend6, OpenCoreFighter: _check_opencore}
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+@pytest.mark.parametrize("weapon", ["sword", "unarmed"])
+def test_neutral_conversion(ruleset, weapon):
+    scen = scenario({"a": [{**NEUTRAL, "weapon": weapon}], "b": [{"name": "Foe"}]})
+    fighter = Encounter(scen, ruleset, seed=0).combatants[0]
+    check = next((fn for cls, fn in CHECKS.items() if isinstance(fighter, cls)), None)
+    if check is None:
+        pytest.fail(f"no conversion check for {ruleset} ({type(fighter).__name__}); add one")
+    check(fighter, weapon == "unarmed")
+
+
+def test_opencore_ability_is_capped_at_100():
+    from sim.rulesets.opencore_fighter import neutral_ability
+
+    assert [neutral_ability(n) for n in range(1, 6)] == [30, 45, 60, 75, 90]
+    assert neutral_ability(7) == 100  # min(100, 120)
+
+
+def test_convert_prints_every_combatant_under_every_ruleset(capsys):
+    result = fray(capsys, "convert", AMBUSH, "--ruleset", "all")
+    assert result.code == 0, result.err
+    scen = scenario_mod.load(AMBUSH)
+    for side in scen.sides:
+        for m in side.members:
+            assert f"{m.name} ({side.name}):" in result.out
+    for name in registry.names():
+        assert f"  {name} " in result.out
+        assert f"built by {registry.get(name).build.__module__}" in result.out
+    assert "body 3, coordination 2, sense 2" in result.out  # Wolfman under ore
+
+
+def test_convert_one_ruleset_and_a_typo(capsys):
+    result = fray(capsys, "convert", DUEL, "--ruleset", "opencore")
+    assert result.code == 0 and "STR 45" in result.out and "  ore " not in result.out
+    result = fray(capsys, "convert", DUEL, "--ruleset", "opnecore")
+    assert result.code == 2 and "did you mean 'opencore'?" in result.err
+
+
+# ---------------------------------------------------------------------------- compare
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == PNG_SIGNATURE and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def _expected_verdict(doc):
+    """The verdict rule, recomputed from lethality.json's numbers."""
+    rulesets = doc["rulesets"]
+    sides = list(next(iter(rulesets.values()))["sides"])
+    deaths = {s: sum(r["sides"][s]["counts"]["deaths"] for r in rulesets.values())
+              for s in sides}
+    side = max(sides, key=lambda s: deaths[s])
+    rate = {n: r["sides"][side]["death_rate"] for n, r in rulesets.items()}
+    most = max(rate, key=lambda n: rate[n]["value"])
+    least = min(rate, key=lambda n: rate[n]["value"])
+    overlap = rate[most]["ci95"][0] <= rate[least]["ci95"][1]
+    return side, most, least, overlap, rate[most]["value"], rate[least]["value"]
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """``fray compare scenarios/ambush.yaml -n 40 --out DIR``, run once for these tests."""
+    out = tmp_path_factory.mktemp("compare") / "cmp"
+    # capsys is function-scoped: capture by hand for a module-scoped run
+    stdout, stderr = io.StringIO(), io.StringIO()
+    old = sys.argv
+    sys.argv = ["fray", "compare", AMBUSH, "-n", "40", "--out", str(out), "-q"]
+    code = 0
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            main()
+    except SystemExit as exc:
+        code = exc.code
+    finally:
+        sys.argv = old
+    return Result(code, stdout.getvalue(), stderr.getvalue()), out
+
+
+def test_compare_writes_every_file(compared):
+    result, out = compared
+    assert result.code == 0, result.err
+    for name in ("report.md", "lethality.json"):
+        assert (out / name).stat().st_size > 0
+    for name in ("survival.png", "death_rate.png", "rounds.png"):
+        width, height = _png_size(out / name)
+        assert width > 300 and height > 200
+        from matplotlib.image import imread
+
+        assert imread(out / name).shape[:2] == (height, width)
+    seeds = None
+    for name in registry.names():
+        summary = json.loads((out / name / "summary.json").read_text())
+        assert summary["ruleset"] == name and summary["encounters"] == 40
+        rows = list(csv.DictReader(open(out / name / "encounters.csv")))
+        assert len(rows) == 40
+        mine = [r["seed"] for r in rows]
+        assert seeds is None or mine == seeds  # the same encounter seeds for every ruleset
+        seeds = mine
+
+
+def test_compare_table_and_report_hold_every_ruleset(compared):
+    result, out = compared
+    report = (out / "report.md").read_text()
+    header = next(line for line in result.out.splitlines() if "┃" in line)
+    for name in registry.names():
+        assert name in header
+        assert f"| {name} |" in report or f" {name} |" in report
+
+
+def test_compare_numbers_agree_with_the_batches(compared):
+    _, out = compared
+    doc = json.loads((out / "lethality.json").read_text())
+    assert list(doc["rulesets"]) == registry.names()
+    for name, r in doc["rulesets"].items():
+        summary = json.loads((out / name / "summary.json").read_text())
+        for side, s in r["sides"].items():
+            assert s["counts"]["wins"] == summary["outcomes"][side]
+            assert s["counts"]["deaths"] == summary["sides"][side]["deaths"]
+            assert s["win_rate"]["value"] == pytest.approx(summary["sides"][side]["win_rate"])
+            assert s["death_rate"]["value"] == pytest.approx(
+                summary["sides"][side]["deaths"] / (40 * s["members"]), abs=1e-6)
+        assert r["rounds"]["mean"]["value"] == pytest.approx(summary["rounds"]["mean"],
+                                                             abs=1e-4)
+        assert r["overall"]["p_any_death"]["value"] == pytest.approx(
+            summary["lethality"]["p_any_death"])
+
+
+def test_verdict_matches_the_numbers(compared):
+    result, out = compared
+    doc = json.loads((out / "lethality.json").read_text())
+    v = doc["verdict"]
+    side, most, least, overlap, hi, lo = _expected_verdict(doc)
+    assert (v["side"], v["most"], v["least"], v["overlap"]) == (side, most, least, overlap)
+    assert v["text"].startswith(f"under {most} the {side} di")
+    if overlap:
+        assert f"about as often as under {least}" in v["text"]
+    elif lo == 0:
+        assert f"under {least}" in v["text"] and "never died" in v["text"]
+    else:
+        ratio = hi / lo
+        shown = (f"{ratio:.2f}×" if ratio < 1.095 else f"{ratio:.1f}×" if ratio < 9.95
+                 else f"{ratio:.0f}×")
+        assert f" {shown} as often as under {least}" in v["text"]
+    assert f"verdict: {v['text']}" in result.out
+    assert v["text"] in (out / "report.md").read_text()
+
+
+def test_compare_refuses_existing_results(compared, capsys):
+    _, out = compared
+    result = fray(capsys, "compare", AMBUSH, "-n", "5", "--out", str(out), "-q",
+                  "--rulesets", "ore")
+    assert result.code == 2
+    assert "already holds results" in result.err and "--force" in result.err
+    assert "Traceback" not in result.err
+
+
+def test_compare_force_and_a_ruleset_list(tmp_path, capsys):
+    out = tmp_path / "c"
+    (out / "ore").mkdir(parents=True)
+    (out / "ore" / "summary.json").write_text("{}")
+    assert fray(capsys, "compare", DUEL, "-n", "5", "--out", str(out), "-q",
+                "--rulesets", "ore,opend6", "--workers", "1").code == 2
+    result = fray(capsys, "compare", DUEL, "-n", "5", "--out", str(out), "-q",
+                  "--rulesets", "ore,opend6", "--workers", "1", "--force")
+    assert result.code == 0, result.err
+    doc = json.loads((out / "lethality.json").read_text())
+    assert list(doc["rulesets"]) == ["ore", "opend6"]
+
+
+def test_compare_unknown_ruleset(tmp_path, capsys):
+    result = fray(capsys, "compare", DUEL, "--rulesets", "ore,opnd6", "--out", str(tmp_path))
+    assert result.code == 2
+    assert "unknown ruleset 'opnd6' (did you mean 'opend6'?)" in result.err
+
+
+def test_neutral_scenarios_have_no_native_blocks():
+    for path in (SKIRMISH, DUEL):
+        scen = scenario_mod.load(path)
+        assert all(m.native == () for side in scen.sides for m in side.members)
+    skirmish = scenario_mod.load(SKIRMISH)
+    assert [len(s.members) for s in skirmish.sides] == [4, 4]
+    weapons = {m.weapon for s in skirmish.sides for m in s.members}
+    assert weapons & {"bow", "crossbow"} and weapons & {"spear", "sword", "mace"}
+    assert {n.cover for n in skirmish.map.nodes} - {"none"}
+
+
+def test_neutral_skirmish_under_every_ruleset(tmp_path):
+    scen = scenario_mod.load(SKIRMISH)
+    doc = run_compare(scen, registry.names(), 60, tmp_path, seed=3, charts=False)
+    death_rates = set()
+    for name, r in doc["rulesets"].items():
+        wins = sum(s["counts"]["wins"] for s in r["sides"].values())
+        assert wins + round(r["draw_rate"]["value"] * 60) == 60, name
+        for side, s in r["sides"].items():
+            c = s["counts"]
+            assert c["deaths"] <= c["out_of_fight"] <= 60 * s["members"], (name, side)
+            assert 0 < c["hits"] <= c["attacks"], (name, side)
+            for key in ("win_rate", "death_rate", "out_rate", "hits_per_attack"):
+                m = s[key]
+                assert 0 <= m["ci95"][0] <= m["value"] <= m["ci95"][1] <= 1, (name, key)
+        assert 1 <= r["rounds"]["mean"]["value"] <= scen.max_rounds
+        death_rates.add(r["overall"]["death_rate"]["value"])
+    assert len(death_rates) >= 3  # the rulesets differ
+    assert "the fight" in (tmp_path / "report.md").read_text()
+
+
+# ---------------------------------------------------------------------------- sweep
+def test_parse_set():
+    assert parse_set("sides.bandits[0].count=1..3") == (
+        "sides.bandits[0].count", ["sides", "bandits", 0, "count"], [1, 2, 3])
+    assert parse_set("max_rounds=5,10,20")[2] == [5, 10, 20]
+    assert parse_set("max_rounds=3..1")[2] == [3, 2, 1]
+    assert parse_set("sides.heroes[0].weapon=sword, spear")[2] == ["sword", "spear"]
+    assert parse_set("sides.heroes[0].shield=true,false")[2] == [True, False]
+
+
+def test_sweep_three_values(tmp_path, capsys):
+    result = fray(capsys, "sweep", AMBUSH, "--set", "sides.bandits[0].count=1,3,6",
+                  "--ruleset", "ore", "-n", "40", "--out", str(tmp_path), "-q",
+                  "--workers", "1")
+    assert result.code == 0, result.err
+    rows = list(csv.DictReader(open(tmp_path / "sweep.csv")))
+    assert [int(r["value"]) for r in rows] == [1, 3, 6]
+    assert [int(r["bandits_members"]) for r in rows] == [3, 5, 8]
+    for r in rows:
+        assert r["ruleset"] == "ore" and int(r["encounters"]) == 40
+        total = float(r["heroes_win_rate"]) + float(r["bandits_win_rate"]) + \
+            float(r["draw_rate"])
+        assert total == pytest.approx(1, abs=1e-5)
+        for side in ("heroes", "bandits"):
+            for key in ("win", "death"):
+                lo, v, hi = (float(r[f"{side}_{key}_{x}"]) for x in ("lo", "rate", "hi"))
+                assert 0 <= lo <= v <= hi <= 1
+    # more bandits, fewer hero wins (ORE: all of 40 with one archer, far fewer with six)
+    assert float(rows[0]["heroes_win_rate"]) > float(rows[2]["heroes_win_rate"])
+    assert _png_size(tmp_path / "sweep.png")[0] > 300
+    assert "sweep over sides.bandits[0].count" in result.out
+
+
+@pytest.mark.parametrize("setting, needles", [
+    ("sides.bandts[0].count=1..3", ["--set: sides.bandts: unknown key 'bandts'",
+                                    "did you mean 'bandits'?"]),
+    ("sides.bandits[7].count=1..3", ["sides.bandits[7]: no entry [7]"]),
+    ("sides.bandits[0].count=0..2", ["--set sides.bandits[0].count=0",
+                                     "sides.bandits[0].count: must be from 1 to 1000"]),
+    ("sides.bandits[0].traits.strength=4,9", ["sides.bandits[0].traits.strength: must be "
+                                              "from 1 to 5"]),
+    ("max_rounds=a..b", ["max_rounds: a range is two whole numbers"]),
+    ("max_rounds", ["expected PATH=VALUES"]),
+])
+def test_sweep_bad_path_or_value(tmp_path, capsys, setting, needles):
+    result = fray(capsys, "sweep", AMBUSH, "--set", setting, "-n", "5", "--out",
+                  str(tmp_path), "-q")
+    assert result.code == 2, result.out
+    assert "Traceback" not in result.err
+    for needle in needles:
+        assert needle in result.err, result.err
+    assert not (tmp_path / "sweep.csv").exists()
+
+
+@pytest.mark.parametrize("command", ["convert", "compare", "sweep"])
+def test_help_has_an_example(capsys, command):
+    result = fray(capsys, command, "--help")
+    assert result.code == 0 and f"Example: fray {command} " in result.out
