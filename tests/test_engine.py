@@ -99,3 +99,18 @@ def test_result_counts_and_winner():
         assert b.standing == 0 and a.standing > 0
     assert a.members == b.members == 4
     assert a.out_of_fight == len(a.out_rounds)
+
+
+def test_every_ruleset_counts_damage_dealt_by_hits():
+    from sim import scenario as scenario_mod
+    from sim.rulesets import registry
+
+    duel = scenario_mod.load("scenarios/duel.yaml")
+    for name in registry.names():
+        hits = damage = 0
+        for seed in range(40):
+            for side in Encounter(duel, name, seed).run().sides:
+                hits += side.hits
+                damage += side.damage
+        assert hits > 0 and damage > 0, name
+        assert damage >= hits * 0.2, name  # most hits do some harm in a sword duel

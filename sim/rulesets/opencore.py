@@ -296,11 +296,15 @@ class OpenCoreRuleset(Ruleset):
         if enc.log is not None:
             _log_damage(enc, source, target, weapon, fire, damage, mult)
         crit = None
+        dealt = res.hp_damage
         if res.reached_hp:
             crit = roll_critical(rng, fire.crit_table, att_roll, res.toughness_left)
             target.hp -= crit.effect.extra_damage
+            dealt += crit.effect.extra_damage
             if enc.log is not None:
                 _log_critical(enc, target, fire, crit)
+        if target is not f:
+            f.damage += dealt  # HP taken off the foe, criticals' extra damage included
         check_health(enc, target, f"hit by {source}")
         if crit is not None and target.status is not Status.DEAD:
             self._critical(enc, target, crit)

@@ -87,6 +87,11 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
     def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
         f.wounds = 0
 
+    @staticmethod
+    def _health(f: D6Fighter) -> int:
+        """The health measure damage is counted in: wounds here, hit points in -hp."""
+        return f.wounds
+
     def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
         """Apply a hit's damage against the resistance total; return the log's words."""
         limit = self.options.wounds_limit
@@ -373,7 +378,9 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
         dmg = roll_code(rng, code.dice + scale, code.pips, complication=complication)
         res_code = target.resist_code  # wound penalties never apply to resistance
         res = roll_code(rng, res_code.dice, res_code.pips, complication=complication)
+        before = self._health(target)
         words = self._harm(enc, target, dmg.total, res.total)
+        f.damage += abs(self._health(target) - before)  # wounds dealt (HP lost in -hp)
         if enc.log is not None:
             enc.emit("damage", who=f.name, target=target.name, damage=dmg.total,
                      resistance=res.total, state=target.state(),
@@ -392,6 +399,10 @@ class OpenD6HpRuleset(OpenD6Ruleset):
 
     def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
         f.hp = f.hp_max = starting_hp(rng, f.attrs["endurance"], self.options.hp_base)
+
+    @staticmethod
+    def _health(f: D6Fighter) -> int:
+        return f.hp
 
     def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
         lost = hp_damage(damage, resistance)
