@@ -1,7 +1,8 @@
 """What combatants declare (intents) and what the engine schedules (timed actions).
 
-Intents are small frozen dataclasses produced by the AI; a ruleset turns a round's intents
-into ``TimedAction``s with an offset in seconds from the start of the round.
+Intents are small frozen dataclasses produced by the AI (``Move`` goes toward a foe,
+``Retreat`` toward a place); a ruleset turns a round's intents into ``TimedAction``s with an
+offset in seconds from the start of the round.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sim.battlefield import Position
     from sim.combatant import Combatant
 
 
@@ -27,6 +29,20 @@ class Move:
 
     target: Combatant
     stop_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """Move toward a place rather than a foe: fall back, take cover, hold a post.
+
+    ``dest`` is where it goes (a node, as ``Battlefield.node`` gives it). With ``leave``,
+    arriving there while no foe could catch it takes it off the field (``Status.FLED``):
+    the edge of the map is the way out. Every ruleset resolves it as its own move
+    (``Ruleset.move_to`` walks and leaves).
+    """
+
+    dest: Position
+    leave: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +69,8 @@ class Bide:
     """Wait for a better moment (OpenCore: +20 initiative next round)."""
 
 
-Intent = Attack | Move | Defend | Aim | Reload | Bide
+Intent = Attack | Move | Retreat | Defend | Aim | Reload | Bide
+DEFENDS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}  # for the solo log
 
 
 @dataclass(slots=True)

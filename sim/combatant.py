@@ -55,7 +55,9 @@ class Combatant:
         self.name = spec.name
         self.side = spec.side
         self.ai = spec.ai
-        self.doctrine = spec.doctrine
+        from sim.ai import effective  # late: sim.ai imports this module
+
+        self.doctrine = effective(spec.doctrine)  # the profile's defaults filled in
         self.pos = pos
         self.reach = 2.0
         self.ranged = False

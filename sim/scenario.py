@@ -20,7 +20,7 @@ from sim.errors import ScenarioError, pydantic_problems, unknown
 
 COVERS = ("none", "light", "medium", "heavy")
 VISIBILITIES = ("clear", "poor", "very_poor")
-AI_PROFILES = ("passive", "basic", "aggressive")
+AI_PROFILES = ("passive", "basic", "aggressive", "cautious", "tactical")
 FOCUSES = ("nearest", "weakest", "most_dangerous")
 DEFAULT_NODE = "field"
 

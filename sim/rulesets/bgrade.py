@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field
 
-from sim.actions import Attack, Defend, Intent, Move, Reload, TimedAction
+from sim.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.combatant import Status
+from sim.rulesets.bgrade_ai import BGradeTactics
 from sim.rulesets.bgrade_deck import DramaDeck, card_name, choose_card
 from sim.rulesets.bgrade_rules import (
     Benefit,
@@ -36,6 +37,7 @@ from sim.rulesets.bgrade_rules import (
 from sim.rulesets.bgrade_team import Roll, find_teams, pool_hands
 from sim.rulesets.ore import (
     MULTI_ACTION_MIN_DICE,
+    ROLLED,
     OreBlock,
     OreFighter,
     OreRuleset,
@@ -138,7 +140,7 @@ def attack_pool(f: OreFighter) -> int:
 
 
 # ---------------------------------------------------------------------------- the ruleset
-class BGradeRuleset(OreRuleset):
+class BGradeRuleset(BGradeTactics, OreRuleset):
     """B-Grade: ORE without the cap, with degrees of success, points and a drama deck."""
 
     name = "bgrade"
@@ -207,7 +209,7 @@ class BGradeRuleset(OreRuleset):
             f.sets = []
             if not intents:
                 continue
-            if len(intents) == 1 and type(intents[0]) in (Move, Reload):
+            if len(intents) == 1 and type(intents[0]) in (Move, Retreat, Reload):
                 self._plan_fighter(enc, f, intents, actions)  # ORE: no roll
             else:
                 r = self._roll(enc, f, intents)
@@ -230,7 +232,7 @@ class BGradeRuleset(OreRuleset):
         several actions; on a roll with an attack, the pending bonus dice, and for a spending
         AI a card and a possibility point.
         """
-        rolled = [i for i in intents if type(i) in (Attack, Defend, Move)]
+        rolled = [i for i in intents if type(i) in ROLLED]
         if not rolled:
             return None
         base, skill = min(action_pool(f, i) for i in rolled)

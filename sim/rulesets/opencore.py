@@ -17,10 +17,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from sim.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
+from sim.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
 from sim.combatant import Combatant, Status
 from sim.dice import roll
 from sim.rulesets.base import Ruleset
+from sim.rulesets.opencore_ai import OpenCoreTactics
 from sim.rulesets.opencore_fighter import (
     COVER_PENALTY,
     MOVE_METRES,
@@ -63,7 +64,7 @@ GROUP_DIE = 6
 MAX_EXTRA_ATTACK_CHAIN = 3
 
 
-class OpenCoreRuleset(Ruleset):
+class OpenCoreRuleset(OpenCoreTactics, Ruleset):
     """OpenCore d100: opposed d100 rolls, initiative, fumbles, armor and critical tables."""
 
     name = "opencore"
@@ -148,6 +149,10 @@ class OpenCoreRuleset(Ruleset):
         for a in actions:
             a.offset = rank[a.data]
         if enc.log is not None:
+            for f, intents in declared:
+                if intents:
+                    enc.emit("declare", who=f.name, text=f"{f.name} declares "
+                             f"{_intent_text(intents[0])} ({f.why}).")
             order = sorted(actions, key=lambda a: -a.data)
             enc.emit("initiative", order=[[a.actor.name, a.data] for a in order],
                      text="Initiative" + (" (group)" if group else "") + ": " + ", ".join(
@@ -168,6 +173,8 @@ class OpenCoreRuleset(Ruleset):
             self._attack(enc, f, intent.target)
         elif kind is Move:
             self._move(enc, f, intent)
+        elif kind is Retreat:
+            self.move_to(enc, f, intent, f.speed)
         elif kind is Defend:
             f.defending = True
             if log is not None:
@@ -329,6 +336,18 @@ class OpenCoreRuleset(Ruleset):
 
 
 # ---------------------------------------------------------------------------- log text
+def _intent_text(intent) -> str:
+    kind = type(intent)
+    if kind is Attack:
+        return f"an attack on {intent.target.name}"
+    if kind is Move:
+        return f"a move toward {intent.target.name}"
+    if kind is Retreat:
+        return "a retreat off the field" if intent.leave else "a move to a new place"
+    return {Defend: "a defense action", Bide: "to bide", Reload: "to ready its weapon",
+            Aim: "to aim"}.get(kind, kind.__name__.lower())
+
+
 def _log_roll(enc, f, target, out, def_roll, chart, fumble, depth) -> None:
     text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
             f"d100 {out.attack_roll}{_signed(out.attack_total - out.attack_roll)} = "

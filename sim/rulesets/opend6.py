@@ -22,11 +22,11 @@ import random
 from typing import TYPE_CHECKING
 
 from sim import ai
-from sim.actions import Aim, Attack, Bide, Defend, Intent, Move, Reload, TimedAction
+from sim.actions import Aim, Attack, Bide, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.combatant import Combatant, Status
 from sim.dice import roll
 from sim.rulesets.base import Ruleset
-from sim.rulesets.opend6_ai import OpenD6Tactics
+from sim.rulesets.opend6_ai import SPENDERS, OpenD6Tactics
 from sim.rulesets.opend6_log import log_attack, log_turn, tn_reasons
 from sim.rulesets.opend6_model import (
     D6Fighter,
@@ -64,7 +64,8 @@ COVERS = ("none", "light", "medium", "heavy")
 VISIBILITIES = ("clear", "poor", "very_poor")
 STUNNED = WoundStatus.STUNNED
 _EPS = 1e-6  # a defense lapses just before the same moment of the next round
-_FREE = (Move, Bide)
+_MOVES = (Move, Retreat)
+_FREE = (Move, Retreat, Bide)
 
 
 class OpenD6Ruleset(OpenD6Tactics, Ruleset):
@@ -175,7 +176,7 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
             intents = ai.decide(enc, f)
             enc.declared[f] = intents
         f.shot_at = False  # it acts: no longer pinned
-        moves = sum(1 for i in intents if type(i) is Move)
+        moves = sum(1 for i in intents if type(i) in _MOVES)
         # the first move of a turn is free; biding is doing nothing
         count = sum(1 for i in intents if type(i) not in _FREE) + max(0, moves - 1)
         penalty = multiple_action_penalty(count)
@@ -190,6 +191,10 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
                 self._attack(enc, f, intent, penalty)
             elif kind is Move:
                 self._move(enc, f, intent, penalty, moved)
+                moved += 1
+            elif kind is Retreat:
+                if not moved or self._extra_move(enc, f, penalty, moved):
+                    self.move_to(enc, f, intent, f.speed)
                 moved += 1
             elif kind is Defend:
                 self._defend(enc, f, intent.kind, penalty)
@@ -238,17 +243,8 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
             if target is None:
                 return
         log = enc.log
-        if extra:
-            code = f.move_code
-            r = roll_code(enc.rng, code.dice + penalty + self._health_penalty(enc, f),
-                          code.pips, complication=self.options.complication)
-            need = extra_move_difficulty(extra) + f.encumbrance
-            if log is not None:
-                enc.emit("roll", who=f.name, total=r.total, difficulty=need,
-                         text=f"{f.name} runs (extra move {extra}): Agility {r} vs {need}"
-                              f" -> {'made it' if r.total >= need else 'stumbles'}.")
-            if r.total < need:
-                return
+        if extra and not self._extra_move(enc, f, penalty, extra):
+            return
         before = f.pos
         f.pos = enc.field.approach(f.pos, target.pos, f.speed, intent.stop_at)
         if log is not None and f.pos != before:
@@ -256,6 +252,18 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
             enc.emit("move", who=f.name, to=where,
                      text=f"{f.name} moves to {where} "
                           f"({enc.field.distance(f.pos, target.pos):g} m from {target.name}).")
+
+    def _extra_move(self, enc: Encounter, f: D6Fighter, penalty: int, extra: int) -> bool:
+        """Roll the n-th extra move of a turn: Agility against 10 x n; True when made."""
+        code = f.move_code
+        r = roll_code(enc.rng, code.dice + penalty + self._health_penalty(enc, f),
+                      code.pips, complication=self.options.complication)
+        need = extra_move_difficulty(extra) + f.encumbrance
+        if enc.log is not None:
+            enc.emit("roll", who=f.name, total=r.total, difficulty=need,
+                     text=f"{f.name} runs (extra move {extra}): Agility {r} vs {need}"
+                          f" -> {'made it' if r.total >= need else 'stumbles'}.")
+        return r.total >= need
 
     # ------------------------------------------------------------ defending
     def _defend(self, enc: Encounter, f: D6Fighter, kind: str, penalty: int) -> None:
@@ -275,7 +283,7 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
         f.defense_kind = kind
         f.defense_until = enc.env.now + self.seconds_per_round - _EPS
         if enc.log is not None:
-            enc.emit("defend", who=f.name, kind=kind, total=f.defense,
+            enc.emit("defend", who=f.name, defense=kind, total=f.defense,
                      text=f"{f.name} will {kind}: {r}"
                           f"{f' -{f.encumbrance} encumbrance' if r.total != total else ''}"
                           f" -> attacks on it must beat {f.defense} until its next turn.")
@@ -346,7 +354,7 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
                 if log is not None:
                     notes.append(f"aimed +{AIM_DICE}D")
             f.aim_at = None
-        cp, fate = self._spend(f, target) if f.ai == "aggressive" else (0, False)
+        cp, fate = self._spend(f, target) if f.ai in SPENDERS else (0, False)
         if log is not None and (cp or fate):
             notes.append(" and ".join(
                 (["a character point +1D"] if cp else []) + (["a fate point x2"] if fate else [])))

@@ -1,4 +1,4 @@
-"""What the OpenD6 AI asks its ruleset: reach, reloads, extra attacks, points to spend.
+"""What the OpenD6 AI asks its ruleset: reach, reloads, extra attacks, points, defenses.
 
 A mixin of :class:`~sim.rulesets.opend6.OpenD6Ruleset`: the answers depend on the dice, so
 they live with the ruleset, while the profiles in :mod:`sim.ai` hold no dice logic. It uses
@@ -11,17 +11,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim import ai
+from sim.actions import DEFENDS, Aim, Defend
 from sim.rulesets import opend6_odds
-from sim.rulesets.opend6_rules import AIM_DICE, range_band
+from sim.rulesets.opend6_rules import AIM_DICE, BASE_DIFFICULTY, COVER_DIFFICULTY, range_band
 
 if TYPE_CHECKING:
+    from sim.actions import Intent
     from sim.combatant import Combatant
     from sim.engine import Encounter
     from sim.rulesets.opend6_model import D6Fighter
 
+# Profiles that spend character and fate points (RULES.md: passive and basic never do).
+SPENDERS = frozenset({"aggressive", "cautious", "tactical"})
 # Ruling (aggressive AI): at most this many extra attacks a round; more only pays against
 # very easy targets, and four attacks a round is already a flurry.
 MAX_EXTRA_ATTACKS = 3
+# Ruling (cautious, tactical AI): a defense roll must average this much above the 10 it
+# replaces (it replaces it even when lower).
+DEFENSE_MARGIN = 1.0
+COVERS = ("none", "light", "medium", "heavy")
 
 
 class OpenD6Tactics:
@@ -97,3 +105,71 @@ class OpenD6Tactics:
         f.cp -= cp
         f.fate -= fate
         return cp, fate
+
+    # ------------------------------------------------------------ cautious and tactical
+    def danger(self, enc: Encounter, actor: D6Fighter) -> float:
+        """Chance of meeting the base difficulty times the average damage roll."""
+        code, dmg = actor.attack_code, actor.damage_code
+        complication = self.options.complication
+        return (opend6_odds.p_at_least(code.dice, code.pips, BASE_DIFFICULTY, complication)
+                * opend6_odds.mean(dmg.dice, dmg.pips, complication))
+
+    def defense_kind(self, enc: Encounter, actor: D6Fighter, ranged: bool) -> str | None:
+        """The active defense with the highest average roll, if that beats the 10 it replaces.
+
+        A parry (melee only, not with a ranged weapon) loses the cover a dodge or block keeps,
+        so it must beat 10 plus the cover; a block needs a shield.
+        """
+        return self._best_defense(enc, actor, ranged, 0)
+
+    def _best_defense(self, enc: Encounter, actor: D6Fighter, ranged: bool,
+                      penalty: int) -> str | None:
+        complication = self.options.complication
+        health = self._health_penalty(enc, actor)
+        cover = COVER_DIFFICULTY[COVERS[enc.field.cover(actor.pos)]]
+        options = [("dodge", actor.dodge_code, -actor.encumbrance)]
+        if actor.shield is not None:
+            options.append(("block", actor.block_code, 0))
+        if not ranged and not actor.weapon.ranged:
+            options.append(("parry", actor.parry_code, -cover))
+        best, best_margin = None, DEFENSE_MARGIN
+        for kind, code, shift in options:
+            dice = code.dice + penalty + health
+            if dice < 1:
+                continue
+            margin = opend6_odds.mean(dice, code.pips, complication) + shift - BASE_DIFFICULTY
+            if margin > best_margin:
+                best, best_margin = kind, margin
+        return best
+
+    def attack_and_defend(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
+                          kind: str) -> bool:
+        """Both at -1D: when the defense still beats the 10 and the attack keeps fair odds."""
+        if self._best_defense(enc, actor, target.ranged, -1) != kind:
+            return False
+        dice, pips, tn = self._odds_inputs(enc, actor, target)
+        return opend6_odds.p_at_least(dice - 1, pips, tn, self.options.complication) >= 0.4
+
+    def while_closing(self, enc: Encounter, actor: D6Fighter,
+                      target: D6Fighter) -> list[Intent]:
+        """A shooter walking into range aims as it comes.
+
+        The move is free and the aim its one action: the next shot gets +1D.
+        """
+        if actor.ranged and not self.needs_reload(actor) and actor.aim_at is not target:
+            return [Aim(target)]
+        return []
+
+    def can_step_back_and_attack(self, enc: Encounter, actor: D6Fighter) -> bool:
+        """The first move of a turn is free: a shooter with a ready weapon steps and shoots."""
+        return actor.ranged and not self.needs_reload(actor)
+
+    def wait_intents(self, enc: Encounter, actor: D6Fighter,
+                     foes: list[Combatant]) -> tuple[list[Intent], str]:
+        """Holding: defend when a shooter has it in range and a defense beats the 10."""
+        distance = enc.field.distance
+        shooters = [e for e in foes if e.ranged and distance(actor.pos, e.pos) <= e.reach]
+        kind = self.defense_kind(enc, actor, ranged=True) if shooters else None
+        if kind:
+            return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"
+        return [], "holds its ground"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.actions import Aim, Attack, Defend, Intent, Move
+from sim.actions import DEFENDS, Aim, Attack, Defend, Intent, Move, Retreat
 from sim.rulesets.opend6_rules import (
     BASE_DIFFICULTY,
     COVER_DIFFICULTY,
@@ -30,8 +30,10 @@ def intent_text(intent: Intent) -> str:
         return f"attacks {intent.target.name}" + (" (called shot)" if intent.called else "")
     if kind is Move:
         return f"moves toward {intent.target.name}"
+    if kind is Retreat:
+        return "falls back off the field" if intent.leave else "moves to a new place"
     if kind is Defend:
-        return f"{intent.kind}s"
+        return DEFENDS.get(intent.kind, intent.kind)
     if kind is Aim:
         return f"aims at {intent.target.name}"
     return kind.__name__.lower() + "s"

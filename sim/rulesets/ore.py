@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from sim.actions import Attack, Defend, Intent, Move, Reload, TimedAction
+from sim.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.combatant import Combatant, Status
 from sim.dice import Set, find_sets, roll_pool
 from sim.rulesets.base import Ruleset
+from sim.rulesets.ore_ai import OreTactics
 from sim.rulesets.ore_body import Body
 from sim.rulesets.ore_catalog import (
     ARMOR,
@@ -47,6 +48,9 @@ MOVE_METRES = 10.0
 # attack "pays" -- the dice left after the penalty must be at least this many.
 CALLED_SHOT_MIN_DICE = 7
 MULTI_ACTION_MIN_DICE = 6
+# Intents that need a set of their own, and those that never roll when declared alone.
+ROLLED = (Attack, Defend, Move, Retreat)
+_UNROLLED = (Move, Retreat, Reload)
 
 
 # ---------------------------------------------------------------------------- scenario block
@@ -59,6 +63,8 @@ SkillLevel = Field(default=None, ge=0, le=6)
 
 
 class OreStats(_Strict):
+    """ORE stats 1-6 of a native block (None: from the neutral traits)."""
+
     body: int | None = Stat
     coordination: int | None = Stat
     sense: int | None = Stat
@@ -68,6 +74,8 @@ class OreStats(_Strict):
 
 
 class OreSkills(_Strict):
+    """ORE combat skills 0-6 of a native block (None: from the neutral skills)."""
+
     fight: int | None = SkillLevel
     shoot: int | None = SkillLevel
     dodge: int | None = SkillLevel
@@ -126,6 +134,7 @@ class OreFighter(Combatant):
                  "defenses", "sets")
 
     def describe(self) -> str:
+        """Stats, skills, weapon and armor for the log's roster."""
         return (f"body {self.body}, coordination {self.coordination}, sense {self.sense}; "
                 f"fight {self.fight}, shoot {self.shoot}, dodge {self.dodge}, "
                 f"parry {self.parry}; {self.weapon.name} ({self.weapon.damage}), "
@@ -157,9 +166,10 @@ def capped(dice: int, penalty: int) -> int:
 
 
 def best_master_face(faces: list[int], want: int | None, needed: int, sides: int = 10) -> int:
-    """The face a master die takes after the roll: as many sets as actions need, the called
-    height if any, then the widest and highest set. ``sides``: the dice rolled (B-Grade's
-    possibility points roll d6).
+    """The face a master die takes after the roll.
+
+    As many sets as actions need, the called height if any, then the widest and highest set.
+    ``sides``: the dice rolled (B-Grade's possibility points roll d6).
     """
     best, best_score = sides, None
     for face in range(sides, 0, -1):
@@ -205,7 +215,8 @@ def assign_sets(intents: list[Intent], sets: list[Set]) -> list[tuple[Intent, Se
         return [(intents[0], sets[0] if sets else None)]
     remaining = list(sets)
     has_attack = any(type(i) is Attack for i in intents)
-    rank = {Move: 0 if has_attack else 2, Attack: 1, Defend: 3}
+    rank = {Move: 0 if has_attack else 2, Retreat: 0 if has_attack else 2, Attack: 1,
+            Defend: 3}
     order = sorted(range(len(intents)), key=lambda k: rank.get(type(intents[k]), 4))
     chosen: dict[int, Set | None] = {}
     for k in order:
@@ -266,14 +277,14 @@ def lose_die(pending: list[TimedAction], faster: tuple[int, int]) -> TimedAction
     if wide:
         victim = max(wide, key=lambda a: a.data.width)
     else:
-        order = {Defend: 0, Move: 1, Attack: 2}
+        order = {Defend: 0, Move: 1, Retreat: 1, Attack: 2}
         victim = min(slower, key=lambda a: order.get(type(a.intent), 3))
     victim.data.width -= 1
     return victim
 
 
 # ---------------------------------------------------------------------------- the ruleset
-class OreRuleset(Ruleset):
+class OreRuleset(OreTactics, Ruleset):
     """One Roll Engine as written for Reign."""
 
     name = "ore"
@@ -282,9 +293,13 @@ class OreRuleset(Ruleset):
     native_key = "ore"
     NativeBlock = OreBlock
     fighter_class: ClassVar[type[OreFighter]] = OreFighter
+    # for the AI's odds (``ore_ai``): an action's pool, and the dice rolled after penalties
+    pool_of = staticmethod(action_pool)
+    dice_left = staticmethod(capped)
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OreFighter:
+        """Convert the neutral description (RULES.md), then apply the native block."""
         f = self.fighter_class(member, pos)
         t, s = member.traits, member.skills
         weapon = WEAPONS[member.weapon]
@@ -324,14 +339,17 @@ class OreRuleset(Ruleset):
         return sorted(fighters, key=lambda f: f.sense)
 
     def can_attack(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
+        """A usable arm (two for a two-handed weapon) and the target within reach."""
         if not self._arms_ok(actor):
             return False
         return enc.field.distance(actor.pos, target.pos) <= actor.reach
 
     def needs_reload(self, actor: OreFighter) -> bool:
+        """A crossbow that has shot."""
         return actor.weapon.reload and not actor.loaded
 
     def called_shot(self, enc: Encounter, actor: OreFighter, target: Combatant) -> str | None:
+        """The head, with an expert die or enough dice left after the called die."""
         pool, skill = action_pool(actor, Attack(target))
         dice = capped(pool, 1 + actor.dazed)
         if skill in actor.expert or dice >= CALLED_SHOT_MIN_DICE:
@@ -339,27 +357,29 @@ class OreRuleset(Ruleset):
         return None
 
     def extra_attacks(self, enc: Encounter, actor: OreFighter, target: Combatant) -> int:
+        """One extra attack from ``MULTI_ACTION_MIN_DICE`` dice after the penalty."""
         pool, _ = action_pool(actor, Attack(target))
         return 1 if capped(pool, 1 + actor.dazed) >= MULTI_ACTION_MIN_DICE else 0
 
     def can_move_and_attack(self, enc: Encounter, actor: OreFighter) -> bool:
+        """Two sets need ``MULTI_ACTION_MIN_DICE`` dice in the smaller pool, less one."""
         pool = min(actor.body + actor.run, action_pool(actor, Attack(actor))[0])
         return capped(pool, 1 + actor.dazed) >= MULTI_ACTION_MIN_DICE
 
     def threat(self, actor: OreFighter) -> float:
+        """Torso Killing out of 10, or the head's marks out of 4, whichever is nearer full."""
         w = actor.wounds
         return max(w.killing[4] / 10, (w.killing[5] + w.shock[5]) / 4)
 
     @staticmethod
     def _arms_ok(f: OreFighter) -> bool:
-        """Ruling: a fighter attacks and parries with one usable arm; two-handed weapons
-        need both.
-        """
+        """Ruling: one usable arm to attack and parry; a two-handed weapon needs both."""
         arms = f.wounds.arms
         return arms == 2 or (arms == 1 and not f.weapon.two_handed)
 
     # ------------------------------------------------------------ planning
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+        """Roll every declared pool, give sets to actions, time them by width and height."""
         actions: list[TimedAction] = []
         for f, intents in declared:
             f.defenses = []
@@ -397,7 +417,7 @@ class OreRuleset(Ruleset):
                       actions: list[TimedAction]) -> None:
         log = enc.log
         # A lone move or a reload needs no roll; it comes after every set (width 1).
-        if len(intents) == 1 and type(intents[0]) in (Move, Reload):
+        if len(intents) == 1 and type(intents[0]) in _UNROLLED:
             actions.append(TimedAction(0.0, f, intents[0], RolledSet(Set(1, 0))))
             if log is not None:
                 enc.emit("declare", who=f.name, text=f"{f.name} declares "
@@ -411,7 +431,7 @@ class OreRuleset(Ruleset):
             called = (CALLED_HEIGHT[intent.called]
                       if type(intent) is Attack and intent.called else None)
         else:
-            rolled = [i for i in intents if type(i) in (Attack, Defend, Move)]
+            rolled = [i for i in intents if type(i) in ROLLED]
             base, skill = min(action_pool(f, i) for i in rolled)
             penalty = ((len(rolled) - 1) + f.wounds.dazed
                        + sum(self._penalty(enc, f, i) for i in rolled))
@@ -446,6 +466,7 @@ class OreRuleset(Ruleset):
 
     # ------------------------------------------------------------ resolving
     def resolve(self, enc: Encounter, action: TimedAction) -> None:
+        """Carry out one set's action: attack, move, retreat, reload or stand ready."""
         action.done = True
         kind = type(action.intent)
         f = action.actor
@@ -453,6 +474,8 @@ class OreRuleset(Ruleset):
             self._attack(enc, action)
         elif kind is Move:
             self._move(enc, f, action.intent)
+        elif kind is Retreat:
+            self.move_to(enc, f, action.intent, self._metres(f))
         elif kind is Reload:
             f.loaded = True
             if enc.log is not None:
@@ -464,10 +487,14 @@ class OreRuleset(Ruleset):
                     f"{f.name}'s {action.intent.kind} set was broken.")
             enc.emit("defend", who=f.name, text=text)
 
-    def _move(self, enc: Encounter, f: OreFighter, intent: Move) -> None:
+    @staticmethod
+    def _metres(f: OreFighter) -> float:
+        """Ruling: one useless leg halves movement; with none usable the fighter cannot move."""
         legs = f.wounds.usable_legs()
-        # Ruling: one useless leg halves movement; with none usable the fighter cannot move.
-        metres = f.speed if legs == 2 else f.speed / 2 if legs == 1 else 0.0
+        return f.speed if legs == 2 else f.speed / 2 if legs == 1 else 0.0
+
+    def _move(self, enc: Encounter, f: OreFighter, intent: Move) -> None:
+        metres = self._metres(f)
         if not intent.target.in_fight:
             return
         before = f.pos
@@ -557,7 +584,8 @@ class OreRuleset(Ruleset):
         enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),
                  sets=[str(s) for s in sets],
                  text=f"{f.name} rolls {dice}d ({skill} pool {base}"
-                      f"{f', -{penalty}d' if penalty else ''}{', ' + special + ' die' if special else ''}):"
+                      f"{f', -{penalty}d' if penalty else ''}"
+                      f"{', ' + special + ' die' if special else ''}):"
                       f" {' '.join(map(str, sorted(faces, reverse=True)))} -> "
                       f"{', '.join(map(str, sets)) or 'no set'}; {given}.")
 
@@ -569,6 +597,8 @@ def _intent_text(intent: Intent) -> str:
             f" (called shot: {intent.called})" if intent.called else "")
     if kind is Move:
         return f"move toward {intent.target.name}"
+    if kind is Retreat:
+        return "retreat off the field" if intent.leave else "move to a new place"
     if kind is Defend:
         return intent.kind
     return kind.__name__.lower()

@@ -1,0 +1,345 @@
+"""Tactics: the cautious and tactical profiles, doctrines, retreat, morale, the mirror match.
+
+Hand-built situations check the decisions; the mirror match (scenarios/mirror.yaml, both
+side assignments) checks that tactical beats basic and that cautious dies less, each with a
+95% Wilson interval clear of the threshold. ``bench/tactics.py`` runs the full figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import scenario
+
+from sim import ai, tactics
+from sim.actions import Aim, Attack, Bide, Defend, Move, Retreat
+from sim.batch import BatchSpec, run_batch
+from sim.combatant import Status
+from sim.engine import Encounter
+from sim.errors import ScenarioError
+from sim.rulesets.opend6_ai import SPENDERS
+from sim.rulesets.ore_ai import expected_value, p_sets, widest
+from sim.rulesets.ore_catalog import HEAD
+from sim.scenario import Doctrine, parse
+from sim.stats import wilson
+
+RULESETS = ("ore", "bgrade", "opend6", "opend6-hp", "opencore")
+ROOT = Path(__file__).resolve().parent.parent
+MAP = {"nodes": {"camp": {}, "wall": {"cover": "medium"}, "field": {}, "far": {}},
+       "edges": [["camp", "wall", 6], ["wall", "field", 8], ["field", "far", 30]]}
+SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3, "dodge": 2,
+                                                                "parry": 2},
+         "weapon": "sword", "armor": "leather"}
+ARCHER = {"traits": {"agility": 3, "dexterity": 3}, "skills": {"ranged": 3, "dodge": 2},
+          "weapon": "bow"}
+
+
+def fight(ruleset, a, b, seed=1):
+    """An encounter of side ``a`` against side ``b`` (lists of member dicts) on MAP."""
+    return Encounter(scenario({"a": a, "b": b}, map=MAP), ruleset, seed)
+
+
+def hurt(enc, f, share):
+    """Wound ``f`` so that ``Ruleset.threat`` reads about ``share``."""
+    name = enc.ruleset.name
+    if name == "ore":
+        f.wounds.take(HEAD, 0, round(share * 4))  # the head's 4 boxes
+    elif name == "bgrade":
+        f.wounds.take(round(share * 5), 0)
+    elif name == "opend6":
+        f.wounds = round(share * 5)
+    elif name == "opend6-hp":
+        f.hp = round(f.hp_max * (1 - share))
+    else:
+        f.hp = round(f.max_hp * (1 - share))
+    assert enc.ruleset.threat(f) == pytest.approx(share, abs=0.1)
+
+
+# ---------------------------------------------------------------------------- doctrines
+def test_profile_defaults_fill_what_the_scenario_leaves_out():
+    assert ai.effective(Doctrine("cautious")) == Doctrine(
+        "cautious", focus="nearest", retreat_at=0.5, morale=0.5)
+    assert ai.effective(Doctrine("tactical")) == Doctrine("tactical", focus="weakest")
+    assert ai.effective(Doctrine("basic")).morale is None
+    kept = ai.effective(Doctrine("cautious", retreat_at=0.3, focus="most_dangerous"))
+    assert (kept.retreat_at, kept.focus, kept.morale) == (0.3, "most_dangerous", 0.5)
+    enc = fight("ore", [{"name": "A", "ai": "cautious"}], [{"name": "B"}])
+    assert enc.sides["a"][0].doctrine.retreat_at == 0.5  # combatants carry the filled one
+
+
+@pytest.mark.parametrize("ai_value, words", [
+    ("tacticle", ["unknown AI profile 'tacticle'", "tactical"]),
+    ({"profile": "cautios"}, ["cautious"]),
+    ({"profile": "tactical", "focus": "weakets"}, ["focus", "weakest"]),
+    ({"profile": "tactical", "retreat_at": 1.5}, ["retreat_at", "1"]),
+    ({"profile": "cautious", "prefers": "magic"}, ["prefers", "ranged"]),
+])
+def test_an_unknown_profile_or_setting_is_a_clear_error(ai_value, words):
+    with pytest.raises(ScenarioError) as err:
+        scenario({"a": [{"name": "A", "ai": ai_value}], "b": [{"name": "B"}]})
+    text = str(err.value)
+    assert "sides.a[0].ai" in text
+    for word in words:
+        assert word in text
+
+
+def test_every_profile_is_allowed_in_a_scenario():
+    for profile in ai.PROFILES:
+        scen = scenario({"a": [{"name": "A", "ai": profile}], "b": [{"name": "B"}]})
+        assert scen.sides[0].members[0].ai == profile
+
+
+# ---------------------------------------------------------------------------- morale
+def test_cautious_morale_breaks_at_half_its_side_by_default():
+    enc = fight("ore", [{"name": "A", "count": 4, "ai": "cautious", "weapon": "sword"}],
+                [{"name": "B", "count": 4, "weapon": "sword"}])
+    a = enc.sides["a"]
+    enc.take_out(a[0], Status.DEAD)
+    enc._check_morale()
+    assert all(m.in_fight for m in a[1:])  # 1 of 4: below 0.5
+    enc.take_out(a[1], Status.DEAD)
+    enc._check_morale()  # 2 of 4: the rest break, a foe in reach: they surrender
+    assert [m.status for m in a[2:]] == [Status.SURRENDERED] * 2
+
+
+def test_a_doctrine_morale_overrides_the_profile_default():
+    enc = fight("ore", [{"name": "A", "count": 4, "ai": {"profile": "tactical",
+                                                         "morale": 0.25}}],
+                [{"name": "B", "count": 4, "at": "far"}])
+    enc.take_out(enc.sides["a"][0], Status.DEAD)
+    enc._check_morale()
+    assert {m.status for m in enc.sides["a"][1:]} == {Status.FLED}  # no foe in reach
+
+
+# ---------------------------------------------------------------------------- decisions
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_shooter_with_a_foe_in_reach_steps_back_or_shoots(ruleset):
+    enc = fight(ruleset, [{"name": "Archer", "at": "wall", "ai": "tactical", **ARCHER}],
+                [{"name": "Sword", "at": "wall", **SWORD}])
+    archer, sword = enc.combatants
+    intents = ai.decide(enc, archer)
+    assert type(intents[-1]) is Attack and intents[-1].target is sword
+    for intent in intents[:-1]:
+        assert type(intent) is Retreat
+        assert enc.field.distance(intent.dest, sword.pos) > tactics.MELEE_REACH
+    if ruleset.startswith("opend6"):  # the first move of a turn is free: it steps back
+        assert type(intents[0]) is Retreat, archer.why
+        assert "steps back" in archer.why
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_badly_hurt_cautious_fighter_falls_back_toward_the_edge(ruleset):
+    enc = fight(ruleset, [{"name": "A", "at": "camp", "ai": "cautious", **SWORD}],
+                [{"name": "B", "at": "far", **SWORD}])
+    a = enc.combatants[0]
+    a.pos = enc.field.node("field")
+    hurt(enc, a, 0.6)
+    assert ai.decide(enc, a) == [Retreat(enc.field.node("camp"), leave=True)]
+    assert "falls back to camp" in a.why
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_badly_hurt_cautious_fighter_in_melee_yields(ruleset):
+    enc = fight(ruleset, [{"name": "A", "ai": "cautious", **SWORD}], [{"name": "B", **SWORD}])
+    a = enc.combatants[0]
+    hurt(enc, a, 0.6)
+    assert ai.decide(enc, a) == []
+    assert a.status is Status.SURRENDERED and enc.sides_left == 1
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_hurt_cautious_fighter_defends_against_two_foes(ruleset):
+    enc = fight(ruleset, [{"name": "A", "ai": "cautious", **SWORD}],
+                [{"name": "B", "count": 2, **SWORD}])
+    a = enc.combatants[0]
+    hurt(enc, a, 0.2)
+    kind = enc.ruleset.defense_kind(enc, a, ranged=False)
+    intents = ai.decide(enc, a)
+    if kind is None:  # the ruleset says a defense buys nothing for this fighter
+        assert intents == [Attack(enc.combatants[1])]
+    else:
+        assert Defend(kind) in intents and set(map(type, intents)) <= {Attack, Defend}
+        assert "2 foes in reach" in a.why, a.why
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_focus_fire_picks_the_foe_nearest_to_going_down(ruleset):
+    enc = fight(ruleset, [{"name": "A", "ai": "tactical", **SWORD}],
+                [{"name": "B", "count": 3, **SWORD}])
+    a, b1, b2, b3 = enc.combatants
+    hurt(enc, b3, 0.2)
+    hurt(enc, b2, 0.4)
+    intents = ai.decide(enc, a)
+    assert {i.target for i in intents if type(i) is Attack} == {b2}
+    assert "focus fire: B 2" in a.why
+    basic = fight(ruleset, [{"name": "A", **SWORD}], [{"name": "B", "count": 3, **SWORD}])
+    hurt(basic, basic.combatants[2], 0.4)
+    assert ai.decide(basic, basic.combatants[0])[0].target is basic.combatants[1]  # nearest
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_most_dangerous_picks_the_biggest_expected_damage(ruleset):
+    enc = fight(ruleset, [{"name": "A", "ai": {"profile": "basic", "focus": "most_dangerous"},
+                           **SWORD}],
+                [{"name": "Knife", "weapon": "knife"}, {"name": "Brute", **SWORD}])
+    a, knife, brute = enc.combatants
+    assert enc.ruleset.danger(enc, brute) > enc.ruleset.danger(enc, knife)
+    assert ai.decide(enc, a) == [Attack(brute)]
+
+
+@pytest.mark.parametrize("profile", ["basic", "tactical"])
+def test_a_shooter_that_prefers_melee_closes_in(profile):
+    enc = fight("opend6", [{"name": "A", "at": "camp", "ai": {"profile": profile,
+                                                             "prefers": "melee"}, **ARCHER}],
+                [{"name": "B", "at": "field", **SWORD}])
+    a, b = enc.combatants
+    assert enc.ruleset.can_attack(enc, a, b)  # in range, yet it walks up
+    assert ai.decide(enc, a)[0] == Move(b, stop_at=tactics.MELEE_REACH)
+
+
+def test_a_tactical_shooter_takes_cover():
+    enc = fight("ore", [{"name": "A", "at": "camp", "ai": "tactical", **ARCHER}],
+                [{"name": "B", "at": "far", **ARCHER}])
+    a = enc.combatants[0]
+    assert ai.decide(enc, a) == [Retreat(enc.field.node("wall"))]
+    assert a.why == "takes cover at wall"
+
+
+def test_an_opend6_tactical_shooter_aims_while_it_walks_into_range():
+    open_ground = {"nodes": {"here": {}, "there": {}}, "edges": [["here", "there", 70]]}
+    enc = Encounter(scenario({"a": [{"name": "A", "ai": "tactical", **ARCHER}],
+                              "b": [{"name": "B", "at": "there", **SWORD}]}, map=open_ground),
+                    "opend6", 1)
+    a, b = enc.combatants  # 70 m: beyond the longbow's 50
+    assert ai.decide(enc, a) == [Move(b, stop_at=a.reach), Aim(b)]
+    assert "aiming" in a.why
+
+
+def test_opencore_tactical_bides_while_a_melee_foe_steps_into_reach():
+    enc = fight("opencore", [{"name": "A", "ai": "tactical", **SWORD}],
+                [{"name": "B", **SWORD}])
+    a, b = enc.combatants
+    b.pos = enc.field.advance(enc.field.node("camp"), enc.field.node("wall"), 4.0)
+    assert ai.decide(enc, a) == [Bide()]
+    assert "first strike" in a.why
+
+
+def test_tactical_spends_points_where_aggressive_does():
+    assert {"aggressive", "tactical"} <= SPENDERS and "basic" not in SPENDERS
+
+
+# ---------------------------------------------------------------------------- ORE odds
+def _enumerate(n: int, faces: int = 10):
+    for throw in itertools.product(range(1, faces + 1), repeat=n):
+        yield Counter(throw)
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_ore_set_odds_are_exact(n):
+    counts = [sum(w >= 2 for w in c.values()) for c in _enumerate(n)]
+    for k in range(4):
+        assert p_sets(n, k) == pytest.approx(sum(s >= k for s in counts) / 10**n, abs=1e-12)
+    best = Counter()
+    for c in _enumerate(n):
+        sets = sorted(((w, h) for h, w in c.items() if w >= 2), reverse=True)
+        best[sets[0] if sets else (0, 0)] += 1
+    assert {(w, h): p for w, h, p in widest(n)} == pytest.approx(
+        {k: v / 10**n for k, v in best.items()}, abs=1e-12)
+
+
+def test_ore_called_head_shot_odds():
+    head_only = [[0.0] * 10 + [1.0 if w >= 2 else 0.0] for w in range(11)]
+    assert expected_value(head_only, 5, 1) == pytest.approx(1 - 0.9**4)  # a 10 among 4
+    assert expected_value(head_only, 5, 0) == pytest.approx(sum(
+        p for w, h, p in widest(5) if h == 10))
+
+
+def test_ore_tactical_calls_the_head_when_it_pays():
+    enc = fight("ore", [{"name": "A", "ai": "tactical", **SWORD}], [{"name": "B", **SWORD}])
+    a, b = enc.combatants
+    intents, why = enc.ruleset.tactical_attack(enc, a, b)
+    assert intents == [Attack(b, "head")] and "called shot" in why
+    weak = fight("ore", [{"name": "A", "ai": "tactical", "traits": {"strength": 1,
+                                                                   "endurance": 1},
+                          "skills": {"melee": 1}, "weapon": "sword"}], [{"name": "B"}])
+    a, b = weak.combatants
+    assert weak.ruleset.tactical_attack(weak, a, b)[0] == [Attack(b)]  # 2 dice: plain
+
+
+# ---------------------------------------------------------------------------- retreat
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_ruleset_resolves_a_retreat_and_leaves_at_the_edge(ruleset):
+    enc = fight(ruleset, [{"name": "A", "at": "wall"}], [{"name": "B", "at": "far"}])
+    a = enc.combatants[0]
+    rs = enc.ruleset
+    rs.start(enc)
+    for action in rs.plan_round(enc, [(a, [Retreat(enc.field.node("camp"), leave=True)])]):
+        rs.resolve(enc, action)
+    assert enc.field.distance(a.pos, enc.field.node("wall")) == pytest.approx(
+        min(a.speed, 6.0))
+    if a.pos == enc.field.node("camp"):
+        assert a.status is Status.FLED
+    near = fight(ruleset, [{"name": "A", "at": "camp"}], [{"name": "B", "at": "wall"}])
+    a, b = near.combatants
+    b.pos = near.field.advance(a.pos, b.pos, 4.0)  # within every ruleset's move and reach
+    for action in near.ruleset.plan_round(near, [(a, [Retreat(a.pos, leave=True)])]):
+        near.ruleset.resolve(near, action)
+    assert a.in_fight  # a foe one move away: no way out
+
+
+# ---------------------------------------------------------------------------- whole fights
+def mirror(west, east):
+    data = yaml.safe_load((ROOT / "scenarios" / "mirror.yaml").read_text())
+    for side, profile in (("west", west), ("east", east)):
+        for member in data["sides"][side]:
+            member["ai"] = profile
+    return parse(data, "mirror.yaml")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_solo_log_states_why(ruleset):
+    enc = Encounter(mirror("tactical", "cautious"), ruleset, 3, log=True)
+    enc.run()
+    declared = [e["text"] for e in enc.log if e["type"] == "declare"]
+    assert any("takes cover at west_wall" in t for t in declared)
+    assert all(("(" in t and t.rstrip().endswith(").")) or " - " in t for t in declared)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_bundled_scenario_runs_under_the_new_profiles(ruleset):
+    for path in sorted((ROOT / "scenarios").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        for k, members in enumerate(data["sides"].values()):
+            for m in members:
+                m["ai"] = ("cautious", "tactical")[k % 2]
+        scen = parse(data, str(path))
+        for seed in range(2):
+            result = Encounter(scen, ruleset, seed).run()
+            assert result.rounds >= 1
+
+
+def duel(profile, against, ruleset, n):
+    """``profile`` v ``against`` in the mirror, ``n`` encounters each side assignment."""
+    wins = deaths = members = 0
+    for seed, (west, east, mine) in enumerate(((profile, against, "west"),
+                                               (against, profile, "east")), start=1):
+        s = run_batch(BatchSpec(mirror(west, east), ruleset, n, seed=seed, workers=1), None)
+        wins += s["outcomes"].get(mine, 0)
+        deaths += s["sides"][mine]["deaths"]
+        members += s["sides"][mine]["members"] * n
+    return wins, deaths, members
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_tactical_beats_basic_and_cautious_dies_less(ruleset):
+    n = 250  # a side assignment; bench/tactics.py runs 2,000
+    wins, _, _ = duel("tactical", "basic", ruleset, n)
+    assert wilson(wins, 2 * n)[0] > 0.6, wins / (2 * n)
+    _, died, members = duel("cautious", "basic", ruleset, n)
+    _, base_died, base_members = duel("basic", "basic", ruleset, n)
+    assert wilson(died, members)[1] < wilson(base_died, base_members)[0], (
+        died / members, base_died / base_members)
