@@ -1,13 +1,14 @@
 """One Roll Engine (Reign): ruleset ``ore``.
 
-Where each rule lives:
+Where each rule lives (the pure functions are in ``ore_rules``, re-exported here):
 - pools, the 10-dice cap, expert/master/called dice, multiple actions: ``roll_action_pool``,
-  ``OreRuleset._plan_fighter``;
+  ``capped``, ``OreRuleset._plan_fighter``;
 - sets (width x height): ``sim.dice.find_sets``; which set goes to which action: ``assign_sets``;
 - order of resolution (widest first, ties by height, identical sets simultaneous):
   ``OreRuleset.plan_round`` (offsets from the sets' speed);
 - gobble dice (Dodge/Parry): ``gobble``; the die lost when hit before acting: ``lose_die``;
-- hit locations, weapons, armor: ``ore_catalog``; wound boxes and their effects: ``ore_body``.
+- hit locations, weapons, armor: ``ore_catalog``; wound boxes and their effects: ``ore_body``;
+- the cautious and tactical AIs' choices: ``ore_ai``.
 
 Rulings not in the seed are marked "Ruling:" where they are applied.
 """
@@ -35,13 +36,23 @@ from sim.rulesets.ore_catalog import (
     VISIBILITY_PENALTY,
     WEAPONS,
 )
+from sim.rulesets.ore_rules import (  # noqa: F401 - re-exported: the ORE rules' public names
+    MAX_POOL,
+    RolledSet,
+    action_pool,
+    assign_sets,
+    best_master_face,
+    capped,
+    gobble,
+    lose_die,
+    roll_action_pool,
+)
 
 if TYPE_CHECKING:
     from sim.battlefield import Position
     from sim.engine import Encounter
     from sim.scenario import MemberSpec
 
-MAX_POOL = 10
 SKILLS = ("fight", "shoot", "dodge", "parry", "run")
 MOVE_METRES = 10.0
 # Ruling (aggressive AI): when a called shot at the head, an extra attack, or a move with an
@@ -111,21 +122,6 @@ class OreBlock(_Strict):
 
 
 # ---------------------------------------------------------------------------- state
-class RolledSet:
-    """A set rolled this round and assigned to one action; ``width`` shrinks as dice are lost."""
-
-    __slots__ = ("width", "height", "key", "used")
-
-    def __init__(self, s: Set):
-        self.width = s.width
-        self.height = s.height
-        self.key = (s.width, s.height)  # fixed at the roll: timing does not change later
-        self.used = 0  # gobble dice spent (defense sets)
-
-    def __str__(self) -> str:
-        return f"{self.width}x{self.height}"
-
-
 class OreFighter(Combatant):
     """An ORE combatant: stats, skills, special dice, gear and wound boxes."""
 
@@ -144,143 +140,6 @@ class OreFighter(Combatant):
     def dazed(self) -> bool:
         """Torso full: -1d on every pool."""
         return self.wounds.dazed
-
-
-# ---------------------------------------------------------------------------- pure rules
-def action_pool(f: OreFighter, intent: Intent) -> tuple[int, str]:
-    """``(dice, skill)`` of the pool for one action, before penalties and the cap."""
-    if type(intent) is Attack:
-        if f.weapon.ranged:
-            return f.coordination + f.shoot, "shoot"
-        return f.body + f.fight, "fight"
-    if type(intent) is Defend:
-        if intent.kind == "parry":
-            return f.body + f.parry, "parry"
-        return f.coordination + f.dodge, "dodge"
-    return f.body + f.run, "run"
-
-
-def capped(dice: int, penalty: int) -> int:
-    """Dice actually rolled: penalties come off first (dice above 10 soak them), then the cap."""
-    return max(0, min(MAX_POOL, dice - penalty))
-
-
-def best_master_face(faces: list[int], want: int | None, needed: int, sides: int = 10) -> int:
-    """The face a master die takes after the roll.
-
-    As many sets as actions need, the called height if any, then the widest and highest set.
-    ``sides``: the dice rolled (B-Grade's possibility points roll d6).
-    """
-    best, best_score = sides, None
-    for face in range(sides, 0, -1):
-        sets = find_sets(faces + [face])
-        top = sets[0] if sets else Set(0, 0)
-        score = (min(len(sets), needed), any(s.height == want for s in sets), top.width,
-                 top.height)
-        if best_score is None or score > best_score:
-            best, best_score = face, score
-    return best
-
-
-def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
-                     master: bool = False, called: int | None = None,
-                     needed: int = 1, sides: int = 10) -> list[int]:
-    """Roll ``dice`` d10 (or ``sides``-sided dice) with the special dice of ORE.
-
-    A called shot sets one die to the called height before the roll; an expert die is set
-    before the roll (the AI picks the called height, else the highest face); a master die is
-    set after it (see ``best_master_face``). Set dice count among the ``dice``.
-    """
-    fixed = []
-    if called is not None:
-        fixed.append(called)
-    if expert:
-        fixed.append(called if called is not None else sides)
-    fixed = fixed[:dice]
-    rolled = dice - len(fixed) - (1 if master and dice > len(fixed) else 0)
-    faces = fixed + roll_pool(rng, rolled, sides)
-    if master and dice > len(fixed):
-        faces.append(best_master_face(faces, called, needed, sides))
-    return faces
-
-
-def assign_sets(intents: list[Intent], sets: list[Set]) -> list[tuple[Intent, Set | None]]:
-    """Give each rolled action a set, after the roll (RULES.md: multiple actions).
-
-    A move declared with an attack takes the fastest set, so that it lands before the
-    attack; attacks then take the widest remaining set (a called shot the widest set at its
-    location, if any); defenses take what is left.
-    """
-    if len(intents) == 1 and not (type(intents[0]) is Attack and intents[0].called):
-        return [(intents[0], sets[0] if sets else None)]
-    remaining = list(sets)
-    has_attack = any(type(i) is Attack for i in intents)
-    rank = {Move: 0 if has_attack else 2, Retreat: 0 if has_attack else 2, Attack: 1,
-            Defend: 3}
-    order = sorted(range(len(intents)), key=lambda k: rank.get(type(intents[k]), 4))
-    chosen: dict[int, Set | None] = {}
-    for k in order:
-        intent = intents[k]
-        pick = None
-        if remaining:
-            pick = remaining[0]
-            if type(intent) is Attack and intent.called:
-                loc = LOCATION_BY_HEIGHT[CALLED_HEIGHT[intent.called]]
-                for s in remaining:
-                    if LOCATION_BY_HEIGHT[s.height] == loc:
-                        pick = s
-                        break
-            remaining.remove(pick)
-        chosen[k] = pick
-    return [(intents[k], chosen[k]) for k in range(len(intents))]
-
-
-def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[str, RolledSet]],
-           *, melee: bool, unarmed_attack: bool, can_parry: bool, shield: bool) -> tuple[int, int]:
-    """Spend the defender's gobble dice on one attack set.
-
-    A gobble die removes one die from an attack whose height is at most its own, when the
-    defense set is at least as fast (wider, or as wide and at least as high). Parry works
-    against melee only (ruling: a shield also parries missiles) and needs a weapon or shield
-    unless the attack is unarmed. The defender spends just enough to bring the attack below
-    width 2, or all it has left (each die taken off also takes off damage).
-
-    Returns:
-        ``(width left, dice gobbled)``.
-    """
-    gobbled = 0
-    for kind, d in defenses:
-        if width < 2:
-            break
-        left = d.width - d.used
-        if d.width < 2 or left <= 0 or d.key < key or d.height < height:
-            continue
-        if kind == "parry" and (not (melee or shield) or not (can_parry or unarmed_attack)):
-            continue
-        use = min(left, width - 1)
-        d.used += use
-        width -= use
-        gobbled += use
-    return width, gobbled
-
-
-def lose_die(pending: list[TimedAction], faster: tuple[int, int]) -> TimedAction | None:
-    """Hit before acting: take one die off one of the victim's sets slower than ``faster``.
-
-    The AI gives up the least useful die: from its widest set when that set stays a set
-    (width >= 3), otherwise from a width-2 defense, then a move, then an attack.
-    """
-    slower = [a for a in pending if not a.done and a.data.key < faster and a.data.width >= 2]
-    if not slower:
-        return None
-    wide = [a for a in slower if a.data.width >= 3]
-    if wide:
-        victim = max(wide, key=lambda a: a.data.width)
-    else:
-        order = {Defend: 0, Move: 1, Retreat: 1, Attack: 2}
-        victim = min(slower, key=lambda a: order.get(type(a.intent), 3))
-    victim.data.width -= 1
-    return victim
 
 
 # ---------------------------------------------------------------------------- the ruleset
