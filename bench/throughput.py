@@ -51,7 +51,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulesets", default=",".join(registry.names()))
     parser.add_argument("--scenarios", default="duel,ambush,last_stand")
-    parser.add_argument("-n", type=int, default=5000, help="encounters per measurement")
+    parser.add_argument("-n", type=int, default=10000, help="encounters per measurement")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-parallel", action="store_true", help="one core only")
     parser.add_argument("--profile", metavar="RULESET:SCENARIO")

@@ -75,6 +75,34 @@ def run_chunk(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
             for i in range(start, stop)]
 
 
+@dataclass
+class ChunkResult:
+    """A chunk as the output needs it: CSV text and a partial tally.
+
+    Both are made in the worker, so that the main process only writes bytes and adds counters.
+    """
+
+    rows: int
+    text: bytes
+    tally: BatchTally
+
+
+def new_tally(scenario: Scenario, ruleset: str, seed: int) -> BatchTally:
+    """An empty ``summary.json`` tally for a batch of ``scenario``."""
+    return BatchTally.for_sides(scenario.slug, ruleset, seed,
+                                {side.name: len(side.members) for side in scenario.sides})
+
+
+def run_chunk_packed(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
+                     stop: int) -> ChunkResult:
+    """``run_chunk``, with the rows already folded and formatted (the batch's unit of work)."""
+    rows = run_chunk(scenario, ruleset, batch_seed, start, stop)
+    tally = new_tally(scenario, ruleset, batch_seed)
+    for row in rows:
+        tally.add(row)
+    return ChunkResult(len(rows), _csv_text(rows, columns(scenario)), tally)
+
+
 def scenario_digest(scenario: Scenario) -> str:
     """A fingerprint of what a scenario says (not where it was read from)."""
     return hashlib.sha256(repr(replace(scenario, source="")).encode()).hexdigest()[:16]
@@ -112,15 +140,19 @@ class BatchSpec:
                 "ruleset": self.ruleset, "seed": self.seed, "n": self.n}
 
 
-def iter_rows(spec: BatchSpec, start: int = 0) -> Iterator[list[dict[str, Any]]]:
-    """Yield each chunk's rows, in index order, from the spec's executor."""
+def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk
+              ) -> Iterator[Any]:
+    """Yield ``fn``'s result for each chunk (its rows by default), in index order.
+
+    The chunks run on the spec's executor.
+    """
     chunks = spec.chunks(start)
     args = (spec.scenario, spec.ruleset, spec.seed)
     if spec.executor == "dask":
-        return executors.run_dask(run_chunk, args, chunks, spec.scheduler, spec.workers)
+        return executors.run_dask(fn, args, chunks, spec.scheduler, spec.workers)
     if spec.workers <= 1:
-        return executors.run_serial(lambda a, b: run_chunk(*args, a, b), chunks)
-    return executors.run_local(run_chunk, args, chunks, spec.workers)
+        return executors.run_serial(lambda a, b: fn(*args, a, b), chunks)
+    return executors.run_local(fn, args, chunks, spec.workers)
 
 
 def run_batch(spec: BatchSpec, out_dir: Path | None,
@@ -138,14 +170,12 @@ def run_batch(spec: BatchSpec, out_dir: Path | None,
         KeyboardInterrupt: after keeping every finished chunk on disk.
     """
     scenario = spec.scenario
-    tally = BatchTally.for_sides(scenario.slug, spec.ruleset, spec.seed,
-                                 {side.name: len(side.members) for side in scenario.sides})
+    tally = new_tally(scenario, spec.ruleset, spec.seed)
     if out_dir is None:
-        for rows in iter_rows(spec):
-            for row in rows:
-                tally.add(row)
+        for chunk in iter_rows(spec, 0, run_chunk_packed):
+            tally.merge(chunk.tally)
             if progress is not None:
-                progress(len(rows))
+                progress(chunk.rows)
         return tally.summary()
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -161,15 +191,14 @@ def run_batch(spec: BatchSpec, out_dir: Path | None,
         handle.seek(size)
         if not resume:
             size = handle.write(_csv_text([], columns(scenario), header=True))
-        for rows in iter_rows(spec, done):
-            size += handle.write(_csv_text(rows, columns(scenario)))
+        for chunk in iter_rows(spec, done, run_chunk_packed):
+            size += handle.write(chunk.text)
             handle.flush()
-            done += len(rows)
-            for row in rows:
-                tally.add(row)
+            done += chunk.rows
+            tally.merge(chunk.tally)
             _write_json(state_path, {**spec.identity(), "rows": done, "bytes": size})
             if progress is not None:
-                progress(len(rows))
+                progress(chunk.rows)
     finally:
         handle.close()
     summary = tally.summary()

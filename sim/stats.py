@@ -92,6 +92,18 @@ class BatchTally:
         return cls(scenario, ruleset, seed,
                    {name: SideTally(members=n) for name, n in members.items()})
 
+    def merge(self, other: BatchTally) -> None:
+        """Add another tally of the same batch (e.g. a chunk's, folded in a worker)."""
+        self.encounters += other.encounters
+        self.draws += other.draws
+        self.any_death += other.any_death
+        self.rounds.update(other.rounds)
+        for name, side in self.sides.items():
+            theirs = other.sides[name]
+            for key in ("wins", "attacks", "hits", "deaths", "out_of_fight", "fled",
+                        "surrendered", "damage"):
+                setattr(side, key, getattr(side, key) + getattr(theirs, key))
+
     def add(self, row: dict[str, Any]) -> None:
         """Fold in one ``encounters.csv`` row (as produced by ``sim.batch.result_row``)."""
         self.encounters += 1
