@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sys
+from dataclasses import dataclass
 
 from sim import scenario as scenario_mod
 
@@ -43,3 +45,28 @@ def scenario(sides: dict, **top) -> scenario_mod.Scenario:
     """A scenario from a dict of sides (members as dicts), validated like a file."""
     data = {"name": "test", "ruleset": "ore", **top, "sides": sides}
     return scenario_mod.parse(data, "test.yaml")
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+def fray(capsys, *args: str) -> Result:
+    """Run ``fray ARGS`` in this process; return the exit code and what it printed."""
+    from sim.cli import main
+
+    capsys.readouterr()
+    old = sys.argv
+    sys.argv = ["fray", *args]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.argv = old
+    captured = capsys.readouterr()
+    return Result(code, captured.out, captured.err)

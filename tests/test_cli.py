@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import Result, fray
 
-from sim.cli import main
 from sim.rulesets import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,27 +19,6 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 DUEL = str(ROOT / "scenarios" / "duel.yaml")
 
 
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-def fray(capsys, *args: str) -> Result:
-    """Run ``fray ARGS`` in this process; return the exit code and what it printed."""
-    capsys.readouterr()
-    old = sys.argv
-    sys.argv = ["fray", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.argv = old
-    captured = capsys.readouterr()
-    return Result(code, captured.out, captured.err)
 
 
 def assert_usage_error(result: Result, *needles: str) -> None:

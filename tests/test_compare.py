@@ -8,11 +8,10 @@ import io
 import json
 import struct
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import scenario
+from helpers import Result, fray, scenario
 
 from sim import scenario as scenario_mod
 from sim.cli import main
@@ -31,27 +30,6 @@ DUEL = str(ROOT / "scenarios" / "neutral_duel.yaml")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-def fray(capsys, *args: str) -> Result:
-    """Run ``fray ARGS`` in this process; return the exit code and what it printed."""
-    capsys.readouterr()
-    old = sys.argv
-    sys.argv = ["fray", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.argv = old
-    captured = capsys.readouterr()
-    return Result(code, captured.out, captured.err)
 
 
 # ---------------------------------------------------------------------------- conversion

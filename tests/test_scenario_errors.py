@@ -8,39 +8,14 @@ suggestion for a typo, and that no traceback or raw pydantic wording leaks out.
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
+from helpers import Result, fray
 
-from sim.cli import main
 from sim.rulesets import registry
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-def fray(capsys, *args: str) -> Result:
-    """Run ``fray ARGS`` in this process; return the exit code and what it printed."""
-    capsys.readouterr()
-    old = sys.argv
-    sys.argv = ["fray", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.argv = old
-    captured = capsys.readouterr()
-    return Result(code, captured.out, captured.err)
 
 
 def assert_input_error(result: Result, path: Path | str, field: str, *needles: str) -> None:
