@@ -208,6 +208,36 @@ def run_batch(spec: BatchSpec, out_dir: Path | None,
     return summary
 
 
+def write_parquet(out_dir: Path) -> Path:
+    """Write ``encounters.parquet`` from a finished ``encounters.csv``.
+
+    Streamed in blocks (pyarrow's incremental CSV reader, one row group per block), so memory
+    stays flat for any batch size; written to a temporary file, then renamed.
+    """
+    try:
+        import pyarrow.csv as pa_csv
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise FrayInputError("--parquet", [("", "pyarrow is not installed; install the extra "
+                                            "with: pip install -e '.[parquet]'")]) from exc
+    # out_rounds lists rounds ("3 5"): keep it text, whatever the first block looks like
+    convert = pa_csv.ConvertOptions(column_types={
+        name: "string" for name in _header(out_dir / "encounters.csv")
+        if name.endswith("_out_rounds") or name == "winner"})
+    reader = pa_csv.open_csv(out_dir / "encounters.csv", convert_options=convert)
+    tmp, final = out_dir / ".encounters.parquet.tmp", out_dir / "encounters.parquet"
+    with pq.ParquetWriter(tmp, reader.schema) as writer:
+        for block in reader:
+            writer.write_batch(block)
+    os.replace(tmp, final)
+    return final
+
+
+def _header(path: Path) -> list[str]:
+    with open(path, newline="") as handle:
+        return next(csv.reader(handle))
+
+
 def interrupted(out_dir: Path) -> dict[str, Any] | None:
     """The state of an interrupted batch in ``out_dir``, or None."""
     path = out_dir / STATE

@@ -112,15 +112,17 @@ def run(scenario_file, ruleset, seed, fmt, output, force):
               help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a LocalCluster.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help="Encounters per chunk (default: from -n and --workers, at most 1000).")
+@click.option("--parquet", is_flag=True,
+              help="Also write encounters.parquet (needs the [parquet] extra).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-          scheduler, chunk_size, quiet):
+          scheduler, chunk_size, parquet, quiet):
     """Run many encounters; write summary.json and encounters.csv; print a summary.
 
     Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
     --resume continues the batch later with output identical to an uninterrupted run.
     """
-    from sim.batch import BatchSpec, interrupted, run_batch
+    from sim.batch import BatchSpec, interrupted, run_batch, write_parquet
     from sim.report import batch_table, progress_bar
 
     scenario = _load(scenario_file)
@@ -163,8 +165,11 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
             click.echo(f"interrupted: {state['rows']} of {count} encounters kept in {target}; "
                        f"continue with the same command plus --resume --out {target}", err=True)
             sys.exit(130)
+        if parquet:
+            write_parquet(target)
         click.echo(batch_table(summary))
-        click.echo(f"wrote {target / 'summary.json'} and {target / 'encounters.csv'}")
+        also = f" and {target / 'encounters.parquet'}" if parquet else ""
+        click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
 
 
 def _holds_results(folder: Path) -> bool:

@@ -143,3 +143,19 @@ def test_dask_cluster_output_equals_local_output(tmp_path, reference, dask_clust
         cwd=ROOT, capture_output=True, text=True, timeout=240)
     assert result.returncode == 0, result.stderr
     assert files(out) == reference
+
+
+def test_parquet_output_holds_the_same_rows_as_the_csv(tmp_path):
+    import csv
+
+    import pyarrow.parquet as pq
+
+    from sim.batch import write_parquet
+
+    scen = scenario_mod.load(str(ROOT / "scenarios/ambush.yaml"))
+    run_batch(BatchSpec(scen, "ore", 300, seed=2, chunk_size=64), tmp_path)
+    table = pq.read_table(write_parquet(tmp_path)).to_pylist()
+    rows = list(csv.DictReader(open(tmp_path / "encounters.csv")))
+    assert len(table) == len(rows) == 300
+    for parquet_row, csv_row in zip(table, rows, strict=True):
+        assert {k: str(v) for k, v in parquet_row.items()} == csv_row
