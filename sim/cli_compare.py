@@ -122,8 +122,11 @@ def _neutral(member) -> str:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder (default: results/<scenario>-compare-<time>).")
 @click.option("--force", is_flag=True, help="Write into --out even if it holds results.")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted comparison in --out: finished rulesets are kept, "
+                   "an interrupted one resumes, the rest run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, quiet):
+def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resume, quiet):
     """Run one scenario under several rulesets and compare how lethal they are.
 
     Same scenario, same encounter seeds, each ruleset in turn. Writes one subfolder per
@@ -137,14 +140,19 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, quiet
 
     scenario = _load(scenario_file)
     stamp = time.strftime("%Y%m%d-%H%M%S")
+    if resume and out_dir is None:
+        raise FrayInputError("--resume", [("", "name the folder of the interrupted "
+                                           "comparison with --out DIR")])
     out_dir = out_dir or Path("results") / f"{scenario.slug}-compare-{stamp}"
-    prepare_out_dir(out_dir, rulesets, force)
+    prepare_out_dir(out_dir, rulesets, force or resume)
     try:
         doc = run_compare(scenario, rulesets, count, out_dir, seed=seed,
                           workers=workers or os.cpu_count() or 1,
-                          progress=lambda label: progress_bar(count, label, quiet))
+                          progress=lambda label: progress_bar(count, label, quiet),
+                          resume=resume)
     except KeyboardInterrupt:
-        click.echo(f"interrupted: finished rulesets are in {out_dir}; no report was written",
+        click.echo(f"interrupted: finished rulesets and every finished chunk are kept in "
+                   f"{out_dir}; continue with the same command plus --resume --out {out_dir}",
                    err=True)
         sys.exit(130)
     click.echo(compare_table(doc))

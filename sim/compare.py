@@ -77,6 +77,18 @@ def fold_csv(path: Path, scenario: Scenario, ruleset: str) -> LethalityTally:
     return tally
 
 
+def _finished(sub: Path, spec: BatchSpec) -> bool:
+    """A complete batch of this very spec in ``sub`` (same scenario, ruleset, seed, size)."""
+    if interrupted(sub) is not None or not (sub / "encounters.csv").exists():
+        return False
+    try:
+        summary = json.loads((sub / "summary.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return (summary.get("encounters"), summary.get("seed"), summary.get("ruleset"),
+            summary.get("scenario")) == (spec.n, spec.seed, spec.ruleset, spec.scenario.slug)
+
+
 def members(scenario: Scenario) -> dict[str, int]:
     """Members per side, in file order."""
     return {side.name: len(side.members) for side in scenario.sides}
@@ -84,19 +96,23 @@ def members(scenario: Scenario) -> dict[str, int]:
 
 def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, *,
                 seed: int = 1, workers: int = 1, charts: bool = True,
-                progress: ProgressFactory | None = None) -> dict[str, Any]:
+                progress: ProgressFactory | None = None, resume: bool = False
+                ) -> dict[str, Any]:
     """Run the scenario under each ruleset and write every output; return ``lethality.json``.
 
     ``out_dir`` must already be prepared (``prepare_out_dir``). ``progress(label)`` gives a
-    context manager yielding the per-batch progress callback.
+    context manager yielding the per-batch progress callback. With ``resume``, a ruleset
+    whose batch finished with the same seed and size is kept, an interrupted one resumes.
     """
     progress = progress or _silent
     tallies = {}
     for name in rulesets:
+        sub = out_dir / name
         spec = BatchSpec(scenario, name, n, seed, workers)
-        with progress(f"{scenario.slug} [{name}]") as advance:
-            run_batch(spec, out_dir / name, advance)
-        tallies[name] = fold_csv(out_dir / name / "encounters.csv", scenario, name)
+        if not (resume and _finished(sub, spec)):
+            with progress(f"{scenario.slug} [{name}]") as advance:
+                run_batch(spec, sub, advance, resume=resume and interrupted(sub) is not None)
+        tallies[name] = fold_csv(sub / "encounters.csv", scenario, name)
     doc = document(scenario.slug, n, seed, tallies)
     doc["scenario_name"] = scenario.name
     doc["scenario_file"] = scenario.source

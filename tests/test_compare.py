@@ -334,3 +334,35 @@ def test_sweep_bad_path_or_value(tmp_path, capsys, setting, needles):
 def test_help_has_an_example(capsys, command):
     result = fray(capsys, command, "--help")
     assert result.code == 0 and f"Example: fray {command} " in result.out
+
+
+def test_compare_resumes_after_an_interruption(tmp_path):
+    from sim.compare import prepare_out_dir
+
+    scen = scenario_mod.load(str(ROOT / "scenarios" / "ambush.yaml"))
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    prepare_out_dir(whole, ["ore", "opend6"], False)
+    expected = run_compare(scen, ["ore", "opend6"], 60, whole, seed=3, charts=False)
+
+    calls = {"n": 0}
+
+    @contextlib.contextmanager
+    def stop_in_second_ruleset(label):
+        def advance(k):
+            if "opend6" in label:
+                calls["n"] += 1
+                if calls["n"] == 1:
+                    raise KeyboardInterrupt
+        yield advance
+
+    prepare_out_dir(part, ["ore", "opend6"], False)
+    with pytest.raises(KeyboardInterrupt):
+        run_compare(scen, ["ore", "opend6"], 60, part, seed=3, charts=False,
+                    progress=stop_in_second_ruleset)
+    ore_csv = (part / "ore" / "encounters.csv").stat().st_mtime_ns
+    got = run_compare(scen, ["ore", "opend6"], 60, part, seed=3, charts=False, resume=True)
+    assert (part / "ore" / "encounters.csv").stat().st_mtime_ns == ore_csv  # kept, not rerun
+    assert got["rulesets"] == expected["rulesets"]
+    for name in ("ore", "opend6"):
+        assert (part / name / "encounters.csv").read_bytes() == \
+            (whole / name / "encounters.csv").read_bytes()
