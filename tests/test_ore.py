@@ -305,3 +305,65 @@ def test_native_block_rejects_expert_and_master_on_one_skill():
 
     with pytest.raises(ScenarioError, match="never both"):
         scenario({"a": [fighter("A", expert="fight", master="fight")], "b": [fighter("B")]})
+
+
+# ------------------------------------------------------------------ review fixes
+def test_a_broken_move_set_does_not_move():
+    scen = scenario({"a": [fighter("A")], "b": [fighter("B", at="far")]},
+                    map={"nodes": {"near": {}, "far": {}}, "edges": [["near", "far", 8]]})
+    enc = Encounter(scen, "ore", seed=0)
+    a, b = enc.sides["a"][0], enc.sides["b"][0]
+    start = a.pos
+    # A moves and attacks (5 dice): 2x9 for the move, 2x3 for the attack; then the move
+    # set loses a die, as a faster hit would take it
+    actions = plan(enc, [(a, [Move(b, stop_at=2), Attack(b)])], [9, 9, 3, 3, 1])
+    move = next(x for x in actions if type(x.intent) is Move)
+    move.data.width = 1
+    enc.ruleset.resolve(enc, move)
+    assert a.pos == start
+
+
+def test_no_parry_without_a_usable_arm_even_against_fists():
+    d = defense(3, 9, "parry")
+    assert gobble(2, 5, (2, 5), d, melee=True, unarmed_attack=True, can_parry=False,
+                  shield=False, arms=False) == (2, 0)
+
+
+def test_a_bow_cannot_parry():
+    from sim.rulesets.ore import parry_implement
+
+    enc, a, b = encounter(fighter("A", weapon="bow"), fighter("B", weapon="sword"))
+    assert not parry_implement(a) and parry_implement(b)
+
+
+def test_a_pool_tie_keeps_the_special_die():
+    enc, a, b = encounter(fighter("A", body=3, fight=2, coordination=3, dodge=2,
+                                  expert="fight"), fighter("B"))
+    # Attack (body 3 + fight 2) and dodge (coordination 3 + dodge 2): both 5 dice; the
+    # expert die is in fight, so the fight pool is rolled: 4 dice drawn, one set to 10
+    plan(enc, [(a, [Attack(b), Defend("dodge")])], [10, 1, 2, 3])
+    assert enc.rng.drawn == 3
+
+
+def test_ore_difficulty_option():
+    enc, a, b = encounter(fighter("A"), fighter("B"), options={"ore": {"difficulty": 6}})
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 1, 2, 3, 4]))
+    assert (a.attacks, a.hits) == (1, 0)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 1, 2, 3, 4]))
+    assert (a.attacks, a.hits) == (2, 1)
+
+
+def test_a_hit_passed_to_the_torso_meets_the_torso_armor():
+    enc, a, b = encounter(fighter("A"), fighter("B", armor="kevlar"))
+    b.wounds.take(LEFT_ARM, 5, 0)  # the left arm is useless: hits there go to the torso
+    before = b.wounds.killing[TORSO]
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [3, 3, 1, 2, 5, 6]))
+    # sword W+1 = 3 Killing, kevlar AR 2 on the torso -> 1
+    assert b.wounds.killing[TORSO] - before == 1
+
+
+def test_several_actions_take_the_worst_situational_penalty_not_the_sum():
+    enc, a, b = encounter(fighter("A", body=4, fight=4), fighter("B"))
+    # two called shots: -1 for the extra action, -1 (worst called-shot penalty, not -2)
+    plan(enc, [(a, [Attack(b, "head"), Attack(b, "head")])], [10, 1, 2, 3, 4, 5])
+    assert enc.rng.drawn == 5  # 8 - 2 = 6 dice, one set to 10 before the roll

@@ -45,7 +45,9 @@ from sim.rulesets.ore_rules import (  # noqa: F401 - re-exported: the ORE rules'
     capped,
     gobble,
     lose_die,
+    parry_implement,
     roll_action_pool,
+    smallest_pool,
 )
 
 if TYPE_CHECKING:
@@ -121,6 +123,12 @@ class OreBlock(_Strict):
         return self
 
 
+class OreOptions(_Strict):
+    """``options.ore``: ``difficulty``, the height every attack set must reach (0: none)."""
+
+    difficulty: int = Field(default=0, ge=0, le=10)
+
+
 # ---------------------------------------------------------------------------- state
 class OreFighter(Combatant):
     """An ORE combatant: stats, skills, special dice, gear and wound boxes."""
@@ -151,6 +159,7 @@ class OreRuleset(OreTactics, Ruleset):
     seconds_per_round = 3.0
     native_key = "ore"
     NativeBlock = OreBlock
+    Options = OreOptions
     fighter_class: ClassVar[type[OreFighter]] = OreFighter
     # for the AI's odds (``ore_ai``): an action's pool, and the dice rolled after penalties
     pool_of = staticmethod(action_pool)
@@ -291,9 +300,11 @@ class OreRuleset(OreTactics, Ruleset):
                       if type(intent) is Attack and intent.called else None)
         else:
             rolled = [i for i in intents if type(i) in ROLLED]
-            base, skill = min(action_pool(f, i) for i in rolled)
+            base, skill = smallest_pool(f, rolled)
+            # Ruling: the one roll takes the worst situational penalty of the actions it
+            # serves (range, cover, a called shot), not their sum, plus -1d per extra action.
             penalty = ((len(rolled) - 1) + f.wounds.dazed
-                       + sum(self._penalty(enc, f, i) for i in rolled))
+                       + max(self._penalty(enc, f, i) for i in rolled))
             called = next((CALLED_HEIGHT[i.called] for i in rolled
                            if type(i) is Attack and i.called), None)
         dice = capped(base, penalty)
@@ -331,6 +342,10 @@ class OreRuleset(OreTactics, Ruleset):
         f = action.actor
         if kind is Attack:
             self._attack(enc, action)
+        elif kind in (Move, Retreat) and action.data.height and action.data.width < 2:
+            # a move rolled with other actions needs its Run set: broken, it does not happen
+            if enc.log is not None:
+                enc.emit("move", who=f.name, text=f"{f.name}'s move fails: its set was broken.")
         elif kind is Move:
             self._move(enc, f, action.intent)
         elif kind is Retreat:
@@ -390,7 +405,7 @@ class OreRuleset(OreTactics, Ruleset):
             width, gobbled = gobble(
                 width, s.height, s.key, target.defenses, melee=not f.weapon.ranged,
                 unarmed_attack=f.weapon.unarmed, shield=target.shield,
-                can_parry=(not target.weapon.unarmed or target.shield) and self._arms_ok(target))
+                can_parry=parry_implement(target), arms=self._arms_ok(target))
             if width < 2:
                 reason = f"{target.name} gobbles {gobbled} dice"
         if not reason:
@@ -404,14 +419,21 @@ class OreRuleset(OreTactics, Ruleset):
         self._damage(enc, f, target, width, s, gobbled)
 
     def _miss_reason(self, width: int, s: RolledSet) -> str:
-        """Why a set that survived the defense still fails ("" when it hits); ORE: never."""
+        """Why a set that survived the defense still fails ("" when it hits).
+
+        ORE: a set succeeds only if its height reaches the difficulty (``options.ore``).
+        """
+        difficulty = self.options.difficulty
+        if s.height < difficulty:
+            return f"height {s.height} is below the difficulty {difficulty}"
         return ""
 
     def _damage(self, enc: Encounter, f: OreFighter, target: OreFighter, width: int,
                 s: RolledSet, gobbled: int) -> None:
         loc = LOCATION_BY_HEIGHT[s.height]
         killing, shock = f.weapon.damage.roll(width)
-        ar = max(0, target.armor[loc] - f.weapon.ap)
+        struck = target.wounds.landing(loc)  # a useless limb passes the hit to the torso
+        ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         f.damage += killing + shock
         landed = target.wounds.take(loc, killing, shock)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from sim.actions import DEFENDS, Attack, Defend, Intent
 from sim.battlefield import MELEE_REACH
 from sim.rulesets.ore_catalog import BOXES, HEAD, LIMBS, LOCATION_BY_HEIGHT, TORSO
+from sim.rulesets.ore_rules import parry_implement
 
 if TYPE_CHECKING:
     from sim.combatant import Combatant
@@ -151,7 +152,8 @@ class OreTactics:
         None when that pool has fewer than ``DEFENSE_MIN_DICE`` dice.
         """
         dodge = actor.coordination + actor.dodge
-        can_parry = (not actor.weapon.unarmed or actor.shield) and (not ranged or actor.shield)
+        can_parry = (parry_implement(actor) and self._arms_ok(actor)
+                     and (not ranged or actor.shield))
         parry = actor.body + actor.parry if can_parry else 0
         kind, dice = ("parry", parry) if parry > dodge else ("dodge", dodge)
         return kind if self.dice_left(dice, actor.dazed) >= DEFENSE_MIN_DICE else None

@@ -26,13 +26,18 @@ class Body:
         self.dead = self.unconscious = self.dazed = False
         self.arms = self.legs = 2
 
+    def landing(self, loc: int) -> int:
+        """Where a hit aimed at ``loc`` lands: a limb full of Killing passes it to the torso."""
+        if loc in LIMBS and self.killing[loc] >= BOXES[loc]:
+            return TORSO
+        return loc
+
     def take(self, loc: int, killing: int, shock: int) -> int:
         """Mark a hit's damage (after armor) at ``loc``; returns where it landed.
 
         A hit on a limb already full of Killing lands on the torso instead.
         """
-        if loc in LIMBS and self.killing[loc] >= BOXES[loc]:
-            loc = TORSO
+        loc = self.landing(loc)
         if killing > 0:
             self._killing(loc, killing)
         if shock > 0:
@@ -89,6 +94,7 @@ class Body:
     def heal_after_fight(self) -> None:
         """Half the Shock in each location (rounded down) goes away after a fight."""
         self.shock = [s - s // 2 for s in self.shock]
+        self._refresh()
 
     def summary(self) -> str:
         """``torso 3K+2S/10, head 1S/4`` for the marked locations."""

@@ -49,6 +49,17 @@ def action_pool(f: OreFighter, intent: Intent) -> tuple[int, str]:
     return f.body + f.run, "run"
 
 
+def smallest_pool(f: OreFighter, intents: list[Intent]) -> tuple[int, str]:
+    """The smallest of the actions' pools; on a tie, the one whose skill has a special die."""
+    special = f.expert | f.master
+    return min((action_pool(f, i) for i in intents), key=lambda p: (p[0], p[1] not in special))
+
+
+def parry_implement(f: OreFighter) -> bool:
+    """Parry needs a melee weapon or a shield (a bow or bare hands will not do)."""
+    return f.shield or not (f.weapon.unarmed or f.weapon.ranged)
+
+
 def capped(dice: int, penalty: int) -> int:
     """Dice actually rolled: penalties come off first (dice above 10 soak them), then the cap."""
     return max(0, min(MAX_POOL, dice - penalty))
@@ -125,13 +136,14 @@ def assign_sets(intents: list[Intent], sets: list[Set]) -> list[tuple[Intent, Se
 
 
 def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[str, RolledSet]],
-           *, melee: bool, unarmed_attack: bool, can_parry: bool, shield: bool) -> tuple[int, int]:
+           *, melee: bool, unarmed_attack: bool, can_parry: bool, shield: bool,
+           arms: bool = True) -> tuple[int, int]:
     """Spend the defender's gobble dice on one attack set.
 
     A gobble die removes one die from an attack whose height is at most its own, when the
     defense set is at least as fast (wider, or as wide and at least as high). Parry works
-    against melee only (ruling: a shield also parries missiles) and needs a weapon or shield
-    unless the attack is unarmed. The defender spends just enough to bring the attack below
+    against melee only (ruling: a shield also parries missiles), needs a usable arm (``arms``),
+    and a melee weapon or a shield unless the attack is unarmed (``can_parry``). The defender spends just enough to bring the attack below
     width 2, or all it has left (each die taken off also takes off damage).
 
     Returns:
@@ -144,7 +156,8 @@ def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[s
         left = d.width - d.used
         if d.width < 2 or left <= 0 or d.key < key or d.height < height:
             continue
-        if kind == "parry" and (not (melee or shield) or not (can_parry or unarmed_attack)):
+        if kind == "parry" and (not arms or not (melee or shield)
+                                or not (can_parry or unarmed_attack)):
             continue
         use = min(left, width - 1)
         d.used += use
