@@ -143,8 +143,9 @@ def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[s
     A gobble die removes one die from an attack whose height is at most its own, when the
     defense set is at least as fast (wider, or as wide and at least as high). Parry works
     against melee only (ruling: a shield also parries missiles), needs a usable arm (``arms``),
-    and a melee weapon or a shield unless the attack is unarmed (``can_parry``). The defender spends just enough to bring the attack below
-    width 2, or all it has left (each die taken off also takes off damage).
+    and a melee weapon or a shield unless the attack is unarmed (``can_parry``). The
+    defender spends just enough to bring the attack below width 2, or all it has left (each
+    die taken off also takes off damage).
 
     Returns:
         ``(width left, dice gobbled)``.
