@@ -231,8 +231,10 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
         if plan:
             return plan
     hurt = rs.threat(c) > 0
-    if len(close) >= 2 or (hurt and tactics.threatened_by(enc, c, foes)):
-        reason = (f"{len(close)} foes in reach" if len(close) >= 2 else "hurt")
+    aimed = tactics.declared_on(enc, c)
+    if len(close) >= 2 or aimed >= 2 or (hurt and tactics.threatened_by(enc, c, foes)):
+        reason = (f"{len(close)} foes in reach" if len(close) >= 2
+                  else f"{aimed} attacks declared on it" if aimed >= 2 else "hurt")
         kind = rs.defense_kind(enc, c, ranged=not close)
         if kind:
             if can_strike(enc, c, target) and rs.attack_and_defend(enc, c, target, kind):

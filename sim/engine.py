@@ -81,7 +81,7 @@ class Encounter:
         self.rng = random.Random(seed)
         name = ruleset or scenario.ruleset
         cls = registry.get(name)
-        self.ruleset = cls(scenario.ruleset_options(name))
+        self.ruleset = cls(cls.options_for(scenario))
         self.field = battlefield_for(scenario.map)
         self.env = simpy.Environment()
         self.log: list[dict[str, Any]] | None = [] if log else None

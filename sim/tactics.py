@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from sim.actions import Attack
 from sim.battlefield import MELEE_REACH, Battlefield, Position
 
 if TYPE_CHECKING:
@@ -34,6 +35,16 @@ def threatened_by(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[C
     """Foes that could attack ``c`` from where they stand (melee reach or weapon range)."""
     distance = enc.field.distance
     return [e for e in foes if distance(c.pos, e.pos) <= e.reach]
+
+
+def declared_on(enc: Encounter, c: Combatant) -> int:
+    """Attacks already declared on ``c`` this round.
+
+    Where the ruleset lets the sharper declare later (ORE and B-Grade: lowest Sense first),
+    this is what a late declarer knows of the others' intents.
+    """
+    return sum(1 for intents in enc.declared.values() for i in intents
+               if type(i) is Attack and i.target is c)
 
 
 def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],

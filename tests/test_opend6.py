@@ -314,12 +314,14 @@ def test_initiative_individual_agility_once_per_fight() -> None:
     sc = parse({"a": [member("A", agility=3), member("A2", agility=2)],
                 "b": [member("B", agility=3), member("B2", agility=3)]})
     enc = Encounter(sc, "opend6", 0)
-    enc.rng = StubRandom(faces(3, 3, 3, 4, 5, 2, 2, 2, 3, 3, 3, sides=6))
+    # each Agility roll is followed by the tie-breaking draw
+    enc.rng = StubRandom(faces(3, 3, 3, sides=6) + [0.2] + faces(4, 5, sides=6) + [0.5]
+                         + faces(2, 2, 2, sides=6) + [0.5] + faces(3, 3, 3, sides=6) + [0.7])
     enc.ruleset.start(enc)
     a, a2, b, b2 = enc.combatants
     assert [f.initiative for f in enc.combatants] == [9, 9, 6, 9]
-    # 9 with 3D before 9 with 2D; equal totals and codes act together
-    assert a.offset == b2.offset < a2.offset < b.offset
+    # 9 with 3D before 9 with 2D; equal totals and codes: the higher draw goes first
+    assert b2.offset < a.offset < a2.offset < b.offset
     assert enc.ruleset.declaration_order(enc, [b, a2, a]) == [a, a2, b]
     plan = enc.ruleset.plan_round(enc, [(b, [Attack(a)]), (a, [Attack(b), Attack(b)])])
     assert [(t.actor, t.offset) for t in plan] == [(b, b.offset), (a, a.offset)]
@@ -449,6 +451,42 @@ def test_encumbrance_option_hampers_dodges_and_runs() -> None:
     assert b.defense == 8
 
 
+def test_encumbrance_option_hampers_every_agility_roll() -> None:
+    plate = member("B", armor="plate")
+    on = {"options": {"opend6": {"encumbrance": True}}}
+    enc, a, b = duel(member("A"), plate, **on)
+    turn(enc, b, Defend("parry"), dice=[4, 4, 2])  # Agility 2D + club 1D
+    assert b.defense == 6  # a parry is an Agility roll too: 10 - 4
+    # a melee attack by the armored fighter needs 10 + 4
+    assert enc.ruleset._target_number(enc, b, a, None, False) == 14
+    assert enc.ruleset._target_number(enc, a, b, None, False) == 10
+    enc.rng = StubRandom(faces(3, 3, sides=6) + [0.5] + faces(3, 3, sides=6) + [0.5])
+    enc.ruleset.start(enc)
+    assert (a.initiative, b.initiative) == (6, 2)
+
+
+def test_native_gear_size_and_blindness() -> None:
+    gear = {"weapon": "war_hammer", "armor": "banded", "shield": "tower_shield", "size": 1,
+            "skills": {"war_hammer": "3D"}}
+    enc, a, b = duel(member("A", opend6=gear, traits={"strength": 3, "endurance": 2}),
+                     member("B", opend6={"weapon": "improvised", "blinded": True}))
+    assert a.weapon.name == "war_hammer" and str(a.damage_code) == "5D+2"  # STR 3D + 2D+2
+    assert str(a.attack_code) == "5D"  # Agility 2D + war hammer 3D
+    assert str(a.resist_code) == "4D"  # Endurance 2D + banded 1D + tower shield 1D
+    assert str(b.damage_code) == "1D"  # improvised: 1D, Strength does not add (RULES.md)
+    assert a.size == 1 and b.blinded
+    # blinded: -2D on the attack roll (club 1D + Agility 2D = 3D -> 1D: one die drawn)
+    turn(enc, b, Attack(a), dice=[3])
+
+
+def test_native_gear_names_are_checked() -> None:
+    from sim.scenario import ScenarioError
+
+    with pytest.raises(ScenarioError, match="unknown OpenD6 weapon 'warhammer' "
+                                            r"\(did you mean 'war_hammer'\?\)"):
+        duel(member("A", opend6={"weapon": "warhammer"}), member("B"))
+
+
 # ---------------------------------------------------------------- example scenarios
 @pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
@@ -471,3 +509,13 @@ def test_solo_log_shows_the_wild_die_and_the_damage() -> None:
     assert all("wild [" in e["text"] and " vs " in e["text"] for e in attacks)
     assert all("resistance" in e["text"] for e in damage)
     assert Encounter(sc, "opend6", 3).log is None
+
+
+def test_opend6_options_also_set_the_hp_variant() -> None:
+    sc = parse({"a": [member("A")], "b": [member("B")]},
+               options={"opend6": {"initiative": "side", "complication": True}})
+    assert Encounter(sc, "opend6-hp", 0).ruleset.options.initiative == "side"
+    own = parse({"a": [member("A")], "b": [member("B")]},
+                options={"opend6": {"initiative": "side"}, "opend6-hp": {"hp_base": 25}})
+    hp = Encounter(own, "opend6-hp", 0).ruleset.options
+    assert hp.initiative == "individual" and hp.hp_base == 25  # its own block wins whole

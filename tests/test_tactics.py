@@ -343,3 +343,26 @@ def test_tactical_beats_basic_and_cautious_dies_less(ruleset):
     _, base_died, base_members = duel("basic", "basic", ruleset, n)
     assert wilson(died, members)[1] < wilson(base_died, base_members)[0], (
         died / members, base_died / base_members)
+
+
+def test_a_late_declarer_defends_against_attacks_declared_on_it():
+    from helpers import scenario as make
+
+    from sim.actions import Attack, Defend
+    from sim.ai import decide
+    from sim.engine import Encounter
+
+    scen = make({"a": [{"name": "Knight", "ai": "cautious", "weapon": "sword",
+                        "traits": {"perception": 4}, "skills": {"melee": 3, "dodge": 2}}],
+                 "b": [{"name": "Archer", "count": 2, "weapon": "bow", "at": "hill",
+                        "skills": {"ranged": 2}}]},
+                map={"nodes": {"road": {}, "hill": {}}, "edges": [["road", "hill", 20]]})
+    enc = Encounter(scen, "ore", 0)
+    knight, a1, a2 = enc.combatants
+    assert enc.ruleset.declaration_order(enc, [knight, a1, a2])[-1] is knight  # Sense 4
+    enc.declared = {a1: [Attack(knight)]}
+    assert not any(type(i) is Defend for i in decide(enc, knight))
+    enc.declared = {a1: [Attack(knight)], a2: [Attack(knight)]}
+    intents = decide(enc, knight)
+    assert any(type(i) is Defend for i in intents), intents
+    assert "2 attacks declared on it" in knight.why

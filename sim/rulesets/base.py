@@ -64,6 +64,11 @@ class Ruleset(ABC):
     def __init__(self, options: BaseModel | None = None):
         self.options = options if options is not None else self.Options()
 
+    @classmethod
+    def options_for(cls, scenario) -> BaseModel | None:
+        """The scenario's ``options.<name>`` block for this ruleset (None: defaults)."""
+        return scenario.ruleset_options(cls.name)
+
     # ---------------------------------------------------------------- building
     @abstractmethod
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> Combatant:

@@ -37,6 +37,7 @@ from sim.rulesets.opend6_model import (
 )
 from sim.rulesets.opend6_rules import (
     AIM_DICE,
+    BLINDED_DICE,
     CALLED_SHOT_DICE,
     SIZE_STEP_DICE,
     RangeBand,
@@ -132,8 +133,9 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
         """Roll initiative once per fight and give each combatant its offset in a round.
 
         Individual: an Agility roll each, highest first; ties broken by the Agility code,
-        then simultaneous (Ruling). Side option: a d6 per side, ties rerolled (Ruling: a
-        random draw breaks them); a side's members all act at its turn.
+        then by a random draw (Ruling: turns come one after another in the seed, so a tie
+        is never simultaneous, and scenario order gives no one an edge). Side option: a d6
+        per side, ties broken by a random draw; a side's members all act at its turn.
         """
         rng, complication = enc.rng, self.options.complication
         keys = {}
@@ -147,9 +149,9 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
             for f in enc.combatants:
                 agility = f.attrs["agility"]
                 r = roll_code(rng, agility.dice, agility.pips, complication=complication)
-                f.initiative = r.total
-                f.init_text = str(r.total)
-                keys[f] = (r.total, agility.dice, agility.pips)
+                f.initiative = r.total - f.encumbrance  # an Agility roll, like any other
+                f.init_text = str(f.initiative)
+                keys[f] = (f.initiative, agility.dice, agility.pips, rng.random())
         ranks = {k: i for i, k in enumerate(sorted(set(keys.values()), reverse=True))}
         step = self.seconds_per_round / len(ranks)
         for f, k in keys.items():
@@ -270,7 +272,8 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
         """Roll an active defense; it replaces the 10 until this fighter's next turn.
 
         Ruling: a block without a shield, or a parry with a ranged weapon, is a dodge.
-        Encumbrance (option) takes its +4 difficulty off a dodge roll.
+        Encumbrance (option) takes its +4 difficulty off every defense roll: dodge, parry
+        and block are all Agility rolls.
         """
         if kind == "block" and f.shield is None or kind == "parry" and f.weapon.ranged:
             kind = "dodge"
@@ -278,7 +281,7 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
             else f.dodge_code
         r = roll_code(enc.rng, code.dice + penalty + self._health_penalty(enc, f),
                       code.pips, complication=self.options.complication)
-        total = r.total - f.encumbrance if kind == "dodge" else r.total
+        total = r.total - f.encumbrance
         f.defense = total if total > 0 else 0
         f.defense_kind = kind
         f.defense_until = enc.env.now + self.seconds_per_round - _EPS
@@ -307,7 +310,9 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
         return target_number(defense, parry=parry, cover=COVERS[field.cover(target.pos)],
                              visibility=VISIBILITIES[field.visibility(target.pos)],
                              pinned=self.options.pinning and target.shot_at,
-                             extra=actor.weapon.difficulty)
+                             # a melee attack is an Agility roll: encumbrance adds to it
+                             extra=actor.weapon.difficulty
+                             + (0 if actor.weapon.ranged else actor.encumbrance))
 
     # ------------------------------------------------------------ attacking
     def _attack(self, enc: Encounter, f: D6Fighter, intent: Attack, penalty: int) -> None:
@@ -344,6 +349,10 @@ class OpenD6Ruleset(OpenD6Tactics, Ruleset):
                 enc.emit("miss", who=f.name, target=target.name,
                          text=f"{f.name} attacks {target.name}: miss ({reason}).")
             return
+        if f.blinded:
+            dice += BLINDED_DICE
+            if log is not None:
+                notes.append(f"blinded {BLINDED_DICE}D")
         if intent.called:
             dice += CALLED_SHOT_DICE
             if log is not None:
@@ -404,6 +413,19 @@ class OpenD6HpRuleset(OpenD6Ruleset):
     name = "opend6-hp"
     summary = "OpenD6 with hit points: HP 20 + Endurance roll, damage minus resistance"
     Options = HpOptions
+
+    @classmethod
+    def options_for(cls, scenario):
+        """``options.opend6-hp``, or else the switches shared with ``options.opend6``.
+
+        One ``opend6`` block then sets both variants, so ``fray compare`` runs them alike.
+        """
+        own = scenario.ruleset_options(cls.name)
+        shared = scenario.ruleset_options("opend6")
+        if own is not None or shared is None:
+            return own
+        fields = set(cls.Options.model_fields) & set(type(shared).model_fields)
+        return cls.Options(**{k: getattr(shared, k) for k in fields})
 
     def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
         f.hp = f.hp_max = starting_hp(rng, f.attrs["endurance"], self.options.hp_base)

@@ -129,9 +129,9 @@ class OpenD6Tactics:
         cover = COVER_DIFFICULTY[COVERS[enc.field.cover(actor.pos)]]
         options = [("dodge", actor.dodge_code, -actor.encumbrance)]
         if actor.shield is not None:
-            options.append(("block", actor.block_code, 0))
+            options.append(("block", actor.block_code, -actor.encumbrance))
         if not ranged and not actor.weapon.ranged:
-            options.append(("parry", actor.parry_code, -cover))
+            options.append(("parry", actor.parry_code, -cover - actor.encumbrance))
         best, best_margin = None, DEFENSE_MARGIN
         for kind, code, shift in options:
             dice = code.dice + penalty + health

@@ -83,10 +83,10 @@ WEAPONS = _weapons(
     # Ruling: fists and knuckles use the skill "brawling".
     Weapon("fist", "brawling", DiceCode(0)),
     Weapon("knuckles", "brawling", DiceCode(0, 2)),
-    # Ruling: the seed writes "1D", not "Strength +1D", but Strength applies to every weapon
-    # that is not mechanical, so an improvised weapon is Strength +1D. The seed's "can break on
-    # a fumble" is not modelled.
-    Weapon("improvised", "improvised", DiceCode(1), difficulty=IMPROVISED_DIFFICULTY),
+    # RULES.md: "improvised 1D (+5 difficulty)", set apart from the Strength + weapons, so
+    # Strength does not add. The seed's "can break on a fumble" is not modelled.
+    Weapon("improvised", "improvised", DiceCode(1), muscle=False,
+           difficulty=IMPROVISED_DIFFICULTY),
     # Ruling: knives and spears are melee weapons here; throwing them is not modelled.
     Weapon("knife", "knife", DiceCode(1)),
     Weapon("club", "club", DiceCode(1)),

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 from sim.combatant import Combatant
 from sim.rulesets.opend6_catalog import (
     ARMOR_BY_NEUTRAL,
+    ARMORS,
+    SHIELDS,
     SHIELDS_BY_NEUTRAL,
     WEAPONS,
     WEAPONS_BY_NEUTRAL,
@@ -70,12 +72,45 @@ D6Skills = create_model(
 
 
 class OpenD6Block(_Strict):
-    """Native ``opend6:`` block: dice codes for attributes and skills, starting points."""
+    """Native ``opend6:`` block.
+
+    Dice codes for attributes and skills, starting points, and what the neutral names do
+    not reach: any weapon, armor or shield of the seed's tables by its OpenD6 name, the size
+    scale (steps from human size: +1 double, -1 half, ...), and blindness (-2D to attacks).
+    """
 
     attributes: D6Attributes = D6Attributes()
     skills: D6Skills = D6Skills()
     character_points: int | None = Field(default=None, ge=0, le=1000)
     fate_points: int | None = Field(default=None, ge=0, le=1000)
+    weapon: str | None = None
+    armor: str | None = None
+    shield: str | None = None
+    size: int = Field(default=0, ge=-3, le=3)
+    blinded: bool = False
+
+    @field_validator("weapon")
+    @classmethod
+    def _known_weapon(cls, value: str | None) -> str | None:
+        return _known(value, "OpenD6 weapon", WEAPONS)
+
+    @field_validator("armor")
+    @classmethod
+    def _known_armor(cls, value: str | None) -> str | None:
+        return _known(value, "OpenD6 armor", ARMORS)
+
+    @field_validator("shield")
+    @classmethod
+    def _known_shield(cls, value: str | None) -> str | None:
+        return _known(value, "OpenD6 shield", ("none", *SHIELDS))
+
+
+def _known(value: str | None, kind: str, names) -> str | None:
+    if value is not None and value not in names:
+        from sim.errors import unknown
+
+        raise ValueError(unknown(kind, value, list(names)))
+    return value
 
 
 class OpenD6Options(_Strict):
@@ -116,7 +151,8 @@ class D6Fighter(Combatant):
             codes of each roll, before penalties.
         damage_code, resist_code: damage (Strength + weapon, or weapon alone) and
             resistance (Endurance + armor + shield).
-        encumbrance: +difficulty on its dodge and extra-move rolls (option; 0 when off).
+        encumbrance: +difficulty on its Agility rolls -- melee attacks, defenses, extra
+            moves, initiative (option; 0 when off).
         cp, fate: character points and fate points left.
         wounds, hp, hp_max: health (wounds in ``opend6``, hit points in ``opend6-hp``).
         level: the wound level those give; stun_round: the round a stun was taken in.
@@ -133,7 +169,7 @@ class D6Fighter(Combatant):
         "parry_code", "block_code", "move_code", "damage_code", "resist_code", "encumbrance",
         "cp", "fate", "wounds", "hp", "hp_max", "level", "stun_round", "size", "initiative",
         "init_text", "offset", "loaded", "defense", "defense_kind", "defense_until", "aim_at",
-        "shot_at",
+        "shot_at", "blinded",
     )
 
     def describe(self) -> str:
@@ -176,6 +212,13 @@ def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6F
     skills = {weapon.skill: DiceCode(weapon_level), "dodge": DiceCode(s.dodge),
               "shield": DiceCode(s.parry)}
     block = _native(member)
+    if block is not None and block.weapon is not None:
+        weapon = WEAPONS[block.weapon]
+        skills.setdefault(weapon.skill, DiceCode(s.ranged if weapon.ranged else s.melee))
+    if block is not None and block.armor is not None:
+        armor = ARMORS[block.armor]
+    if block is not None and block.shield is not None:
+        shield = None if block.shield == "none" else SHIELDS[block.shield]
     f.cp, f.fate = STARTING_CHARACTER_POINTS, STARTING_FATE_POINTS
     if block is not None:
         attrs.update({k: parse_code(v) for k, v in block.attributes.model_dump().items()
@@ -205,7 +248,9 @@ def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6F
     f.wounds, f.hp, f.hp_max = 0, 0, 0
     f.level = WoundStatus.HEALTHY
     f.stun_round = -1
-    f.size = 0  # Ruling: every combatant is human-sized; scale steps would add 1D each
+    # size scale: steps from human size, each +-1D on damage dealt to the smaller (native)
+    f.size = block.size if block is not None else 0
+    f.blinded = block.blinded if block is not None else False
     f.initiative, f.init_text, f.offset = 0, "-", 0.0
     f.loaded = True
     f.defense, f.defense_kind, f.defense_until = 0, "", -1.0
