@@ -185,7 +185,7 @@ def run_batch(spec: BatchSpec, out_dir: Path | None,
         done, size = _recover(spec, out_dir, tally)
         if progress is not None and done:
             progress(done)
-    handle = open(part, "r+b" if resume else "wb")  # noqa: SIM115 - closed below
+    handle = open(part, "r+b" if resume else "wb")  # noqa: SIM115 - closed on every path
     try:
         handle.truncate(size)  # drop a half-written tail left by a kill
         handle.seek(size)
@@ -199,8 +199,12 @@ def run_batch(spec: BatchSpec, out_dir: Path | None,
             _write_json(state_path, {**spec.identity(), "rows": done, "bytes": size})
             if progress is not None:
                 progress(chunk.rows)
-    finally:
+    except BaseException:
         handle.close()
+        if not state_path.exists():  # not one chunk finished: nothing worth keeping
+            part.unlink(missing_ok=True)
+        raise
+    handle.close()
     summary = tally.summary()
     os.replace(part, out_dir / "encounters.csv")
     _write_json(out_dir / "summary.json", summary)

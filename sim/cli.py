@@ -46,6 +46,15 @@ def _load(path: str):
     return scenario.load(path)
 
 
+def _check_scheduler(ctx, param, value: str) -> str:
+    """``local`` or ``tcp://HOST:PORT``."""
+    import re
+
+    if value == "local" or re.fullmatch(r"(tcp|tls)://[^\s:/]+:\d{1,5}", value):
+        return value
+    raise click.BadParameter(f"expected 'local' or tcp://HOST:PORT, got {value!r}", ctx, param)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fray")
 def cli() -> None:
@@ -108,7 +117,7 @@ def run(scenario_file, ruleset, seed, fmt, output, force):
               help="Continue an interrupted batch in --out (same scenario and options).")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True, help="Local process pool, or a Dask cluster.")
-@click.option("--scheduler", default="local", show_default=True,
+@click.option("--scheduler", default="local", show_default=True, callback=_check_scheduler,
               help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a LocalCluster.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help="Encounters per chunk (default: from -n and --workers, at most 1000).")
@@ -126,6 +135,12 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
     from sim.report import batch_table, progress_bar
 
     scenario = _load(scenario_file)
+    if executor == "local" and scheduler != "local":
+        raise FrayInputError("--scheduler", [("", "only used with --executor dask")])
+    if parquet:
+        _need("pyarrow", "--parquet", "parquet")
+    if executor == "dask":
+        _need("distributed", "--executor dask", "dask")
     rulesets = registry.names() if ruleset == "all" else [ruleset or scenario.ruleset]
     workers = workers or os.cpu_count() or 1
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -170,6 +185,15 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
         click.echo(batch_table(summary))
         also = f" and {target / 'encounters.parquet'}" if parquet else ""
         click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
+
+
+def _need(module: str, option: str, extra: str) -> None:
+    """Fail before any work when an option's optional dependency is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise FrayInputError(option, [("", f"needs {module}; install the extra with: "
+                                           f"pip install -e '.[{extra}]'")])
 
 
 def _holds_results(folder: Path) -> bool:

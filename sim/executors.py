@@ -61,8 +61,14 @@ def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], sche
                                dashboard_address=None)
         client = Client(cluster)
     else:
-        client = Client(scheduler, timeout="20s")
-        client.wait_for_workers(1, timeout=120)
+        try:
+            client = Client(scheduler, timeout="20s")
+            client.wait_for_workers(1, timeout=120)
+        except (OSError, TimeoutError) as exc:
+            from sim.errors import FrayInputError
+
+            raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
+                                                 f"{scheduler}: {exc}")]) from None
     try:
         window = max(workers, len(client.scheduler_info().get("workers", {}))) * \
             WINDOW_PER_WORKER

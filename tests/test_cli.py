@@ -115,10 +115,12 @@ def test_validate_good_and_bad_files(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------------------- good runs
-def test_rulesets_lists_ore(capsys):
+def test_rulesets_lists_every_registered_ruleset(capsys):
     result = fray(capsys, "rulesets")
     assert result.code == 0
-    assert re.search(r"^ore\s+\S", result.out, re.M), result.out
+    listed = [line.split()[0] for line in result.out.splitlines() if line.strip()]
+    assert listed == ["ore", "bgrade", "opencore", "opend6", "opend6-hp"]
+    assert listed == registry.names()
 
 
 def test_run_is_reproducible(capsys):
@@ -147,3 +149,14 @@ def test_run_markdown_has_round_headings(capsys):
     rounds = re.findall(r"^## Round (\d+)$", result.out, re.M)
     assert rounds[:2] == ["1", "2"]
     assert rounds == [str(i) for i in range(1, len(rounds) + 1)]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--executor", "dask", "--scheduler", "foo"], "tcp://HOST:PORT"),
+    (["--scheduler", "tcp://127.0.0.1:8786"], "only used with --executor dask"),
+])
+def test_bad_scheduler_is_bad_input(capsys, tmp_path, args, needle):
+    result = fray(capsys, "batch", DUEL, "-n", "5", "--out", str(tmp_path / "x"), *args)
+    assert result.code == 2 and needle in result.out + result.err
+    assert "Traceback" not in result.out + result.err
+    assert not (tmp_path / "x" / ".encounters.csv.part").exists()

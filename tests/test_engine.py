@@ -92,13 +92,24 @@ def test_effects_are_interrupted_when_taken_out_unless_persistent():
 
 
 def test_result_counts_and_winner():
-    result = Encounter(four_a_side(None), "ore", seed=3).run()
-    a, b = result.sides
-    assert result.winner in ("a", "b", None)
-    if result.winner == "a":
-        assert b.standing == 0 and a.standing > 0
-    assert a.members == b.members == 4
-    assert a.out_of_fight == len(a.out_rounds)
+    fighter = {"count": 4, "weapon": "sword", "skills": {"melee": 3},
+               "traits": {"strength": 3, "endurance": 3}}
+    scen = scenario({"a": [{"name": "A", **fighter}], "b": [{"name": "B", **fighter}]},
+                    max_rounds=40)
+    winners = set()
+    for seed in range(20):
+        result = Encounter(scen, "ore", seed=seed).run()
+        standing = {s.name: s.standing for s in result.sides}
+        winners.add(result.winner)
+        if result.winner is None:  # a draw: both sides still up at max_rounds, or none
+            assert all(standing.values()) or not any(standing.values())
+        else:
+            loser = "b" if result.winner == "a" else "a"
+            assert standing[result.winner] > 0 and standing[loser] == 0
+        for side in result.sides:
+            assert side.members == 4
+            assert side.out_of_fight == len(side.out_rounds) == 4 - side.standing
+    assert {"a", "b"} <= winners  # even sides: each wins some
 
 
 def test_every_ruleset_counts_damage_dealt_by_hits():
@@ -114,3 +125,17 @@ def test_every_ruleset_counts_damage_dealt_by_hits():
                 damage += side.damage
         assert hits > 0 and damage > 0, name
         assert damage >= hits * 0.2, name  # most hits do some harm in a sword duel
+
+
+def test_every_ruleset_runs_a_scenario_with_every_kind_of_native_block():
+    from sim.rulesets import registry
+
+    a = {"name": "A", "weapon": "sword",
+         "ore": {"expert": ["fight"], "master": ["dodge"]},
+         "bgrade": {"expert": ["fight"]},
+         "opend6": {"attributes": {"agility": "3D+1"}},
+         "opencore": {"skills": {"melee": 60}}}
+    scen = scenario({"a": [a], "b": [{"name": "B", "weapon": "club"}]})
+    hash(scen)  # frozen all the way down: members are cache keys for the conversions
+    for name in registry.names():
+        assert Encounter(scen, name, 1).run().rounds >= 1, name

@@ -91,16 +91,28 @@ def test_a_killed_batch_leaves_no_partial_file_and_resumes(tmp_path, reference):
 def test_ctrl_c_on_the_command_line_keeps_finished_chunks(tmp_path):
     out = tmp_path / "run"
     args = FRAY + ["batch", DUEL, "-n", "200000", "--workers", "2", "--out", str(out), "-q"]
+    # the child gets SIGINT's default handling even when this run ignores it (nohup, a
+    # background job), as a terminal user's fray would
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.time() + 60
-    while not (out / STATE).exists() and time.time() < deadline:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+                            text=True,
+                            preexec_fn=_default_sigint)
+    try:
+        deadline = time.time() + 60
+        while not (out / STATE).exists() and time.time() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130
     assert "interrupted" in err and "--resume" in err and "Traceback" not in err
     assert (out / PART).exists() and not (out / "encounters.csv").exists()
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def free_port() -> int:
@@ -121,7 +133,7 @@ def dask_cluster(tmp_path):
         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     worker = subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-         "--nworkers", "1", "--no-dashboard"],
+         "--nworkers", "1", "--no-dashboard", "--no-nanny"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
         yield address
@@ -130,7 +142,7 @@ def dask_cluster(tmp_path):
             proc.terminate()
         for proc in (worker, scheduler):
             try:
-                proc.wait(timeout=20)
+                proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 proc.kill()
 

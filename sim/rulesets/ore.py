@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from sim.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.combatant import Combatant, Status
@@ -113,6 +113,12 @@ class OreBlock(_Strict):
     skills: OreSkills = OreSkills()
     expert: str | list[str] | None = None
     master: str | list[str] | None = None
+
+    @field_validator("expert", "master")
+    @classmethod
+    def _frozen(cls, value: str | list[str] | None) -> str | tuple[str, ...] | None:
+        # a tuple, so that the block (and the member holding it) stays hashable
+        return tuple(value) if isinstance(value, list) else value
 
     @model_validator(mode="after")
     def _dice(self) -> OreBlock:
