@@ -463,3 +463,24 @@ def test_possibility_points_show_in_the_log():
     assert points and "d6" in points[0]["text"]
     rolls = [e for e in enc.log if e["type"] == "roll" and e["sides"] == 6]
     assert rolls and all(max(e["dice"]) <= 6 for e in rolls)
+
+
+def test_first_hit_widths_of_an_uncapped_12_dice_attack_match_icepool():
+    """Through the engine: a 12-dice attack (no cap) on a passive dummy uses the widest set."""
+    big = {"name": "Big", "weapon": "sword",
+           "bgrade": {"stats": {"body": 6}, "skills": {"fight": 6}}}
+    dummy = {"name": "Dummy", "ai": "passive"}
+    scen = scenario({"a": [big], "b": [dummy]}, ruleset="bgrade")
+    widths: dict[int, int] = {}
+    n = 3000
+    for seed in range(n):
+        enc = Encounter(scen, "bgrade", seed, log=True)
+        enc.run()
+        first = next(e for e in enc.log if e["type"] == "hit")  # a fresh 12-dice pool
+        widths[first["width"]] = widths.get(first["width"], 0) + 1
+    exact = icepool.d10.pool(12).largest_count()
+    assert sum(widths.values()) == n
+    for width in exact.outcomes():
+        p = float(exact.probability(width))
+        sd = (p * (1 - p) / n) ** 0.5
+        assert abs(widths.get(width, 0) / n - p) <= 4.5 * sd + 1 / n, width
