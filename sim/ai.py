@@ -210,18 +210,29 @@ def _step_back(enc: Encounter, c: Combatant, foes: list[Combatant],
     return [Retreat(spot), Attack(target)]
 
 
+def _first_concerns(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Intent] | None:
+    """What comes before choosing a foe, for cautious and tactical; None: go on and fight.
+
+    Nobody left to fight; badly hurt (fall back or yield); an unloaded weapon.
+    """
+    if not foes:
+        return []
+    if _hurt(enc, c) is not None:
+        return fall_back(enc, c, foes)
+    if enc.ruleset.needs_reload(c):
+        c.why = "weapon unloaded"
+        return [Reload()]
+    return None
+
+
 # ---------------------------------------------------------------------------- cautious
 def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
     """Fight, but not to the death: defend, take cover, keep range, fall back when hurt."""
     foes = enc.enemies(c)
-    if not foes:
-        return []
+    first = _first_concerns(enc, c, foes)
+    if first is not None:
+        return first
     rs = enc.ruleset
-    if _hurt(enc, c) is not None:
-        return fall_back(enc, c, foes)
-    if rs.needs_reload(c):
-        c.why = "weapon unloaded"
-        return [Reload()]
     target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
     close = tactics.engaged(enc, c, foes)
     shooter = c.ranged and c.doctrine.prefers != "melee"
@@ -261,14 +272,10 @@ def _focus_why(enc: Encounter, c: Combatant, target: Combatant) -> str:
 def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     """Choose by expected value: focus fire, the best declaration, position for the team."""
     foes = enc.enemies(c)
-    if not foes:
-        return []
+    first = _first_concerns(enc, c, foes)
+    if first is not None:
+        return first
     rs = enc.ruleset
-    if _hurt(enc, c) is not None:
-        return fall_back(enc, c, foes)
-    if rs.needs_reload(c):
-        c.why = "weapon unloaded"
-        return [Reload()]
     target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
