@@ -114,18 +114,28 @@ def passive(enc: Encounter, c: Combatant) -> list[Intent]:
     return []
 
 
-def basic(enc: Encounter, c: Combatant) -> list[Intent]:
-    """One plain attack on the nearest enemy (or the doctrine's focus), or a move toward it."""
+def _simple_start(enc: Encounter, c: Combatant) -> tuple[Combatant | None, list[Intent] | None]:
+    """The foe of a basic or aggressive fighter, and a reload that must come first (or None).
+
+    The foe is the nearest, or the one the doctrine's ``focus`` picks.
+    """
     target = (nearest_enemy(enc, c) if c.doctrine.focus == "nearest"
               else _target(enc, c))
+    if target is not None and enc.ruleset.needs_reload(c):
+        c.why = "weapon unloaded"
+        return target, [Reload()]
+    return target, None
+
+
+def basic(enc: Encounter, c: Combatant) -> list[Intent]:
+    """One plain attack on the nearest enemy (or the doctrine's focus), or a move toward it."""
+    target, first = _simple_start(enc, c)
     if target is None:
         return []
-    ruleset = enc.ruleset
-    if ruleset.needs_reload(c):
-        c.why = "weapon unloaded"
-        return [Reload()]
+    if first is not None:
+        return first
     if can_strike(enc, c, target):
-        c.why = f"nearest foe {target.name} in reach"
+        c.why = f"{target.name} in {'range' if c.ranged else 'reach'}"
         return [Attack(target)]
     c.why = f"closing on {target.name}"
     return [Move(target, stop_at=stop_at(c))]
@@ -133,20 +143,19 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
 
 def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     """Close in and hit as often and as hard as the ruleset allows."""
-    target = (nearest_enemy(enc, c) if c.doctrine.focus == "nearest"
-              else _target(enc, c))
+    target, first = _simple_start(enc, c)
     if target is None:
         return []
+    if first is not None:
+        return first
     ruleset = enc.ruleset
-    if ruleset.needs_reload(c):
-        c.why = "weapon unloaded"
-        return [Reload()]
     called = ruleset.called_shot(enc, c, target)
     if can_strike(enc, c, target):
         intents: list[Intent] = [Attack(target, called)]
         extra = ruleset.extra_attacks(enc, c, target)
         intents += [Attack(target)] * extra
-        c.why = f"{target.name} in reach" + (f", {extra + 1} attacks" if extra else "") + (
+        c.why = (f"{target.name} in {'range' if c.ranged else 'reach'}"
+                 + (f", {extra + 1} attacks" if extra else "")) + (
             f", called shot at the {called}" if called else "")
         return intents
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
