@@ -127,6 +127,11 @@ def _simple_start(enc: Encounter, c: Combatant) -> tuple[Combatant | None, list[
     return target, None
 
 
+def _in_reach(c: Combatant, target: Combatant) -> str:
+    """The log's reason for a plain attack: the foe in range (shooters) or in reach."""
+    return f"{target.name} in {'range' if c.ranged else 'reach'}"
+
+
 def basic(enc: Encounter, c: Combatant) -> list[Intent]:
     """One plain attack on the nearest enemy (or the doctrine's focus), or a move toward it."""
     target, first = _simple_start(enc, c)
@@ -135,7 +140,7 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
     if first is not None:
         return first
     if can_strike(enc, c, target):
-        c.why = f"{target.name} in {'range' if c.ranged else 'reach'}"
+        c.why = _in_reach(c, target)
         return [Attack(target)]
     c.why = f"closing on {target.name}"
     return [Move(target, stop_at=stop_at(c))]
@@ -154,7 +159,7 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
         intents: list[Intent] = [Attack(target, called)]
         extra = ruleset.extra_attacks(enc, c, target)
         intents += [Attack(target)] * extra
-        c.why = (f"{target.name} in {'range' if c.ranged else 'reach'}"
+        c.why = (_in_reach(c, target)
                  + (f", {extra + 1} attacks" if extra else "")) + (
             f", called shot at the {called}" if called else "")
         return intents
@@ -263,7 +268,7 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
             c.why = f"{DEFENDS[kind]}: {reason}"
             return [Defend(kind)]
     if can_strike(enc, c, target):
-        c.why = f"{target.name} in reach"
+        c.why = _in_reach(c, target)
         return [Attack(target)]
     c.why = f"closing to {'range' if shooter else 'reach'} of {target.name}"
     return [Move(target, stop_at=stop_at(c))]
@@ -275,7 +280,7 @@ def _focus_why(enc: Encounter, c: Combatant, target: Combatant) -> str:
     if threat > 0:
         return (f"focus fire: {target.name} "
                 f"{'nearly down' if threat >= 0.5 else 'already hurt'}")
-    return f"{target.name} in reach"
+    return _in_reach(c, target)
 
 
 def tactical(enc: Encounter, c: Combatant) -> list[Intent]:

@@ -242,6 +242,29 @@ def _header(path: Path) -> list[str]:
         return next(csv.reader(handle))
 
 
+RESULT_FILES = ("summary.json", "encounters.csv")
+
+
+def results_in(folder: Path) -> list[str]:
+    """What a batch in ``folder`` would replace.
+
+    Finished results, or the checkpoint of an interrupted batch (``.batch-state.json``).
+    """
+    found = [name for name in RESULT_FILES if (folder / name).exists()]
+    if (folder / STATE).exists():
+        found.append(STATE)
+    return found
+
+
+def make_out_dir(folder: Path) -> None:
+    """Create an output folder; a folder that cannot be made is bad input (exit 2)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FrayInputError(str(folder), [("", f"cannot create the output folder: "
+                                            f"{exc.strerror}")]) from None
+
+
 def interrupted(out_dir: Path) -> dict[str, Any] | None:
     """The state of an interrupted batch in ``out_dir``, or None."""
     path = out_dir / STATE

@@ -131,7 +131,15 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
     Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
     --resume continues the batch later with output identical to an uninterrupted run.
     """
-    from sim.batch import BatchSpec, interrupted, run_batch, write_parquet
+    from sim.batch import (
+        STATE,
+        BatchSpec,
+        interrupted,
+        make_out_dir,
+        results_in,
+        run_batch,
+        write_parquet,
+    )
     from sim.report import batch_table, progress_bar
 
     scenario = _load(scenario_file)
@@ -153,21 +161,18 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
     for target in targets.values():
         if resume:
             continue
-        if interrupted(target) is not None and not force:
+        found = results_in(target)
+        if STATE in found and not force:
             raise FrayInputError(str(target), [("", "folder holds an interrupted batch; use "
                                                 "--resume to continue it, or --force to "
                                                 "start over")])
-        if _holds_results(target) and not force:
+        if found and not force:
             raise FrayInputError(str(target), [("", "folder already holds results "
                                                 "(summary.json or encounters.csv); use --force "
                                                 "to overwrite, or choose another --out")])
-        try:
-            target.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise FrayInputError(str(target), [("", f"cannot create the output folder: "
-                                                f"{exc.strerror}")]) from None
+        make_out_dir(target)
     for name, target in targets.items():
-        if resume and _holds_results(target) and interrupted(target) is None:
+        if resume and results_in(target) and interrupted(target) is None:
             click.echo(f"{target}: already complete", err=True)
             continue
         spec = BatchSpec(scenario, name, count, seed, workers, chunk_size or 0, executor,
@@ -194,10 +199,6 @@ def _need(module: str, option: str, extra: str) -> None:
     if importlib.util.find_spec(module) is None:
         raise FrayInputError(option, [("", f"needs {module}; install the extra with: "
                                            f"pip install -e '.[{extra}]'")])
-
-
-def _holds_results(folder: Path) -> bool:
-    return (folder / "summary.json").exists() or (folder / "encounters.csv").exists()
 
 
 @cli.command()

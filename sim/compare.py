@@ -18,13 +18,20 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from sim.batch import BatchSpec, interrupted, run_batch
+from sim.batch import (
+    RESULT_FILES,
+    BatchSpec,
+    interrupted,
+    make_out_dir,
+    results_in,
+    run_batch,
+)
 from sim.errors import FrayInputError
 from sim.lethality import LethalityTally, document
 from sim.scenario import Scenario
 
 TOP_FILES = ("lethality.json", "report.md", "survival.png", "death_rate.png", "rounds.png")
-BATCH_FILES = ("summary.json", "encounters.csv")
+BATCH_FILES = RESULT_FILES
 
 Advance = Callable[[int], None]
 ProgressFactory = Callable[[str], AbstractContextManager[Advance]]
@@ -39,10 +46,7 @@ def existing_results(out_dir: Path, rulesets: list[str]) -> list[str]:
     """Files in ``out_dir`` that a comparison of ``rulesets`` would replace."""
     found = [name for name in TOP_FILES if (out_dir / name).exists()]
     for ruleset in rulesets:
-        sub = out_dir / ruleset
-        found += [f"{ruleset}/{name}" for name in BATCH_FILES if (sub / name).exists()]
-        if interrupted(sub) is not None:
-            found.append(f"{ruleset}/.batch-state.json")
+        found += [f"{ruleset}/{name}" for name in results_in(out_dir / ruleset)]
     return found
 
 
@@ -61,11 +65,7 @@ def prepare_out_dir(out_dir: Path, rulesets: list[str], force: bool) -> None:
         raise FrayInputError(str(out_dir), [("", f"folder already holds results ({shown}); "
                                              "use --force to overwrite, or choose another "
                                              "--out")])
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise FrayInputError(str(out_dir), [("", f"cannot create the output folder: "
-                                             f"{exc.strerror}")]) from None
+    make_out_dir(out_dir)
 
 
 def fold_csv(path: Path, scenario: Scenario, ruleset: str) -> LethalityTally:

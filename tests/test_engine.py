@@ -139,3 +139,16 @@ def test_every_ruleset_runs_a_scenario_with_every_kind_of_native_block():
     hash(scen)  # frozen all the way down: members are cache keys for the conversions
     for name in registry.names():
         assert Encounter(scen, name, 1).run().rounds >= 1, name
+
+
+def test_the_log_says_in_range_for_shooters_and_in_reach_for_melee():
+    from sim.ai import decide
+
+    scen = scenario({"a": [{"name": "Archer", "weapon": "bow"},
+                           {"name": "Swordsman", "weapon": "sword"}],
+                     "b": [{"name": "B"}]})
+    enc = Encounter(scen, "ore", 0)
+    archer, swordsman, _ = enc.combatants
+    decide(enc, archer)
+    decide(enc, swordsman)
+    assert archer.why == "B in range" and swordsman.why == "B in reach"
