@@ -7,7 +7,7 @@ Logging is off, as in batches. Run from the repository root:
     python bench/throughput.py --profile ore:duel    # cProfile's top entries instead
 
 One-core figures time ``Encounter(...).run()`` in this process; all-core figures run a real
-batch (``sim.batch.run_batch`` without output) over a process pool.
+batch (``sim.batch.runner.run_batch`` without output) over a process pool.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sim import scenario as scenario_mod  # noqa: E402
-from sim.batch import BatchSpec, run_batch  # noqa: E402
-from sim.engine import Encounter  # noqa: E402
+from sim.batch.runner import BatchSpec, run_batch  # noqa: E402
+from sim.core.engine import Encounter  # noqa: E402
 from sim.rulesets import registry  # noqa: E402
-from sim.seeds import encounter_seed  # noqa: E402
+from sim.core.seeds import encounter_seed  # noqa: E402
 
 
 def one_core(scen, ruleset: str, n: int) -> float:

@@ -12,7 +12,7 @@ from sim import scenario as scenario_mod
 class StubRandom(random.Random):
     """A ``random.Random`` whose ``random()`` returns queued values.
 
-    ``sim.dice.roll`` maps ``random()`` to ``int(x * sides) + 1``, so ``face(f, sides)``
+    ``sim.rulesets.dice.roll`` maps ``random()`` to ``int(x * sides) + 1``, so ``face(f, sides)``
     gives the value that rolls face ``f``. Anything else falls back to a seeded generator.
     """
 
@@ -32,7 +32,7 @@ class StubRandom(random.Random):
 
 
 def face(value: int, sides: int = 10) -> float:
-    """The ``random()`` value that makes ``sim.dice.roll`` show ``value`` on a ``sides`` die."""
+    """The ``random()`` value that makes ``sim.rulesets.dice.roll`` show ``value`` on a ``sides`` die."""
     return (value - 0.5) / sides
 
 
@@ -56,7 +56,7 @@ class Result:
 
 def fray(capsys, *args: str) -> Result:
     """Run ``fray ARGS`` in this process; return the exit code and what it printed."""
-    from sim.cli import main
+    from sim.cli.main import main
 
     capsys.readouterr()
     old = sys.argv

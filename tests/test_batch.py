@@ -6,10 +6,10 @@ import subprocess
 import sys
 
 from sim import scenario as scenario_mod
-from sim.batch import BatchSpec, run_batch
-from sim.engine import Encounter
-from sim.seeds import encounter_seed
-from sim.stats import median, quantile, wilson
+from sim.batch.runner import BatchSpec, run_batch
+from sim.core.engine import Encounter
+from sim.core.seeds import encounter_seed
+from sim.results.tally import median, quantile, wilson
 
 AMBUSH = "scenarios/ambush.yaml"
 
@@ -21,7 +21,7 @@ def test_encounter_seed_is_stable_and_spread():
     assert encounter_seed(1, 0) != encounter_seed(1, 1) != encounter_seed(2, 0)
     assert 0 <= encounter_seed(7, 123) < 2**63
     out = subprocess.run([sys.executable, "-c",
-                          "from sim.seeds import encounter_seed; print(encounter_seed(1, 0))"],
+                          "from sim.core.seeds import encounter_seed; print(encounter_seed(1, 0))"],
                          capture_output=True, text=True, env={"PYTHONHASHSEED": "123"})
     assert int(out.stdout) == encounter_seed(1, 0)  # not Python's salted hash()
 

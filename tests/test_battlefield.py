@@ -2,8 +2,8 @@
 
 import pytest
 
-from sim.battlefield import Battlefield, Position
-from sim.scenario import MapSpec, NodeSpec
+from sim.core.battlefield import Battlefield, Position
+from sim.scenario.specs import MapSpec, NodeSpec
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ import icepool
 import pytest
 from helpers import StubRandom, faces, scenario
 
-from sim.actions import Attack, Defend
-from sim.combatant import Status
-from sim.dice import Set, find_sets
-from sim.engine import Encounter
-from sim.rulesets.bgrade_deck import HAND_SIZE, DramaDeck, card_dice, card_name, choose_card
-from sim.rulesets.bgrade_rules import (
+from sim.core.actions import Attack, Defend
+from sim.core.combatant import Status
+from sim.rulesets.ore.sets import Set, find_sets
+from sim.core.engine import Encounter
+from sim.rulesets.bgrade.deck import HAND_SIZE, DramaDeck, card_dice, card_name, choose_card
+from sim.rulesets.bgrade.rules import (
     Benefit,
     Track,
     allowed_benefits,
@@ -27,9 +27,9 @@ from sim.rulesets.bgrade_rules import (
     expected_sets,
     hit_damage,
 )
-from sim.rulesets.bgrade_team import Roll, pool_hands
-from sim.rulesets.ore import roll_action_pool
-from sim.scenario import ScenarioError
+from sim.rulesets.bgrade.team import Roll, pool_hands
+from sim.rulesets.ore.ruleset import roll_action_pool
+from sim.scenario.errors import ScenarioError
 
 SCENARIOS = sorted(Path(__file__).parent.parent.joinpath("scenarios").glob("*.yaml"))
 
@@ -72,7 +72,7 @@ def test_a_pool_over_ten_dice_is_rolled_whole():
     enc, a, b = encounter(fighter("A", body=6, fight=6), fighter("B"), drama_deck=False)
     actions = plan(enc, [(a, [Attack(b)])], [7] * 12)
     assert enc.rng.drawn == 12
-    assert actions[0].data.key == (12, 7)
+    assert actions[0].payload.key == (12, 7)
 
 
 def test_eleven_plus_dice_always_hit_under_bgrade_but_ore_caps_at_ten():
@@ -252,7 +252,7 @@ def test_several_actions_roll_the_whole_pool_and_take_one_set_each():
     enc, a, b = encounter(fighter("A", coordination=3, dodge=3), fighter("B"), drama_deck=False)
     actions = plan(enc, [(a, [Attack(b), Defend("dodge")])], [7, 7, 7, 3, 3, 1])
     assert enc.rng.drawn == 6  # no -1d for the second action
-    kinds = {type(x.intent): x.data.key for x in actions}
+    kinds = {type(x.intent): x.payload.key for x in actions}
     assert kinds == {Attack: (3, 7), Defend: (2, 3)}  # widest set to the attack
 
 
@@ -271,7 +271,7 @@ def test_allies_pool_their_hands_and_one_attack_carries_the_pooled_set():
     # A1 (sword, lethal: leads) has 2x5, A2 has one 5: pooled 3x5
     actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
                    [5, 5, 1, 2, 3, 4] + [5, 6, 7, 8, 9, 10])
-    assert [(x.actor.name, x.data.key) for x in actions] == [("A1", (3, 5))]
+    assert [(x.actor.name, x.payload.key) for x in actions] == [("A1", (3, 5))]
     resolve(enc, actions)
     assert (a1.attacks, a1.hits, a2.attacks) == (1, 1, 0)  # A2's attack merged
     assert (b.wounds.wounds, b.wounds.shock) == (1, 1)
@@ -298,12 +298,12 @@ def test_no_pooling_when_it_does_not_pay_or_is_switched_off():
     declared_dice = [4, 4, 1, 2, 3, 5] + [9, 9, 4, 6, 7, 8]
     enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False)
     actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])], declared_dice)
-    assert sorted(x.data.key for x in actions) == [(2, 4), (2, 9)]
+    assert sorted(x.payload.key for x in actions) == [(2, 4), (2, 9)]
     enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False,
                                working_together=False)
     actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
                    [5, 5, 1, 2, 3, 4] + [5, 6, 7, 8, 9, 10])
-    assert [x.data.key for x in actions] == [(2, 5)] and a2.attacks == 1
+    assert [x.payload.key for x in actions] == [(2, 5)] and a2.attacks == 1
 
 
 def test_only_the_same_stat_and_skill_work_together():
@@ -321,7 +321,7 @@ def test_aggressive_spends_a_point_to_roll_d6_on_a_small_pool():
                           drama_deck=False)
     actions = plan(enc, [(a, [Attack(b)])], [6, 6, 2, 3], sides=6)
     # read as d10 faces the stub's values would show 10, 10, 3, 5: a 2x10
-    assert a.points == 1 and actions[0].data.key == (2, 6)
+    assert a.points == 1 and actions[0].payload.key == (2, 6)
 
 
 def test_no_point_for_basic_ai_a_defending_foe_or_when_switched_off():

@@ -1,6 +1,6 @@
 """The ``fray`` command: bad options exit 2 with a clear message; good ones work.
 
-Everything runs through ``sim.cli.main`` with ``sys.argv`` set, as the installed script does.
+Everything runs through ``sim.cli.main.main`` with ``sys.argv`` set, as the installed script does.
 """
 
 from __future__ import annotations

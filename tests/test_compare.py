@@ -14,14 +14,14 @@ import pytest
 from helpers import Result, fray, scenario
 
 from sim import scenario as scenario_mod
-from sim.cli import main
-from sim.compare import run_compare
-from sim.engine import Encounter
+from sim.cli.main import main
+from sim.batch.compare import run_compare
+from sim.core.engine import Encounter
 from sim.rulesets import registry
-from sim.rulesets.opencore_fighter import OpenCoreFighter
-from sim.rulesets.opend6_model import D6Fighter
-from sim.rulesets.ore import OreFighter
-from sim.sweep import parse_set
+from sim.rulesets.opencore.fighter import OpenCoreFighter
+from sim.rulesets.opend6.fighter import D6Fighter
+from sim.rulesets.ore.ruleset import OreFighter
+from sim.batch.sweep import parse_set
 
 ROOT = Path(__file__).resolve().parent.parent
 AMBUSH = str(ROOT / "scenarios" / "ambush.yaml")
@@ -82,7 +82,7 @@ def test_neutral_conversion(ruleset, weapon):
 
 
 def test_opencore_ability_is_capped_at_100():
-    from sim.rulesets.opencore_fighter import neutral_ability
+    from sim.rulesets.opencore.fighter import neutral_ability
 
     assert [neutral_ability(n) for n in range(1, 6)] == [30, 45, 60, 75, 90]
     assert neutral_ability(7) == 100  # min(100, 120)
@@ -337,7 +337,7 @@ def test_help_has_an_example(capsys, command):
 
 
 def test_compare_resumes_after_an_interruption(tmp_path):
-    from sim.compare import prepare_out_dir
+    from sim.batch.compare import prepare_out_dir
 
     scen = scenario_mod.load(str(ROOT / "scenarios" / "ambush.yaml"))
     whole, part = tmp_path / "whole", tmp_path / "part"

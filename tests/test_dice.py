@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from sim.dice import Set, find_sets, loose_dice, roll, roll_pool
+from sim.rulesets.dice import roll, roll_pool
+from sim.rulesets.ore.sets import Set, find_sets, loose_dice
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,8 @@
 
 from helpers import scenario
 
-from sim.combatant import Status
-from sim.engine import Encounter
+from sim.core.combatant import Status
+from sim.core.engine import Encounter
 
 
 def four_a_side(morale, b_at="field", **top):
@@ -142,7 +142,7 @@ def test_every_ruleset_runs_a_scenario_with_every_kind_of_native_block():
 
 
 def test_the_log_says_in_range_for_shooters_and_in_reach_for_melee():
-    from sim.ai import decide
+    from sim.ai.profiles import decide
 
     scen = scenario({"a": [{"name": "Archer", "weapon": "bow"},
                            {"name": "Swordsman", "weapon": "sword"}],

@@ -7,14 +7,14 @@ import random
 
 import pytest
 
-from sim.lethality import (
+from sim.results.lethality import (
     LethalityTally,
     RatioSums,
     normal_ci,
     verdict,
     wilson_deff,
 )
-from sim.stats import wilson
+from sim.results.tally import wilson
 
 
 def approx(x, abs=2e-6):  # noqa: A002 - pytest's name; metrics are stored to 6 decimals
@@ -252,7 +252,7 @@ def test_fled_and_surrendered_are_counted_apart_from_deaths():
 
 
 def test_ratio_wording():
-    from sim.lethality import times
+    from sim.results.lethality import times
 
     assert [times(x) for x in (1.04, 2.44, 9.94, 16.8, 400)] == \
         ["1.04×", "2.4×", "9.9×", "17×", "400×"]

@@ -1,7 +1,7 @@
 """OpenCore d100 ruleset: conversion, hit rate vs exact odds, initiative, fumbles, damage order,
 critical rows through the ruleset's own path, ongoing effects, and the example scenarios.
 
-Hand-set rolls: ``StubRandom`` makes ``sim.dice.roll`` show chosen faces (``face(v, sides)``).
+Hand-set rolls: ``StubRandom`` makes ``sim.rulesets.dice.roll`` show chosen faces (``face(v, sides)``).
 """
 
 from collections import Counter
@@ -11,10 +11,10 @@ import pytest
 from helpers import StubRandom, face
 
 from sim import scenario as scenario_mod
-from sim.actions import Attack, Bide, Defend, Move, Reload, TimedAction
-from sim.combatant import Status
-from sim.engine import Encounter
-from sim.rulesets.opencore_fighter import MOVE_METRES
+from sim.core.actions import Attack, Bide, Defend, Move, Reload, TimedAction
+from sim.core.combatant import Status
+from sim.core.engine import Encounter
+from sim.rulesets.opencore.fighter import MOVE_METRES
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 BIG = 100_000  # hit points / Toughness that nothing in a test gets through
@@ -134,12 +134,12 @@ def test_initiative_order_with_bide_and_simultaneous_ties():
                                            (c, [Attack(b)])])
     # A: 3 + 20 + 20 (bide) = 43; B: 10 + 2 (DEX 70) + 25 (knife) - 5 (leather) = 32;
     # C: 5 + 20 = 25.
-    assert [x.data for x in actions] == [43, 32, 25]
+    assert [x.payload for x in actions] == [43, 32, 25]
     assert actions[0].offset < actions[1].offset < actions[2].offset
     assert not a.bided  # the bonus is spent
     enc.rng = StubRandom([face(12, 20), face(10, 20)])
     again = enc.ruleset.plan_round(enc, [(a, [Attack(b)]), (b, [Attack(a)])])
-    assert [x.data for x in again] == [32, 32] and again[0].offset == again[1].offset
+    assert [x.payload for x in again] == [32, 32] and again[0].offset == again[1].offset
 
 
 def test_bide_action_gives_plus_20_next_round():
@@ -147,7 +147,7 @@ def test_bide_action_gives_plus_20_next_round():
     enc.ruleset.resolve(enc, TimedAction(0.0, a, Bide()))
     enc.rng = StubRandom([face(1, 20), face(20, 20)])
     acts = enc.ruleset.plan_round(enc, [(a, [Attack(b)]), (b, [Attack(a)])])
-    assert [(x.actor.name, x.data) for x in acts] == [("A", 41), ("B", 40)]
+    assert [(x.actor.name, x.payload) for x in acts] == [("A", 41), ("B", 40)]
 
 
 def test_group_initiative_rolls_1d6_per_side():
@@ -155,7 +155,7 @@ def test_group_initiative_rolls_1d6_per_side():
                      options={"opencore": {"initiative": "group"}})
     enc.rng = StubRandom([face(2, 6), face(5, 6)])
     acts = enc.ruleset.plan_round(enc, [(a, [Attack(b)]), (b, [Attack(a)])])
-    assert {x.actor.name: x.data for x in acts} == {"A": 2, "B": 5}
+    assert {x.actor.name: x.payload for x in acts} == {"A": 2, "B": 5}
     assert min(acts, key=lambda x: x.offset).actor is b
 
 
@@ -268,7 +268,7 @@ def test_armor_then_toughness_then_hp_and_armor_keeps_its_initiative_penalty():
     assert (b.armor_left, b.toughness, b.hp) == (0, 0, 33)
     enc.rng = StubRandom([face(10, 20)])
     (act,) = enc.ruleset.plan_round(enc, [(b, [Attack(a)])])
-    assert act.data == 10 + 0 + 20 - 5  # used-up armor still slows its wearer
+    assert act.payload == 10 + 0 + 20 - 5  # used-up armor still slows its wearer
 
 
 def test_damage_below_armor_calls_no_critical():

@@ -11,15 +11,15 @@ import re
 
 import pytest
 
-from sim.dice import roll
-from sim.rulesets.opencore_criticals import (
+from sim.rulesets.dice import roll
+from sim.rulesets.opencore.criticals import (
     CRITICAL_TABLES,
     NO_CRITICAL,
     Critical,
     CritTable,
     Injury,
 )
-from sim.rulesets.opencore_rules import (
+from sim.rulesets.opencore.rules import (
     HealthStatus,
     HpRule,
     ability_modifier,
@@ -36,7 +36,7 @@ from sim.rulesets.opencore_rules import (
     roll_critical,
     roll_damage,
 )
-from sim.rulesets.opencore_tables import (
+from sim.rulesets.opencore.tables import (
     ARMOR,
     NEUTRAL_ARMOR,
     NEUTRAL_WEAPONS,

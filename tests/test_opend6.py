@@ -1,7 +1,7 @@
 """OpenD6 rulesets ``opend6`` and ``opend6-hp``: hit rate vs exact odds, hand-set turns, the
 native block, options, and every example scenario.
 
-Hand-set rolls: ``StubRandom`` makes ``sim.dice.roll`` show chosen d6 faces; ``roll_code``
+Hand-set rolls: ``StubRandom`` makes ``sim.rulesets.dice.roll`` show chosen d6 faces; ``roll_code``
 draws the normal dice first, then the wild die's throws. An attack draws its attack roll,
 then (on a hit) the damage roll, then the target's resistance roll. Every hand-set test
 checks that exactly the expected dice were drawn, which is how pool sizes (penalties,
@@ -16,13 +16,13 @@ import icepool
 import pytest
 from helpers import StubRandom, faces
 
-from sim import ai
+from sim.ai import profiles as ai
 from sim import scenario as scenario_mod
-from sim.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
-from sim.combatant import Status
-from sim.engine import Encounter
-from sim.errors import ScenarioError
-from sim.rulesets.opend6_rules import DiceCode, WoundStatus
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
+from sim.core.combatant import Status
+from sim.core.engine import Encounter
+from sim.scenario.errors import ScenarioError
+from sim.rulesets.opend6.rules import DiceCode, WoundStatus
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -325,7 +325,7 @@ def test_initiative_individual_agility_once_per_fight() -> None:
     assert enc.ruleset.declaration_order(enc, [b, a2, a]) == [a, a2, b]
     plan = enc.ruleset.plan_round(enc, [(b, [Attack(a)]), (a, [Attack(b), Attack(b)])])
     assert [(t.actor, t.offset) for t in plan] == [(b, b.offset), (a, a.offset)]
-    assert plan[1].data == [Attack(b), Attack(b)]  # all of a turn's actions at once
+    assert plan[1].payload == [Attack(b), Attack(b)]  # all of a turn's actions at once
 
 
 def test_initiative_by_side_option() -> None:
@@ -480,7 +480,7 @@ def test_native_gear_size_and_blindness() -> None:
 
 
 def test_native_gear_names_are_checked() -> None:
-    from sim.scenario import ScenarioError
+    from sim.scenario.errors import ScenarioError
 
     with pytest.raises(ScenarioError, match="unknown OpenD6 weapon 'warhammer' "
                                             r"\(did you mean 'war_hammer'\?\)"):

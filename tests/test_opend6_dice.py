@@ -12,7 +12,7 @@ import random
 import icepool
 import pytest
 
-from sim.rulesets.opend6_catalog import (
+from sim.rulesets.opend6.catalog import (
     ARMOR_BY_NEUTRAL,
     ARMORS,
     SHIELDS,
@@ -21,7 +21,7 @@ from sim.rulesets.opend6_catalog import (
     WEAPONS_BY_NEUTRAL,
     encumbrance_difficulty,
 )
-from sim.rulesets.opend6_rules import (
+from sim.rulesets.opend6.rules import (
     DiceCode,
     DiceCodeError,
     RangeBand,

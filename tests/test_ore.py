@@ -6,13 +6,13 @@ from math import perm
 import pytest
 from helpers import StubRandom, faces, scenario
 
-from sim.actions import Attack, Defend, Move
-from sim.combatant import Status
-from sim.dice import Set
-from sim.engine import Encounter
-from sim.rulesets.ore import RolledSet, assign_sets, capped, gobble, lose_die
-from sim.rulesets.ore_body import Body
-from sim.rulesets.ore_catalog import HEAD, LEFT_ARM, LEFT_LEG, TORSO
+from sim.core.actions import Attack, Defend, Move
+from sim.core.combatant import Status
+from sim.rulesets.ore.sets import Set
+from sim.core.engine import Encounter
+from sim.rulesets.ore.ruleset import RolledSet, assign_sets, capped, gobble, lose_die
+from sim.rulesets.ore.body import Body
+from sim.rulesets.ore.catalog import HEAD, LEFT_ARM, LEFT_LEG, TORSO
 
 
 def fighter(name, body=3, fight=3, **extra):
@@ -250,11 +250,11 @@ def test_widest_set_resolves_first_then_highest():
 
 
 def test_lose_die_prefers_a_set_that_survives():
-    from sim.actions import TimedAction
+    from sim.core.actions import TimedAction
 
     wide = TimedAction(1.0, None, Attack(None), RolledSet(Set(3, 4)))
     pair = TimedAction(1.0, None, Defend(), RolledSet(Set(2, 2)))
-    assert lose_die([pair, wide], (4, 4)) is wide and wide.data.width == 2
+    assert lose_die([pair, wide], (4, 4)) is wide and wide.payload.width == 2
     # only slower sets lose dice
     assert lose_die([pair], (2, 1)) is None
 
@@ -264,7 +264,7 @@ def test_multiple_actions_roll_the_smaller_pool_minus_one_and_need_a_set_each():
     enc, a, b = encounter(fighter("A", body=3, fight=3), fighter("B"))
     actions = plan(enc, [(a, [Attack(b), Attack(b)])], [7, 7, 3, 3, 1])
     assert enc.rng.drawn == 5  # 6 dice - 1 for the extra action
-    assert sorted(x.data.key for x in actions) == [(2, 3), (2, 7)]
+    assert sorted(x.payload.key for x in actions) == [(2, 3), (2, 7)]
 
 
 def test_move_with_attack_takes_the_faster_set():
@@ -277,19 +277,19 @@ def test_called_shot_sets_a_die_and_costs_one():
     enc, a, b = encounter(fighter("A"), fighter("B"))
     actions = plan(enc, [(a, [Attack(b, "head")])], [10, 1, 2, 3])
     assert enc.rng.drawn == 4  # 6 - 1 dice, one of them set to 10 before the roll
-    assert actions[0].data.key == (2, 10)
+    assert actions[0].payload.key == (2, 10)
 
 
 def test_expert_die_is_set_before_the_roll():
     enc, a, b = encounter(fighter("A", expert="fight"), fighter("B"))
     actions = plan(enc, [(a, [Attack(b)])], [10, 1, 2, 3, 4])
-    assert enc.rng.drawn == 5 and actions[0].data.key == (2, 10)
+    assert enc.rng.drawn == 5 and actions[0].payload.key == (2, 10)
 
 
 def test_master_die_is_set_after_the_roll_to_widen_the_best_set():
     enc, a, b = encounter(fighter("A", master="fight"), fighter("B"))
     actions = plan(enc, [(a, [Attack(b)])], [6, 6, 1, 2, 3])
-    assert enc.rng.drawn == 5 and actions[0].data.key == (3, 6)
+    assert enc.rng.drawn == 5 and actions[0].payload.key == (3, 6)
 
 
 def test_dazed_costs_a_die():
@@ -305,7 +305,7 @@ def test_lowest_sense_declares_first():
 
 
 def test_native_block_rejects_expert_and_master_on_one_skill():
-    from sim.scenario import ScenarioError
+    from sim.scenario.errors import ScenarioError
 
     with pytest.raises(ScenarioError, match="never both"):
         scenario({"a": [fighter("A", expert="fight", master="fight")], "b": [fighter("B")]})
@@ -322,7 +322,7 @@ def test_a_broken_move_set_does_not_move():
     # set loses a die, as a faster hit would take it
     actions = plan(enc, [(a, [Move(b, stop_at=2), Attack(b)])], [9, 9, 3, 3, 1])
     move = next(x for x in actions if type(x.intent) is Move)
-    move.data.width = 1
+    move.payload.width = 1
     enc.ruleset.resolve(enc, move)
     assert a.pos == start
 
@@ -334,7 +334,7 @@ def test_no_parry_without_a_usable_arm_even_against_fists():
 
 
 def test_a_bow_cannot_parry():
-    from sim.rulesets.ore import parry_implement
+    from sim.rulesets.ore.ruleset import parry_implement
 
     enc, a, b = encounter(fighter("A", weapon="bow"), fighter("B", weapon="sword"))
     assert not parry_implement(a) and parry_implement(b)

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from sim import scenario as scenario_mod
-from sim.batch import PART, STATE, BatchSpec, run_batch
+from sim.batch.runner import PART, STATE, BatchSpec, run_batch
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = str(ROOT / "scenarios/duel.yaml")
-FRAY = [sys.executable, "-c", "from sim.cli import main; main()"]
+FRAY = [sys.executable, "-c", "from sim.cli.main import main; main()"]
 
 
 def files(folder: Path) -> tuple[bytes, bytes]:
@@ -60,7 +60,7 @@ def test_interrupted_then_resumed_batch_equals_an_uninterrupted_one(tmp_path, re
 
 
 def test_resume_refuses_a_different_batch(tmp_path):
-    from sim.errors import FrayInputError
+    from sim.scenario.errors import FrayInputError
 
     scen = scenario_mod.load(DUEL)
     with pytest.raises(KeyboardInterrupt):
@@ -162,7 +162,7 @@ def test_parquet_output_holds_the_same_rows_as_the_csv(tmp_path):
 
     import pyarrow.parquet as pq
 
-    from sim.batch import write_parquet
+    from sim.batch.runner import write_parquet
 
     scen = scenario_mod.load(str(ROOT / "scenarios/ambush.yaml"))
     run_batch(BatchSpec(scen, "ore", 300, seed=2, chunk_size=64), tmp_path)

@@ -1,6 +1,6 @@
 """Bad scenario files end in a clear error: exit code 2, file, field path, what is allowed.
 
-Every case goes through the real entry point (``sim.cli.main`` with ``sys.argv`` set) and
+Every case goes through the real entry point (``sim.cli.main.main`` with ``sys.argv`` set) and
 checks the exact ``error: FILE: FIELD: message`` line, the allowed values or the
 suggestion for a typo, and that no traceback or raw pydantic wording leaks out.
 """

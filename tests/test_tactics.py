@@ -15,17 +15,18 @@ import pytest
 import yaml
 from helpers import scenario
 
-from sim import ai, tactics
-from sim.actions import Aim, Attack, Bide, Defend, Move, Retreat
-from sim.batch import BatchSpec, run_batch
-from sim.combatant import Status
-from sim.engine import Encounter
-from sim.errors import ScenarioError
-from sim.rulesets.opend6_ai import SPENDERS
-from sim.rulesets.ore_ai import expected_value, p_sets, widest
-from sim.rulesets.ore_catalog import HEAD
+from sim.ai import profiles as ai
+from sim.ai import tactics
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat
+from sim.batch.runner import BatchSpec, run_batch
+from sim.core.combatant import Status
+from sim.core.engine import Encounter
+from sim.scenario.errors import ScenarioError
+from sim.rulesets.opend6.advisor import SPENDERS
+from sim.rulesets.ore.advisor import expected_value, p_sets, widest
+from sim.rulesets.ore.catalog import HEAD
 from sim.scenario import Doctrine, parse
-from sim.stats import wilson
+from sim.results.tally import wilson
 
 RULESETS = ("ore", "bgrade", "opend6", "opend6-hp", "opencore")
 ROOT = Path(__file__).resolve().parent.parent
@@ -351,9 +352,9 @@ def test_tactical_beats_basic_and_cautious_dies_less(ruleset):
 def test_a_late_declarer_defends_against_attacks_declared_on_it():
     from helpers import scenario as make
 
-    from sim.actions import Attack, Defend
-    from sim.ai import decide
-    from sim.engine import Encounter
+    from sim.core.actions import Attack, Defend
+    from sim.ai.profiles import decide
+    from sim.core.engine import Encounter
 
     scen = make({"a": [{"name": "Knight", "ai": "cautious", "weapon": "sword",
                         "traits": {"perception": 4}, "skills": {"melee": 3, "dodge": 2}}],

@@ -1,1 +1,11 @@
-"""The rulesets: one module each, registered by name in ``registry``."""
+"""Rulesets: the registry, the ``Ruleset`` lifecycle, and one sub-package per ruleset.
+
+Each sub-package has the same file roles: ``ruleset.py`` (plan and resolve), ``rules.py``
+(pure rule functions), ``fighter.py`` (native block, options, state, conversion from
+neutral traits), ``catalog.py``/``tables.py`` (data) and ``advisor.py`` (the AI's
+questions). Nothing outside this package names a ruleset.
+"""
+
+from sim.rulesets.registry import describe, get, names, register
+
+__all__ = ["describe", "get", "names", "register"]

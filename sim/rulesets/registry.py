@@ -1,8 +1,14 @@
-"""Rulesets by name. Import a ruleset module here to make it available everywhere."""
+"""Rulesets by name: ``register`` a ``Ruleset`` subclass, ``get`` it back.
+
+The built-in rulesets are imported on first use, by module name (``BUILTIN``): a plug-in
+list, like a package's entry points, so that the scenario loader can ask for native blocks
+and options without depending on any ruleset. A new ruleset adds its module here (or calls
+``register`` itself, as the tests' throwaway ruleset does) and touches nothing else.
+"""
 
 from __future__ import annotations
 
-from functools import cache
+import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -10,44 +16,69 @@ if TYPE_CHECKING:
 
     from sim.rulesets.base import Ruleset
 
+BUILTIN = (
+    "sim.rulesets.ore.ruleset",
+    "sim.rulesets.bgrade.ruleset",
+    "sim.rulesets.opencore.ruleset",
+    "sim.rulesets.opend6.ruleset",
+)
 
-@cache
-def _table() -> dict[str, type[Ruleset]]:
-    # Imported lazily: ruleset modules import the scenario dataclasses.
-    from sim.rulesets.bgrade import BGradeRuleset
-    from sim.rulesets.opencore import OpenCoreRuleset
-    from sim.rulesets.opend6 import OpenD6HpRuleset, OpenD6Ruleset
-    from sim.rulesets.ore import OreRuleset
+_table: dict[str, type[Ruleset]] = {}
+_aliases: dict[str, str] = {}
+_loaded = False
 
-    classes: list[type[Ruleset]] = [OreRuleset, BGradeRuleset, OpenCoreRuleset, OpenD6Ruleset,
-                                    OpenD6HpRuleset]
-    return {cls.name: cls for cls in classes}
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Class decorator: make ``cls`` available under ``cls.name`` (and ``cls.aliases``)."""
+    if cls.name in _table and _table[cls.name] is not cls:
+        raise ValueError(f"a ruleset named {cls.name!r} is already registered")
+    _table[cls.name] = cls
+    for alias in cls.aliases:
+        _aliases[alias] = cls.name
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Remove a ruleset (tests register throwaway ones)."""
+    cls = _table.pop(name, None)
+    for alias in getattr(cls, "aliases", ()):
+        _aliases.pop(alias, None)
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in BUILTIN:
+            importlib.import_module(module)
 
 
 def names() -> list[str]:
     """Registered ruleset names, in registration order."""
-    return list(_table())
+    _load_builtins()
+    return list(_table)
 
 
 def get(name: str) -> type[Ruleset]:
-    """The ruleset class registered as ``name`` (KeyError when unknown)."""
-    return _table()[name]
+    """The ruleset class registered as ``name`` or an alias of it (KeyError when unknown)."""
+    _load_builtins()
+    return _table[_aliases.get(name, name)]
 
 
 def describe() -> list[tuple[str, str]]:
     """``(name, one-line summary)`` for every ruleset."""
-    return [(name, cls.summary) for name, cls in _table().items()]
+    _load_builtins()
+    return [(name, cls.summary) for name, cls in _table.items()]
 
 
 def native_blocks() -> dict[str, type[BaseModel]]:
     """Scenario native block name -> its validation model."""
-    out = {}
-    for cls in _table().values():
-        if cls.native_key and cls.NativeBlock is not None:
-            out[cls.native_key] = cls.NativeBlock
-    return out
+    _load_builtins()
+    return {cls.native_key: cls.NativeBlock for cls in _table.values()
+            if cls.native_key and cls.NativeBlock is not None}
 
 
 def option_blocks() -> dict[str, type[BaseModel]]:
     """Scenario ``options.<name>`` -> its validation model."""
-    return {name: cls.Options for name, cls in _table().items()}
+    _load_builtins()
+    return {name: cls.Options for name, cls in _table.items()}

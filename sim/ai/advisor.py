@@ -1,0 +1,102 @@
+"""The questions an AI asks a ruleset, with safe defaults.
+
+Every ruleset has an ``Advisor`` (its ``advisor.py``) that answers from its own dice; the
+profiles in :mod:`sim.ai.profiles` ask it and hold no dice logic. A default is the answer
+that changes nothing: no defense, no extra attack, no called shot, no waiting. ``threat``
+has no default: focus fire and falling back depend on it, so each ruleset must say how
+hurt its fighters are.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.core.actions import Attack
+
+if TYPE_CHECKING:
+    from sim.core.actions import Intent
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+
+
+class Advisor(ABC):
+    """Answers the AI profiles' questions for one ruleset.
+
+    Args:
+        rules: the ruleset instance of the encounter (its options included).
+    """
+
+    def __init__(self, rules):
+        self.rules = rules
+
+    # ---------------------------------------------------------------- every profile
+    def can_attack(self, enc: Encounter, actor: Combatant, target: Combatant) -> bool:
+        """Whether ``actor`` could attack ``target`` from where both stand (its reach)."""
+        return tactics.in_reach(enc, actor, target)
+
+    def needs_reload(self, actor: Combatant) -> bool:
+        """Whether the actor's weapon must be reloaded (or picked up) before it can attack."""
+        return False
+
+    @abstractmethod
+    def threat(self, actor: Combatant) -> float:
+        """How hurt a combatant is, 0 (fresh) to 1 (about to go down)."""
+
+    def called_shot(self, enc: Encounter, actor: Combatant, target: Combatant) -> str | None:
+        """The location an aggressive AI should call, or None (no called shot)."""
+        return None
+
+    def extra_attacks(self, enc: Encounter, actor: Combatant, target: Combatant) -> int:
+        """How many extra attacks an aggressive AI should declare this round (0: one)."""
+        return 0
+
+    def can_move_and_attack(self, enc: Encounter, actor: Combatant) -> bool:
+        """Whether moving and attacking in one round is worth declaring."""
+        return False
+
+    # ---------------------------------------------------------------- cautious and tactical
+    def danger(self, enc: Encounter, actor: Combatant) -> float:
+        """Expected damage ``actor`` deals in a round, in the ruleset's unit (compared only)."""
+        return 1.0
+
+    def defense_kind(self, enc: Encounter, actor: Combatant, ranged: bool) -> str | None:
+        """The defense to declare against ``ranged`` (else melee) attacks, or None."""
+        return None
+
+    def attack_and_defend(self, enc: Encounter, actor: Combatant, target: Combatant,
+                          kind: str) -> bool:
+        """Whether attacking ``target`` and defending (``kind``) in one round both pay."""
+        return False
+
+    def tactical_attack(self, enc: Encounter, actor: Combatant,
+                        target: Combatant) -> tuple[list[Intent], str]:
+        """The attack declaration with the best expectation on ``target``, and why.
+
+        Default: the aggressive choices (a called shot, extra attacks); "" for one plain
+        attack.
+        """
+        called = self.called_shot(enc, actor, target)
+        extra = self.extra_attacks(enc, actor, target)
+        why = ", ".join(x for x in (f"{extra + 1} attacks" if extra else "",
+                                    f"called shot at the {called}" if called else "") if x)
+        return [Attack(target, called)] + [Attack(target)] * extra, why
+
+    def wait_intents(self, enc: Encounter, actor: Combatant,
+                     foes: list[Combatant]) -> tuple[list[Intent], str]:
+        """What a fighter holding its ground with no foe in reach does, and why."""
+        return [], "holds its ground"
+
+    def while_closing(self, enc: Encounter, actor: Combatant,
+                      target: Combatant) -> list[Intent]:
+        """What to declare with a move that does not bring ``target`` into reach."""
+        return []
+
+    def waits_for(self, enc: Encounter, actor: Combatant, target: Combatant) -> bool:
+        """Whether letting ``target`` come into reach beats closing the last gap."""
+        return False
+
+    def can_step_back_and_attack(self, enc: Encounter, actor: Combatant) -> bool:
+        """Whether a ranged fighter can step out of melee and still shoot this round."""
+        return self.can_move_and_attack(enc, actor)

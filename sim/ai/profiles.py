@@ -1,0 +1,317 @@
+"""AI profiles: each turns what a combatant can see into a list of intents for the round.
+
+- ``passive``: does nothing (a target dummy; it still rolls what a ruleset makes every
+  defender roll).
+- ``basic``: one plain attack per round on the nearest enemy, moving toward it when out of
+  reach; never spends points, splits its pool, defends or makes called shots.
+- ``aggressive``: closes in, moving and attacking in one round when the ruleset allows it,
+  takes extra attacks when the pool allows, and calls shots where the ruleset says it pays.
+- ``cautious``: values its life. Defends when two foes are in reach or when hurt (with an
+  attack too when the pool allows both); a shooter takes cover and shoots from range; badly
+  hurt (``retreat_at``), it falls back toward its side's edge of the map and leaves there,
+  or yields when a foe is in reach.
+- ``tactical``: chooses by expected value under its ruleset. Focus fire on the foe nearest
+  to going down, the attack declaration with the best expectation (extra attacks, called
+  shots, points), shooters in cover and out of melee, melee fighters holding between their
+  shooters and the foes while the shooters are at work.
+
+A doctrine (``sim.scenario.loader.Doctrine``) tunes a profile: ``focus`` (which foe), ``prefers``
+(a shooter with ``melee`` does not keep its distance), ``retreat_at`` and ``morale``. A
+setting left out takes the profile's default (``PROFILE_DEFAULTS``); combatants carry the
+filled-in doctrine (``effective``).
+
+Each ruleset's ``Advisor`` (:mod:`sim.ai.advisor`) answers the questions that depend on
+its dice (``can_attack``, ``extra_attacks``, ``called_shot``, ``threat``, ``danger``,
+``defense_kind``, ``attack_and_defend``, ``tactical_attack``, ``wait_intents``); the profiles
+hold no dice logic, and the places on the map come from :mod:`sim.ai.tactics`. Each
+decision stores a short reason in ``Combatant.why`` for the solo log.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.ai.doctrine import COVER_MOVES
+from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Reload, Retreat
+from sim.core.battlefield import MELEE_REACH
+from sim.core.combatant import Status
+
+if TYPE_CHECKING:
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+
+def _target(enc: Encounter, c: Combatant) -> Combatant | None:
+    """The foe the doctrine's focus picks, when it is not the nearest."""
+    foes = enc.enemies(c)
+    return tactics.pick_target(enc, c, foes, c.doctrine.focus) if foes else None
+
+
+def stop_at(c: Combatant) -> float:
+    """How close ``c`` comes before attacking: its reach, or melee reach.
+
+    Melee reach for a shooter whose doctrine ``prefers: melee`` (it fights up close, at
+    point blank).
+    """
+    return MELEE_REACH if c.ranged and c.doctrine.prefers == "melee" else c.reach
+
+
+def can_strike(enc: Encounter, c: Combatant, target: Combatant) -> bool:
+    """``Ruleset.can_attack``, and within melee reach for a shooter that prefers melee."""
+    if not enc.advisor.can_attack(enc, c, target):
+        return False
+    if c.ranged and c.doctrine.prefers == "melee":
+        return enc.field.distance(c.pos, target.pos) <= MELEE_REACH
+    return True
+
+
+def passive(enc: Encounter, c: Combatant) -> list[Intent]:
+    """Never acts."""
+    c.why = "passive"
+    return []
+
+
+def _simple_start(enc: Encounter, c: Combatant) -> tuple[Combatant | None, list[Intent] | None]:
+    """The foe of a basic or aggressive fighter, and a reload that must come first (or None).
+
+    The foe is the nearest, or the one the doctrine's ``focus`` picks.
+    """
+    target = (tactics.nearest_enemy(enc, c) if c.doctrine.focus == "nearest"
+              else _target(enc, c))
+    if target is not None and enc.advisor.needs_reload(c):
+        c.why = "weapon unloaded"
+        return target, [Reload()]
+    return target, None
+
+
+def _in_reach(c: Combatant, target: Combatant) -> str:
+    """The log's reason for a plain attack: the foe in range (shooters) or in reach."""
+    return f"{target.name} in {'range' if c.ranged else 'reach'}"
+
+
+def basic(enc: Encounter, c: Combatant) -> list[Intent]:
+    """One plain attack on the nearest enemy (or the doctrine's focus), or a move toward it."""
+    target, first = _simple_start(enc, c)
+    if target is None:
+        return []
+    if first is not None:
+        return first
+    if can_strike(enc, c, target):
+        c.why = _in_reach(c, target)
+        return [Attack(target)]
+    c.why = f"closing on {target.name}"
+    return [Move(target, stop_at=stop_at(c))]
+
+
+def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
+    """Close in and hit as often and as hard as the ruleset allows."""
+    target, first = _simple_start(enc, c)
+    if target is None:
+        return []
+    if first is not None:
+        return first
+    advisor = enc.advisor
+    called = advisor.called_shot(enc, c, target)
+    if can_strike(enc, c, target):
+        intents: list[Intent] = [Attack(target, called)]
+        extra = advisor.extra_attacks(enc, c, target)
+        intents += [Attack(target)] * extra
+        c.why = (_in_reach(c, target)
+                 + (f", {extra + 1} attacks" if extra else "")) + (
+            f", called shot at the {called}" if called else "")
+        return intents
+    gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
+    if gap <= c.speed and advisor.can_move_and_attack(enc, c):
+        c.why = f"charges {target.name}"
+        return [Move(target, stop_at=stop_at(c)), Attack(target)]
+    c.why = f"closing on {target.name}"
+    return [Move(target, stop_at=stop_at(c))]
+
+
+# ---------------------------------------------------------------------------- shared moves
+def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Intent]:
+    """Badly hurt: yield to a foe in reach, else retreat toward the edge and leave there."""
+    close = tactics.engaged(enc, c, foes)
+    if close:
+        c.why = f"yields to {close[0].name}: badly hurt"
+        enc.take_out(c, Status.SURRENDERED, c.why)
+        return []
+    field = enc.field
+    dest = tactics.edge(enc, c, foes)
+    if c.pos == dest and not tactics.can_leave(enc, c, foes):
+        kind = enc.advisor.defense_kind(enc, c, ranged=True)
+        if kind:  # cornered at the edge: nothing left but to defend
+            c.why = f"{DEFENDS[kind]}: badly hurt, cornered at {field.describe(dest)}"
+            return [Defend(kind)]
+    c.why = f"badly hurt: falls back to {field.describe(dest)}"
+    return [Retreat(dest, leave=True)]
+
+
+def _hurt(enc: Encounter, c: Combatant) -> float | None:
+    """``threat`` of ``c`` when it reached its ``retreat_at``, else None."""
+    at = c.doctrine.retreat_at
+    if at is None:
+        return None
+    threat = enc.advisor.threat(c)
+    return threat if threat >= at else None
+
+
+def _take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
+                target: Combatant) -> list[Intent] | None:
+    """A shooter not in melee moves to better cover nearby (shooting too if it can)."""
+    spot = tactics.cover_spot(enc, c, foes, target, c.speed * COVER_MOVES)
+    if spot is None:
+        return None
+    c.why = f"takes cover at {enc.field.describe(spot)}"
+    near = enc.field.distance(c.pos, spot) <= c.speed
+    if near and enc.advisor.can_move_and_attack(enc, c):
+        return [Retreat(spot), Attack(target)]
+    return [Retreat(spot)]
+
+
+def _step_back(enc: Encounter, c: Combatant, foes: list[Combatant],
+               target: Combatant) -> list[Intent] | None:
+    """A shooter in melee steps out of reach when it can still shoot this round."""
+    if not enc.advisor.can_step_back_and_attack(enc, c):
+        return None
+    spot = tactics.step_back_spot(enc, c, foes, target)
+    if spot is None:
+        return None
+    c.why = f"steps back to {enc.field.describe(spot)} and shoots"
+    return [Retreat(spot), Attack(target)]
+
+
+def _first_concerns(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Intent] | None:
+    """What comes before choosing a foe, for cautious and tactical; None: go on and fight.
+
+    Nobody left to fight; badly hurt (fall back or yield); an unloaded weapon.
+    """
+    if not foes:
+        return []
+    if _hurt(enc, c) is not None:
+        return fall_back(enc, c, foes)
+    if enc.advisor.needs_reload(c):
+        c.why = "weapon unloaded"
+        return [Reload()]
+    return None
+
+
+# ---------------------------------------------------------------------------- cautious
+def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
+    """Fight, but not to the death: defend, take cover, keep range, fall back when hurt."""
+    foes = enc.enemies(c)
+    first = _first_concerns(enc, c, foes)
+    if first is not None:
+        return first
+    advisor = enc.advisor
+    target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
+    close = tactics.engaged(enc, c, foes)
+    shooter = c.ranged and c.doctrine.prefers != "melee"
+    if shooter:
+        plan = (_step_back(enc, c, foes, target) if close
+                else _take_cover(enc, c, foes, target))
+        if plan:
+            return plan
+    hurt = advisor.threat(c) > 0
+    aimed = tactics.declared_on(enc, c)
+    if len(close) >= 2 or aimed >= 2 or (hurt and tactics.threatened_by(enc, c, foes)):
+        reason = (f"{len(close)} foes in reach" if len(close) >= 2
+                  else f"{aimed} attacks declared on it" if aimed >= 2 else "hurt")
+        kind = advisor.defense_kind(enc, c, ranged=not close)
+        if kind:
+            if can_strike(enc, c, target) and advisor.attack_and_defend(enc, c, target, kind):
+                c.why = f"{DEFENDS[kind]} and strikes at {target.name}: {reason}"
+                return [Attack(target), Defend(kind)]
+            c.why = f"{DEFENDS[kind]}: {reason}"
+            return [Defend(kind)]
+    if can_strike(enc, c, target):
+        c.why = _in_reach(c, target)
+        return [Attack(target)]
+    c.why = f"closing to {'range' if shooter else 'reach'} of {target.name}"
+    return [Move(target, stop_at=stop_at(c))]
+
+
+# ---------------------------------------------------------------------------- tactical
+def _focus_why(enc: Encounter, c: Combatant, target: Combatant) -> str:
+    threat = enc.advisor.threat(target) if c.doctrine.focus == "weakest" else 0.0
+    if threat > 0:
+        return (f"focus fire: {target.name} "
+                f"{'nearly down' if threat >= 0.5 else 'already hurt'}")
+    return _in_reach(c, target)
+
+
+def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
+    """Choose by expected value: focus fire, the best declaration, position for the team."""
+    foes = enc.enemies(c)
+    first = _first_concerns(enc, c, foes)
+    if first is not None:
+        return first
+    advisor = enc.advisor
+    target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
+    shooter = c.ranged and c.doctrine.prefers != "melee"
+    if shooter:
+        close = tactics.engaged(enc, c, foes)
+        plan = (_step_back(enc, c, foes, target) if close
+                else _take_cover(enc, c, foes, target))
+        if plan:
+            return plan
+    if can_strike(enc, c, target):
+        intents, why = advisor.tactical_attack(enc, c, target)
+        c.why = _focus_why(enc, c, target) + (f", {why}" if why else "")
+        return intents
+    if not c.ranged:
+        ward = tactics.post(enc, c, foes)
+        if ward is not None:
+            return _hold(enc, c, foes, ward)
+    if advisor.waits_for(enc, c, target):
+        intents, why = advisor.wait_intents(enc, c, foes)
+        c.why = f"{why}: lets {target.name} come to it"
+        return intents
+    gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
+    if gap <= c.speed and advisor.can_move_and_attack(enc, c):
+        c.why = f"charges {target.name}"
+        return [Move(target, stop_at=stop_at(c)), Attack(target)]
+    extra = advisor.while_closing(enc, c, target)
+    c.why = f"closing on {target.name}" + (", aiming as it comes" if extra else "")
+    return [Move(target, stop_at=stop_at(c)), *extra]
+
+
+def _hold(enc: Encounter, c: Combatant, foes: list[Combatant],
+          ward: Combatant) -> list[Intent]:
+    """A melee fighter screening ``ward``: go to it, meet foes that reach it, else wait."""
+    distance = enc.field.distance
+    for e in foes:  # a foe at the shooter's side: go for it
+        if distance(ward.pos, e.pos) <= MELEE_REACH:
+            c.why = f"protects {ward.name} from {e.name}"
+            return [Move(e, stop_at=c.reach)]
+    if distance(c.pos, ward.pos) > MELEE_REACH:
+        c.why = f"holds the line at {ward.name}'s side"
+        return [Move(ward, stop_at=0.0)]
+    intents, why = enc.advisor.wait_intents(enc, c, foes)
+    c.why = f"holds by {ward.name}: {why}"
+    return intents
+
+
+PROFILES = {"passive": passive, "basic": basic, "aggressive": aggressive,
+            "cautious": cautious, "tactical": tactical}
+
+
+def decide(enc: Encounter, c: Combatant) -> list[Intent]:
+    """The intents of ``c`` for this round, by its AI profile.
+
+    Only what the ruleset supports, and no more actions than it allows: a profile asks the
+    advisor first, so this trims nothing in practice; it is the guarantee that no intent is
+    declared for a ruleset to ignore.
+    """
+    intents = PROFILES[c.ai](enc, c)
+    rules = enc.ruleset
+    kept = [i for i in intents if type(i) in rules.supports]
+    if rules.max_actions is not None:
+        kept = kept[:rules.max_actions]
+    return kept if len(kept) == len(intents) else _trimmed(c, intents, kept)
+
+
+def _trimmed(c: Combatant, intents: list[Intent], kept: list[Intent]) -> list[Intent]:
+    dropped = ", ".join(type(i).__name__.lower() for i in intents if i not in kept)
+    c.why = f"{c.why}; not declared under these rules: {dropped}"
+    return kept

@@ -1,0 +1,101 @@
+"""Where chunks of encounters run: in this process, a local process pool, or a Dask cluster.
+
+Every executor yields each chunk's rows **in chunk order**, whatever order they finish in,
+and keeps only a bounded window of chunks in flight, so memory stays flat for any batch size.
+Workers ignore SIGINT: Ctrl-C reaches only the main process, which stops submitting, keeps
+what finished and shuts the workers down.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+Chunk = tuple[int, int]
+Rows = list[dict[str, Any]]
+ChunkFn = Callable[[int, int], Rows]
+
+WINDOW_PER_WORKER = 4  # chunks in flight per worker: enough to keep every core busy
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_serial(fn: ChunkFn, chunks: Sequence[Chunk]) -> Iterator[Rows]:
+    """Run the chunks one after another in this process."""
+    for a, b in chunks:
+        yield fn(a, b)
+
+
+def run_local(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk],
+              workers: int) -> Iterator[Rows]:
+    """Run ``fn(*args, a, b)`` for each chunk on a process pool of ``workers``."""
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    try:
+        yield from _windowed(lambda a, b: pool.submit(fn, *args, a, b), chunks,
+                             workers * WINDOW_PER_WORKER, lambda f: f.result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], scheduler: str,
+             workers: int) -> Iterator[Rows]:
+    """Run the chunks on a Dask cluster (``tcp://host:port``) or a new ``LocalCluster``.
+
+    ``local`` starts a cluster of ``workers`` single-threaded worker processes here.
+    """
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        from sim.scenario.errors import FrayInputError
+
+        raise FrayInputError("--executor dask", [("", "Dask is not installed; install the "
+                                                  "extra with: pip install -e '.[dask]'")]) from exc
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="20s")
+            client.wait_for_workers(1, timeout=120)
+        except (OSError, TimeoutError) as exc:
+            from sim.scenario.errors import FrayInputError
+
+            raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
+                                                 f"{scheduler}: {exc}")]) from None
+    try:
+        window = max(workers, len(client.scheduler_info().get("workers", {}))) * \
+            WINDOW_PER_WORKER
+        yield from _windowed(lambda a, b: client.submit(fn, *args, a, b, pure=False),
+                             chunks, window, lambda f: f.result())
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _windowed(submit: Callable[[int, int], Any], chunks: Sequence[Chunk], window: int,
+              result: Callable[[Any], Rows]) -> Iterator[Rows]:
+    """Keep up to ``window`` chunks submitted; yield results in chunk order."""
+    pending: deque = deque()
+    todo = iter(chunks)
+    try:
+        for a, b in todo:
+            pending.append(submit(a, b))
+            if len(pending) >= window:
+                break
+        while pending:
+            rows = result(pending.popleft())
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending.append(submit(*nxt))
+            yield rows
+    finally:  # the consumer stopped early (Ctrl-C, an error): drop what has not started
+        for future in pending:
+            future.cancel()

@@ -1,0 +1,309 @@
+"""Many encounters: deterministic seeds, chunks on an executor, streamed, resumable output.
+
+Encounter ``i`` always runs with ``encounter_seed(seed, i)``; chunks of consecutive indices
+come back in index order from any executor, so ``encounters.csv`` and ``summary.json`` are
+identical for any number of workers, on a local pool or a Dask cluster.
+
+Files in the output folder while a batch runs:
+
+- ``.encounters.csv.part``: rows of every finished chunk, appended in index order;
+- ``.batch-state.json``: what the batch is (scenario digest, ruleset, seed, n) and how many
+  rows and bytes of the ``.part`` file are complete, rewritten atomically after each chunk.
+
+At the end the ``.part`` file is renamed to ``encounters.csv``, ``summary.json`` is written
+(temporary file, then rename) and the state file removed. A batch stopped by Ctrl-C or killed
+leaves no ``encounters.csv`` or ``summary.json`` at all, only the two hidden files, and
+``resume=True`` continues from the last complete chunk (cutting off any half-written tail).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from sim.batch import executors
+from sim.core.engine import Encounter, EncounterResult
+from sim.core.seeds import encounter_seed
+from sim.results.tally import BatchTally
+from sim.scenario.errors import FrayInputError
+from sim.scenario.specs import Scenario
+
+SIDE_COLUMNS = ("standing", "out", "deaths", "fled", "surrendered", "attacks", "hits",
+                "damage", "out_rounds")
+PART = ".encounters.csv.part"
+STATE = ".batch-state.json"
+
+
+def columns(scenario: Scenario) -> list[str]:
+    """The header of ``encounters.csv`` for a scenario."""
+    cols = ["index", "seed", "winner", "rounds", "first_casualty_round"]
+    for side in scenario.side_names:
+        cols += [f"{side}_{c}" for c in SIDE_COLUMNS]
+    return cols
+
+
+def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
+    """One ``encounters.csv`` row for an encounter result."""
+    row: dict[str, Any] = {
+        "index": index, "seed": result.seed, "winner": result.winner or "draw",
+        "rounds": result.rounds, "first_casualty_round": result.first_casualty_round,
+    }
+    for s in result.sides:
+        row[f"{s.name}_standing"] = s.standing
+        row[f"{s.name}_out"] = s.out_of_fight
+        row[f"{s.name}_deaths"] = s.deaths
+        row[f"{s.name}_fled"] = s.fled
+        row[f"{s.name}_surrendered"] = s.surrendered
+        row[f"{s.name}_attacks"] = s.attacks
+        row[f"{s.name}_hits"] = s.hits
+        row[f"{s.name}_damage"] = s.damage
+        row[f"{s.name}_out_rounds"] = " ".join(map(str, s.out_rounds))
+    return row
+
+
+def run_chunk(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
+              stop: int) -> list[dict[str, Any]]:
+    """Run encounters ``start..stop-1`` of a batch: the unit of work of every executor."""
+    return [result_row(i, Encounter(scenario, ruleset, encounter_seed(batch_seed, i)).run())
+            for i in range(start, stop)]
+
+
+@dataclass
+class ChunkResult:
+    """A chunk as the output needs it: CSV text and a partial tally.
+
+    Both are made in the worker, so that the main process only writes bytes and adds counters.
+    """
+
+    rows: int
+    text: bytes
+    tally: BatchTally
+
+
+def new_tally(scenario: Scenario, ruleset: str, seed: int) -> BatchTally:
+    """An empty ``summary.json`` tally for a batch of ``scenario``."""
+    return BatchTally.for_sides(scenario.slug, ruleset, seed,
+                                {side.name: len(side.members) for side in scenario.sides})
+
+
+def run_chunk_packed(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
+                     stop: int) -> ChunkResult:
+    """``run_chunk``, with the rows already folded and formatted (the batch's unit of work)."""
+    rows = run_chunk(scenario, ruleset, batch_seed, start, stop)
+    tally = new_tally(scenario, ruleset, batch_seed)
+    for row in rows:
+        tally.add(row)
+    return ChunkResult(len(rows), _csv_text(rows, columns(scenario)), tally)
+
+
+def scenario_digest(scenario: Scenario) -> str:
+    """A fingerprint of what a scenario says (not where it was read from)."""
+    return hashlib.sha256(repr(replace(scenario, source="")).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """What to run and where.
+
+    Attributes:
+        scenario, ruleset, n, seed: the batch itself (these decide the output).
+        workers: processes (local) or the window of chunks in flight (dask).
+        chunk_size: encounters per chunk; 0 picks one from ``n`` and ``workers``.
+        executor: ``local`` (a process pool; in-process for one worker) or ``dask``.
+        scheduler: for dask, ``tcp://host:port`` or ``local`` (a new LocalCluster).
+    """
+
+    scenario: Scenario
+    ruleset: str
+    n: int
+    seed: int = 1
+    workers: int = 1
+    chunk_size: int = 0
+    executor: str = "local"
+    scheduler: str = "local"
+
+    def chunks(self, start: int = 0) -> list[tuple[int, int]]:
+        """``(start, stop)`` index ranges covering ``start..n-1``."""
+        size = self.chunk_size or max(1, min(1000, -(-self.n // (self.workers * 8))))
+        return [(a, min(a + size, self.n)) for a in range(start, self.n, size)]
+
+    def identity(self) -> dict[str, Any]:
+        """What a resumed batch must share with the interrupted one."""
+        return {"scenario": self.scenario.slug, "digest": scenario_digest(self.scenario),
+                "ruleset": self.ruleset, "seed": self.seed, "n": self.n}
+
+
+def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk
+              ) -> Iterator[Any]:
+    """Yield ``fn``'s result for each chunk (its rows by default), in index order.
+
+    The chunks run on the spec's executor.
+    """
+    chunks = spec.chunks(start)
+    args = (spec.scenario, spec.ruleset, spec.seed)
+    if spec.executor == "dask":
+        return executors.run_dask(fn, args, chunks, spec.scheduler, spec.workers)
+    if spec.workers <= 1:
+        return executors.run_serial(lambda a, b: fn(*args, a, b), chunks)
+    return executors.run_local(fn, args, chunks, spec.workers)
+
+
+def run_batch(spec: BatchSpec, out_dir: Path | None,
+              progress: Callable[[int], None] | None = None, *,
+              resume: bool = False) -> dict[str, Any]:
+    """Run a batch and return its summary.
+
+    With ``out_dir``, rows stream to disk as chunks finish and the final files appear only
+    when the batch is complete (see the module docstring). ``progress`` is called with the
+    number of encounters just finished (and once with those recovered by a resume).
+
+    Raises:
+        FrayInputError: ``resume`` with no interrupted batch in ``out_dir``, or one that
+            does not match ``spec``.
+        KeyboardInterrupt: after keeping every finished chunk on disk.
+    """
+    scenario = spec.scenario
+    tally = new_tally(scenario, spec.ruleset, spec.seed)
+    if out_dir is None:
+        for chunk in iter_rows(spec, 0, run_chunk_packed):
+            tally.merge(chunk.tally)
+            if progress is not None:
+                progress(chunk.rows)
+        return tally.summary()
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    part, state_path = out_dir / PART, out_dir / STATE
+    done, size = 0, 0
+    if resume:
+        done, size = _recover(spec, out_dir, tally)
+        if progress is not None and done:
+            progress(done)
+    handle = open(part, "r+b" if resume else "wb")  # noqa: SIM115 - closed on every path
+    try:
+        handle.truncate(size)  # drop a half-written tail left by a kill
+        handle.seek(size)
+        if not resume:
+            size = handle.write(_csv_text([], columns(scenario), header=True))
+        for chunk in iter_rows(spec, done, run_chunk_packed):
+            size += handle.write(chunk.text)
+            handle.flush()
+            done += chunk.rows
+            tally.merge(chunk.tally)
+            _write_json(state_path, {**spec.identity(), "rows": done, "bytes": size})
+            if progress is not None:
+                progress(chunk.rows)
+    except BaseException:
+        handle.close()
+        if not state_path.exists():  # not one chunk finished: nothing worth keeping
+            part.unlink(missing_ok=True)
+        raise
+    handle.close()
+    summary = tally.summary()
+    os.replace(part, out_dir / "encounters.csv")
+    _write_json(out_dir / "summary.json", summary)
+    state_path.unlink(missing_ok=True)
+    return summary
+
+
+def write_parquet(out_dir: Path) -> Path:
+    """Write ``encounters.parquet`` from a finished ``encounters.csv``.
+
+    Streamed in blocks (pyarrow's incremental CSV reader, one row group per block), so memory
+    stays flat for any batch size; written to a temporary file, then renamed.
+    """
+    try:
+        import pyarrow.csv as pa_csv
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise FrayInputError("--parquet", [("", "pyarrow is not installed; install the extra "
+                                            "with: pip install -e '.[parquet]'")]) from exc
+    # out_rounds lists rounds ("3 5"): keep it text, whatever the first block looks like
+    convert = pa_csv.ConvertOptions(column_types={
+        name: "string" for name in _header(out_dir / "encounters.csv")
+        if name.endswith("_out_rounds") or name == "winner"})
+    reader = pa_csv.open_csv(out_dir / "encounters.csv", convert_options=convert)
+    tmp, final = out_dir / ".encounters.parquet.tmp", out_dir / "encounters.parquet"
+    with pq.ParquetWriter(tmp, reader.schema) as writer:
+        for block in reader:
+            writer.write_batch(block)
+    os.replace(tmp, final)
+    return final
+
+
+def _header(path: Path) -> list[str]:
+    with open(path, newline="") as handle:
+        return next(csv.reader(handle))
+
+
+RESULT_FILES = ("summary.json", "encounters.csv")
+
+
+def results_in(folder: Path) -> list[str]:
+    """What a batch in ``folder`` would replace.
+
+    Finished results, or the checkpoint of an interrupted batch (``.batch-state.json``).
+    """
+    found = [name for name in RESULT_FILES if (folder / name).exists()]
+    if (folder / STATE).exists():
+        found.append(STATE)
+    return found
+
+
+def make_out_dir(folder: Path) -> None:
+    """Create an output folder; a folder that cannot be made is bad input (exit 2)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FrayInputError(str(folder), [("", f"cannot create the output folder: "
+                                            f"{exc.strerror}")]) from None
+
+
+def interrupted(out_dir: Path) -> dict[str, Any] | None:
+    """The state of an interrupted batch in ``out_dir``, or None."""
+    path = out_dir / STATE
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def _recover(spec: BatchSpec, out_dir: Path, tally: BatchTally) -> tuple[int, int]:
+    state = interrupted(out_dir)
+    if state is None or not (out_dir / PART).exists():
+        raise FrayInputError(str(out_dir), [("", "no interrupted batch to resume here "
+                                             "(no .batch-state.json)")])
+    want = spec.identity()
+    differ = [k for k in want if state.get(k) != want[k]]
+    if differ:
+        detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ)
+        raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
+                                             "resume with the same scenario and options")])
+    with open(out_dir / PART, "rb") as handle:
+        text = handle.read(state["bytes"]).decode()
+    for row in csv.DictReader(io.StringIO(text)):
+        tally.add(row)
+    return state["rows"], state["bytes"]
+
+
+def _csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+    if header:
+        writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue().encode()
+
+
+def _write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically (temporary file, then rename)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+
+

@@ -1,0 +1,176 @@
+"""``fray sweep``: vary one value of a scenario and watch the win and death rates move.
+
+``--set PATH=VALUES`` names a place in the scenario's raw YAML mapping (``max_rounds``,
+``sides.bandits[0].count``, ``sides.heroes[0].traits.strength``, ...) and the values to put
+there (``1..6``, or ``1,2,4``, or ``sword,spear``). Each value is set on a copy of the loaded
+YAML data *before* validation, so a bad path or a bad value is an ordinary input error naming
+the path. Every value runs with the same batch seed, so the fights differ only by the value.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sim.batch.runner import BatchSpec, iter_rows
+from sim.results.lethality import LethalityTally
+from sim.scenario import Scenario, parse
+from sim.scenario.errors import FrayInputError, ScenarioError, field_path, unknown
+
+EXAMPLE = "sides.bandits[0].count=1..6"
+MAX_VALUES = 1000
+_PART = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
+Step = str | int
+
+
+def _bad(where: str, message: str) -> FrayInputError:
+    return FrayInputError("--set", [(where, message)])
+
+
+def parse_path(path: str) -> list[Step]:
+    """``sides.bandits[0].count`` -> ``['sides', 'bandits', 0, 'count']``."""
+    steps: list[Step] = []
+    for part in path.split("."):
+        m = _PART.fullmatch(part.strip())
+        if m is None:
+            raise _bad(path, f"not a path like {EXAMPLE.split('=')[0]} (keys joined by dots, "
+                             f"list entries as [i])")
+        steps.append(m.group(1))
+        steps += [int(i) for i in re.findall(r"\[(\d+)\]", m.group(2))]
+    return steps
+
+
+def parse_values(text: str, path: str) -> list[Any]:
+    """``1..6`` (whole numbers, both ends included) or ``a,b,c`` (each read as YAML)."""
+    m = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
+    if m:
+        a, b = int(m.group(1)), int(m.group(2))
+        step = 1 if b >= a else -1
+        if abs(b - a) + 1 > MAX_VALUES:
+            raise _bad(path, f"the range {text} has {abs(b - a) + 1} values; at most "
+                             f"{MAX_VALUES}")
+        return list(range(a, b + step, step))
+    if ".." in text:
+        raise _bad(path, f"a range is two whole numbers a..b, e.g. 1..6; got {text!r}")
+    values = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            raise _bad(path, f"an empty value in {text!r}; give a..b or a comma list like "
+                             f"1,2,4")
+        try:
+            value = yaml.safe_load(item)
+        except yaml.YAMLError:
+            raise _bad(path, f"cannot read the value {item!r}") from None
+        if isinstance(value, dict | list) or value is None:
+            raise _bad(path, f"values are single numbers, words or true/false; got {item!r}")
+        values.append(value)
+    return values
+
+
+def parse_set(text: str) -> tuple[str, list[Step], list[Any]]:
+    """``PATH=VALUES`` -> ``(path, steps, values)``."""
+    path, sep, values = text.partition("=")
+    path = path.strip()
+    if not sep or not path or not values.strip():
+        raise FrayInputError("--set", [("", f"expected PATH=VALUES, e.g. {EXAMPLE}; got "
+                                            f"{text!r}")])
+    return path, parse_path(path), parse_values(values, path)
+
+
+def set_value(data: dict[str, Any], steps: list[Step], value: Any) -> dict[str, Any]:
+    """A deep copy of ``data`` with ``value`` at ``steps``; missing mappings are created.
+
+    Raises:
+        FrayInputError: a step that does not fit the data (an index into a mapping, an entry
+            past the end of a list, an unknown side), naming the path up to that step.
+    """
+    data = copy.deepcopy(data)
+    node: Any = data
+    for k, step in enumerate(steps):
+        where, last = field_path(steps[: k + 1]), k == len(steps) - 1
+        parent = field_path(steps[:k]) or "the scenario"
+        if isinstance(step, int):
+            if not isinstance(node, list):
+                raise _bad(where, f"{parent} is not a list, so it has no entry [{step}]")
+            if step >= len(node):
+                raise _bad(where, f"no entry [{step}]: {parent} has {len(node)} "
+                                  f"(0..{len(node) - 1})")
+        else:
+            if not isinstance(node, dict):
+                raise _bad(where, f"{parent} holds a single value, not a mapping, so it has "
+                                  f"no key '{step}'")
+            if not last and node.get(step) is None:
+                if isinstance(steps[k + 1], int):  # a list must exist: a side, a member
+                    raise _bad(where, unknown("key", step, [str(key) for key in node]))
+                node[step] = {}  # e.g. traits: not given yet
+        if last:
+            node[step] = value
+        else:
+            node = node[step]
+    return data
+
+
+def variants(raw: Any, source: str, path: str, steps: list[Step],
+             values: list[Any]) -> list[tuple[Any, Scenario]]:
+    """One validated scenario per value (all checked before anything runs)."""
+    if not isinstance(raw, dict):
+        parse(raw, source)  # raises the loader's own error for a non-mapping file
+    out = []
+    for value in values:
+        data = set_value(raw, steps, value)
+        try:
+            out.append((value, parse(data, source)))
+        except ScenarioError as exc:
+            raise ScenarioError(f"{source} with --set {path}={value}", exc.problems) from None
+    return out
+
+
+def sweep_row(path: str, value: Any, summary: dict[str, Any]) -> dict[str, Any]:
+    """One ``sweep.csv`` row from a ruleset's lethality summary."""
+    row: dict[str, Any] = {"path": path, "value": value, "ruleset": summary["ruleset"],
+                           "encounters": summary["encounters"],
+                           "draw_rate": summary["draw_rate"]["value"],
+                           "rounds_mean": summary["rounds"]["mean"]["value"]}
+    for side, s in summary["sides"].items():
+        row[f"{side}_members"] = s["members"]
+        for key, metric in (("win", s["win_rate"]), ("death", s["death_rate"])):
+            row[f"{side}_{key}_rate"] = metric["value"]
+            row[f"{side}_{key}_lo"], row[f"{side}_{key}_hi"] = metric["ci95"]
+    return row
+
+
+def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] | None,
+              n: int, *, seed: int = 1, workers: int = 1,
+              advance: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Run every value under every ruleset (default: each variant's own); one row each."""
+    rows = []
+    for value, scen in cases:
+        for name in rulesets or [scen.ruleset]:
+            spec = BatchSpec(scen, name, n, seed, workers)
+            tally = LethalityTally.for_sides(name, {s.name: len(s.members) for s in scen.sides})
+            for chunk in iter_rows(spec):
+                for row in chunk:
+                    tally.add(row)
+                if advance is not None:
+                    advance(len(chunk))
+            rows.append(sweep_row(path, value, tally.summary()))
+    return rows
+
+
+def write_csv(rows: list[dict[str, Any]], path: Path) -> Path:
+    """Write ``sweep.csv`` (an empty interval bound is an empty cell)."""
+    fields = list(dict.fromkeys(key for row in rows for key in row))
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
+    return path

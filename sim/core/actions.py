@@ -1,0 +1,97 @@
+"""What combatants declare (intents) and what the engine schedules (timed actions).
+
+Intents are small frozen dataclasses produced by the AI (``Move`` goes toward a foe,
+``Retreat`` toward a place); a ruleset turns a round's intents into ``TimedAction``s with an
+offset in seconds from the start of the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Position
+    from sim.core.combatant import Combatant
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """Strike or shoot at ``target``; ``called`` names a hit location (ORE: "head")."""
+
+    target: Combatant
+    called: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move toward ``target`` until within ``stop_at`` metres of it."""
+
+    target: Combatant
+    stop_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    """Move toward a place rather than a foe: fall back, take cover, hold a post.
+
+    ``dest`` is where it goes (a node, as ``Battlefield.node`` gives it). With ``leave``,
+    arriving there while no foe could catch it takes it off the field (``Status.FLED``):
+    the edge of the map is the way out. Every ruleset resolves it as its own move
+    (``Ruleset.move_to`` walks and leaves).
+    """
+
+    dest: Position
+    leave: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Defend:
+    """Spend an action on defense: ``"dodge"``, ``"parry"`` or ``"block"``."""
+
+    kind: str = "dodge"
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """Spend an action aiming at ``target`` (OpenD6: +1D on the next attack)."""
+
+    target: Combatant
+
+
+@dataclass(frozen=True, slots=True)
+class Reload:
+    """Reload a weapon that needs it (crossbow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bide:
+    """Wait for a better moment (OpenCore: +20 initiative next round)."""
+
+
+Intent = Attack | Move | Retreat | Defend | Aim | Reload | Bide
+DEFENDS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}  # for the solo log
+
+
+P = TypeVar("P")
+
+
+@dataclass(slots=True)
+class TimedAction(Generic[P]):
+    """One intent scheduled inside a round.
+
+    Attributes:
+        offset: seconds after the start of the round; equal offsets are simultaneous.
+        actor: who acts.
+        intent: what it declared (None: a turn with nothing declared, which still ends
+            effects that last "until its next turn").
+        payload: the ruleset's own typed payload (ORE: the ``RolledSet``; OpenD6: the
+            ``Turn``; OpenCore: the ``Initiative``).
+        done: set once resolved, so a later event can tell it already happened.
+    """
+
+    offset: float
+    actor: Combatant
+    intent: Intent | None
+    payload: P
+    done: bool = False

@@ -1,0 +1,80 @@
+"""The state every ruleset's combatant shares: who, where, which side, and in the fight or not.
+
+Rulesets subclass ``Combatant`` to add their own bookkeeping (wound boxes, hit points,
+pools). The engine and the AI read only what is defined here.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from sim.ai.doctrine import effective, policy
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Position
+    from sim.scenario.specs import MemberSpec
+
+
+class Status(Enum):
+    """Where a combatant stands; anything but ``OK`` is out of the fight."""
+
+    OK = "ok"
+    UNCONSCIOUS = "unconscious"
+    INCAPACITATED = "incapacitated"
+    DEAD = "dead"
+    FLED = "fled"
+    SURRENDERED = "surrendered"
+
+
+class Combatant:
+    """A fighter in one encounter. Mutable: it lives and dies within a single fight.
+
+    Attributes:
+        name: unique within the encounter.
+        side: the side's name.
+        spec: the scenario's description it was built from.
+        pos: where it stands on the battlefield.
+        reach: metres within which it can attack now (melee 2 m; a ranged weapon's
+            longest band).
+        ranged: whether its weapon shoots.
+        speed: metres per move action.
+        status: see ``Status``; ``in_fight`` mirrors ``status is Status.OK`` for speed.
+        attacks, hits: attack actions resolved and those that succeeded.
+        damage: damage dealt by its hits, in the ruleset's own unit (ORE boxes of Shock and
+            Killing after armor, OpenD6 wounds or hit points, OpenCore hit points, B-Grade
+            wounds and Shock).
+        out_round: the round it was taken out in (0 while in the fight).
+    """
+
+    __slots__ = (
+        "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
+        "status", "in_fight", "attacks", "hits", "damage", "out_round", "effects", "why",
+    )
+
+    def __init__(self, spec: MemberSpec, pos: Position):
+        self.spec = spec
+        self.name = spec.name
+        self.side = spec.side
+        self.ai = spec.ai
+        self.doctrine = effective(spec.doctrine)  # the profile's defaults filled in
+        self.policy = policy(spec.ai)  # what the rules may spend on its behalf
+        self.pos = pos
+        self.reach = 2.0
+        self.ranged = False
+        self.speed = 10.0
+        self.status = Status.OK
+        self.in_fight = True
+        self.attacks = 0
+        self.hits = 0
+        self.damage = 0
+        self.out_round = 0
+        self.effects: list = []  # SimPy processes of ongoing effects (bleeding, stun)
+        self.why = ""  # the AI's last reason, for the solo log
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"
+
+    def describe(self) -> str:
+        """A short state line for logs ("2 wounds", "HP 12/27"); rulesets override."""
+        return self.status.value

@@ -1,0 +1,326 @@
+"""The SimPy engine: rounds, timed actions, ongoing effects, the end of a fight.
+
+The engine knows nothing of dice. Each round every combatant in the fight declares intents
+through its AI (in the ruleset's declaration order, so later declarers see earlier intents);
+the ruleset turns them into timed actions; the engine fires each at ``round start + offset``
+as a SimPy timeout and asks the ruleset to resolve it against the state at that moment.
+Actions with equal offsets are simultaneous: everyone in the group who was still in the
+fight when the group began gets to act. Ongoing effects (bleeding, stun) are SimPy
+processes; being taken out interrupts them unless they persist (bleeding while unconscious).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from sim.ai import profiles as ai
+from sim.ai import tactics
+from sim.core.battlefield import Battlefield
+from sim.core.combatant import Combatant, Status
+from sim.rulesets import registry
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+
+    from sim.core.actions import Intent
+    from sim.scenario.specs import MapSpec, Scenario
+
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    """How one side fared in one encounter."""
+
+    name: str
+    members: int
+    standing: int
+    out_of_fight: int
+    deaths: int
+    fled: int
+    surrendered: int
+    attacks: int
+    hits: int
+    damage: int
+    out_rounds: tuple[int, ...]  # the round each member went out in, in order
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterResult:
+    """The outcome of one encounter: the winner (None for a draw), rounds, per-side counts."""
+
+    seed: int
+    winner: str | None
+    rounds: int
+    sides: tuple[SideResult, ...]
+    first_casualty_round: int  # 0 when nobody was taken out
+
+
+@lru_cache(maxsize=32)
+def battlefield_for(spec: MapSpec) -> Battlefield:
+    """One ``Battlefield`` per map: distances are computed once per scenario, not per fight."""
+    return Battlefield(spec)
+
+
+class Encounter:
+    """One fight: a seeded RNG, the battlefield, the combatants and a SimPy environment.
+
+    Args:
+        scenario: a loaded scenario.
+        ruleset: registry name; defaults to the scenario's own.
+        seed: the encounter's seed; the same seed replays the same fight.
+        log: keep an event log (a list of dicts) for ``fray run``; off in batches.
+    """
+
+    def __init__(self, scenario: Scenario, ruleset: str | None = None, seed: int = 0,
+                 log: bool = False):
+        self.scenario = scenario
+        self.seed = seed
+        self.rng = random.Random(seed)
+        name = ruleset or scenario.ruleset
+        cls = registry.get(name)
+        self.ruleset = cls(cls.options_for(scenario))
+        self.advisor = self.ruleset.advisor  # what the AI asks the ruleset
+        self.field = battlefield_for(scenario.map)
+        self.env = simpy.Environment()
+        self.log: list[dict[str, Any]] | None = [] if log else None
+        self.round = 0
+        self.round_start = 0.0
+        self.first_casualty_round = 0
+        self.declared: dict[Combatant, list[Intent]] = {}
+        self.combatants: list[Combatant] = []
+        self.sides: dict[str, list[Combatant]] = {}
+        for side in scenario.sides:
+            members = [self.ruleset.build(m, self.field.node(m.at), self.rng)
+                       for m in side.members]
+            self.sides[side.name] = members
+            self.combatants.extend(members)
+        # members still in the fight per side, kept up to date by take_out (checked after
+        # every action, so it must be cheap)
+        self.standing = {name: len(members) for name, members in self.sides.items()}
+        self.sides_left = sum(1 for n in self.standing.values() if n)
+
+    # ---------------------------------------------------------------- queries
+    def enemies(self, c: Combatant) -> list[Combatant]:
+        """Enemies of ``c`` still in the fight."""
+        return [o for o in self.combatants if o.in_fight and o.side != c.side]
+
+    def allies(self, c: Combatant) -> list[Combatant]:
+        """Allies of ``c`` still in the fight (``c`` excluded)."""
+        return [o for o in self.sides[c.side] if o.in_fight and o is not c]
+
+    def sides_standing(self) -> list[str]:
+        """Names of the sides with at least one member in the fight."""
+        return [name for name, n in self.standing.items() if n]
+
+    @property
+    def now(self) -> float:
+        """Seconds since the start of the current round."""
+        return self.env.now - self.round_start
+
+    # ---------------------------------------------------------------- the books
+    # Rulesets report what happened through these calls; nothing else changes the counters.
+    def record_attack(self, actor: Combatant) -> None:
+        """An attack action of ``actor`` was resolved (hit or miss)."""
+        actor.attacks += 1
+
+    def record_hit(self, actor: Combatant, damage: int) -> None:
+        """One of ``actor``'s attacks succeeded, dealing ``damage`` in the ruleset's unit."""
+        actor.hits += 1
+        actor.damage += damage
+
+    def declare(self, c: Combatant) -> list[Intent]:
+        """Ask ``c``'s AI for its intents now and note them as declared this round.
+
+        A ruleset whose fighters declare at their own turn (OpenD6 re-declares a plan made
+        stale by faster fighters) calls this rather than the AI.
+        """
+        intents = ai.decide(self, c)
+        self.declared[c] = intents
+        return intents
+
+    # ---------------------------------------------------------------- changes
+    def take_out(self, c: Combatant, status: Status, why: str = "") -> None:
+        """Mark ``c`` out of the fight (or change how it is out, e.g. unconscious -> dead)."""
+        if status is Status.OK or c.status is status:
+            return
+        was_in = c.in_fight
+        c.status = status
+        c.in_fight = False
+        if was_in:
+            self.standing[c.side] -= 1
+            if not self.standing[c.side]:
+                self.sides_left -= 1
+            c.out_round = self.round
+            if not self.first_casualty_round:
+                self.first_casualty_round = self.round
+        if self.log is not None:
+            self.emit("status", who=c.name, status=status.value,
+                      text=f"{c.name} is {status.value}{': ' + why if why else ''}.")
+        if c.effects:
+            keep = []
+            for proc in c.effects:
+                if proc.persistent and status is not Status.DEAD:
+                    keep.append(proc)
+                elif proc.is_alive:
+                    proc.interrupt(status.value)
+            c.effects = keep
+
+    def bring_back(self, c: Combatant, why: str = "") -> None:
+        """Return an out-of-the-fight combatant to it (OpenCore: waking up)."""
+        if c.in_fight or c.status is Status.DEAD:
+            return
+        c.status = Status.OK
+        c.in_fight = True
+        c.out_round = 0
+        self.standing[c.side] += 1
+        if self.standing[c.side] == 1:
+            self.sides_left += 1
+        if self.log is not None:
+            self.emit("status", who=c.name, status="ok",
+                      text=f"{c.name} is back in the fight{': ' + why if why else ''}.")
+
+    def start_effect(self, c: Combatant, effect: Callable[[], Generator], *,
+                     persistent: bool = False) -> simpy.Process:
+        """Run an ongoing effect as a SimPy process tied to ``c``.
+
+        ``effect`` is a generator function yielding SimPy events; it is interrupted when ``c``
+        is taken out (only on death when ``persistent``), which ends it quietly.
+        """
+
+        def guarded():
+            try:
+                yield from effect()
+            except simpy.Interrupt:
+                return
+
+        proc = self.env.process(guarded())
+        proc.persistent = persistent
+        c.effects.append(proc)
+        return proc
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Append an event to the log.
+
+        Callers check ``self.log is not None`` first, so that batches (log off) build no
+        dicts at all.
+        """
+        self.log.append({"round": self.round, "t": round(self.now, 3), "type": kind, **fields})
+
+    # ---------------------------------------------------------------- running
+    def run(self) -> EncounterResult:
+        """Fight to the end and return the result."""
+        main = self.env.process(self._fight())
+        self.env.run(until=main)
+        return self._result()
+
+    def _fight(self) -> Generator:
+        env, ruleset = self.env, self.ruleset
+        spr = ruleset.seconds_per_round
+        ruleset.start(self)
+        if self.log is not None:
+            self._emit_start()
+        for rnd in range(1, self.scenario.max_rounds + 1):
+            self.round = rnd
+            self.round_start = start = env.now
+            fighters = [c for c in self.combatants if c.in_fight]
+            if self.log is not None:
+                self.emit("round", text=f"Round {rnd}")
+            declared = []
+            self.declared = {}
+            for c in ruleset.declaration_order(self, fighters):
+                declared.append((c, self.declare(c)))
+            actions = ruleset.plan_round(self, declared)
+            actions.sort(key=_offset)
+            i, n = 0, len(actions)
+            while i < n:
+                offset = actions[i].offset
+                j = i + 1
+                while j < n and actions[j].offset == offset:
+                    j += 1
+                wait = start + offset - env.now
+                if wait > 0:
+                    yield env.timeout(wait)
+                if j - i == 1:
+                    if actions[i].actor.in_fight:
+                        ruleset.resolve(self, actions[i])
+                else:  # simultaneous: whoever was up when the group began acts
+                    able = [a for a in actions[i:j] if a.actor.in_fight]
+                    for action in able:
+                        ruleset.resolve(self, action)
+                i = j
+                if self.sides_left <= 1:
+                    return
+            yield env.timeout(start + spr - env.now)
+            ruleset.end_round(self)
+            if self.sides_left <= 1:
+                return
+            self._check_morale()
+            if self.sides_left <= 1:
+                return
+
+    def _check_morale(self) -> None:
+        """Combatants whose side's losses reach their morale threshold break.
+
+        A breaking combatant surrenders when a foe is within melee reach, and flees
+        otherwise; both are out of the fight and counted apart from the dead.
+        """
+        for c in self.combatants:
+            morale = c.doctrine.morale if c.in_fight else None
+            if morale is None:
+                continue
+            members = len(self.sides[c.side])
+            lost = members - self.standing[c.side]
+            if lost and lost / members >= morale:
+                engaged = tactics.engaged(self, c, self.enemies(c))
+                self.take_out(c, Status.SURRENDERED if engaged else Status.FLED,
+                              f"morale breaks with {lost} of {members} of its side down")
+
+    def _result(self) -> EncounterResult:
+        standing = self.sides_standing()
+        winner = standing[0] if len(standing) == 1 else None
+        sides = tuple(
+            SideResult(
+                name=name,
+                members=len(members),
+                standing=sum(m.in_fight for m in members),
+                out_of_fight=sum(not m.in_fight for m in members),
+                deaths=sum(m.status is Status.DEAD for m in members),
+                fled=sum(m.status is Status.FLED for m in members),
+                surrendered=sum(m.status is Status.SURRENDERED for m in members),
+                attacks=sum(m.attacks for m in members),
+                hits=sum(m.hits for m in members),
+                damage=sum(m.damage for m in members),
+                out_rounds=tuple(sorted(m.out_round for m in members if not m.in_fight)),
+            )
+            for name, members in self.sides.items()
+        )
+        if self.log is not None:
+            self.emit("end", winner=winner, rounds=self.round,
+                      text=f"{winner} win after {self.round} rounds." if winner
+                      else f"Draw after {self.round} rounds.")
+        return EncounterResult(self.seed, winner, self.round, sides, self.first_casualty_round)
+
+    def _emit_start(self) -> None:
+        self.emit("start", scenario=self.scenario.name, ruleset=self.ruleset.name,
+                  seed=self.seed,
+                  text=f"{self.scenario.name} under {self.ruleset.name} (seed {self.seed})")
+        for c in self.combatants:
+            self.emit("combatant", who=c.name, side=c.side, at=self.field.describe(c.pos),
+                      text=f"  {c.side}: {c.name} at {self.field.describe(c.pos)}; "
+                           f"{c.describe()}")
+
+
+def _offset(action) -> float:
+    return action.offset
+
+
+def run_encounter(scenario: Scenario, ruleset: str | None, seed: int,
+                  log: bool = False) -> tuple[EncounterResult, list[dict[str, Any]] | None]:
+    """Run one encounter; returns the result and the event log (None when not logging)."""
+    enc = Encounter(scenario, ruleset, seed, log=log)
+    result = enc.run()
+    return result, enc.log

@@ -1,0 +1,84 @@
+"""What the AI asks B-Grade: ORE's odds without the cap or the multiple-action penalty.
+
+``BGradeAdvisor`` builds on :class:`~sim.rulesets.ore.advisor.OreAdvisor`. B-Grade has no
+hit locations (a called shot buys nothing), no 10-dice cap and no die lost for a second
+action (the ruleset's roll plan knows both); but a roll uses the smallest pool of its
+actions, so a defense declared with an attack is free only when its pool is no smaller
+than the attack's. Pending bonus dice from earlier hits count toward the odds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.core.actions import Attack, Defend, Intent, Move
+from sim.rulesets.bgrade.fighter import lethal
+from sim.rulesets.bgrade.rules import expected_sets
+from sim.rulesets.ore.advisor import MULTI_ACTION_MIN_DICE, MULTI_ACTION_ODDS, OreAdvisor, p_sets
+from sim.rulesets.ore.rules import action_pool
+
+if TYPE_CHECKING:
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+    from sim.rulesets.bgrade.fighter import BGradeFighter
+
+# Ruling (AI): extra attacks declared = expected sets in the pool (rounded) - 1, at most 3.
+MAX_EXTRA_ATTACKS = 3
+
+
+class BGradeAdvisor(OreAdvisor):
+    """The AI's questions under B-Grade (see :class:`sim.ai.advisor.Advisor`)."""
+
+    def threat(self, actor: BGradeFighter) -> float:
+        """Wounds out of 5 or Shock out of its track, whichever is nearer full."""
+        t = actor.wounds
+        return max(t.wounds / 5, t.shock / t.shock_boxes)
+
+    def called_shot(self, enc: Encounter, actor: BGradeFighter,
+                    target: Combatant) -> str | None:
+        """Ruling: no hit locations, so a called shot buys nothing."""
+        return None
+
+    def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> int:
+        """Rounded expected number of sets in the pool, minus the first attack (at most 3).
+
+        No penalty for several actions, so each set that the pool is likely to hold can
+        carry an attack; an attack left without a set costs nothing but a counted miss.
+        """
+        sets = expected_sets(self.dice(enc, actor, [Attack(target)]) + actor.bonus)
+        return min(MAX_EXTRA_ATTACKS, max(0, int(sets + 0.5) - 1))
+
+    def can_move_and_attack(self, enc: Encounter, actor: BGradeFighter) -> bool:
+        """Moving and attacking needs two sets: worth it from ORE's dice threshold."""
+        return self.dice(None, actor, [Move(actor), Attack(actor)]) >= MULTI_ACTION_MIN_DICE
+
+    def danger(self, enc: Encounter, actor: BGradeFighter) -> float:
+        """Expected sets in the attack pool, halved for a weapon that deals only Shock."""
+        sets = expected_sets(self.dice(None, actor, [Attack(actor)]) + actor.bonus)
+        return sets * (1.0 if lethal(actor) else 0.5)
+
+    def attack_and_defend(self, enc: Encounter, actor: BGradeFighter, target: Combatant,
+                          kind: str) -> bool:
+        """Both when the roll for the two (no penalty) holds two sets often."""
+        dice = self.dice(enc, actor, [Attack(target), Defend(kind)])
+        return p_sets(dice + actor.bonus, 2) >= MULTI_ACTION_ODDS
+
+    def tactical_attack(self, enc: Encounter, actor: BGradeFighter,
+                        target: Combatant) -> tuple[list[Intent], str]:
+        """As many attacks as the pool is expected to hold sets, and a free defense.
+
+        The defense rides along when its pool is no smaller than the attack's (the roll is
+        the smallest pool) and a set is likely left over for it: its gobble dice then cost
+        nothing.
+        """
+        extra = self.extra_attacks(enc, actor, target)
+        intents: list[Intent] = [Attack(target)] * (extra + 1)
+        why = f"{extra + 1} attacks" if extra else ""
+        kind = self.defense_kind(enc, actor, ranged=target.ranged)
+        attack = action_pool(actor, Attack(target))[0]
+        if kind and action_pool(actor, Defend(kind))[0] >= attack:
+            dice = self.dice(enc, actor, [*intents, Defend(kind)]) + actor.bonus
+            if p_sets(dice, extra + 2) >= MULTI_ACTION_ODDS:
+                intents.append(Defend(kind))
+                why = ", ".join(x for x in (why, f"a spare set to {kind}") if x)
+        return intents, why

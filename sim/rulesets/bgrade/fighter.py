@@ -1,0 +1,87 @@
+"""B-Grade combatants: the native ``bgrade:`` block, the options and the fighter.
+
+A B-Grade fighter is an ORE fighter (``sim.rulesets.ore.fighter``: the same conversion from
+neutral traits) with B-Grade's stats, a wound and Shock track instead of hit locations,
+pending bonus dice, possibility points and a hand of drama cards.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from sim.core.battlefield import MELEE_REACH
+from sim.rulesets.bgrade.deck import card_name
+from sim.rulesets.bgrade.rules import armor_soak
+from sim.rulesets.ore.catalog import TORSO, WEAPONS
+from sim.rulesets.ore.fighter import OreBlock, OreFighter, Stat
+from sim.scenario.models import Strict
+
+
+# ---------------------------------------------------------------------------- scenario blocks
+class BGradeStats(Strict):
+    """B-Grade's six stats, 1-6 (ORE's knowledge is intelligence here)."""
+
+    body: int | None = Stat
+    coordination: int | None = Stat
+    sense: int | None = Stat
+    intelligence: int | None = Stat
+    command: int | None = Stat
+    charm: int | None = Stat
+
+
+class BGradeBlock(OreBlock):
+    """Native ``bgrade:`` block: stats 1-6, skills 0-6, expert/master dice by skill name."""
+
+    stats: BGradeStats = BGradeStats()
+
+
+class BGradeOptions(Strict):
+    """``options: {bgrade: {...}}`` in a scenario.
+
+    Attributes:
+        working_together: allies attacking one foe in one round pool their hands.
+        drama_deck: deal 4-card hands from a 52-card deck; a card adds dice to a roll.
+        possibility_points: points per character (0 switches them off).
+        difficulty: Difficulty of every attack (0: none); a width-2 set needs height > D.
+    """
+
+    working_together: bool = True
+    drama_deck: bool = True
+    possibility_points: int = Field(default=2, ge=0, le=20)
+    difficulty: int = Field(default=0, ge=0, le=10)
+
+
+# ---------------------------------------------------------------------------- state
+class BGradeFighter(OreFighter):
+    """An ORE fighter with B-Grade's extras.
+
+    ``wounds`` holds a ``bgrade_rules.Track`` (wounds and Shock) instead of ORE's locations;
+    ``bonus`` is the dice pending for the next attack, ``points`` the possibility points
+    left, ``hand`` the drama cards held.
+    """
+
+    __slots__ = ("intelligence", "command", "charm", "bonus", "points", "hand")
+
+    def describe(self) -> str:
+        """Stats, skills, weapon, armor, points and hand for the solo log."""
+        hand = " ".join(card_name(c) for c in self.hand)
+        return (f"body {self.body}, coordination {self.coordination}, sense {self.sense}; "
+                f"fight {self.fight}, shoot {self.shoot}, dodge {self.dodge}, "
+                f"parry {self.parry}; {self.weapon.name} ({'Killing' if lethal(self) else 'Shock'})"
+                f", armor {armor_soak(self.armor[TORSO], 0)}; {self.points} possibility points"
+                + (f", hand {hand}" if hand else ""))
+
+
+def lethal(f: OreFighter) -> bool:
+    """Whether the fighter's weapon deals Killing in ORE (B-Grade: wounds, not Shock)."""
+    d = f.weapon.damage
+    return bool(d.k_width or d.k_plus)
+
+
+def disarm(f: OreFighter) -> None:
+    """Ruling: a disarmed fighter fights with its fists (Body + Fight, Shock, reach 2 m)."""
+    f.weapon = WEAPONS["unarmed"]
+    f.ranged = False
+    f.reach = MELEE_REACH
+    f.loaded = True
+

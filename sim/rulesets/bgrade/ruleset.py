@@ -1,0 +1,294 @@
+"""B-Grade (a converted One Roll Engine): ruleset ``bgrade``.
+
+B-Grade is ORE with the changes of RULES.md ``bgrade``; everything else (declaration by
+Sense, sets resolved widest first, gobble dice, the die lost when hit before acting,
+movement, weapons and armor by neutral name) is ``sim.rulesets.ore.ruleset``'s code, inherited.
+
+Where each change lives:
+- no 10-dice cap, no multiple-action penalty, +1d bonuses, drama cards and possibility
+  points (d6 rolls): ``BGradeRuleset._roll``; the deck itself: ``bgrade_deck``;
+- working together (allies on one foe pool their hands): ``BGradeRuleset._work_together``;
+- difficulty: ``BGradeRuleset._miss_reason``; degrees of success, benefits, armor and the
+  wound/Shock tracks: ``bgrade_rules``, applied in ``BGradeRuleset._damage``.
+
+Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
+from sim.core.combatant import Status
+from sim.rulesets.bgrade.advisor import BGradeAdvisor
+from sim.rulesets.bgrade.deck import DramaDeck, card_name, choose_card
+from sim.rulesets.bgrade.fighter import (
+    BGradeBlock,
+    BGradeFighter,
+    BGradeOptions,
+    disarm,
+    lethal,
+)
+from sim.rulesets.bgrade.rules import (
+    Benefit,
+    Track,
+    armor_soak,
+    beats_difficulty,
+    choose_benefit,
+    degree_name,
+    hit_damage,
+)
+from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
+from sim.rulesets.ore.catalog import TORSO
+from sim.rulesets.ore.fighter import OreFighter
+from sim.rulesets.ore.rules import RolledSet, assign_sets, lose_die, roll_action_pool
+from sim.rulesets.ore.ruleset import OreRuleset, intent_text
+from sim.rulesets.registry import register
+
+if TYPE_CHECKING:
+    import random
+
+    from sim.core.battlefield import Position
+    from sim.core.engine import Encounter
+    from sim.scenario.specs import MemberSpec
+
+# Ruling (AI): below this many dice a card's dice matter most, so the best card is played.
+CARD_SMALL_POOL = 7
+# Ruling (AI): a possibility point (d6s: more sets, lower heights) is spent on an attack roll
+# of at most this many dice (4d: any set 50% on d10, 72% on d6), when the foe declared no
+# defense (gobble dice eat low sets) and the difficulty leaves d6 pairs a fair chance.
+POINT_MAX_DICE = 6
+POINT_MAX_DIFFICULTY = 3
+
+
+# ---------------------------------------------------------------------------- the ruleset
+@register
+class BGradeRuleset(OreRuleset):
+    """B-Grade: ORE without the cap, with degrees of success, points and a drama deck."""
+
+    name = "bgrade"
+    summary = ("B-Grade (converted ORE): uncapped d10 pools, degrees of success by width, "
+               "possibility points, drama deck")
+    native_key = "bgrade"
+    NativeBlock = BGradeBlock
+    Options = BGradeOptions
+    Advisor = BGradeAdvisor
+    cap = None  # no 10-dice cap
+    per_extra_action = 0  # several actions carry no penalty
+    fighter_class: ClassVar[type[OreFighter]] = BGradeFighter
+    deck: DramaDeck | None = None  # the fight's deck, made in ``start``
+
+    # ------------------------------------------------------------ building
+    def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> BGradeFighter:
+        """ORE's build (conversion or native block), then B-Grade's stats, track, points."""
+        f = super().build(member, pos, rng)
+        block = member.native_block(self.native_key)
+        stats = block.stats if block is not None else None
+        f.intelligence = (stats and stats.intelligence) or 2
+        f.command = (stats and stats.command) or 2
+        f.charm = (stats and stats.charm) or 2
+        f.wounds = Track(f.body)
+        f.bonus = 0
+        f.points = self.options.possibility_points
+        f.hand = []
+        return f
+
+    def start(self, enc: Encounter) -> None:
+        """Shuffle the fight's deck with the encounter's RNG and deal every hand."""
+        self.deck = None
+        if self.options.drama_deck:
+            self.deck = DramaDeck(enc.rng)
+            for c in enc.combatants:
+                self.deck.deal(c.hand)
+
+    # ------------------------------------------------------------ planning
+    def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+        """Roll every pool, pool the teams' hands, give sets to actions, time them as ORE."""
+        actions: list[TimedAction] = []
+        rolls: list[Roll] = []
+        for f, intents in declared:
+            f.defenses = []
+            f.sets = []
+            if not intents:
+                continue
+            if len(intents) == 1 and type(intents[0]) in (Move, Retreat, Reload):
+                self._plan_fighter(enc, f, intents, actions)  # ORE: no roll
+            else:
+                r = self._roll(enc, f, intents)
+                if r is not None:
+                    rolls.append(r)
+        if self.options.working_together and len(rolls) > 1:
+            rolls = self._work_together(enc, rolls, actions)
+        for r in rolls:
+            pairs = assign_sets(r.rolled, r.sets)
+            if enc.log is not None:
+                self._log_roll_b(enc, r, pairs)
+            self._commit(enc, r.f, pairs, actions)
+        self._schedule(actions)
+        return actions
+
+    def _roll(self, enc: Encounter, f: BGradeFighter, intents: list[Intent]) -> Roll | None:
+        """Roll one fighter's pool for all its declared actions.
+
+        The smallest of the actions' pools, as in ORE, but with no cap and no penalty for
+        several actions; on a roll with an attack, the pending bonus dice, and for a spending
+        AI a card and a possibility point.
+        """
+        p = self.plan(enc, f, intents)
+        rolled = list(p.rolled)
+        if not rolled:
+            return None
+        base, skill, penalty = p.base, p.skill, p.penalty
+        target = None
+        attacks = 0
+        for i in rolled:
+            if type(i) is Attack:
+                attacks += 1
+                target = i.target if target is None or target is i.target else False
+        log = enc.log
+        if log is not None:
+            what = " and ".join(intent_text(i) for i in intents)
+            enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
+        dice = p.dice
+        bonus = 0
+        if attacks and f.bonus:
+            bonus, f.bonus = f.bonus, 0
+            dice += bonus
+        card = None
+        sides = 10
+        if attacks and f.policy.spends:
+            if f.hand:
+                card = choose_card(f.hand, dice, CARD_SMALL_POOL)
+                extra = self.deck.play(f.hand, card)
+                dice += extra
+                if log is not None:
+                    enc.emit("card", who=f.name, card=card_name(card), dice=extra,
+                             text=f"{f.name} plays the {card_name(card)} (+{extra}d) and "
+                                  f"draws a replacement ({len(f.hand)} cards in hand).")
+            if f.points and dice <= POINT_MAX_DICE and self._point_pays(enc, rolled):
+                f.points -= 1
+                sides = 6
+                if log is not None:
+                    enc.emit("point", who=f.name, points=f.points,
+                             text=f"{f.name} spends a possibility point: d6s instead of "
+                                  f"d10s ({f.points} left).")
+        faces = roll_action_pool(enc.rng, dice, expert=skill in f.expert,
+                                 master=skill in f.master, needed=len(rolled), sides=sides)
+        team = target if attacks == len(rolled) and target else None
+        return Roll(f, intents, rolled, faces, team, lethal(f), base, skill,
+                    (base, skill, penalty, bonus, card, sides))
+
+    def _point_pays(self, enc: Encounter, rolled: list[Intent]) -> bool:
+        if self.options.difficulty > POINT_MAX_DIFFICULTY:
+            return False
+        for i in rolled:
+            if type(i) is Attack:
+                foe = enc.declared.get(i.target)
+                if foe and any(type(x) is Defend for x in foe):
+                    return False
+        return True
+
+    def _work_together(self, enc: Encounter, rolls: list[Roll],
+                       actions: list[TimedAction]) -> list[Roll]:
+        """Commit the teams' pooled sets (``bgrade_team``); returns the rolls left alone."""
+        teams = find_teams(rolls)
+        if not teams:
+            return rolls
+        pooled = set()
+        for team in teams:
+            combined = pool_hands(team)
+            if combined is None:
+                continue
+            helpers, best, pairs = combined
+            if enc.log is not None:
+                self._log_team(enc, helpers, best, pairs)
+            for r, given in zip(helpers, pairs, strict=True):
+                pooled.add(id(r))
+                self._commit(enc, r.f, given, actions)
+        return [r for r in rolls if id(r) not in pooled]
+
+    # ------------------------------------------------------------ resolving
+    def _miss_reason(self, width: int, s: RolledSet) -> str:
+        d = self.options.difficulty
+        if d and not beats_difficulty(width, s.height, d):
+            return f"a width-2 set must beat Difficulty {d}"
+        return ""
+
+    def _damage(self, enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
+                s: RolledSet, gobbled: int) -> int:
+        """Wounds and Shock on the track, then a benefit; returns the wounds and Shock dealt."""
+        ar = armor_soak(target.armor[TORSO], f.weapon.ap)
+        wounds, shock, soak_left = hit_damage(width, lethal(f), ar)
+        track = target.wounds
+        track.take(wounds, shock)
+        benefit = choose_benefit(
+            width, foe_out=track.dead or track.unconscious,
+            foe_armed=not target.weapon.unarmed, shock_lands=not soak_left,
+            shock_fills=track.shock_fills())
+        if benefit is Benefit.BONUS_DIE:
+            f.bonus += 1
+        elif benefit is Benefit.SHOCK:
+            track.take(0, 1)
+        elif benefit is Benefit.DISARM:
+            disarm(target)
+        lost = lose_die(target.sets, s.key)  # hit before acting, even a minimal success
+        if enc.log is not None:
+            self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost)
+        if track.dead:
+            enc.take_out(target, Status.DEAD, "the 5th wound")
+        elif benefit is Benefit.KNOCK_OUT:
+            enc.take_out(target, Status.UNCONSCIOUS, "knocked out")
+        elif track.unconscious:
+            enc.take_out(target, Status.UNCONSCIOUS, "Shock track full")
+        return wounds + shock + (benefit is Benefit.SHOCK)
+
+    # ------------------------------------------------------------ log text
+    def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:
+        base, skill, penalty, bonus, card, sides = r.info
+        f = r.f
+        notes = [f"{skill} pool {base}"]
+        if penalty:
+            notes.append(f"-{penalty}d")
+        if bonus:
+            notes.append(f"+{bonus}d from earlier hits")
+        if card is not None:
+            notes.append(f"card {card_name(card)}")
+        if skill in f.expert or skill in f.master:
+            notes.append(("expert" if skill in f.expert else "master") + " die")
+        shown = " ".join(map(str, sorted(r.faces, reverse=True)))
+        text = (f"{f.name} rolls {len(r.faces)}d{sides} ({', '.join(notes)}): {shown} -> "
+                f"{', '.join(map(str, r.sets)) or 'no set'}")
+        if pairs is not None:
+            text += "; " + "; ".join(f"{s if s else 'no set'} -> {intent_text(i)}"
+                                     for i, s in pairs)
+        enc.emit("roll", who=f.name, dice=sorted(r.faces, reverse=True), sides=sides,
+                 sets=[str(s) for s in r.sets], text=text + ".")
+
+    def _log_team(self, enc: Encounter, helpers: list[Roll], best, pairs) -> None:
+        for r in helpers:
+            self._log_roll_b(enc, r, None)
+        lead = helpers[0]
+        others = ", ".join(r.f.name for r in helpers[1:])
+        rest = "; ".join(f"{s if s else 'no set'} -> {r.f.name}'s {intent_text(i)}"
+                         for r, got in zip(helpers, pairs, strict=True)
+                         for i, s in got[1 if r is lead else 0:])
+        enc.emit("team", who=[r.f.name for r in helpers], target=lead.team.name, set=str(best),
+                 text=f"{lead.f.name} works together with {others} on {lead.team.name}: "
+                      f"pooled set {best} -> {lead.f.name}'s attack ({others} "
+                      f"merge{'s' if len(helpers) == 2 else ''} into it)"
+                      + (f"; {rest}" if rest else "") + ".")
+
+    def _log_hit(self, enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost):
+        degree = degree_name(width)
+        after = f" after {gobbled} gobbled" if gobbled else ""
+        harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"
+        if ar:
+            harm += f" (armor {ar})"
+        text = (f"{s} {f.name} hits {target.name}: {degree} success (width {width}{after}), "
+                f"{harm}; {benefit.value} -> {target.wounds.summary()}.")
+        if lost is not None:
+            text += (f" {target.name} loses a die from its {intent_text(lost.intent)} "
+                     f"set (now {lost.payload}).")
+        enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
+                 degree=degree, wounds=wounds, shock=shock, armor=ar, benefit=benefit.name,
+                 text=text)

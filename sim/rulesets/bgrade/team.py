@@ -1,0 +1,109 @@
+"""B-Grade's working together: allies attacking one foe in one round pool their hands.
+
+The seed: "in dynamic contests where time is a factor, both individuals roll separately, and
+combine their hands for the best set (however, one character must get at least one set, or
+the attempt fails)". Made precise here (Ruling):
+
+- A **team** is two or more fighters of one side whose roll this round is for attacks on the
+  same foe only, with the same Stat + Skill (the seed's second condition: shooters team
+  with shooters, fighters with fighters). A roll that also moves or defends commits its
+  dice elsewhere and stays alone. Each member rolls its own pool (its own bonus, card, d6
+  or d10).
+- The team's dice are pooled and the best set of the pooled hand (widest, then highest) is
+  found. Its **contributors** are the members with at least one die of that height; at least
+  two must contribute, and at least one contributor must have a set in its own dice.
+- The contributors combine only when it pays: when the best pooled set is worth more than
+  the contributors' own widest sets together, a set of width w being worth w - 1 (its
+  wounds, w - 2, plus one benefit; a minimal success 1). Otherwise everyone acts alone.
+- Combined, the first contributor in team order (a Killing weapon first, then the larger
+  pool, then declaration order) makes its first attack with the pooled set; the other
+  contributors' first attacks merge into it (they are not resolved and not counted as
+  attacks). Each contributor's further attacks take the sets left in its own dice once the
+  dice of the pooled height are gone. Members that contributed nothing act alone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sim.rulesets.ore.ruleset import assign_sets
+from sim.rulesets.ore.sets import Set, find_sets
+
+if TYPE_CHECKING:
+    from sim.core.actions import Intent
+    from sim.core.combatant import Combatant
+
+
+class Roll:
+    """One fighter's roll this round, before its sets are given to actions.
+
+    Attributes:
+        f: the fighter.
+        intents: everything it declared; ``rolled``: the intents that need a set.
+        faces, sets: the dice and the sets in them.
+        team: the foe when every rolled intent is an attack on that one foe, else None.
+        lethal: whether its weapon deals Killing (team order).
+        base: the pool before bonuses and penalties (team order).
+        skill: the skill of the pool (only the same Stat + Skill team up).
+        info: what the solo log tells of the roll.
+    """
+
+    __slots__ = ("f", "intents", "rolled", "faces", "sets", "team", "lethal", "base", "skill",
+                 "info")
+
+    def __init__(self, f: Combatant, intents: list[Intent], rolled: list[Intent],
+                 faces: list[int], team: Combatant | None, lethal: bool, base: int,
+                 skill: str, info: Any = None):
+        self.f = f
+        self.intents = intents
+        self.rolled = rolled
+        self.faces = faces
+        self.sets = find_sets(faces)
+        self.team = team
+        self.lethal = lethal
+        self.base = base
+        self.skill = skill
+        self.info = info
+
+
+def find_teams(rolls: list[Roll]) -> list[list[Roll]]:
+    """Rolls grouped by side, foe and skill: groups of two or more with at least one set."""
+    groups: dict[tuple[str, int, str], list[Roll]] = {}
+    for r in rolls:
+        if r.team is not None:
+            groups.setdefault((r.f.side, id(r.team), r.skill), []).append(r)
+    return [team for team in groups.values()
+            if len(team) > 1 and any(r.sets for r in team)]
+
+
+def set_value(width: int) -> int:
+    """What a set is worth to a team's decision: wounds (width - 2) plus a benefit."""
+    return width - 1 if width >= 2 else 0
+
+
+def pool_hands(team: list[Roll]) -> tuple[list[Roll], Set, list[list]] | None:
+    """Decide whether a team combines, and share out the sets if it does.
+
+    Returns:
+        None when the team does not combine; else ``(contributors in team order, the pooled
+        set, per contributor its (attack, set or None) pairs)``. A contributor's attacks
+        missing from its pairs merged into the lead's.
+    """
+    order = sorted(team, key=lambda r: (not r.lethal, -r.base))
+    pooled = find_sets([face for r in order for face in r.faces])
+    if not pooled:
+        return None
+    best = pooled[0]
+    height = best.height
+    helpers = [r for r in order if height in r.faces]
+    if len(helpers) < 2 or not any(r.sets for r in helpers):
+        return None
+    apart = sum(set_value(r.sets[0].width) for r in helpers if r.sets)
+    if set_value(best.width) <= apart:
+        return None
+    pairs = []
+    for k, r in enumerate(helpers):
+        left = find_sets([face for face in r.faces if face != height])
+        given = assign_sets(r.rolled[1:], left)
+        pairs.append([(r.rolled[0], best), *given] if k == 0 else given)
+    return helpers, best, pairs

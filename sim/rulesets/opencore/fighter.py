@@ -1,0 +1,366 @@
+"""OpenCore d100: the scenario blocks, the fighter's state and its ongoing effects.
+
+- ``OpenCoreBlock`` validates a member's native ``opencore:`` block, ``OpenCoreOptions`` a
+  scenario's ``options.opencore``;
+- ``profile`` converts a member (neutral traits, or the native block over them) into the
+  fighter's numbers, once per member and scenario;
+- ``OpenCoreFighter`` holds one fighter's state in a fight;
+- the effects that outlive an action are SimPy processes (``start_stun``, ``knock_out``,
+  ``ensure_bleeding``); ``check_health`` turns hit points into a status.
+
+Rulings not in RULES.md or seed 001 are marked "Ruling:" where they are applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from sim.core.battlefield import MELEE_REACH
+from sim.core.combatant import Combatant, Status
+from sim.rulesets.opencore.criticals import CritTable
+from sim.rulesets.opencore.rules import HealthStatus, health_status, hp_loss_per_round
+from sim.rulesets.opencore.tables import (
+    ARMOR,
+    NEUTRAL_ARMOR,
+    NEUTRAL_WEAPONS,
+    NO_ARMOR,
+    SHIELD_DEFENSE_BONUS,
+    WEAPONS,
+    Armor,
+    DamageDice,
+    FireMode,
+    Mode,
+    Weapon,
+    WeaponClass,
+)
+from sim.scenario.errors import unknown
+from sim.scenario.models import Strict
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
+    from sim.scenario.specs import MemberSpec
+
+ABILITIES = ("str", "dex", "agl", "con", "int", "per", "wis", "cha", "com")
+SKILLS = ("hand_to_hand", "melee", "thrown", "archery", "firearms", "portable_at", "gunnery",
+          "evade", "acrobatics")
+FEET = 0.3048
+MOVE_METRES = 10 * FEET  # seed: "Character can move ten feet per action"
+# Ruling: the seed gives no ranges. The longest range (metres) at which each ranged class
+# attacks, with the handguns and the shotgun shorter than the rest of their class.
+MAX_RANGE_BY_CLASS = {
+    WeaponClass.THROWN: 20.0, WeaponClass.ARCHERY: 150.0, WeaponClass.FIREARMS: 300.0,
+    WeaponClass.PORTABLE_AT: 500.0, WeaponClass.GUNNERY: 2000.0,
+}
+MAX_RANGE_BY_WEAPON = {"small_handgun": 50.0, "large_handgun": 50.0, "shotgun": 40.0}
+# Ruling: ranged attacks lose this much against a target in cover (none, light, medium, heavy)
+# or seen poorly (clear, poor, very poor); the seed has neither (option ``cover``).
+COVER_PENALTY = (0, 10, 20, 30)
+VISIBILITY_PENALTY = (0, 10, 20)
+NEUTRAL_ABILITY_REST = 50  # int, wis, cha, com: RULES.md "the rest 50"
+MODES = {"single": Mode.SINGLE, "burst": Mode.BURST, "auto": Mode.FULL_AUTO,
+         "full_auto": Mode.FULL_AUTO}
+UNARMED = WEAPONS["hand_to_hand"]
+
+
+# ---------------------------------------------------------------------------- scenario blocks
+Score = Annotated[int, Field(ge=1, le=100)]
+SkillScore = Annotated[int, Field(ge=0, le=100)]
+
+
+class OpenCoreAbilities(Strict):
+    """Ability scores 1-100 by their lowercase abbreviations."""
+
+    str: Score | None = None
+    dex: Score | None = None
+    agl: Score | None = None
+    con: Score | None = None
+    int: Score | None = None
+    per: Score | None = None
+    wis: Score | None = None
+    cha: Score | None = None
+    com: Score | None = None
+
+
+class OpenCoreSkills(Strict):
+    """Skill scores 0-100: one per weapon class, plus the defensive skills."""
+
+    hand_to_hand: SkillScore | None = None
+    melee: SkillScore | None = None
+    thrown: SkillScore | None = None
+    archery: SkillScore | None = None
+    firearms: SkillScore | None = None
+    portable_at: SkillScore | None = None
+    gunnery: SkillScore | None = None
+    evade: SkillScore | None = None
+    acrobatics: SkillScore | None = None
+
+
+class OpenCoreBlock(Strict):
+    """Native ``opencore:`` block. Every key overrides the neutral conversion.
+
+    ``weapon`` and ``armor`` take the seed's own keys (``assault_rifle``, ``plated_vest``),
+    ``mode`` an assault rifle's fire mode, ``damage`` a weapon's damage in the seed's notation
+    (a better-than-average weapon, or a thrown weapon, which the seed rates "per weapon"),
+    ``critical`` the weapon's critical table (fire and acid: ``burn``; no seed weapon uses it).
+    """
+
+    abilities: OpenCoreAbilities = OpenCoreAbilities()
+    skills: OpenCoreSkills = OpenCoreSkills()
+    hp: Annotated[int, Field(ge=1)] | None = None
+    toughness: Annotated[int, Field(ge=0)] | None = None
+    weapon: str | None = None
+    mode: Literal["single", "burst", "auto", "full_auto"] | None = None
+    damage: str | None = None
+    critical: Literal["slash", "impact", "puncture", "shrapnel", "burn"] | None = None
+    armor: str | None = None
+
+    @field_validator("weapon")
+    @classmethod
+    def _known_weapon(cls, value: str | None) -> str | None:
+        if value is not None and value not in WEAPONS:
+            raise ValueError(unknown("OpenCore weapon", value, WEAPONS))
+        return value
+
+    @field_validator("armor")
+    @classmethod
+    def _known_armor(cls, value: str | None) -> str | None:
+        if value is not None and value != "none" and value not in ARMOR:
+            raise ValueError(unknown("OpenCore armor", value, ["none", *ARMOR]))
+        return value
+
+    @field_validator("damage")
+    @classmethod
+    def _damage(cls, value: str | None) -> str | None:
+        if value is not None:
+            DamageDice.parse(value)
+        return value
+
+    @model_validator(mode="after")
+    def _weapon_mode(self) -> OpenCoreBlock:
+        if self.mode is not None:
+            if self.weapon is None:
+                raise ValueError("'mode' needs 'weapon' (a seed weapon key such as "
+                                 "assault_rifle) in the same block")
+            WEAPONS[self.weapon].mode(MODES[self.mode])  # raises ValueError naming the modes
+        if self.weapon is not None and self.damage is None:
+            if WEAPONS[self.weapon].mode(MODES[self.mode or "single"]).damage is None:
+                raise ValueError(f"the seed rates {self.weapon} damage 'per weapon': give "
+                                 f"'damage' (e.g. '1d6+STR')")
+        return self
+
+
+class OpenCoreOptions(Strict):
+    """``options.opencore`` in a scenario.
+
+    Attributes:
+        hp_rule: ``con`` (HP = CON, the ruling) or ``seed`` (1d100 - CON, minimum 1).
+        initiative: ``individual`` (1d20 + DEX mod + speed - armor, each round) or ``group``
+            (1d6 per side, each round).
+        cover: apply the cover and visibility penalties to ranged attacks (a ruling).
+        shield_bonus: added to a shield bearer's defense (the seed has no shields: 0).
+    """
+
+    hp_rule: Literal["con", "seed"] = "con"
+    initiative: Literal["individual", "group"] = "individual"
+    cover: bool = True
+    shield_bonus: Annotated[int, Field(ge=0, le=100)] = SHIELD_DEFENSE_BONUS
+
+
+# ---------------------------------------------------------------------------- conversion
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A member's numbers before the fight: what every copy of it starts with."""
+
+    abilities: tuple[tuple[str, int], ...]
+    skills: tuple[tuple[str, int], ...]
+    weapon: Weapon
+    fire: FireMode
+    armor: Armor
+    hp: int | None  # None: from the hp rule
+    toughness: int
+
+
+def neutral_ability(rating: int) -> int:
+    """RULES.md: a neutral attribute rating N becomes min(100, 15 N + 15)."""
+    return min(100, 15 * rating + 15)
+
+
+def neutral_skill(rating: int) -> int:
+    """RULES.md: a neutral skill rating N becomes the score 15 N."""
+    return 15 * rating
+
+
+@lru_cache(maxsize=1024)
+def profile(member: MemberSpec) -> Profile:
+    """Convert a member: neutral traits and gear, then the native block key by key."""
+    t, s = member.traits, member.skills
+    abilities = dict.fromkeys(ABILITIES, NEUTRAL_ABILITY_REST)
+    abilities.update(str=neutral_ability(t.strength), dex=neutral_ability(t.dexterity),
+                     agl=neutral_ability(t.agility), con=neutral_ability(t.endurance),
+                     per=neutral_ability(t.perception))
+    weapon, armor = NEUTRAL_WEAPONS[member.weapon], NEUTRAL_ARMOR[member.armor]
+    mode, damage, critical, hp, toughness = Mode.SINGLE, None, None, None, 0
+    block = member.native_block("opencore")
+    if block is not None:
+        abilities.update(block.abilities.model_dump(exclude_none=True))
+        weapon = WEAPONS[block.weapon] if block.weapon else weapon
+        armor = (NO_ARMOR if block.armor == "none" else ARMOR[block.armor]) if block.armor \
+            else armor
+        mode = MODES[block.mode] if block.mode else mode
+        damage, critical, hp = block.damage, block.critical, block.hp
+        toughness = block.toughness if block.toughness is not None else 0
+    skills = dict.fromkeys(SKILLS, 0)
+    skills.update(melee=neutral_skill(s.melee), hand_to_hand=neutral_skill(s.brawl),
+                  evade=neutral_skill(s.dodge))
+    # RULES.md: neutral "ranged" goes to the skill of the ranged weapon's class. Ruling: the
+    # neutral parry has no OpenCore counterpart (Evade is the defense) and is dropped.
+    if weapon.is_ranged:
+        skills[weapon.weapon_class.value] = neutral_skill(s.ranged)
+    if block is not None:
+        skills.update(block.skills.model_dump(exclude_none=True))
+    fire = weapon.mode(mode)
+    if damage is not None or critical is not None:
+        fire = replace(fire, damage=DamageDice.parse(damage) if damage else fire.damage,
+                       crit_table=CritTable(critical) if critical else fire.crit_table)
+        weapon = replace(weapon, modes=tuple(fire if m.mode is mode else m for m in weapon.modes))
+    return Profile(tuple(abilities.items()), tuple(skills.items()), weapon, fire, armor, hp,
+                   toughness)
+
+
+def max_range(weapon: Weapon) -> float:
+    """Metres within which ``weapon`` attacks: 2 m in melee, the ruling table when ranged."""
+    if not weapon.is_ranged:
+        return MELEE_REACH
+    return MAX_RANGE_BY_WEAPON.get(weapon.key, MAX_RANGE_BY_CLASS[weapon.weapon_class])
+
+
+# ---------------------------------------------------------------------------- the fighter
+class OpenCoreFighter(Combatant):
+    """An OpenCore combatant.
+
+    Attributes:
+        abilities, skills: scores by name (for the log); the hot values are copied out:
+            ``con``, ``dex``, ``str_mod``, ``attack_skill`` (the weapon's class),
+            ``unarmed_skill``, ``evade`` (the better of Evade and Acrobatics).
+        weapon, fire: the weapon and its fire mode (damage, critical table).
+        held: False once a fumble made it drop the weapon (until picked up).
+        armor, armor_left: the armor and the damage rating it has left.
+        hp, max_hp, toughness: Toughness is used up like armor.
+        init, bided: this round's initiative; a bide last round (+20 this round).
+        defending, stumbling: until its next turn, defense doubled / less this penalty.
+        stun, knocked_out: running stun / unconsciousness processes.
+        bloodloss, bleeding: bloodloss stacks; whether the bleed process runs.
+        skill_penalty, injuries: location injuries (penalty to attack and defense).
+    """
+
+    __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "attack_skill",
+                 "unarmed_skill", "evade", "weapon", "fire", "held", "armor", "armor_left",
+                 "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
+                 "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "skill_penalty",
+                 "injuries")
+
+    def describe(self) -> str:
+        """Abilities, HP, armor, weapon and skills, for the start of the log."""
+        a = self.abilities
+        return (f"STR {a['str']} DEX {a['dex']} AGL {a['agl']} CON {a['con']}; "
+                f"HP {self.hp}, Toughness {self.toughness}, {self.armor.label} "
+                f"({self.armor_left}); {self.weapon.label} {self.fire.damage} "
+                f"(skill {self.attack_skill}), evade {self.evade}")
+
+    def state(self) -> str:
+        """HP, armor and Toughness left, for the log."""
+        text = f"HP {self.hp}/{self.max_hp}"
+        if self.armor.damage_rating:
+            text += f", armor {self.armor_left}"
+        if self.toughness:
+            text += f", Toughness {self.toughness}"
+        return text
+
+
+# ---------------------------------------------------------------------------- health and effects
+def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
+    """Take ``f`` out when its hit points say so; start bleeding below 0 HP."""
+    status = health_status(f.hp, f.con)
+    if status is HealthStatus.ACTIVE:
+        return
+    if status is HealthStatus.DEAD:
+        me = enc.env.active_process
+        if me in f.effects:  # bled to death: a process may not interrupt itself
+            f.effects.remove(me)
+        enc.take_out(f, Status.DEAD, f"{why}, HP {f.hp} <= -CON")
+        return
+    enc.take_out(f, Status.UNCONSCIOUS, f"{why}, HP {f.hp}")
+    if f.hp < 0:
+        ensure_bleeding(enc, f)
+
+
+def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
+    """Start ``f``'s bleed clock if it is not running.
+
+    One persistent process per fighter ticks once a round from its start and takes
+    ``hp_loss_per_round`` (1 per bloodloss stack, +1 below 0 HP); it runs on while ``f`` is
+    unconscious and stops at death. Ruling: a stack gained between two ticks bleeds from the
+    next tick.
+    """
+    if f.bleeding or f.status is Status.DEAD:
+        return
+    f.bleeding = True
+    env, spr = enc.env, enc.ruleset.seconds_per_round
+
+    def bleed() -> Generator:
+        while True:
+            yield env.timeout(spr)
+            loss = hp_loss_per_round(f.hp, f.bloodloss)
+            if not loss:
+                continue
+            f.hp -= loss
+            if enc.log is not None:
+                enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
+                         text=f"{f.name} bleeds {loss} HP ({f.state()}).")
+            check_health(enc, f, "bleeding")
+
+    enc.start_effect(f, bleed, persistent=True)
+
+
+def start_stun(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
+    """Stun ``f`` for ``rounds`` rounds (cannot attack, -50 defense); stuns overlap."""
+    f.stun += 1
+    wait = rounds * enc.ruleset.seconds_per_round
+
+    def stun() -> Generator:
+        try:
+            yield enc.env.timeout(wait)
+        finally:  # also when interrupted by death
+            f.stun -= 1
+        if enc.log is not None and not f.stun and f.in_fight:
+            enc.emit("stun_end", who=f.name, text=f"{f.name} is no longer stunned.")
+
+    # Persistent: the time runs out while unconscious too.
+    enc.start_effect(f, stun, persistent=True)
+
+
+def knock_out(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
+    """Unconscious for ``rounds`` rounds; wakes up then if no other knockout runs and HP > 0."""
+    f.knocked_out += 1
+    enc.take_out(f, Status.UNCONSCIOUS, f"knocked out for {rounds} round(s)")
+    wait = rounds * enc.ruleset.seconds_per_round
+
+    def out() -> Generator:
+        try:
+            yield enc.env.timeout(wait)
+        finally:
+            f.knocked_out -= 1
+        if not f.knocked_out and f.status is Status.UNCONSCIOUS and f.hp > 0:
+            wake(enc, f)
+
+    enc.start_effect(f, out, persistent=True)
+
+
+def wake(enc: Encounter, f: OpenCoreFighter) -> None:
+    """Bring an unconscious fighter back into the fight."""
+    enc.bring_back(f, f"comes to ({f.state()})")

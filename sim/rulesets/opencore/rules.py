@@ -1,0 +1,280 @@
+"""OpenCore d100 rules as pure functions: modifiers, HP, initiative, to-hit, damage, criticals.
+
+Engine-independent: nothing here knows about combatants, rounds or SimPy. Functions that
+roll take an explicit ``random.Random``. RULES.md (section ``opencore``) is the ruling where it
+disagrees with seed 001; rulings found in neither are marked "ruling" where they apply.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sim.rulesets.dice import roll, roll_pool
+from sim.rulesets.opencore.criticals import (
+    CRITICAL_TABLES,
+    NO_CRITICAL,
+    Critical,
+    CriticalRow,
+    CritTable,
+)
+from sim.rulesets.opencore.tables import FUMBLE_CHART, Fumble, Mode, Role, Weapon
+
+FUMBLE_MAX = 5  # a natural 01-05 on the attack or defense d100 is a fumble
+BIDE_BONUS = 20  # initiative bonus the round after biding
+DEFENSE_MULTIPLIER = 2  # the defense action doubles the defensive skill
+STUN_DEFENSE_PENALTY = 50  # stunned: -50 to defense rolls
+INITIATIVE_DIE = 20
+WEAK_STRIKE_BELOW = 20  # unmodified attack roll below this: -20 on the critical roll
+STRONG_STRIKE_ABOVE = 80  # above this: +20
+STRIKE_CRIT_SHIFT = 20
+CRIT_FLOOR = -19  # a modified critical roll below this has no effect
+# Ruling (seed silent): a hit never does less than 1 damage, even with a negative STR
+# modifier; the seed's Fortitude rule likewise treats results below 1 as 1.
+MIN_DAMAGE = 1
+
+
+def ability_modifier(score: int) -> int:
+    """The modifier of an ability score (RULES.md ruling): ``floor((score - 50) / 10)``.
+
+    >>> ability_modifier(49), ability_modifier(50), ability_modifier(100)
+    (-1, 0, 5)
+    """
+    return (score - 50) // 10  # floor division floors negatives, as the ruling asks
+
+
+class HpRule(StrEnum):
+    """How starting hit points are found (scenario option ``hp_rule``)."""
+
+    CON = "con"  # default ruling: HP = CON
+    SEED = "seed"  # the seed as printed: 1d100 - CON, minimum 1
+
+
+def hit_points(con: int, rule: HpRule | str = HpRule.CON, rng: random.Random | None = None) -> int:
+    """Starting hit points.
+
+    The seed's 1d100 - CON contradicts its own text (more CON, more HP), so the default is
+    HP = CON; ``rule="seed"`` gives the printed formula, floored at 1.
+
+    Args:
+        con: Constitution score.
+        rule: an ``HpRule`` or its name.
+        rng: needed only for the seed rule.
+
+    Raises:
+        ValueError: on an unknown rule, or the seed rule without ``rng``.
+    """
+    rule = HpRule(rule)
+    if rule is HpRule.CON:
+        return con
+    if rng is None:
+        raise ValueError("hp_rule 'seed' rolls 1d100: pass rng")
+    return max(1, roll(rng, 100) - con)
+
+
+def initiative(
+    rng: random.Random, dex: int, speed_factor: int, armor_penalty: int = 0, bide: bool = False
+) -> int:
+    """One round's individual initiative: 1d20 + DEX modifier + speed factor - armor penalty.
+
+    Args:
+        rng: the encounter's generator.
+        dex: Dexterity *score* (its modifier is taken here).
+        speed_factor: the weapon's speed factor.
+        armor_penalty: the armor's initiative penalty as a positive amount.
+        bide: the combatant bided last round (+20).
+    """
+    total = roll(rng, INITIATIVE_DIE) + ability_modifier(dex) + speed_factor - armor_penalty
+    return total + BIDE_BONUS if bide else total
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOutcome:
+    """The result of one opposed attack.
+
+    Attributes:
+        hit: the attack lands.
+        fumbled_by: who must roll on the fumble chart, or None.
+        attack_roll: the attacker's unmodified d100 (it shifts the critical roll).
+        attack_total: d100 + attack skill.
+        defense_total: d100 + defense skill.
+    """
+
+    hit: bool
+    fumbled_by: Role | None
+    attack_roll: int
+    attack_total: int
+    defense_total: int
+
+
+def opposed_attack(att_roll: int, att_skill: int, def_roll: int, def_skill: int) -> AttackOutcome:
+    """Resolve 1d100 + attack skill against 1d100 + defense skill.
+
+    An attacker's 01-05 misses whatever the defender rolled; otherwise a defender's 01-05 is
+    hit. If both fumble, only the attacker's fumble counts (RULES.md's "otherwise"). Else the
+    higher total wins and ties go to the defender (RULES.md ruling; the seed is silent).
+
+    Args:
+        att_roll: the attacker's d100 (1-100).
+        att_skill: attack skill with bonuses and penalties applied.
+        def_roll: the defender's d100 (1-100).
+        def_skill: defense skill (doubled, stunned, ... already applied by the caller).
+    """
+    att_total, def_total = att_roll + att_skill, def_roll + def_skill
+    if att_roll <= FUMBLE_MAX:
+        return AttackOutcome(False, Role.ATTACKER, att_roll, att_total, def_total)
+    if def_roll <= FUMBLE_MAX:
+        return AttackOutcome(True, Role.DEFENDER, att_roll, att_total, def_total)
+    return AttackOutcome(att_total > def_total, None, att_roll, att_total, def_total)
+
+
+def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = Mode.SINGLE) -> int:
+    """Roll a hit's damage: the weapon's dice + bonus, + the STR modifier where "+STR".
+
+    Args:
+        rng: the encounter's generator.
+        weapon: the weapon used.
+        str_mod: the wielder's STR *modifier* (``ability_modifier(str_score)``).
+        mode: the fire mode (assault rifle: single, burst, full auto).
+
+    Raises:
+        ValueError: if the weapon lacks the mode or the seed gives it no damage (thrown).
+    """
+    dice = weapon.mode(mode).damage
+    if dice is None:
+        raise ValueError(f"{weapon.key}: the seed gives no damage ('Per weapon')")
+    total = sum(roll_pool(rng, dice.dice, dice.sides)) + dice.bonus
+    if dice.plus_str:
+        total += str_mod
+    return max(MIN_DAMAGE, total)
+
+
+@dataclass(frozen=True, slots=True)
+class DamageResult:
+    """Where one hit's damage went, and what is left.
+
+    Attributes:
+        armor_left: armor damage rating left (armor is used up).
+        toughness_left: Toughness left (also used up, like armor).
+        hp: hit points after the hit.
+        hp_damage: damage that reached hit points; any > 0 calls for a critical.
+    """
+
+    armor_left: int
+    toughness_left: int
+    hp: int
+    hp_damage: int
+
+    @property
+    def reached_hp(self) -> bool:
+        """True when the hit calls for a critical roll."""
+        return self.hp_damage > 0
+
+
+def apply_damage(damage: int, armor_left: int, toughness: int, hp: int) -> DamageResult:
+    """Spend damage on armor first, then Toughness, then hit points.
+
+    Seed: "A character wearing armor would first lose points from the armor, then from
+    Toughness, then from Hit Points"; armor "can take that much damage before it is useless".
+    """
+    to_armor = min(damage, armor_left)
+    damage -= to_armor
+    to_toughness = min(damage, toughness)
+    damage -= to_toughness
+    return DamageResult(armor_left - to_armor, toughness - to_toughness, hp - damage, damage)
+
+
+def critical_roll_modifier(unmodified_attack_roll: int, toughness: int) -> int:
+    """The shift on the critical d100.
+
+    -20 if the unmodified attack roll was below 20 (a weak strike), +20 above 80 (a very
+    effective one), minus the Toughness still left.
+    """
+    shift = -toughness
+    if unmodified_attack_roll < WEAK_STRIKE_BELOW:
+        shift -= STRIKE_CRIT_SHIFT
+    elif unmodified_attack_roll > STRONG_STRIKE_ABOVE:
+        shift += STRIKE_CRIT_SHIFT
+    return shift
+
+
+def critical_row(table: CritTable, modified_roll: int) -> CriticalRow | None:
+    """The row a modified critical roll lands on: None below -19, the top row above 120."""
+    rows = CRITICAL_TABLES[table]
+    if modified_roll < CRIT_FLOOR:
+        return None
+    for row in rows:
+        if modified_roll <= row.high:
+            return row
+    return rows[-1]
+
+
+def critical_lookup(table: CritTable, modified_roll: int) -> Critical:
+    """The effects of a modified critical roll; ``NO_CRITICAL`` below -19."""
+    row = critical_row(table, modified_roll)
+    return NO_CRITICAL if row is None else row.effect
+
+
+@dataclass(frozen=True, slots=True)
+class CriticalRoll:
+    """A rolled critical: the d100, the roll after modifiers, and its effects."""
+
+    roll: int
+    modified_roll: int
+    effect: Critical
+
+
+def roll_critical(
+    rng: random.Random, table: CritTable, unmodified_attack_roll: int, toughness: int = 0
+) -> CriticalRoll:
+    """Roll 1d100 on ``table``, shifted by ``critical_roll_modifier``."""
+    d100 = roll(rng, 100)
+    modified = d100 + critical_roll_modifier(unmodified_attack_roll, toughness)
+    return CriticalRoll(d100, modified, critical_lookup(table, modified))
+
+
+def fumble_lookup(d100: int, role: Role) -> Fumble:
+    """The fumble chart result for a d100 roll (1-100) and who fumbled.
+
+    Raises:
+        ValueError: if the roll is outside 1-100.
+    """
+    for row in FUMBLE_CHART:
+        if row.low <= d100 <= row.high:
+            return row.for_role(role)
+    raise ValueError(f"fumble roll must be 1-100, got {d100}")
+
+
+class HealthStatus(StrEnum):
+    """Status from hit points. BLEEDING is also unconscious."""
+
+    ACTIVE = "active"
+    UNCONSCIOUS = "unconscious"  # HP exactly 0
+    BLEEDING = "bleeding"  # below 0: unconscious and losing 1 HP a round
+    DEAD = "dead"  # HP <= -CON
+
+    @property
+    def in_fight(self) -> bool:
+        """Only an active combatant can still act."""
+        return self is HealthStatus.ACTIVE
+
+
+def health_status(hp: int, con: int) -> HealthStatus:
+    """Status for ``hp`` hit points and Constitution ``con``."""
+    if hp <= -con:
+        return HealthStatus.DEAD
+    if hp < 0:
+        return HealthStatus.BLEEDING
+    if hp == 0:
+        return HealthStatus.UNCONSCIOUS
+    return HealthStatus.ACTIVE
+
+
+def hp_loss_per_round(hp: int, bloodloss: int) -> int:
+    """HP lost at the end of a round: 1 per bloodloss stack, +1 while below 0 HP.
+
+    The two stack (ruling): bloodloss from criticals runs whatever the HP, and the seed's
+    bleeding below 0 HP comes on top of it.
+    """
+    return bloodloss + (1 if hp < 0 else 0)

@@ -1,0 +1,387 @@
+"""OpenCore d100 (seed 001): ruleset ``opencore``.
+
+Where each rule lives:
+- tables (weapons, armor, fumble chart) and the five critical tables: ``opencore_tables``,
+  ``opencore_criticals``; the pure rules (modifiers, HP, initiative, the opposed roll, damage
+  order, the critical roll): ``opencore_rules``;
+- the scenario blocks, the neutral conversion, the fighter and its ongoing effects (stun,
+  bloodloss and bleeding, knockouts as SimPy processes): ``opencore_fighter``;
+- here: initiative order and the one action per round (``plan_round``), the attack with both
+  d100 rolls, fumbles, damage and criticals (``OpenCoreRuleset._strike`` and below).
+
+Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
+from sim.core.combatant import Status
+from sim.rulesets.base import Ruleset, offsets_by_rank
+from sim.rulesets.dice import roll
+from sim.rulesets.opencore.advisor import OpenCoreAdvisor
+from sim.rulesets.opencore.fighter import (
+    COVER_PENALTY,
+    MOVE_METRES,
+    UNARMED,
+    VISIBILITY_PENALTY,
+    OpenCoreBlock,
+    OpenCoreFighter,
+    OpenCoreOptions,
+    check_health,
+    ensure_bleeding,
+    knock_out,
+    max_range,
+    profile,
+    start_stun,
+)
+from sim.rulesets.opencore.rules import (
+    BIDE_BONUS,
+    DEFENSE_MULTIPLIER,
+    STUN_DEFENSE_PENALTY,
+    ability_modifier,
+    apply_damage,
+    fumble_lookup,
+    hit_points,
+    initiative,
+    opposed_attack,
+    roll_critical,
+    roll_damage,
+)
+from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
+from sim.rulesets.registry import register
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Position
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+    from sim.rulesets.opencore.rules import CriticalRoll
+    from sim.rulesets.opencore.tables import FireMode, Weapon
+    from sim.scenario.specs import MemberSpec
+
+GROUP_DIE = 6
+# Ruling: a fall-over fumble during an extra attack grants another one, this deep at most.
+MAX_EXTRA_ATTACK_CHAIN = 3
+
+
+@register
+class OpenCoreRuleset(Ruleset):
+    """OpenCore d100: opposed d100 rolls, initiative, fumbles, armor and critical tables."""
+
+    name = "opencore"
+    summary = ("OpenCore d100: opposed 1d100 + skill rolls, initiative by weapon speed, "
+               "armor that wears out, fumbles and critical tables")
+    seconds_per_round = 5.0
+    native_key = "opencore"
+    NativeBlock = OpenCoreBlock
+    Options = OpenCoreOptions
+    Advisor = OpenCoreAdvisor
+    supports = frozenset({Attack, Move, Retreat, Defend, Bide, Reload, Aim})
+    max_actions = 1  # one action per round (seed)
+
+    # ------------------------------------------------------------ building
+    def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OpenCoreFighter:
+        """A fighter from the member's profile; HP from the native block or the hp rule."""
+        p = profile(member)
+        f = OpenCoreFighter(member, pos)
+        f.abilities = a = dict(p.abilities)
+        f.skills = s = dict(p.skills)
+        f.con, f.dex, f.str_mod = a["con"], a["dex"], ability_modifier(a["str"])
+        f.weapon, f.fire, f.held = p.weapon, p.fire, True
+        f.attack_skill = s[p.weapon.weapon_class.value]
+        f.unarmed_skill = s["hand_to_hand"]
+        # Ruling: Evade or Acrobatics (the seed names both), whichever is better.
+        f.evade = max(s["evade"], s["acrobatics"])
+        f.armor, f.armor_left = p.armor, p.armor.damage_rating
+        f.hp = p.hp if p.hp is not None else hit_points(f.con, self.options.hp_rule, rng)
+        f.max_hp, f.toughness = f.hp, p.toughness
+        f.shield = member.shield
+        f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
+        f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
+        f.bleeding, f.injuries = False, []
+        f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
+        return f
+
+    # ------------------------------------------------------------ planning
+    def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+        """Roll initiative and give each fighter its one action, highest initiative first.
+
+        Distinct initiative values get evenly spaced offsets; equal values are simultaneous
+        (ruling). A fighter that declared nothing still gets its turn when a defense action or
+        a stumble waits for it to end (``intent`` None).
+        """
+        rng = enc.rng
+        group = self.options.initiative == "group"
+        if group:
+            side_roll = {name: roll(rng, GROUP_DIE) for name in enc.sides}
+        actions: list[TimedAction] = []
+        for f, intents in declared:
+            if not intents and not (f.defending or f.stumbling):
+                f.bided = False
+                continue
+            if group:
+                # Ruling: under group initiative a bide adds its +20 to the side's 1d6.
+                f.init = side_roll[f.side] + (BIDE_BONUS if f.bided else 0)
+            else:
+                f.init = initiative(rng, f.dex, f.weapon.speed_factor,
+                                    f.armor.initiative_penalty, f.bided)
+            f.bided = False
+            # One action per round: anything declared after the first is dropped.
+            actions.append(TimedAction(0.0, f, intents[0] if intents else None, f.init))
+        if not actions:
+            return actions
+        rank = offsets_by_rank([a.payload for a in actions], self.seconds_per_round)
+        for a in actions:
+            a.offset = rank[a.payload]
+        if enc.log is not None:
+            for f, intents in declared:
+                if intents:
+                    enc.emit("declare", who=f.name, text=f"{f.name} declares "
+                             f"{_intent_text(intents[0])} ({f.why}).")
+            order = sorted(actions, key=lambda a: -a.payload)
+            enc.emit("initiative", order=[[a.actor.name, a.payload] for a in order],
+                     text="Initiative" + (" (group)" if group else "") + ": " + ", ".join(
+                         f"{a.actor.name} {a.payload}" for a in order) + ".")
+        return actions
+
+    # ------------------------------------------------------------ resolving
+    def resolve(self, enc: Encounter, action: TimedAction) -> None:
+        """Carry out a fighter's one action of the round (or just end its turn)."""
+        action.done = True
+        f: OpenCoreFighter = action.actor
+        # Its turn: a defense action and a stumble last "until next turn".
+        f.defending, f.stumbling = False, 0
+        intent = action.intent
+        kind = type(intent)
+        log = enc.log
+        if kind is Attack:
+            self._attack(enc, f, intent.target)
+        elif kind is Move:
+            self.walk_toward(enc, f, intent, f.speed)
+        elif kind is Retreat:
+            self.move_to(enc, f, intent, f.speed)
+        elif kind is Defend:
+            f.defending = True
+            if log is not None:
+                enc.emit("defend", who=f.name, text=f"{f.name} concentrates on defense "
+                         f"(evade {f.evade} doubled until its next action).")
+        elif kind is Bide:
+            f.bided = True
+            if log is not None:
+                enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} initiative "
+                         f"next round).")
+        elif kind is Reload:
+            was, f.held = f.held, True
+            if log is not None:
+                enc.emit("pickup", who=f.name, text=f"{f.name} picks up the "
+                         f"{f.weapon.label}." if not was else f"{f.name} readies its weapon.")
+        elif kind is Aim and log is not None:
+            # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
+            enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
+
+    def _attack(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter) -> None:
+        log = enc.log
+        if not target.in_fight:
+            if log is not None:
+                enc.emit("fizzle", who=f.name, text=f"{f.name}'s attack finds {target.name} "
+                         f"already down.")
+            return
+        if f.stun:
+            if log is not None:
+                enc.emit("stunned", who=f.name, text=f"{f.name} is stunned and cannot attack.")
+            return
+        if not tactics.in_reach(enc, f, target):
+            enc.record_attack(f)  # resolved, as in every ruleset: the target moved out of reach
+            if log is not None:
+                enc.emit("miss", who=f.name, target=target.name,
+                         text=f"{f.name} attacks {target.name}: out of reach.")
+            return
+        self._strike(enc, f, target, 0)
+
+    def attack_skill(self, enc: Encounter, f: OpenCoreFighter, target: Combatant) -> int:
+        """Attack skill for this strike.
+
+        The weapon's class skill, less location penalties, less cover and visibility for
+        ranged attacks (ruling, option ``cover``).
+        """
+        if not f.held:  # never declared in practice: the AI picks the weapon up first
+            return f.unarmed_skill - f.skill_penalty
+        skill = f.attack_skill - f.skill_penalty
+        if f.ranged and self.options.cover:
+            field = enc.field
+            skill -= COVER_PENALTY[field.cover(target.pos)] + \
+                VISIBILITY_PENALTY[field.visibility(target.pos)]
+        return skill
+
+    def defense_skill(self, f: OpenCoreFighter) -> int:
+        """Defense for one roll: Evade (doubled by a defense action), then the penalties."""
+        skill = f.evade * DEFENSE_MULTIPLIER if f.defending else f.evade
+        skill -= f.skill_penalty
+        skill -= f.stumbling
+        if f.stun:
+            skill -= STUN_DEFENSE_PENALTY
+        if f.shield:
+            skill += self.options.shield_bonus
+        return skill
+
+    def _strike(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
+                depth: int) -> None:
+        """One attack: both d100 rolls, fumbles, then damage and the critical."""
+        rng = enc.rng
+        enc.record_attack(f)
+        att_roll, def_roll = roll(rng, 100), roll(rng, 100)
+        out = opposed_attack(att_roll, self.attack_skill(enc, f, target), def_roll,
+                             self.defense_skill(target))
+        fumble = chart = None
+        if out.fumbled_by is not None:
+            chart = roll(rng, 100)
+            fumble = fumble_lookup(chart, out.fumbled_by)
+        if enc.log is not None:
+            _log_roll(enc, f, target, out, def_roll, chart, fumble, depth)
+        if out.hit:
+            mult = fumble.damage_multiplier if out.fumbled_by is Role.DEFENDER else 1
+            enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
+        if fumble is not None:
+            self._fumble(enc, f, target, fumble, out.fumbled_by, att_roll, depth)
+
+    def _fumble(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
+                fumble: Fumble, role: Role, att_roll: int, depth: int) -> None:
+        fumbler, foe = (f, target) if role is Role.ATTACKER else (target, f)
+        if fumble.defense_penalty:
+            fumbler.stumbling = fumble.defense_penalty
+        if fumble.self_damage_multiplier:
+            # Ruling: the weapon leaves the hand (the fighter spends its next action picking
+            # it up, see needs_reload), and the self-injury goes through its own armor and
+            # Toughness like any hit, with a critical if it reaches HP.
+            if f.weapon.weapon_class is not WeaponClass.HAND_TO_HAND:  # fists stay on
+                f.held = False
+            self._hit(enc, f, f, fumble.self_damage_multiplier, att_roll, f"{f.name} (fumble)")
+        if (fumble.foe_extra_attack and foe.in_fight and fumbler.in_fight and foe.held
+                and foe.policy.reacts and not foe.stun and depth < MAX_EXTRA_ATTACK_CHAIN
+                and tactics.in_reach(enc, foe, fumbler)):
+            # Ruling: a passive dummy never takes it; a foe needs a ready weapon, no stun and
+            # its reach (an archer's fall gives no free blow to a swordsman 10 m away).
+            self._strike(enc, foe, fumbler, depth + 1)
+
+    def _hit(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, mult: int,
+             att_roll: int, source: str) -> int:
+        """Damage through armor, Toughness and HP; a critical whenever it reaches HP.
+
+        Returns the HP taken off (a critical's extra damage included).
+        """
+        rng = enc.rng
+        weapon, fire = (f.weapon, f.fire) if f.held or target is f else (UNARMED,
+                                                                           UNARMED.modes[0])
+        damage = roll_damage(rng, weapon, f.str_mod, fire.mode) * mult
+        res = apply_damage(damage, target.armor_left, target.toughness, target.hp)
+        target.armor_left, target.toughness, target.hp = (res.armor_left, res.toughness_left,
+                                                          res.hp)
+        if enc.log is not None:
+            _log_damage(enc, source, target, weapon, fire, damage, mult)
+        crit = None
+        dealt = res.hp_damage
+        if res.reached_hp:
+            crit = roll_critical(rng, fire.crit_table, att_roll, res.toughness_left)
+            target.hp -= crit.effect.extra_damage
+            dealt += crit.effect.extra_damage
+            if enc.log is not None:
+                _log_critical(enc, target, fire, crit)
+        check_health(enc, target, f"hit by {source}")
+        if crit is not None and target.status is not Status.DEAD:
+            self._critical(enc, target, crit)
+        return dealt
+
+    def _critical(self, enc: Encounter, target: OpenCoreFighter, crit: CriticalRoll) -> None:
+        e = crit.effect
+        if e.bloodloss:
+            target.bloodloss += e.bloodloss
+            ensure_bleeding(enc, target)
+        if e.stun_rounds:
+            start_stun(enc, target, e.stun_rounds)
+        if e.injury is not None:
+            # Ruling: the seed names no location; each injury's penalty adds up and applies
+            # to attack and defense (RULES.md "applicable skills").
+            target.skill_penalty += e.skill_penalty
+            target.injuries.append(e.injury)
+        if e.unconscious_rounds:
+            knock_out(enc, target, e.unconscious_rounds)
+
+    def end_round(self, enc: Encounter) -> None:
+        """Nothing to close: the effects run as their own processes."""
+
+
+# ---------------------------------------------------------------------------- log text
+def _intent_text(intent) -> str:
+    kind = type(intent)
+    if kind is Attack:
+        return f"an attack on {intent.target.name}"
+    if kind is Move:
+        return f"a move toward {intent.target.name}"
+    if kind is Retreat:
+        return "a retreat off the field" if intent.leave else "a move to a new place"
+    return {Defend: "a defense action", Bide: "to bide", Reload: "to ready its weapon",
+            Aim: "to aim"}.get(kind, kind.__name__.lower())
+
+
+def _log_roll(enc, f, target, out, def_roll, chart, fumble, depth) -> None:
+    text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
+            f"d100 {out.attack_roll}{_signed(out.attack_total - out.attack_roll)} = "
+            f"{out.attack_total} vs d100 {def_roll}{_signed(out.defense_total - def_roll)} = "
+            f"{out.defense_total} -> {'hit' if out.hit else 'miss'}")
+    if fumble is not None:
+        who = f.name if out.fumbled_by is Role.ATTACKER else target.name
+        text += (f"; {who} fumbles as {out.fumbled_by.value}, chart {chart}: "
+                 f"{_fumble_text(fumble)}")
+    enc.emit("attack", who=f.name, target=target.name, attack_roll=out.attack_roll,
+             attack_total=out.attack_total, defense_roll=def_roll,
+             defense_total=out.defense_total, hit=out.hit,
+             fumble=None if fumble is None else out.fumbled_by.value, fumble_roll=chart,
+             text=text + ".")
+
+
+def _fumble_text(fumble: Fumble) -> str:
+    if fumble.defense_penalty:
+        return f"stumbles, -{fumble.defense_penalty} defense until next turn"
+    if fumble.foe_extra_attack:
+        return "falls over, the opponent gets an immediate extra attack"
+    if fumble.self_damage_multiplier:
+        return ("drops the weapon and injures himself with it"
+                + (f" (x{fumble.self_damage_multiplier} damage)"
+                   if fumble.self_damage_multiplier > 1 else ""))
+    if fumble.damage_multiplier > 1:
+        return f"zigs when he should have zagged: x{fumble.damage_multiplier} damage"
+    return "recovers"
+
+
+def _log_damage(enc, source: str, target: OpenCoreFighter, weapon: Weapon, fire: FireMode,
+                damage: int, mult: int) -> None:
+    enc.emit("damage", who=source, target=target.name, damage=damage, hp=target.hp,
+             text=f"{source}'s {weapon.label} ({fire.damage}{f', x{mult}' if mult > 1 else ''})"
+                  f" deals {damage} to {target.name}: {target.state()}.")
+
+
+def _log_critical(enc, target: OpenCoreFighter, fire: FireMode, crit: CriticalRoll) -> None:
+    e = crit.effect
+    bits = [f"+{e.extra_damage} damage"] if e.extra_damage else []
+    if e.stun_rounds:
+        bits.append(f"stun {e.stun_rounds} round(s)")
+    if e.bloodloss:
+        bits.append(f"bloodloss x{e.bloodloss}")
+    if e.unconscious_rounds:
+        bits.append(f"unconscious {e.unconscious_rounds} round(s)")
+    if e.injury is not None:
+        bits.append(f"location {e.injury.value.replace('_', ' ')}, -{e.skill_penalty} "
+                    f"to attack and defense")
+    shift = crit.modified_roll - crit.roll
+    enc.emit("critical", target=target.name, table=fire.crit_table.value, roll=crit.roll,
+             modified=crit.modified_roll, hp=target.hp,
+             text=f"Critical on {target.name} ({fire.crit_table.value}): d100 {crit.roll}"
+                  f"{_signed(shift) if shift else ''} = {crit.modified_roll}: "
+                  f"{', '.join(bits) or 'no extra damage'} -> HP {target.hp}/{target.max_hp}.")
+
+
+def _signed(n: int) -> str:
+    return f" + {n}" if n >= 0 else f" - {-n}"

@@ -1,0 +1,1 @@
+"""rulesets/opend6."""

@@ -1,0 +1,259 @@
+"""OpenD6 combatants: the scenario's native block, the options, and the fighter's state.
+
+A fighter is built from the neutral description (RULES.md, "System-neutral characters":
+attribute N -> ND, skill N -> ND, the weapon's skill takes melee, brawl when unarmed, or
+ranged), then the ``opend6:`` native block overrides it key by key. Every dice code a roll
+needs (attack, defenses, damage, resistance) is summed once here, not in the encounter loop.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, create_model, field_validator
+
+from sim.core.combatant import Combatant
+from sim.rulesets.opend6.catalog import (
+    ARMOR_BY_NEUTRAL,
+    ARMORS,
+    SHIELDS,
+    SHIELDS_BY_NEUTRAL,
+    WEAPONS,
+    WEAPONS_BY_NEUTRAL,
+    Armor,
+    Weapon,
+    encumbrance_difficulty,
+)
+from sim.rulesets.opend6.rules import (
+    BASE_MOVE_M,
+    HP_BASE,
+    STARTING_CHARACTER_POINTS,
+    STARTING_FATE_POINTS,
+    WOUND_LIMIT,
+    DiceCode,
+    WoundStatus,
+    parse_code,
+)
+from sim.scenario.models import Strict
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Position
+    from sim.scenario.specs import MemberSpec
+
+ATTRIBUTES = ("strength", "endurance", "dexterity", "agility", "perception")
+WEAPON_SKILLS = tuple(dict.fromkeys(w.skill for w in WEAPONS.values()))
+SKILLS = (*WEAPON_SKILLS, "dodge", "shield")
+"""Skill names a native block may set: one per weapon (skills do not transfer), dodge, and
+shield (the block defense)."""
+
+
+# ---------------------------------------------------------------------------- scenario block
+class _Codes(Strict):
+    """A mapping of names to dice codes, each checked by the OpenD6 code parser."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _code(cls, value: Any) -> str:
+        return str(parse_code(value))  # DiceCodeError is a ValueError: pydantic reports it
+
+
+_optional_code: Any = (str | None, None)
+D6Attributes = create_model(
+    "D6Attributes", __base__=_Codes, __doc__="Attribute dice codes, e.g. ``agility: 3D+1``.",
+    **{name: _optional_code for name in ATTRIBUTES},
+)
+D6Skills = create_model(
+    "D6Skills", __base__=_Codes, __doc__="Skill dice codes by skill name, e.g. ``sword: 2D``.",
+    **{name: _optional_code for name in SKILLS},
+)
+
+
+class OpenD6Block(Strict):
+    """Native ``opend6:`` block.
+
+    Dice codes for attributes and skills, starting points, and what the neutral names do
+    not reach: any weapon, armor or shield of the seed's tables by its OpenD6 name, the size
+    scale (steps from human size: +1 double, -1 half, ...), and blindness (-2D to attacks).
+    """
+
+    attributes: D6Attributes = D6Attributes()
+    skills: D6Skills = D6Skills()
+    character_points: int | None = Field(default=None, ge=0, le=1000)
+    fate_points: int | None = Field(default=None, ge=0, le=1000)
+    weapon: str | None = None
+    armor: str | None = None
+    shield: str | None = None
+    size: int = Field(default=0, ge=-3, le=3)
+    blinded: bool = False
+
+    @field_validator("weapon")
+    @classmethod
+    def _known_weapon(cls, value: str | None) -> str | None:
+        return _known(value, "OpenD6 weapon", WEAPONS)
+
+    @field_validator("armor")
+    @classmethod
+    def _known_armor(cls, value: str | None) -> str | None:
+        return _known(value, "OpenD6 armor", ARMORS)
+
+    @field_validator("shield")
+    @classmethod
+    def _known_shield(cls, value: str | None) -> str | None:
+        return _known(value, "OpenD6 shield", ("none", *SHIELDS))
+
+
+def _known(value: str | None, kind: str, names) -> str | None:
+    if value is not None and value not in names:
+        from sim.scenario.errors import unknown
+
+        raise ValueError(unknown(kind, value, list(names)))
+    return value
+
+
+class OpenD6Options(Strict):
+    """``options.opend6``: switches RULES.md marks as options, and documented defaults.
+
+    Attributes:
+        complication: count a fumble's dice normally instead of removing them.
+        initiative: ``individual`` (an Agility roll each) or ``side`` (a d6 per side).
+        encumbrance: metal armor and tower shields add +4 to Agility difficulties.
+        pinning: a target shot at that has not taken a turn since is pinned (-5).
+    """
+
+    complication: bool = False
+    initiative: Literal["individual", "side"] = "individual"
+    encumbrance: bool = False
+    pinning: bool = True
+
+
+class WoundOptions(OpenD6Options):
+    """``options.opend6``; ``wounds_limit``: the wounds that kill (seed: 5, GM may change)."""
+
+    wounds_limit: int = Field(default=WOUND_LIMIT, ge=1, le=20)
+
+
+class HpOptions(OpenD6Options):
+    """``options.opend6-hp``; ``hp_base``: hit points before the Endurance roll (seed: 20)."""
+
+    hp_base: int = Field(default=HP_BASE, ge=1, le=1000)
+
+
+# ---------------------------------------------------------------------------- the fighter
+class D6Fighter(Combatant):
+    """An OpenD6 combatant: dice codes, gear, points, health and per-fight turn state.
+
+    Attributes:
+        attrs, skills: dice codes by name.
+        attack_code, dodge_code, parry_code, block_code, move_code: attribute + skill
+            codes of each roll, before penalties.
+        damage_code, resist_code: damage (Strength + weapon, or weapon alone) and
+            resistance (Endurance + armor + shield).
+        encumbrance: +difficulty on its Agility rolls -- melee attacks, defenses, extra
+            moves, initiative (option; 0 when off).
+        cp, fate: character points and fate points left.
+        wounds, hp, hp_max: health (wounds in ``opend6``, hit points in ``opend6-hp``).
+        level: the wound level those give; stun_round: the round a stun was taken in.
+        size: size steps from human (0); each step is 1D of damage.
+        initiative, init_text, offset: the fight's turn order and its offset in a round.
+        loaded: a weapon that needs reloading holds a shot.
+        defense, defense_kind, defense_until: the active defense and when it lapses.
+        aim_at: the foe aimed at (+1D on the next attack), or None.
+        shot_at: shot at since its last turn (pinned, when the option is on).
+    """
+
+    __slots__ = (
+        "attrs", "skills", "weapon", "armor", "shield", "attack_code", "dodge_code",
+        "parry_code", "block_code", "move_code", "damage_code", "resist_code", "encumbrance",
+        "cp", "fate", "wounds", "hp", "hp_max", "level", "stun_round", "size", "initiative",
+        "init_text", "offset", "loaded", "defense", "defense_kind", "defense_until", "aim_at",
+        "shot_at", "blinded",
+    )
+
+    def describe(self) -> str:
+        """Dice codes, gear, points, health and initiative, for the log's roster."""
+        a = self.attrs
+        health = (f"HP {self.hp}/{self.hp_max}" if self.hp_max else f"{self.wounds} wounds")
+        return (f"STR {a['strength']} END {a['endurance']} DEX {a['dexterity']} "
+                f"AGI {a['agility']}; {self.weapon.name} {self.attack_code} to hit, "
+                f"damage {self.damage_code}; resistance {self.resist_code}; "
+                f"CP {self.cp}, FP {self.fate}; {health}; initiative {self.init_text}")
+
+    def state(self) -> str:
+        """Health for the log: ``2 wounds (wounded)`` or ``HP 12/27 (wounded)``."""
+        word = self.level.name.lower().replace("_", " ")
+        if self.hp_max:
+            return f"HP {self.hp}/{self.hp_max} ({word})"
+        return f"{self.wounds} wound{'s' if self.wounds != 1 else ''} ({word})"
+
+
+def _native(member: MemberSpec) -> OpenD6Block | None:
+    return member.native_block("opend6")
+
+
+def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6Fighter:
+    """Build a fighter from its neutral description, overridden by its native block.
+
+    Ruling: the neutral ``parry`` skill becomes the ``shield`` skill (block); a parry rolls
+    Agility + the weapon's skill as the seed says, so the neutral parry has no other use.
+    """
+    f = D6Fighter(member, pos)
+    t, s = member.traits, member.skills
+    weapon: Weapon = WEAPONS_BY_NEUTRAL[member.weapon]
+    armor: Armor = ARMOR_BY_NEUTRAL[member.armor]
+    shield = SHIELDS_BY_NEUTRAL["shield"] if member.shield else None
+    attrs = {name: DiceCode(getattr(t, name)) for name in ATTRIBUTES}
+    if weapon.ranged:
+        weapon_level = s.ranged
+    else:
+        weapon_level = s.brawl if weapon.skill == "brawling" else s.melee
+    skills = {weapon.skill: DiceCode(weapon_level), "dodge": DiceCode(s.dodge),
+              "shield": DiceCode(s.parry)}
+    block = _native(member)
+    if block is not None and block.weapon is not None:
+        weapon = WEAPONS[block.weapon]
+        skills.setdefault(weapon.skill, DiceCode(s.ranged if weapon.ranged else s.melee))
+    if block is not None and block.armor is not None:
+        armor = ARMORS[block.armor]
+    if block is not None and block.shield is not None:
+        shield = None if block.shield == "none" else SHIELDS[block.shield]
+    f.cp, f.fate = STARTING_CHARACTER_POINTS, STARTING_FATE_POINTS
+    if block is not None:
+        attrs.update({k: parse_code(v) for k, v in block.attributes.model_dump().items()
+                      if v is not None})
+        skills.update({k: parse_code(v) for k, v in block.skills.model_dump().items()
+                       if v is not None})
+        if block.character_points is not None:
+            f.cp = block.character_points
+        if block.fate_points is not None:
+            f.fate = block.fate_points
+    none = DiceCode(0)
+    agility = attrs["agility"]
+    weapon_skill = skills.get(weapon.skill, none)
+    f.attrs, f.skills = attrs, skills
+    f.weapon, f.armor, f.shield = weapon, armor, shield
+    f.attack_code = attrs[weapon.attack_attribute] + weapon_skill
+    f.dodge_code = agility + skills.get("dodge", none)
+    f.parry_code = agility + weapon_skill
+    f.block_code = agility + skills.get("shield", none)
+    f.move_code = agility
+    f.damage_code = weapon.damage_code(attrs["strength"])
+    f.resist_code = attrs["endurance"] + armor.resistance
+    if shield is not None:
+        f.resist_code = f.resist_code + shield.resistance
+    worn = (armor,) if shield is None else (armor, shield)
+    f.encumbrance = encumbrance_difficulty(*worn) if encumbrance else 0
+    f.wounds, f.hp, f.hp_max = 0, 0, 0
+    f.level = WoundStatus.HEALTHY
+    f.stun_round = -1
+    # size scale: steps from human size, each +-1D on damage dealt to the smaller (native)
+    f.size = block.size if block is not None else 0
+    f.blinded = block.blinded if block is not None else False
+    f.initiative, f.init_text, f.offset = 0, "-", 0.0
+    f.loaded = True
+    f.defense, f.defense_kind, f.defense_until = 0, "", -1.0
+    f.aim_at = None
+    f.shot_at = False
+    f.ranged = weapon.ranged
+    f.reach = float(weapon.ranges[2]) if weapon.ranges else 2.0
+    f.speed = float(BASE_MOVE_M)
+    return f

@@ -1,0 +1,89 @@
+"""Solo-log text of OpenD6 turns and attacks (built only when an encounter keeps a log).
+
+The rolls print as :class:`~sim.rulesets.opend6.rules.RollResult` does: the normal dice, the
+wild die's throws separately, the pips, the total, and a fumble or an explosion.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.core.actions import DEFENDS, Aim, Attack, Defend, Intent, Move, Retreat
+from sim.rulesets.opend6.rules import (
+    BASE_DIFFICULTY,
+    COVER_DIFFICULTY,
+    PINNED_DIFFICULTY,
+    VISIBILITY_DIFFICULTY,
+    DiceCode,
+)
+from sim.scenario.vocabulary import Cover, Visibility
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
+    from sim.rulesets.opend6.fighter import D6Fighter
+    from sim.rulesets.opend6.rules import RollResult
+
+
+def intent_text(intent: Intent) -> str:
+    """``attacks Bandit 1``, ``moves toward Wolfman``, ``dodges``, ..."""
+    kind = type(intent)
+    if kind is Attack:
+        return f"attacks {intent.target.name}" + (" (called shot)" if intent.called else "")
+    if kind is Move:
+        return f"moves toward {intent.target.name}"
+    if kind is Retreat:
+        return "falls back off the field" if intent.leave else "moves to a new place"
+    if kind is Defend:
+        return DEFENDS.get(intent.kind, intent.kind)
+    if kind is Aim:
+        return f"aims at {intent.target.name}"
+    return kind.__name__.lower() + "s"
+
+
+def log_turn(enc: Encounter, f: D6Fighter, intents: list[Intent], count: int,
+             penalty: int) -> None:
+    """The start of a turn: initiative, what the combatant does, the multiple-action cost."""
+    what = " then ".join(intent_text(i) for i in intents) or "nothing"
+    extra = f" ({count} actions, {penalty}D each)" if penalty else ""
+    enc.emit("declare", who=f.name,
+             text=f"{f.name} (initiative {f.init_text}) {what}{extra} - {f.why}.")
+
+
+def tn_reasons(cover: Cover, visibility: Visibility, *, pinned: bool, parry: bool,
+               extra: int) -> str:
+    """What moved the target number: ``light cover +5, poor visibility +5, pinned -5``."""
+    parts = []
+    if cover and not parry:
+        parts.append(f"{cover.label} cover +{COVER_DIFFICULTY[cover]}")
+    if visibility:
+        parts.append(f"{visibility.label.replace('_', ' ')} visibility "
+                     f"+{VISIBILITY_DIFFICULTY[visibility]}")
+    if pinned:
+        parts.append(f"pinned {PINNED_DIFFICULTY}")
+    if extra:
+        parts.append(f"weapon {extra:+d}")
+    return ", ".join(parts)
+
+
+def log_attack(enc: Encounter, f: D6Fighter, target: D6Fighter, *, dice: int,
+               notes: list[str], r: RollResult, defense: int | None, parry: bool, tn: int,
+               hit: bool, penalty: int, health: int, why: str) -> None:
+    """Log an attack roll.
+
+    The pool and its modifiers, the dice, the total against the difficulty or the defense
+    roll (with what changed it), hit or miss.
+    """
+    if penalty:
+        notes.insert(0, f"multiple actions {penalty}D")
+    if health:
+        notes.insert(0, f"{f.level.name.lower().replace('_', ' ')} {health}D")
+    against = (f"{target.name}'s {'parry' if parry else target.defense_kind} {defense}"
+               if defense is not None else f"difficulty {BASE_DIFFICULTY}")
+    if why:
+        against += f" ({why}) -> {tn}"
+    mods = (f", {', '.join(notes)} -> {DiceCode(max(dice, 0), f.attack_code.pips)}"
+            if notes else "")
+    enc.emit("attack", who=f.name, target=target.name, total=r.total, wild=list(r.wild),
+             fumble=r.fumble, exploded=r.exploded, target_number=tn, hit=hit,
+             text=f"{f.name} attacks {target.name} with the {f.weapon.name} "
+                  f"({f.attack_code}{mods}): {r} vs {against}: {'HIT' if hit else 'miss'}.")

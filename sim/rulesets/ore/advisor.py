@@ -1,0 +1,253 @@
+"""What the AI asks the One Roll Engine: reach, reloads, and exact set odds and expectations.
+
+``OreAdvisor`` answers for ORE (B-Grade's advisor builds on it). Every dice count comes
+from the ruleset's roll plan (``OreRuleset.plan``, ``rules.plan_roll``): the AI expects to
+roll exactly what the ruleset rolls for the same declaration. The odds are exact and cached
+per pool size: the chance of at least k sets in n d10
+(``p_sets``), and the distribution of the widest set's width and hit location
+(``widest``), found by a sum over how many dice show each face (no sampling).
+
+A hit's worth (``hit_value``) is the share of what is left of the location that takes
+it out -- the head (4 boxes: unconscious when full, dead when full of Killing) or the torso
+(10 boxes of Killing) -- after armor; a limb is worth a quarter of that (a useless arm still
+stops an attacker). The tactical AI picks the declaration with the highest expected worth.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb, factorial
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.ai.advisor import Advisor
+from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move
+from sim.rulesets.ore.catalog import BOXES, HEAD, LIMBS, LOCATION_BY_HEIGHT, TORSO
+from sim.rulesets.ore.rules import action_pool, arms_ok, parry_implement
+
+if TYPE_CHECKING:
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.fighter import OreFighter
+
+# Ruling (aggressive AI): when a called shot at the head, an extra attack, or a move with an
+# attack "pays" -- the dice rolled for the declaration must be at least this many.
+CALLED_SHOT_MIN_DICE = 7
+MULTI_ACTION_MIN_DICE = 6
+
+# Ruling (cautious AI): a defense set needs this many dice to be worth declaring (3d10 hold
+# a set 28% of the time; fewer almost never).
+DEFENSE_MIN_DICE = 3
+# Ruling (cautious, tactical AI): several actions in one roll only when the pool holds a set
+# for each of them at least this often.
+MULTI_ACTION_ODDS = 0.5
+# Ruling (tactical AI): a limb hit is worth this share of a head or torso hit of the same
+# damage (it takes no one out, but a useless arm or leg hinders).
+LIMB_WORTH = 0.25
+# Ruling (tactical AI): a second attack in the same roll must add this much worth over one.
+EXTRA_ATTACK_GAIN = 1.1
+
+
+# ---------------------------------------------------------------------------- exact odds
+@lru_cache(maxsize=128)
+def p_sets(n: int, k: int) -> float:
+    """Exact chance of at least ``k`` sets (faces shown twice or more) in ``n`` d10."""
+    if k <= 0:
+        return 1.0
+    if n < 2 * k:
+        return 0.0
+    # ways[m][s]: sum over faces so far of 1/prod(c!) for m dice used and s sets (capped k)
+    ways = [[0.0] * (k + 1) for _ in range(n + 1)]
+    ways[0][0] = 1.0
+    for _ in range(10):
+        nxt = [[0.0] * (k + 1) for _ in range(n + 1)]
+        for m in range(n + 1):
+            for s in range(k + 1):
+                w = ways[m][s]
+                if not w:
+                    continue
+                for c in range(n - m + 1):
+                    s2 = min(k, s + (c >= 2))
+                    nxt[m + c][s2] += w / factorial(c)
+        ways = nxt
+    return ways[n][k] * factorial(n) / 10**n
+
+
+@lru_cache(maxsize=256)
+def widest(n: int, faces: int = 10) -> tuple[tuple[int, int, float], ...]:
+    """Distribution of the widest set (ties: the higher) in ``n`` dice showing 1..``faces``.
+
+    Returns ``(width, height, probability)`` triples; probabilities are out of ``10**n``
+    throws of d10, so with ``faces`` < 10 they are those of no die showing above ``faces``
+    (the called-shot case: no die rolled a 10). No set: width 0.
+    """
+    states = {(0, 0, 0): 1.0}  # (dice used, width, height) -> sum of 1/prod(c!)
+    for face in range(faces, 0, -1):  # high faces first: a later set must be wider
+        nxt: dict[tuple[int, int, int], float] = {}
+        for (m, w, h), p in states.items():
+            for c in range(n - m + 1):
+                key = (m + c, c, face) if c >= 2 and c > w else (m + c, w, h)
+                nxt[key] = nxt.get(key, 0.0) + p / factorial(c)
+        states = nxt
+    scale = factorial(n) / 10**n
+    return tuple((w, h, p * scale) for (m, w, h), p in sorted(states.items()) if m == n)
+
+
+# ---------------------------------------------------------------------------- worth of a hit
+def hit_value(f: OreFighter, target: OreFighter, width: int, height: int) -> float:
+    """What a set of ``width`` x ``height`` from ``f`` is worth on ``target`` (0..1)."""
+    loc = LOCATION_BY_HEIGHT[height]
+    killing, shock = f.weapon.damage.roll(width)
+    ar = max(0, target.armor[loc] - f.weapon.ap)
+    killing, shock = max(0, killing - ar), max(0, shock - ar)
+    w = target.wounds
+    if loc in LIMBS:
+        if w.killing[loc] >= BOXES[loc]:  # a useless limb passes the hit to the torso
+            loc = TORSO
+        else:
+            return LIMB_WORTH * min(1.0, (killing + shock) / BOXES[loc])
+    if loc == HEAD:
+        left = BOXES[HEAD] - w.killing[HEAD] - w.shock[HEAD]
+        return min(1.0, (killing + shock) / max(1, left))
+    left = BOXES[TORSO] - w.killing[TORSO]  # Shock only counts once it overflows
+    return min(1.0, (killing + shock / 2) / max(1, left))
+
+
+def expected_value(value: list[list[float]], dice: int, called_tens: int) -> float:
+    """Expected worth of one attack rolled with ``dice`` dice, ``called_tens`` set at 10.
+
+    ``value[w][h]``: a hit's worth by width and height (``value_table``). A die set at 10
+    (a called head shot, an expert die) makes a head set with every rolled 10; without one
+    the attack takes the widest set (RULES.md; ``assign_sets``).
+    """
+    if dice <= 0:
+        return 0.0
+    fixed = min(called_tens, dice)
+    rolled = dice - fixed
+    if not fixed:
+        return sum(p * value[w][h] for w, h, p in widest(rolled) if w)
+    total = 0.0
+    for tens in range(rolled + 1):
+        width = fixed + tens
+        if width >= 2:
+            total += comb(rolled, tens) * 0.1**tens * 0.9 ** (rolled - tens) \
+                * value[min(width, 10)][10]
+    # no 10 rolled and a lone fixed 10: the widest set of the other dice
+    if fixed == 1:
+        total += sum(p * value[w][h] for w, h, p in widest(rolled, 9) if w)
+    return total
+
+
+def value_table(f: OreFighter, target: OreFighter, dice: int) -> list[list[float]]:
+    """``hit_value`` by width (rows up to ``dice``, 0 beyond) and height 1..10 (index 0)."""
+    return [[0.0] + [hit_value(f, target, w, h) for h in range(1, 11)]
+            if 2 <= w <= dice else [0.0] * 11 for w in range(11)]
+
+
+# ---------------------------------------------------------------------------- the advisor
+class OreAdvisor(Advisor):
+    """The AI's questions under ORE (see :class:`sim.ai.advisor.Advisor`).
+
+    Dice counts come from ``self.rules.plan``: with the encounter, for a declaration as it
+    would be rolled now (range, cover, a called shot); without it (``enc`` None), before
+    any situation, for questions asked about a fighter in general (danger, defense).
+    """
+
+    def dice(self, enc: Encounter | None, actor: OreFighter, intents: list[Intent]) -> int:
+        """Dice ``actor`` would roll for ``intents``: the ruleset's own roll plan."""
+        return self.rules.plan(enc, actor, intents).dice
+
+    def can_attack(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
+        """A usable arm (two for a two-handed weapon) and the target within reach."""
+        return arms_ok(actor) and tactics.in_reach(enc, actor, target)
+
+    def needs_reload(self, actor: OreFighter) -> bool:
+        """A crossbow that has shot."""
+        return actor.weapon.reload and not actor.loaded
+
+    def threat(self, actor: OreFighter) -> float:
+        """Torso Killing out of 10, or the head's marks out of 4, whichever is nearer full."""
+        w = actor.wounds
+        return max(w.killing[TORSO] / BOXES[TORSO],
+                   (w.killing[HEAD] + w.shock[HEAD]) / BOXES[HEAD])
+
+    def called_shot(self, enc: Encounter, actor: OreFighter, target: Combatant) -> str | None:
+        """The head, with an expert die or enough dice left for the called shot."""
+        if action_pool(actor, Attack(target))[1] in actor.expert:
+            return "head"
+        dice = self.dice(enc, actor, [Attack(target, "head")])
+        return "head" if dice >= CALLED_SHOT_MIN_DICE else None
+
+    def extra_attacks(self, enc: Encounter, actor: OreFighter, target: Combatant) -> int:
+        """One extra attack when two attacks still roll ``MULTI_ACTION_MIN_DICE`` dice."""
+        dice = self.dice(enc, actor, [Attack(target), Attack(target)])
+        return 1 if dice >= MULTI_ACTION_MIN_DICE else 0
+
+    def can_move_and_attack(self, enc: Encounter, actor: OreFighter) -> bool:
+        """A move and an attack roll ``MULTI_ACTION_MIN_DICE`` dice, before any situation."""
+        return self.dice(None, actor, [Move(actor), Attack(actor)]) >= MULTI_ACTION_MIN_DICE
+
+    # ---------------------------------------------------------------- cautious and tactical
+    def danger(self, enc: Encounter, actor: OreFighter) -> float:
+        """Chance of a set in the attack pool times the Killing and Shock of a 2-wide hit."""
+        killing, shock = actor.weapon.damage.roll(2)
+        return p_sets(self.dice(None, actor, [Attack(actor)]), 1) * (killing + shock)
+
+    def defense_kind(self, enc: Encounter, actor: OreFighter, ranged: bool) -> str | None:
+        """The bigger of the Dodge and Parry pools (Parry stops missiles only with a shield).
+
+        None when that pool rolls fewer than ``DEFENSE_MIN_DICE`` dice.
+        """
+        can_parry = parry_implement(actor) and arms_ok(actor) and (not ranged or actor.shield)
+        dodge = action_pool(actor, Defend("dodge"))[0]
+        parry = action_pool(actor, Defend("parry"))[0] if can_parry else 0
+        kind = "parry" if parry > dodge else "dodge"
+        return kind if self.dice(None, actor, [Defend(kind)]) >= DEFENSE_MIN_DICE else None
+
+    def attack_and_defend(self, enc: Encounter, actor: OreFighter, target: Combatant,
+                          kind: str) -> bool:
+        """Both when the roll for the two holds two sets at ``MULTI_ACTION_ODDS``."""
+        dice = self.dice(enc, actor, [Attack(target), Defend(kind)])
+        return p_sets(dice, 2) >= MULTI_ACTION_ODDS
+
+    def tactical_attack(self, enc: Encounter, actor: OreFighter,
+                        target: OreFighter) -> tuple[list[Intent], str]:
+        """The best of a plain attack, a called head shot, and two attacks, by expected worth.
+
+        Two attacks (one possibly called) must hold two sets at ``MULTI_ACTION_ODDS`` and add
+        ``EXTRA_ATTACK_GAIN`` over one; the second attack's worth is its set's chance times a
+        2-wide set's worth at an even height.
+        """
+        skill = action_pool(actor, Attack(target))[1]
+        expert = 1 if skill in actor.expert or skill in actor.master else 0
+        dice = self.dice(enc, actor, [Attack(target)])
+        value = value_table(actor, target, dice)
+        plain = expected_value(value, dice, expert)
+        called = expected_value(value, self.dice(enc, actor, [Attack(target, "head")]),
+                                expert + 1)
+        best, intents, why = plain, [Attack(target)], ""
+        if called > best:
+            best, intents = called, [Attack(target, "head")]
+            why = f"called shot at the head ({called:.2f} vs {plain:.2f})"
+        odds = p_sets(self.dice(enc, actor, [Attack(target), Attack(target)]), 2)
+        if actor.weapon.reload or odds < MULTI_ACTION_ODDS:
+            return intents, why
+        second = odds * sum(value[2][1:]) / 10
+        for head in (False, True):
+            pair = [Attack(target, "head" if head else None), Attack(target)]
+            first = expected_value(value, self.dice(enc, actor, pair), expert + head)
+            if first + second > best * EXTRA_ATTACK_GAIN:
+                best = (first + second) / EXTRA_ATTACK_GAIN
+                intents = pair
+                why = f"two attacks: two sets {odds:.0%} likely"
+        return intents, why
+
+    def wait_intents(self, enc: Encounter, actor: OreFighter,
+                     foes: list[Combatant]) -> tuple[list[Intent], str]:
+        """Holding with no foe in reach: dodge when a shooter has it in range."""
+        shooters = tactics.shooters_on(enc, actor, foes)
+        melee = [e for e in foes if not e.ranged and tactics.can_charge(enc, e, actor.pos)]
+        kind = self.defense_kind(enc, actor, ranged=not melee) if shooters else None
+        if kind:
+            return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"
+        return [], "holds its ground"

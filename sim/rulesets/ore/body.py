@@ -1,0 +1,109 @@
+"""ORE wound boxes: Shock and Killing per hit location, overflow, useless limbs.
+
+Rules (RULES.md ``ore``, "Damage"): Killing is marked first and overwrites Shock in a full
+location; Shock fills the remaining boxes, and Shock with no room left becomes Killing. A limb
+full of Killing is useless and further damage to it goes to the torso. Head or torso full of
+Killing: dead. Head full (Shock + Killing): unconscious. Torso full: dazed (-1d on every pool).
+"""
+
+from __future__ import annotations
+
+from sim.rulesets.ore.catalog import ARMS, BOXES, HEAD, LEGS, LIMBS, TORSO
+
+
+class Body:
+    """Shock and Killing marked in each location's boxes.
+
+    ``dead``, ``unconscious``, ``dazed``, ``arms`` and ``legs`` (usable limbs) are worked out
+    once after each hit rather than on every query: the AI and the pools ask every round.
+    """
+
+    __slots__ = ("killing", "shock", "dead", "unconscious", "dazed", "arms", "legs")
+
+    def __init__(self) -> None:
+        self.killing = [0, 0, 0, 0, 0, 0]
+        self.shock = [0, 0, 0, 0, 0, 0]
+        self.dead = self.unconscious = self.dazed = False
+        self.arms = self.legs = 2
+
+    def landing(self, loc: int) -> int:
+        """Where a hit aimed at ``loc`` lands: a limb full of Killing passes it to the torso."""
+        if loc in LIMBS and self.killing[loc] >= BOXES[loc]:
+            return TORSO
+        return loc
+
+    def take(self, loc: int, killing: int, shock: int) -> int:
+        """Mark a hit's damage (after armor) at ``loc``; returns where it landed.
+
+        A hit on a limb already full of Killing lands on the torso instead.
+        """
+        loc = self.landing(loc)
+        if killing > 0:
+            self._killing(loc, killing)
+        if shock > 0:
+            self._shock(loc, shock)
+        self._refresh()
+        return loc
+
+    def _refresh(self) -> None:
+        # Head or torso full of Killing: dead. Head full: unconscious. Torso full: dazed.
+        self.dead = self.useless(HEAD) or self.useless(TORSO)
+        self.unconscious = self.full(HEAD)
+        self.dazed = self.full(TORSO)
+        self.arms = sum(not self.useless(a) for a in ARMS)
+        self.legs = sum(not self.useless(leg) for leg in LEGS)
+
+    def _killing(self, loc: int, amount: int) -> None:
+        boxes = BOXES[loc]
+        room = boxes - self.killing[loc]
+        added = min(amount, room)
+        self.killing[loc] += added
+        over = self.killing[loc] + self.shock[loc] - boxes
+        if over > 0:  # Killing overwrites Shock once the location is full
+            self.shock[loc] -= over
+        rest = amount - added
+        if rest > 0 and loc in LIMBS:
+            self._killing(TORSO, rest)
+
+    def _shock(self, loc: int, amount: int) -> None:
+        if loc in LIMBS and self.killing[loc] >= BOXES[loc]:
+            loc = TORSO
+        free = BOXES[loc] - self.killing[loc] - self.shock[loc]
+        added = min(amount, free)
+        self.shock[loc] += added
+        if amount > added:  # no room for Shock: it becomes Killing
+            self._killing(loc, amount - added)
+
+    # ------------------------------------------------------------------ status
+    def full(self, loc: int) -> bool:
+        """All boxes of ``loc`` marked (Shock or Killing)."""
+        return self.killing[loc] + self.shock[loc] >= BOXES[loc]
+
+    def useless(self, loc: int) -> bool:
+        """A location full of Killing."""
+        return self.killing[loc] >= BOXES[loc]
+
+    def usable_arms(self) -> int:
+        """Arms not full of Killing."""
+        return self.arms
+
+    def usable_legs(self) -> int:
+        """Legs not full of Killing."""
+        return self.legs
+
+    def heal_after_fight(self) -> None:
+        """Half the Shock in each location (rounded down) goes away after a fight."""
+        self.shock = [s - s // 2 for s in self.shock]
+        self._refresh()
+
+    def summary(self) -> str:
+        """``torso 3K+2S/10, head 1S/4`` for the marked locations."""
+        from sim.rulesets.ore.catalog import LOCATION_NAMES
+
+        parts = []
+        for loc, name in enumerate(LOCATION_NAMES):
+            k, s = self.killing[loc], self.shock[loc]
+            if k or s:
+                marks = "+".join(x for x in (f"{k}K" if k else "", f"{s}S" if s else "") if x)
+                parts.append(f"{name} {marks}/{BOXES[loc]}")
+        return ", ".join(parts) if parts else "unhurt"

@@ -1,0 +1,147 @@
+"""ORE combatants: the native ``ore:`` block, the options, the fighter and its conversion.
+
+A fighter is converted from the neutral description (RULES.md, "System-neutral
+characters": body = (strength + endurance) / 2, coordination = (agility + dexterity) / 2,
+sense = perception; fight = melee, or brawl unarmed; shoot = ranged; run = 1), then the
+native block overrides it key by key.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import Field, field_validator, model_validator
+
+from sim.core.battlefield import MELEE_REACH
+from sim.core.combatant import Combatant
+from sim.rulesets.ore.body import Body
+from sim.rulesets.ore.catalog import ARMOR, WEAPONS
+from sim.scenario.errors import unknown
+from sim.scenario.models import Strict
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Position
+    from sim.scenario.specs import MemberSpec
+
+SKILLS = ("fight", "shoot", "dodge", "parry", "run")
+MOVE_METRES = 10.0
+
+Stat = Field(default=None, ge=1, le=6)
+SkillLevel = Field(default=None, ge=0, le=6)
+
+
+# ---------------------------------------------------------------------------- scenario block
+class OreStats(Strict):
+    """ORE stats 1-6 of a native block (None: from the neutral traits)."""
+
+    body: int | None = Stat
+    coordination: int | None = Stat
+    sense: int | None = Stat
+    knowledge: int | None = Stat
+    command: int | None = Stat
+    charm: int | None = Stat
+
+
+class OreSkills(Strict):
+    """ORE combat skills 0-6 of a native block (None: from the neutral skills)."""
+
+    fight: int | None = SkillLevel
+    shoot: int | None = SkillLevel
+    dodge: int | None = SkillLevel
+    parry: int | None = SkillLevel
+    run: int | None = SkillLevel
+
+
+def skill_names(value: str | tuple[str, ...] | list[str] | None, field: str) -> tuple[str, ...]:
+    """The skill names of an ``expert:`` or ``master:`` entry, each checked."""
+    names = (value,) if isinstance(value, str) else tuple(value or ())
+    for name in names:
+        if name not in SKILLS:
+            raise ValueError(f"{field}: " + unknown("skill", name, SKILLS))
+    return names
+
+
+class OreBlock(Strict):
+    """Native ``ore:`` block: stats 1-6, skills 0-6, expert/master dice by skill name."""
+
+    stats: OreStats = OreStats()
+    skills: OreSkills = OreSkills()
+    expert: str | list[str] | None = None
+    master: str | list[str] | None = None
+
+    @field_validator("expert", "master")
+    @classmethod
+    def _frozen(cls, value: str | list[str] | None) -> str | tuple[str, ...] | None:
+        # a tuple, so that the block (and the member holding it) stays hashable
+        return tuple(value) if isinstance(value, list) else value
+
+    @model_validator(mode="after")
+    def _dice(self) -> OreBlock:
+        both = set(skill_names(self.expert, "expert")) & set(skill_names(self.master, "master"))
+        if both:
+            raise ValueError(f"a pool holds an expert die or a master die, never both: "
+                             f"{', '.join(sorted(both))} is in both 'expert' and 'master'")
+        return self
+
+
+class OreOptions(Strict):
+    """``options.ore``: ``difficulty``, the height every attack set must reach (0: none)."""
+
+    difficulty: int = Field(default=0, ge=0, le=10)
+
+
+# ---------------------------------------------------------------------------- state
+class OreFighter(Combatant):
+    """An ORE combatant: stats, skills, special dice, gear and wound boxes."""
+
+    __slots__ = ("body", "coordination", "sense", "fight", "shoot", "dodge", "parry", "run",
+                 "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
+                 "defenses", "sets")
+
+    def describe(self) -> str:
+        """Stats, skills, weapon and armor for the log's roster."""
+        return (f"body {self.body}, coordination {self.coordination}, sense {self.sense}; "
+                f"fight {self.fight}, shoot {self.shoot}, dodge {self.dodge}, "
+                f"parry {self.parry}; {self.weapon.name} ({self.weapon.damage}), "
+                f"AR {'/'.join(map(str, self.armor))}")
+
+    @property
+    def dazed(self) -> bool:
+        """Torso full: -1d on every pool."""
+        return self.wounds.dazed
+
+
+def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
+                 block: OreBlock | None) -> OreFighter:
+    """Convert the neutral description (RULES.md), then apply the native ``block``."""
+    f = cls(member, pos)
+    t, s = member.traits, member.skills
+    weapon = WEAPONS[member.weapon]
+    stats = {"body": (t.strength + t.endurance) // 2,
+             "coordination": (t.agility + t.dexterity) // 2,
+             "sense": t.perception}
+    skills = {"fight": s.brawl if weapon.unarmed else s.melee, "shoot": s.ranged,
+              "dodge": s.dodge, "parry": s.parry, "run": 1}
+    expert: tuple[str, ...] = ()
+    master: tuple[str, ...] = ()
+    if block is not None:
+        stats.update({k: v for k, v in block.stats.model_dump().items()
+                      if v is not None and k in stats})
+        skills.update({k: v for k, v in block.skills.model_dump().items() if v is not None})
+        expert = skill_names(block.expert, "expert")
+        master = skill_names(block.master, "master")
+    f.body, f.coordination, f.sense = stats["body"], stats["coordination"], stats["sense"]
+    f.fight, f.shoot, f.dodge = skills["fight"], skills["shoot"], skills["dodge"]
+    f.parry, f.run = skills["parry"], skills["run"]
+    f.expert, f.master = frozenset(expert), frozenset(master)
+    f.weapon = weapon
+    f.armor = ARMOR[member.armor]
+    f.shield = member.shield
+    f.wounds = Body()
+    f.loaded = True
+    f.defenses = []
+    f.sets = []
+    f.ranged = weapon.ranged
+    f.reach = weapon.ranges[2] if weapon.ranged else MELEE_REACH
+    f.speed = MOVE_METRES
+    return f

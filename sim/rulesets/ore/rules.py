@@ -1,0 +1,274 @@
+"""ORE's rules as plain functions: pools, the roll plan, special dice, sets, gobble dice.
+
+Nothing here knows the engine: each function takes what it needs and returns a result, so
+each rule can be tested on hand-set dice. ``sim.rulesets.ore.ruleset`` applies them in a
+fight, B-Grade reuses them, and both advisors compute their odds from ``plan_roll``: what
+the AI expects to roll is what the ruleset rolls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sim.core.actions import Attack, Defend, Intent, Move, Retreat, TimedAction
+from sim.rulesets.dice import roll_pool
+from sim.rulesets.ore.catalog import (
+    CALLED_HEIGHT,
+    COVER_PENALTY,
+    LOCATION_BY_HEIGHT,
+    RANGE_PENALTY,
+    VISIBILITY_PENALTY,
+)
+from sim.rulesets.ore.sets import Set, find_sets
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Battlefield, Position
+    from sim.rulesets.ore.fighter import OreFighter
+
+MAX_POOL = 10
+# Intents that need a set of their own (a lone move or reload rolls nothing).
+ROLLED = (Attack, Defend, Move, Retreat)
+
+
+# ---------------------------------------------------------------------------- state
+class RolledSet:
+    """A set rolled this round and assigned to one action; ``width`` shrinks as dice are lost."""
+
+    __slots__ = ("width", "height", "key", "used")
+
+    def __init__(self, s: Set):
+        self.width = s.width
+        self.height = s.height
+        self.key = (s.width, s.height)  # fixed at the roll: timing does not change later
+        self.used = 0  # gobble dice spent (defense sets)
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+# ---------------------------------------------------------------------------- pure rules
+def action_pool(f: OreFighter, intent: Intent) -> tuple[int, str]:
+    """``(dice, skill)`` of the pool for one action, before penalties and the cap."""
+    if type(intent) is Attack:
+        if f.weapon.ranged:
+            return f.coordination + f.shoot, "shoot"
+        return f.body + f.fight, "fight"
+    if type(intent) is Defend:
+        if intent.kind == "parry":
+            return f.body + f.parry, "parry"
+        return f.coordination + f.dodge, "dodge"
+    return f.body + f.run, "run"
+
+
+def smallest_pool(f: OreFighter, intents: list[Intent]) -> tuple[int, str]:
+    """The smallest of the actions' pools; on a tie, the one whose skill has a special die."""
+    special = f.expert | f.master
+    return min((action_pool(f, i) for i in intents), key=lambda p: (p[0], p[1] not in special))
+
+
+def situational_penalty(field: Battlefield, f: OreFighter, pos: Position,
+                        intent: Intent) -> int:
+    """Dice off one action's pool for its situation: a called shot, range, cover, visibility.
+
+    ``pos`` is where the actor stands. Only attacks carry a situation; a shot's range band,
+    the target's cover and the visibility there come from the battlefield.
+    """
+    if type(intent) is not Attack:
+        return 0
+    penalty = 1 if intent.called else 0
+    if f.weapon.ranged:
+        d = field.distance(pos, intent.target.pos)
+        close, medium, _ = f.weapon.ranges
+        band = 0 if d <= close else 1 if d <= medium else 2
+        penalty += (RANGE_PENALTY[band] + COVER_PENALTY[field.cover(intent.target.pos)]
+                    + VISIBILITY_PENALTY[field.visibility(intent.target.pos)])
+    return penalty
+
+
+@dataclass(frozen=True, slots=True)
+class RollPlan:
+    """One fighter's roll for a round's declaration, before any die is thrown.
+
+    Attributes:
+        rolled: the intents that need a set.
+        base: the pool rolled for them (the smallest of their pools), before penalties.
+        skill: that pool's skill (an expert or master die in it comes along).
+        penalty: dice taken off: the worst situational penalty of the actions, the
+            multiple-action penalty, a dazed fighter's die.
+        dice: dice rolled after penalties (and ORE's 10-dice cap).
+        called: the height a called shot sets, or None.
+    """
+
+    rolled: tuple[Intent, ...]
+    base: int
+    skill: str
+    penalty: int
+    dice: int
+    called: int | None
+
+
+def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Intent], int], *,
+              cap: int | None = MAX_POOL, per_extra_action: int = 1) -> RollPlan:
+    """The one home of "one roll for several actions" (RULES.md ``ore``, multiple actions).
+
+    The pool is the smallest of the declared actions' pools; on a tie the one whose skill
+    has an expert or master die (the die is kept). It loses the worst situational penalty
+    of the actions it serves (``situation``, e.g. ``situational_penalty``), not their sum,
+    ``per_extra_action`` dice per action beyond the first (ORE 1, B-Grade 0), and one die
+    when dazed; then ``cap`` applies (None: B-Grade, no cap).
+    """
+    rolled = tuple(i for i in intents if type(i) in ROLLED)
+    if len(rolled) == 1:  # the common case, kept lean
+        intent = rolled[0]
+        base, skill = action_pool(f, intent)
+        penalty = f.wounds.dazed + situation(intent)
+        called = CALLED_HEIGHT[intent.called] if type(intent) is Attack and intent.called \
+            else None
+    else:
+        base, skill = smallest_pool(f, rolled) if rolled else (0, "")
+        penalty = ((len(rolled) - 1) * per_extra_action + f.wounds.dazed
+                   + max((situation(i) for i in rolled), default=0))
+        called = next((CALLED_HEIGHT[i.called] for i in rolled
+                       if type(i) is Attack and i.called), None)
+    dice = capped(base, penalty) if cap is not None else max(0, base - penalty)
+    return RollPlan(rolled, base, skill, penalty, dice, called)
+
+
+def arms_ok(f: OreFighter) -> bool:
+    """Ruling: one usable arm to attack and parry; a two-handed weapon needs both."""
+    arms = f.wounds.arms
+    return arms == 2 or (arms == 1 and not f.weapon.two_handed)
+
+
+def parry_implement(f: OreFighter) -> bool:
+    """Parry needs a melee weapon or a shield (a bow or bare hands will not do)."""
+    return f.shield or not (f.weapon.unarmed or f.weapon.ranged)
+
+
+def capped(dice: int, penalty: int) -> int:
+    """Dice actually rolled: penalties come off first (dice above 10 soak them), then the cap."""
+    return max(0, min(MAX_POOL, dice - penalty))
+
+
+def best_master_face(faces: list[int], want: int | None, needed: int, sides: int = 10) -> int:
+    """The face a master die takes after the roll.
+
+    As many sets as actions need, the called height if any, then the widest and highest set.
+    ``sides``: the dice rolled (B-Grade's possibility points roll d6).
+    """
+    best, best_score = sides, None
+    for face in range(sides, 0, -1):
+        sets = find_sets(faces + [face])
+        top = sets[0] if sets else Set(0, 0)
+        score = (min(len(sets), needed), any(s.height == want for s in sets), top.width,
+                 top.height)
+        if best_score is None or score > best_score:
+            best, best_score = face, score
+    return best
+
+
+def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
+                     master: bool = False, called: int | None = None,
+                     needed: int = 1, sides: int = 10) -> list[int]:
+    """Roll ``dice`` d10 (or ``sides``-sided dice) with the special dice of ORE.
+
+    A called shot sets one die to the called height before the roll; an expert die is set
+    before the roll (the AI picks the called height, else the highest face); a master die is
+    set after it (see ``best_master_face``). Set dice count among the ``dice``.
+    """
+    fixed = []
+    if called is not None:
+        fixed.append(called)
+    if expert:
+        fixed.append(called if called is not None else sides)
+    fixed = fixed[:dice]
+    rolled = dice - len(fixed) - (1 if master and dice > len(fixed) else 0)
+    faces = fixed + roll_pool(rng, rolled, sides)
+    if master and dice > len(fixed):
+        faces.append(best_master_face(faces, called, needed, sides))
+    return faces
+
+
+def assign_sets(intents: list[Intent], sets: list[Set]) -> list[tuple[Intent, Set | None]]:
+    """Give each rolled action a set, after the roll (RULES.md: multiple actions).
+
+    A move declared with an attack takes the fastest set, so that it lands before the
+    attack; attacks then take the widest remaining set (a called shot the widest set at its
+    location, if any); defenses take what is left.
+    """
+    if len(intents) == 1 and not (type(intents[0]) is Attack and intents[0].called):
+        return [(intents[0], sets[0] if sets else None)]
+    remaining = list(sets)
+    has_attack = any(type(i) is Attack for i in intents)
+    rank = {Move: 0 if has_attack else 2, Retreat: 0 if has_attack else 2, Attack: 1,
+            Defend: 3}
+    order = sorted(range(len(intents)), key=lambda k: rank.get(type(intents[k]), 4))
+    chosen: dict[int, Set | None] = {}
+    for k in order:
+        intent = intents[k]
+        pick = None
+        if remaining:
+            pick = remaining[0]
+            if type(intent) is Attack and intent.called:
+                loc = LOCATION_BY_HEIGHT[CALLED_HEIGHT[intent.called]]
+                for s in remaining:
+                    if LOCATION_BY_HEIGHT[s.height] == loc:
+                        pick = s
+                        break
+            remaining.remove(pick)
+        chosen[k] = pick
+    return [(intents[k], chosen[k]) for k in range(len(intents))]
+
+
+def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[str, RolledSet]],
+           *, melee: bool, unarmed_attack: bool, can_parry: bool, shield: bool,
+           arms: bool = True) -> tuple[int, int]:
+    """Spend the defender's gobble dice on one attack set.
+
+    A gobble die removes one die from an attack whose height is at most its own, when the
+    defense set is at least as fast (wider, or as wide and at least as high). Parry works
+    against melee only (ruling: a shield also parries missiles), needs a usable arm (``arms``),
+    and a melee weapon or a shield unless the attack is unarmed (``can_parry``). The
+    defender spends just enough to bring the attack below width 2, or all it has left (each
+    die taken off also takes off damage).
+
+    Returns:
+        ``(width left, dice gobbled)``.
+    """
+    gobbled = 0
+    for kind, d in defenses:
+        if width < 2:
+            break
+        left = d.width - d.used
+        if d.width < 2 or left <= 0 or d.key < key or d.height < height:
+            continue
+        if kind == "parry" and (not arms or not (melee or shield)
+                                or not (can_parry or unarmed_attack)):
+            continue
+        use = min(left, width - 1)
+        d.used += use
+        width -= use
+        gobbled += use
+    return width, gobbled
+
+
+def lose_die(pending: list[TimedAction], faster: tuple[int, int]) -> TimedAction | None:
+    """Hit before acting: take one die off one of the victim's sets slower than ``faster``.
+
+    The AI gives up the least useful die: from its widest set when that set stays a set
+    (width >= 3), otherwise from a width-2 defense, then a move, then an attack.
+    """
+    slower = [a for a in pending if not a.done and a.payload.key < faster and a.payload.width >= 2]
+    if not slower:
+        return None
+    wide = [a for a in slower if a.payload.width >= 3]
+    if wide:
+        victim = max(wide, key=lambda a: a.payload.width)
+    else:
+        order = {Defend: 0, Move: 1, Retreat: 1, Attack: 2}
+        victim = min(slower, key=lambda a: order.get(type(a.intent), 3))
+    victim.payload.width -= 1
+    return victim

@@ -1,0 +1,290 @@
+"""One Roll Engine (Reign): ruleset ``ore``. Planning and resolving a round.
+
+Where each rule lives:
+- pools, the roll plan for several actions (smallest pool, worst situational penalty, -1d
+  per extra action, the 10-dice cap), special dice, sets to actions, gobble dice, the die
+  lost when hit before acting: ``rules``; sets themselves: ``sets``;
+- order of resolution (widest first, ties by height, identical sets simultaneous):
+  ``OreRuleset.plan_round`` (offsets from the sets' speed);
+- hit locations, weapons, armor: ``catalog``; wound boxes and their effects: ``body``;
+- the native block, options and the conversion from neutral traits: ``fighter``;
+- the AI's questions: ``advisor``.
+
+Rulings not in the seed are marked "Ruling:" where they are applied.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, ClassVar
+
+from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
+from sim.core.combatant import Status
+from sim.rulesets.base import Ruleset, offsets_by_rank
+from sim.rulesets.dice import roll_pool
+from sim.rulesets.ore.advisor import OreAdvisor
+from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES
+from sim.rulesets.ore.fighter import OreBlock, OreFighter, OreOptions, make_fighter
+from sim.rulesets.ore.rules import (
+    RolledSet,
+    RollPlan,
+    arms_ok,
+    assign_sets,
+    gobble,
+    lose_die,
+    parry_implement,
+    plan_roll,
+    roll_action_pool,
+    situational_penalty,
+)
+from sim.rulesets.ore.sets import Set, find_sets
+from sim.rulesets.registry import register
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Position
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+    from sim.scenario.specs import MemberSpec
+
+# Intents that never roll when declared alone: they come after every set (width 1).
+UNROLLED = (Move, Retreat, Reload)
+
+
+def _no_situation(intent: Intent) -> int:
+    """A called shot's die and nothing else: the situation when none is known."""
+    return 1 if type(intent) is Attack and intent.called else 0
+
+
+@register
+class OreRuleset(Ruleset):
+    """One Roll Engine as written for Reign."""
+
+    name = "ore"
+    summary = "One Roll Engine (Reign): d10 pools of sets, width for speed, height for location"
+    seconds_per_round = 3.0
+    native_key = "ore"
+    NativeBlock = OreBlock
+    Options = OreOptions
+    Advisor = OreAdvisor
+    supports = frozenset({Attack, Move, Retreat, Defend, Reload})
+    fighter_class: ClassVar[type[OreFighter]] = OreFighter
+    cap: ClassVar[int | None] = 10  # dice rolled at most (B-Grade: None)
+    per_extra_action: ClassVar[int] = 1  # dice off per action beyond the first (B-Grade: 0)
+
+    # ------------------------------------------------------------ building
+    def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OreFighter:
+        """Convert the neutral description (RULES.md), then apply the native block."""
+        return make_fighter(self.fighter_class, member, pos, member.native_block(self.native_key))
+
+    def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
+        """Lowest Sense declares first, so the sharper see the others' intents."""
+        return sorted(fighters, key=lambda f: f.sense)
+
+    # ------------------------------------------------------------ planning
+    def plan(self, enc: Encounter | None, f: OreFighter, intents: list[Intent]) -> RollPlan:
+        """The roll ``f`` makes for ``intents`` (``rules.plan_roll``); the advisor asks too.
+
+        With ``enc``, the situation now (range, cover, visibility, called shots); without,
+        none: the fighter's pools alone.
+        """
+        if enc is None:
+            return plan_roll(f, intents, _no_situation, cap=self.cap,
+                             per_extra_action=self.per_extra_action)
+        field, pos = enc.field, f.pos
+        return plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
+                         cap=self.cap, per_extra_action=self.per_extra_action)
+
+    def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+        """Roll every declared pool, give sets to actions, time them by width and height."""
+        actions: list[TimedAction] = []
+        for f, intents in declared:
+            f.defenses = []
+            f.sets = []
+            if intents:
+                self._plan_fighter(enc, f, intents, actions)
+        self._schedule(actions)
+        return actions
+
+    def _schedule(self, actions: list[TimedAction]) -> None:
+        """Offsets from the sets' speed: widest first, ties by height, equal sets together."""
+        if not actions:
+            return
+        rank = offsets_by_rank([a.payload.key for a in actions], self.seconds_per_round)
+        for a in actions:
+            a.offset = rank[a.payload.key]
+
+    def _plan_fighter(self, enc: Encounter, f: OreFighter, intents: list[Intent],
+                      actions: list[TimedAction]) -> None:
+        log = enc.log
+        if len(intents) == 1 and type(intents[0]) in UNROLLED:
+            actions.append(TimedAction(0.0, f, intents[0], RolledSet(Set(1, 0))))
+            if log is not None:
+                enc.emit("declare", who=f.name, text=f"{f.name} declares "
+                         f"{intent_text(intents[0])} ({f.why}).")
+            return
+        p = self.plan(enc, f, intents)
+        if p.called is None and not f.expert and not f.master:
+            faces = roll_pool(enc.rng, p.dice, 10)
+        else:
+            faces = roll_action_pool(enc.rng, p.dice, expert=p.skill in f.expert,
+                                     master=p.skill in f.master, called=p.called,
+                                     needed=len(p.rolled))
+        sets = find_sets(faces)
+        pairs = assign_sets(list(p.rolled), sets)
+        if log is not None:
+            self._log_roll(enc, f, intents, p, faces, sets, pairs)
+        self._commit(enc, f, pairs, actions)
+
+    def _commit(self, enc: Encounter, f: OreFighter, pairs: list[tuple[Intent, Set | None]],
+                actions: list[TimedAction]) -> None:
+        """Turn each ``(intent, set)`` into a timed action; an attack without a set misses."""
+        for intent, s in pairs:
+            if s is None:
+                if type(intent) is Attack:
+                    enc.record_attack(f)  # resolved now: no set, no hit
+                continue
+            action = TimedAction(0.0, f, intent, RolledSet(s))
+            actions.append(action)
+            f.sets.append(action)
+            if type(intent) is Defend:
+                f.defenses.append((intent.kind, action.payload))
+
+    # ------------------------------------------------------------ resolving
+    def resolve(self, enc: Encounter, action: TimedAction) -> None:
+        """Carry out one set's action: attack, move, retreat, reload or stand ready."""
+        action.done = True
+        kind = type(action.intent)
+        f = action.actor
+        if kind is Attack:
+            self._attack(enc, action)
+        elif kind in (Move, Retreat) and action.payload.height and action.payload.width < 2:
+            # a move rolled with other actions needs its Run set: broken, it does not happen
+            if enc.log is not None:
+                enc.emit("move", who=f.name, text=f"{f.name}'s move fails: its set was broken.")
+        elif kind is Move:
+            self.walk_toward(enc, f, action.intent, self._metres(f))
+        elif kind is Retreat:
+            self.move_to(enc, f, action.intent, self._metres(f))
+        elif kind is Reload:
+            f.loaded = True
+            if enc.log is not None:
+                enc.emit("reload", who=f.name, text=f"{f.name} reloads the {f.weapon.name}.")
+        elif kind is Defend and enc.log is not None:
+            d = action.payload
+            text = (f"{f.name} stands ready to {action.intent.kind} with {d} "
+                    f"({d.width} gobble dice of height {d.height})." if d.width >= 2 else
+                    f"{f.name}'s {action.intent.kind} set was broken.")
+            enc.emit("defend", who=f.name, text=text)
+
+    @staticmethod
+    def _metres(f: OreFighter) -> float:
+        """Ruling: one useless leg halves movement; with none usable the fighter cannot move."""
+        legs = f.wounds.usable_legs()
+        return f.speed if legs == 2 else f.speed / 2 if legs == 1 else 0.0
+
+    def _attack(self, enc: Encounter, action: TimedAction) -> None:
+        f: OreFighter = action.actor
+        target: OreFighter = action.intent.target
+        s: RolledSet = action.payload
+        log = enc.log
+        if not target.in_fight:
+            if log is not None:
+                enc.emit("fizzle", who=f.name, text=f"{s} {f.name}'s attack finds "
+                         f"{target.name} already down.")
+            return
+        enc.record_attack(f)
+        if f.weapon.reload:
+            f.loaded = False
+        width = s.width
+        reason = ""
+        if width < 2:
+            reason = "its set was broken"
+        elif not arms_ok(f):
+            reason = "no usable arm"
+        elif enc.field.distance(f.pos, target.pos) > f.reach:
+            reason = "out of reach"
+        gobbled = 0
+        if not reason and target.defenses:
+            width, gobbled = gobble(
+                width, s.height, s.key, target.defenses, melee=not f.weapon.ranged,
+                unarmed_attack=f.weapon.unarmed, shield=target.shield,
+                can_parry=parry_implement(target), arms=arms_ok(target))
+            if width < 2:
+                reason = f"{target.name} gobbles {gobbled} dice"
+        if not reason:
+            reason = self._miss_reason(width, s)
+        if reason:
+            if log is not None:
+                enc.emit("miss", who=f.name, target=target.name, set=str(s),
+                         text=f"{s} {f.name} attacks {target.name}: miss ({reason}).")
+            return
+        enc.record_hit(f, self._damage(enc, f, target, width, s, gobbled))
+
+    def _miss_reason(self, width: int, s: RolledSet) -> str:
+        """Why a set that survived the defense still fails ("" when it hits).
+
+        ORE: a set succeeds only if its height reaches the difficulty (``options.ore``).
+        """
+        difficulty = self.options.difficulty
+        if s.height < difficulty:
+            return f"height {s.height} is below the difficulty {difficulty}"
+        return ""
+
+    def _damage(self, enc: Encounter, f: OreFighter, target: OreFighter, width: int,
+                s: RolledSet, gobbled: int) -> int:
+        """Mark a hit's Killing and Shock on ``target``; returns the boxes marked."""
+        loc = LOCATION_BY_HEIGHT[s.height]
+        killing, shock = f.weapon.damage.roll(width)
+        struck = target.wounds.landing(loc)  # a useless limb passes the hit to the torso
+        ar = max(0, target.armor[struck] - f.weapon.ap)
+        killing, shock = max(0, killing - ar), max(0, shock - ar)
+        landed = target.wounds.take(loc, killing, shock)
+        lost = lose_die(target.sets, s.key)  # hit before acting, even if armor stopped it all
+        if enc.log is not None:
+            where = LOCATION_NAMES[loc] + ("" if landed == loc else
+                                           f" (useless, to the {LOCATION_NAMES[landed]})")
+            text = (f"{s} {f.name} hits {target.name} in the {where}"
+                    f"{f' at width {width} after {gobbled} gobbled' if gobbled else ''}: "
+                    f"{killing} Killing, {shock} Shock (AR {ar}) -> {target.wounds.summary()}.")
+            if lost is not None:
+                text += (f" {target.name} loses a die from its {intent_text(lost.intent)} "
+                         f"set (now {lost.payload}).")
+            enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
+                     location=LOCATION_NAMES[landed], killing=killing, shock=shock, armor=ar,
+                     text=text)
+        wounds = target.wounds
+        if wounds.dead:
+            enc.take_out(target, Status.DEAD, "head or torso full of Killing")
+        elif wounds.unconscious:
+            enc.take_out(target, Status.UNCONSCIOUS, "head full")
+        return killing + shock
+
+    # ------------------------------------------------------------ log text
+    def _log_roll(self, enc, f, intents, p, faces, sets, pairs):
+        base, penalty, dice, skill = p.base, p.penalty, p.dice, p.skill
+        what = " and ".join(intent_text(i) for i in intents)
+        special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
+        enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
+        given = "; ".join(f"{s if s else 'no set'} -> {intent_text(i)}" for i, s in pairs)
+        enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),
+                 sets=[str(s) for s in sets],
+                 text=f"{f.name} rolls {dice}d ({skill} pool {base}"
+                      f"{f', -{penalty}d' if penalty else ''}"
+                      f"{', ' + special + ' die' if special else ''}):"
+                      f" {' '.join(map(str, sorted(faces, reverse=True)))} -> "
+                      f"{', '.join(map(str, sets)) or 'no set'}; {given}.")
+
+
+def intent_text(intent: Intent) -> str:
+    """How the log names a declared intent."""
+    kind = type(intent)
+    if kind is Attack:
+        return f"attack on {intent.target.name}" + (
+            f" (called shot: {intent.called})" if intent.called else "")
+    if kind is Move:
+        return f"move toward {intent.target.name}"
+    if kind is Retreat:
+        return "retreat off the field" if intent.leave else "move to a new place"
+    if kind is Defend:
+        return intent.kind
+    return kind.__name__.lower()

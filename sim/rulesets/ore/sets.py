@@ -1,0 +1,46 @@
+"""ORE sets: matching dice in a roll, found and ordered by speed (width, then height)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Set(NamedTuple):
+    """A set of matching dice in a One Roll Engine roll: ``width`` dice showing ``height``.
+
+    A tuple, so that sets compare and sort by speed as they are: wider first, then higher.
+    """
+
+    width: int
+    height: int
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def speed(self) -> tuple[int, int]:
+        """Sort key: wider first, then higher (ORE's order of resolution)."""
+        return (self.width, self.height)
+
+
+def find_sets(dice: list[int] | tuple[int, ...]) -> list[Set]:
+    """All sets (width >= 2) in a roll, widest first, ties by height.
+
+    >>> find_sets([3, 7, 3, 7, 7, 1])
+    [Set(width=3, height=7), Set(width=2, height=3)]
+    """
+    counts: dict[int, int] = {}
+    for face in dice:
+        counts[face] = counts.get(face, 0) + 1
+    sets = [Set(w, h) for h, w in counts.items() if w > 1]
+    if len(sets) > 1:
+        sets.sort(reverse=True)
+    return sets
+
+
+def loose_dice(dice: list[int] | tuple[int, ...]) -> list[int]:
+    """The dice that belong to no set (faces rolled exactly once), highest first."""
+    counts: dict[int, int] = {}
+    for face in dice:
+        counts[face] = counts.get(face, 0) + 1
+    return sorted((h for h, w in counts.items() if w == 1), reverse=True)

@@ -1,0 +1,235 @@
+"""Scenario files: YAML -> validated model -> plain frozen dataclasses.
+
+All input errors are found here. Each names the file, the field path
+(``sides.heroes[0].weapon``) and what is allowed, with the nearest valid name for a typo.
+The engine trusts what this module returns.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from sim.rulesets import registry
+from sim.scenario.errors import ScenarioError, pydantic_problems, unknown
+from sim.scenario.models import MapModel, ScenarioModel, scenario_model
+from sim.scenario.specs import (
+    Doctrine,
+    MapSpec,
+    MemberSpec,
+    NodeSpec,
+    Scenario,
+    SideSpec,
+    Skills,
+    Traits,
+)
+
+DEFAULT_NODE = "field"
+
+
+# ---------------------------------------------------------------------------- loading
+def load(path: str | Path) -> Scenario:
+    """Read, validate and freeze a scenario file.
+
+    Raises:
+        ScenarioError: with every problem found, each naming the field and the fix.
+    """
+    source = str(path)
+    return parse(read_yaml(source), source)
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML that rejects a key given twice in one mapping.
+
+    Plain YAML keeps the last value, so a second ``heroes:`` side would silently replace
+    the first; here it is an error at the line of the repeat.
+    """
+
+    def construct_mapping(self, node, deep=False):  # PyYAML hook
+        seen: dict[tuple[str, str], int] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                continue
+            ident = (key_node.tag, key_node.value)
+            if ident in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key '{key_node.value}' (first given on line "
+                    f"{seen[ident] + 1}); each key may appear once", key_node.start_mark)
+            seen[ident] = key_node.start_mark.line
+        return super().construct_mapping(node, deep)
+
+
+def read_yaml(source: str) -> Any:
+    """Read a YAML file, turning every way it can fail into a ``ScenarioError``."""
+    try:
+        raw = Path(source).read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError(source, [("", "file not found")]) from None
+    except IsADirectoryError:
+        raise ScenarioError(source, [("", "is a directory, not a scenario file")]) from None
+    except OSError as exc:
+        raise ScenarioError(source, [("", f"cannot read file: {exc.strerror}")]) from None
+    if b"\x00" in raw:
+        raise ScenarioError(source, [("", "not a text file (binary data); expected YAML")])
+    try:
+        text = raw.decode("utf-8-sig")  # -sig: tolerate the byte-order mark some editors add
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ScenarioError(source, [("", f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x} "
+                                      f"on line {line}); save the file as UTF-8")]) from None
+    try:
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
+        raise ScenarioError(source, [("", f"YAML error at {where}: {exc.problem}")]) from None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(source, [("", f"YAML error: {exc}")]) from None
+    except RecursionError:
+        raise ScenarioError(source, [("", "YAML nested too deeply")]) from None
+
+
+def parse(data: Any, source: str = "<scenario>") -> Scenario:
+    """Validate already-parsed YAML data (a mapping) into a ``Scenario``."""
+    if not isinstance(data, dict):
+        kind = "an empty file" if data is None else (
+            "a list" if isinstance(data, list) else f"a single value {repr(data)[:40]}")
+        raise ScenarioError(
+            source,
+            [("", f"the top level must be a mapping with keys {_keys(ScenarioModel)}; got {kind}")],
+        )
+    file_model = scenario_model(tuple(registry.native_blocks()))
+    try:
+        model = file_model.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(source, pydantic_problems(exc, file_model)) from None
+    problems: list[tuple[str, str]] = []
+    scenario = _freeze(model, source, problems)
+    if problems:
+        raise ScenarioError(source, problems)
+    return scenario
+
+
+def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) -> Scenario:
+    if model.ruleset not in registry.names():
+        problems.append(("ruleset", unknown("ruleset", model.ruleset, registry.names())))
+    map_spec = _freeze_map(model.map, problems)
+    node_names = [n.name for n in map_spec.nodes]
+    if len(model.sides) < 2:
+        problems.append(
+            ("sides", f"a scenario needs at least two sides; found {len(model.sides)}")
+        )
+    natives = registry.native_blocks()
+    sides, seen = [], {}
+    for side_name, members in model.sides.items():
+        if not members:
+            problems.append((f"sides.{side_name}", "a side needs at least one member"))
+        expanded = []
+        for i, member in enumerate(members):
+            path = f"sides.{side_name}[{i}]"
+            at = member.at if member.at is not None else node_names[0]
+            if at not in node_names:
+                problems.append((f"{path}.at", unknown("node", at, node_names)))
+            native = []
+            for key in natives:
+                block = getattr(member, key)
+                if block is None:
+                    continue
+                try:
+                    native.append((key, natives[key].model_validate(block)))
+                except ValidationError as exc:
+                    problems.extend(pydantic_problems(exc, natives[key], f"{path}.{key}"))
+            names = (
+                [member.name]
+                if member.count == 1
+                else [f"{member.name} {k}" for k in range(1, member.count + 1)]
+            )
+            for name in names:
+                if name in seen:
+                    problems.append((f"{path}.name", f"duplicate combatant name '{name}' "
+                                     f"(also at {seen[name]}); names must be unique"))
+                seen[name] = path
+                doctrine = (Doctrine(profile=member.ai) if isinstance(member.ai, str)
+                            else Doctrine(**member.ai.model_dump()))
+                expanded.append(MemberSpec(
+                    name=name, side=side_name, at=at, ai=doctrine.profile, doctrine=doctrine,
+                    traits=Traits(**member.traits.model_dump()),
+                    skills=Skills(**member.skills.model_dump()),
+                    weapon=member.weapon, armor=member.armor, shield=member.shield,
+                    native=tuple(native),
+                ))
+        sides.append(SideSpec(side_name, tuple(expanded)))
+    options = []
+    option_models = registry.option_blocks()
+    for key, block in model.options.items():
+        if key not in option_models:
+            problems.append((f"options.{key}", unknown("ruleset", key, option_models)))
+            continue
+        try:
+            options.append((key, option_models[key].model_validate(block)))
+        except ValidationError as exc:
+            problems.extend(pydantic_problems(exc, option_models[key], f"options.{key}"))
+    return Scenario(
+        name=model.name, source=source, ruleset=model.ruleset, max_rounds=model.max_rounds,
+        map=map_spec, sides=tuple(sides), options=tuple(options),
+    )
+
+
+def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapSpec:
+    if model is None:
+        return MapSpec(nodes=(NodeSpec(DEFAULT_NODE),))
+    nodes = tuple(
+        NodeSpec(name, spec.cover, spec.visibility) if spec else NodeSpec(name)
+        for name, spec in model.nodes.items()
+    )
+    names = [n.name for n in nodes]
+    edges = []
+    for i, edge in enumerate(model.edges):
+        if len(edge) != 3:
+            problems.append((f"map.edges[{i}]", f"an edge is [node, node, metres]; got {edge!r}"))
+            continue
+        a, b, metres = edge
+        if not isinstance(a, str) or not isinstance(b, str):
+            problems.append((f"map.edges[{i}]", f"node names must be strings; got {edge!r}"))
+            continue
+        if isinstance(metres, bool) or not isinstance(metres, int | float):
+            problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
+                             f"metres; got {metres!r}"))
+            continue
+        for end, pos in ((a, 0), (b, 1)):
+            if end not in names:
+                problems.append((f"map.edges[{i}][{pos}]", unknown("node", end, names)))
+        if not (metres > 0 and math.isfinite(metres)):
+            problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
+                             f"metres; got {metres}"))
+        if a == b:
+            problems.append((f"map.edges[{i}]", f"an edge joins two different nodes; got "
+                             f"'{a}' twice"))
+        edges.append((a, b, float(metres)))
+    if not problems and len(names) > 1:
+        _check_connected(names, edges, problems)
+    return MapSpec(nodes=nodes, edges=tuple(edges))
+
+
+def _check_connected(names, edges, problems) -> None:
+    reached, frontier = {names[0]}, [names[0]]
+    while frontier:
+        here = frontier.pop()
+        for a, b, _ in edges:
+            for x, y in ((a, b), (b, a)):
+                if x == here and y not in reached:
+                    reached.add(y)
+                    frontier.append(y)
+    cut_off = [n for n in names if n not in reached]
+    if cut_off:
+        problems.append(("map.edges", f"the map is not connected: no path from "
+                         f"'{names[0]}' to {', '.join(repr(n) for n in cut_off)}"))
+
+
+# ---------------------------------------------------------------------------- error text
+def _keys(model: type[BaseModel]) -> str:
+    return ", ".join(model.model_fields)

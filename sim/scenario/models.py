@@ -1,0 +1,142 @@
+"""The raw pydantic models of a scenario file (the first validation pass).
+
+Native blocks and ruleset options are plain mappings here; the loader checks them against
+the models the ruleset registry provides.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+
+from sim.scenario import vocabulary as catalog
+from sim.scenario.errors import unknown
+from sim.scenario.vocabulary import AI_PROFILES, COVERS, FOCUSES, VISIBILITIES
+
+
+class Strict(BaseModel):
+    """Base of every block a scenario file holds: no unknown keys, no coercion, frozen.
+
+    The rulesets' native blocks and options build on it too.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+Trait = Annotated[int, Field(ge=catalog.TRAIT_RANGE[0], le=catalog.TRAIT_RANGE[1])]
+Skill = Annotated[int, Field(ge=catalog.SKILL_RANGE[0], le=catalog.SKILL_RANGE[1])]
+
+
+class TraitsModel(Strict):
+    """``traits:`` of a member, on the neutral 1-5 scale."""
+
+    strength: Trait = catalog.DEFAULT_TRAIT
+    endurance: Trait = catalog.DEFAULT_TRAIT
+    agility: Trait = catalog.DEFAULT_TRAIT
+    dexterity: Trait = catalog.DEFAULT_TRAIT
+    perception: Trait = catalog.DEFAULT_TRAIT
+
+
+class SkillsModel(Strict):
+    """``skills:`` of a member, on the neutral 0-5 scale."""
+
+    melee: Skill = catalog.DEFAULT_SKILL
+    brawl: Skill = catalog.DEFAULT_SKILL
+    ranged: Skill = catalog.DEFAULT_SKILL
+    dodge: Skill = catalog.DEFAULT_SKILL
+    parry: Skill = catalog.DEFAULT_SKILL
+
+
+class DoctrineModel(Strict):
+    """An AI doctrine: a profile and the settings that tune it."""
+
+    profile: str
+    focus: Literal[FOCUSES] | None = None  # type: ignore[valid-type]
+    retreat_at: float | None = Field(default=None, ge=0, le=1)
+    morale: float | None = Field(default=None, ge=0, le=1)
+    prefers: Literal["ranged", "melee"] | None = None
+
+    @field_validator("profile")
+    @classmethod
+    def _known_profile(cls, value: str) -> str:
+        if value not in AI_PROFILES:
+            raise ValueError(unknown("AI profile", value, AI_PROFILES))
+        return value
+
+
+class MemberModel(Strict):
+    """One entry of a side's member list."""
+
+    name: str = Field(min_length=1)
+    at: str | None = None
+    ai: str | DoctrineModel = "basic"
+    count: int = Field(default=1, ge=1, le=1000)
+    traits: TraitsModel = TraitsModel()
+    skills: SkillsModel = SkillsModel()
+    weapon: str = "unarmed"
+    armor: str = "none"
+    shield: bool = False
+
+    @field_validator("ai")
+    @classmethod
+    def _known_ai(cls, value: str | DoctrineModel) -> str | DoctrineModel:
+        if isinstance(value, str) and value not in AI_PROFILES:
+            raise ValueError(unknown("AI profile", value, AI_PROFILES))
+        return value
+
+    @field_validator("weapon")
+    @classmethod
+    def _known_weapon(cls, value: str) -> str:
+        if value not in catalog.WEAPONS:
+            raise ValueError(unknown("weapon", value, catalog.WEAPONS))
+        return value
+
+    @field_validator("armor")
+    @classmethod
+    def _known_armor(cls, value: str) -> str:
+        if value not in catalog.ARMORS:
+            raise ValueError(unknown("armor", value, catalog.ARMORS))
+        return value
+
+
+class NodeModel(Strict):
+    """A map node's terrain."""
+
+    cover: Literal[COVERS] = "none"  # type: ignore[valid-type]
+    visibility: Literal[VISIBILITIES] = "clear"  # type: ignore[valid-type]
+
+
+class MapModel(Strict):
+    """``map:``: named nodes and ``[node, node, metres]`` edges."""
+
+    nodes: dict[str, NodeModel | None] = Field(min_length=1)
+    edges: list[list[Any]] = []  # [node, node, metres]; checked in _freeze_map
+
+
+class ScenarioModel(Strict):
+    """The whole scenario file."""
+
+    name: str = Field(min_length=1)
+    ruleset: str = "ore"
+    max_rounds: int = Field(default=20, ge=1, le=1000)
+    map: MapModel | None = None
+    sides: dict[str, list[MemberModel]]
+    options: dict[str, dict[str, Any]] = {}
+
+
+
+
+@lru_cache(maxsize=8)
+def scenario_model(native_keys: tuple[str, ...]) -> type[ScenarioModel]:
+    """The file model with a member key for each registered ruleset's native block.
+
+    A native block is a plain mapping at this pass; the loader checks it against the
+    ruleset's own model. Unknown member keys stay errors, with the nearest valid name.
+    """
+    member = create_model(
+        "MemberModel", __base__=MemberModel,
+        **{key: (dict[str, Any] | None, None) for key in native_keys})
+    return create_model("ScenarioModel", __base__=ScenarioModel,
+                        sides=(dict[str, list[member]], ...))

@@ -1,0 +1,131 @@
+"""What a validated scenario is: plain frozen dataclasses the engine trusts.
+
+``sim.scenario.loader`` builds them from a file; nothing here validates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSpec:
+    """A place on the map."""
+
+    name: str
+    cover: str = "none"
+    visibility: str = "clear"
+
+
+@dataclass(frozen=True, slots=True)
+class MapSpec:
+    """Nodes and edges (metres) of the battlefield."""
+
+    nodes: tuple[NodeSpec, ...]
+    edges: tuple[tuple[str, str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Traits:
+    """Neutral attributes, 1-5."""
+
+    strength: int = 2
+    endurance: int = 2
+    agility: int = 2
+    dexterity: int = 2
+    perception: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Skills:
+    """Neutral skills, 0-5."""
+
+    melee: int = 0
+    brawl: int = 0
+    ranged: int = 0
+    dodge: int = 0
+    parry: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Doctrine:
+    """How an AI fights: its profile and the settings a scenario gave it.
+
+    ``None`` leaves a setting to the profile's default (``sim.ai.profiles.PROFILE_DEFAULTS``).
+    ``retreat_at``: the share of its own health lost at which it retreats or yields;
+    ``morale``: the share of its side out of the fight at which it breaks (flees, or
+    surrenders when a foe is in reach); ``focus``: which foe it picks;
+    ``prefers``: ranged or melee when it could do either.
+    """
+
+    profile: str = "basic"
+    focus: str | None = None
+    retreat_at: float | None = None
+    morale: float | None = None
+    prefers: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSpec:
+    """One combatant as the scenario describes it (``count`` already expanded)."""
+
+    name: str
+    side: str
+    at: str
+    ai: str = "basic"
+    traits: Traits = Traits()
+    skills: Skills = Skills()
+    weapon: str = "unarmed"
+    armor: str = "none"
+    shield: bool = False
+    native: tuple[tuple[str, Any], ...] = ()
+    doctrine: Doctrine = Doctrine()
+
+    def native_block(self, key: str) -> Any | None:
+        """The validated native block for ``key`` (e.g. ``"ore"``), or None."""
+        for name, block in self.native:
+            if name == key:
+                return block
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SideSpec:
+    """A named side and its members."""
+
+    name: str
+    members: tuple[MemberSpec, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A validated scenario, ready for ``engine.Encounter``."""
+
+    name: str
+    source: str
+    ruleset: str
+    max_rounds: int
+    map: MapSpec
+    sides: tuple[SideSpec, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def ruleset_options(self, key: str) -> Any | None:
+        """The validated options block for ruleset ``key``, or None."""
+        for name, block in self.options:
+            if name == key:
+                return block
+        return None
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """Names of the sides, in file order."""
+        return tuple(side.name for side in self.sides)
+
+    @property
+    def slug(self) -> str:
+        """The file's stem, used to name outputs (``ambush``)."""
+        return Path(self.source).stem
+
+

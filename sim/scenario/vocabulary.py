@@ -1,0 +1,67 @@
+"""The neutral equipment and trait vocabulary shared by every ruleset.
+
+A scenario names weapons, armor and traits on one system-neutral scale (RULES.md,
+"System-neutral characters"); each ruleset keeps its own table keyed by these names
+(``sim/rulesets/ore_catalog.py``, ``opend6_catalog.py``, ``opencore_tables.py``) and states
+its ruling next to any entry its source text lacks.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+WEAPONS: tuple[str, ...] = (
+    "unarmed", "knife", "club", "mace", "sword", "greatsword", "spear",
+    "bow", "crossbow", "pistol", "rifle", "shotgun",
+)
+ARMORS: tuple[str, ...] = ("none", "leather", "chain", "plate", "kevlar")
+
+TRAITS: tuple[str, ...] = ("strength", "endurance", "agility", "dexterity", "perception")
+SKILLS: tuple[str, ...] = ("melee", "brawl", "ranged", "dodge", "parry")
+
+TRAIT_RANGE = (1, 5)
+"""Neutral attributes: 2 average, 3 trained, 4 exceptional, 5 peak human."""
+SKILL_RANGE = (0, 5)
+"""Neutral skills: 0 untrained, 3 professional, 5 master."""
+DEFAULT_TRAIT = 2
+DEFAULT_SKILL = 0
+
+RANGED_WEAPONS = frozenset({"bow", "crossbow", "pistol", "rifle", "shotgun"})
+
+AI_PROFILES: tuple[str, ...] = ("passive", "basic", "aggressive", "cautious", "tactical")
+FOCUSES: tuple[str, ...] = ("nearest", "weakest", "most_dangerous")
+
+
+class Cover(IntEnum):
+    """Cover at a place on the map, ordered (more cover compares greater).
+
+    Every ruleset keys its own table by these (ORE dice off, OpenD6 difficulty, OpenCore
+    skill off); the scenario file names them by ``label``.
+    """
+
+    NONE = 0
+    LIGHT = 1
+    MEDIUM = 2
+    HEAVY = 3
+
+    @property
+    def label(self) -> str:
+        """The name a scenario file uses (``light``)."""
+        return self.name.lower()
+
+
+class Visibility(IntEnum):
+    """How well a place can be seen, ordered (worse compares greater)."""
+
+    CLEAR = 0
+    POOR = 1
+    VERY_POOR = 2
+
+    @property
+    def label(self) -> str:
+        """The name a scenario file uses (``very_poor``)."""
+        return self.name.lower()
+
+
+COVERS: tuple[str, ...] = tuple(c.label for c in Cover)
+VISIBILITIES: tuple[str, ...] = tuple(v.label for v in Visibility)
