@@ -5,8 +5,12 @@ from __future__ import annotations
 import random
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from sim import scenario as scenario_mod
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
 
 
 class StubRandom(random.Random):

@@ -12,9 +12,9 @@ import pytest
 
 from sim import scenario as scenario_mod
 from sim.batch.runner import PART, STATE, BatchSpec, run_batch
+from helpers import ROOT, SCENARIOS
 
-ROOT = Path(__file__).resolve().parent.parent
-DUEL = str(ROOT / "scenarios/duel.yaml")
+DUEL = str(ROOT / str(SCENARIOS / "duel.yaml"))
 FRAY = [sys.executable, "-c", "from sim.cli.main import main; main()"]
 
 
@@ -164,7 +164,7 @@ def test_parquet_output_holds_the_same_rows_as_the_csv(tmp_path):
 
     from sim.batch.runner import write_parquet
 
-    scen = scenario_mod.load(str(ROOT / "scenarios/ambush.yaml"))
+    scen = scenario_mod.load(str(ROOT / str(SCENARIOS / "ambush.yaml")))
     run_batch(BatchSpec(scen, "ore", 300, seed=2, chunk_size=64), tmp_path)
     table = pq.read_table(write_parquet(tmp_path)).to_pylist()
     rows = list(csv.DictReader(open(tmp_path / "encounters.csv")))

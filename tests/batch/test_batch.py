@@ -10,8 +10,9 @@ from sim.batch.runner import BatchSpec, run_batch
 from sim.core.engine import Encounter
 from sim.core.seeds import encounter_seed
 from sim.results.tally import median, quantile, wilson
+from helpers import SCENARIOS
 
-AMBUSH = "scenarios/ambush.yaml"
+AMBUSH = str(SCENARIOS / "ambush.yaml")
 
 
 def test_encounter_seed_is_stable_and_spread():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import icepool
 import pytest
-from helpers import StubRandom, faces, scenario
+from helpers import SCENARIOS, StubRandom, faces, scenario
 
 from sim.core.actions import Attack, Defend
 from sim.core.combatant import Status
@@ -31,7 +31,7 @@ from sim.rulesets.bgrade.team import Roll, pool_hands
 from sim.rulesets.ore.ruleset import roll_action_pool
 from sim.scenario.errors import ScenarioError
 
-SCENARIOS = sorted(Path(__file__).parent.parent.joinpath("scenarios").glob("*.yaml"))
+SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
 
 
 def fighter(name, body=3, fight=3, **extra):
@@ -415,7 +415,7 @@ def test_native_block_and_options_validation():
 
 
 # ------------------------------------------------------------------ example scenarios
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
 def test_every_example_scenario_runs_under_bgrade(path):
     from sim.scenario import load
 
@@ -438,7 +438,7 @@ def test_every_example_scenario_runs_under_bgrade(path):
 def test_solo_log_tells_degrees_benefits_cards_and_points():
     from sim.scenario import load
 
-    scen = load(SCENARIOS[0].parent / "last_stand.yaml")
+    scen = load(SCENARIOS / "last_stand.yaml")
     kinds: set[str] = set()
     hits = []
     for seed in range(20):
@@ -448,7 +448,7 @@ def test_solo_log_tells_degrees_benefits_cards_and_points():
         hits += [e for e in enc.log if e["type"] == "hit"]
     assert {"card", "team", "hit"} <= kinds
     assert all("success" in e["text"] and e["benefit"] in Benefit.__members__ for e in hits)
-    enc = Encounter(load(SCENARIOS[0].parent / "duel.yaml"), "bgrade", 1, log=True)
+    enc = Encounter(load(SCENARIOS / "duel.yaml"), "bgrade", 1, log=True)
     enc.run()
     assert not any(e["type"] in ("card", "point") for e in enc.log)  # basic AIs spend nothing
 

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import StubRandom, face
+from helpers import SCENARIOS, StubRandom, face
 
 from sim import scenario as scenario_mod
 from sim.core.actions import Attack, Bide, Defend, Move, Reload, TimedAction
@@ -16,7 +16,6 @@ from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opencore.fighter import MOVE_METRES
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 BIG = 100_000  # hit points / Toughness that nothing in a test gets through
 
 

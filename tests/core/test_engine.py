@@ -1,6 +1,6 @@
 """The engine: morale, taking out and bringing back, effects, simultaneous actions."""
 
-from helpers import scenario
+from helpers import SCENARIOS, scenario
 
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
@@ -116,7 +116,7 @@ def test_every_ruleset_counts_damage_dealt_by_hits():
     from sim import scenario as scenario_mod
     from sim.rulesets import registry
 
-    duel = scenario_mod.load("scenarios/duel.yaml")
+    duel = scenario_mod.load(str(SCENARIOS / "duel.yaml"))
     for name in registry.names():
         hits = damage = 0
         for seed in range(40):

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import Result, fray, scenario
+from helpers import ROOT, Result, fray, scenario
 
 from sim import scenario as scenario_mod
 from sim.cli.main import main
@@ -23,7 +23,6 @@ from sim.rulesets.opend6.fighter import D6Fighter
 from sim.rulesets.ore.ruleset import OreFighter
 from sim.batch.sweep import parse_set
 
-ROOT = Path(__file__).resolve().parent.parent
 AMBUSH = str(ROOT / "scenarios" / "ambush.yaml")
 SKIRMISH = str(ROOT / "scenarios" / "neutral_skirmish.yaml")
 DUEL = str(ROOT / "scenarios" / "neutral_duel.yaml")

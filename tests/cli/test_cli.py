@@ -10,11 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import Result, fray
+from helpers import ROOT, Result, fray
 
 from sim.rulesets import registry
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 DUEL = str(ROOT / "scenarios" / "duel.yaml")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import icepool
 import pytest
-from helpers import StubRandom, faces
+from helpers import SCENARIOS, StubRandom, faces
 
 from sim.ai import profiles as ai
 from sim import scenario as scenario_mod
@@ -24,7 +24,6 @@ from sim.core.engine import Encounter
 from sim.scenario.errors import ScenarioError
 from sim.rulesets.opend6.rules import DiceCode, WoundStatus
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 
 # ------------------------------------------------------------------------------ helpers

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import scenario
+from helpers import ROOT, scenario
 
 from sim.ai import profiles as ai
 from sim.ai import tactics
@@ -29,7 +29,6 @@ from sim.scenario import Doctrine, parse
 from sim.results.tally import wilson
 
 RULESETS = ("ore", "bgrade", "opend6", "opend6-hp", "opencore")
-ROOT = Path(__file__).resolve().parent.parent
 MAP = {"nodes": {"camp": {}, "wall": {"cover": "medium"}, "field": {}, "far": {}},
        "edges": [["camp", "wall", 6], ["wall", "field", 8], ["field", "far", 30]]}
 SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3, "dodge": 2,
