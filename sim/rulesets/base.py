@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -81,6 +81,14 @@ class Ruleset(ABC):
     @abstractmethod
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> Combatant:
         """Make a combatant from its scenario description."""
+
+    def native_block_of(self, f: Combatant) -> dict[str, Any] | None:
+        """The native block (as a scenario file would hold it) that builds ``f`` as it is.
+
+        The inverse of the conversion: loading a member with this block must build the same
+        fighter. None for a ruleset without a native block.
+        """
+        return None
 
     def start(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
         """Called once before the first round."""

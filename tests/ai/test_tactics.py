@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import yaml
@@ -17,16 +16,16 @@ from helpers import ROOT, scenario
 
 from sim.ai import profiles as ai
 from sim.ai import tactics
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat
+from sim.ai.doctrine import effective, policy
 from sim.batch.runner import BatchSpec, run_batch
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
-from sim.scenario.errors import ScenarioError
-from sim.rulesets.opend6.advisor import SPENDERS
+from sim.results.tally import wilson
 from sim.rulesets.ore.advisor import expected_value, p_sets, widest
 from sim.rulesets.ore.catalog import HEAD
 from sim.scenario import Doctrine, parse
-from sim.results.tally import wilson
+from sim.scenario.errors import ScenarioError
 
 RULESETS = ("ore", "bgrade", "opend6", "opend6-hp", "opencore")
 MAP = {"nodes": {"camp": {}, "wall": {"cover": "medium"}, "field": {}, "far": {}},
@@ -56,16 +55,16 @@ def hurt(enc, f, share):
         f.hp = round(f.hp_max * (1 - share))
     else:
         f.hp = round(f.max_hp * (1 - share))
-    assert enc.ruleset.threat(f) == pytest.approx(share, abs=0.1)
+    assert enc.advisor.threat(f) == pytest.approx(share, abs=0.1)
 
 
 # ---------------------------------------------------------------------------- doctrines
 def test_profile_defaults_fill_what_the_scenario_leaves_out():
-    assert ai.effective(Doctrine("cautious")) == Doctrine(
+    assert effective(Doctrine("cautious")) == Doctrine(
         "cautious", focus="nearest", retreat_at=0.5, morale=0.5)
-    assert ai.effective(Doctrine("tactical")) == Doctrine("tactical", focus="weakest")
-    assert ai.effective(Doctrine("basic")).morale is None
-    kept = ai.effective(Doctrine("cautious", retreat_at=0.3, focus="most_dangerous"))
+    assert effective(Doctrine("tactical")) == Doctrine("tactical", focus="weakest")
+    assert effective(Doctrine("basic")).morale is None
+    kept = effective(Doctrine("cautious", retreat_at=0.3, focus="most_dangerous"))
     assert (kept.retreat_at, kept.focus, kept.morale) == (0.3, "most_dangerous", 0.5)
     enc = fight("ore", [{"name": "A", "ai": "cautious"}], [{"name": "B"}])
     assert enc.sides["a"][0].doctrine.retreat_at == 0.5  # combatants carry the filled one
@@ -157,7 +156,7 @@ def test_a_hurt_cautious_fighter_defends_against_two_foes(ruleset):
                 [{"name": "B", "count": 2, **SWORD}])
     a = enc.combatants[0]
     hurt(enc, a, 0.2)
-    kind = enc.ruleset.defense_kind(enc, a, ranged=False)
+    kind = enc.advisor.defense_kind(enc, a, ranged=False)
     intents = ai.decide(enc, a)
     if kind is None:  # the ruleset says a defense buys nothing for this fighter
         assert intents == [Attack(enc.combatants[1])]
@@ -187,7 +186,7 @@ def test_most_dangerous_picks_the_biggest_expected_damage(ruleset):
                            **SWORD}],
                 [{"name": "Knife", "weapon": "knife"}, {"name": "Brute", **SWORD}])
     a, knife, brute = enc.combatants
-    assert enc.ruleset.danger(enc, brute) > enc.ruleset.danger(enc, knife)
+    assert enc.advisor.danger(enc, brute) > enc.advisor.danger(enc, knife)
     assert ai.decide(enc, a) == [Attack(brute)]
 
 
@@ -197,7 +196,7 @@ def test_a_shooter_that_prefers_melee_closes_in(profile):
                                                              "prefers": "melee"}, **ARCHER}],
                 [{"name": "B", "at": "field", **SWORD}])
     a, b = enc.combatants
-    assert enc.ruleset.can_attack(enc, a, b)  # in range, yet it walks up
+    assert enc.advisor.can_attack(enc, a, b)  # in range, yet it walks up
     assert ai.decide(enc, a)[0] == Move(b, stop_at=tactics.MELEE_REACH)
 
 
@@ -228,8 +227,11 @@ def test_opencore_tactical_bides_while_a_melee_foe_steps_into_reach():
     assert "first strike" in a.why
 
 
-def test_tactical_spends_points_where_aggressive_does():
-    assert {"aggressive", "tactical"} <= SPENDERS and "basic" not in SPENDERS
+def test_policies_spend_as_the_profiles_say():
+    """DESIGN: passive and basic never spend; the others may; a passive dummy never reacts."""
+    assert [policy(p).spends for p in ("passive", "basic", "aggressive", "cautious",
+                                       "tactical")] == [False, False, True, True, True]
+    assert not policy("passive").reacts and policy("basic").reacts
 
 
 # ---------------------------------------------------------------------------- ORE odds
@@ -261,13 +263,13 @@ def test_ore_called_head_shot_odds():
 def test_ore_tactical_calls_the_head_when_it_pays():
     enc = fight("ore", [{"name": "A", "ai": "tactical", **SWORD}], [{"name": "B", **SWORD}])
     a, b = enc.combatants
-    intents, why = enc.ruleset.tactical_attack(enc, a, b)
+    intents, why = enc.advisor.tactical_attack(enc, a, b)
     assert intents == [Attack(b, "head")] and "called shot" in why
     weak = fight("ore", [{"name": "A", "ai": "tactical", "traits": {"strength": 1,
                                                                    "endurance": 1},
                           "skills": {"melee": 1}, "weapon": "sword"}], [{"name": "B"}])
     a, b = weak.combatants
-    assert weak.ruleset.tactical_attack(weak, a, b)[0] == [Attack(b)]  # 2 dice: plain
+    assert weak.advisor.tactical_attack(weak, a, b)[0] == [Attack(b)]  # 2 dice: plain
 
 
 # ---------------------------------------------------------------------------- retreat
@@ -351,8 +353,8 @@ def test_tactical_beats_basic_and_cautious_dies_less(ruleset):
 def test_a_late_declarer_defends_against_attacks_declared_on_it():
     from helpers import scenario as make
 
-    from sim.core.actions import Attack, Defend
     from sim.ai.profiles import decide
+    from sim.core.actions import Attack, Defend
     from sim.core.engine import Encounter
 
     scen = make({"a": [{"name": "Knight", "ai": "cautious", "weapon": "sword",

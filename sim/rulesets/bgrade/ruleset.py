@@ -16,7 +16,7 @@ Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
@@ -92,6 +92,12 @@ class BGradeRuleset(OreRuleset):
         f.points = self.options.possibility_points
         f.hand = []
         return f
+
+    def native_block_of(self, f: BGradeFighter) -> dict[str, Any]:
+        """ORE's block with B-Grade's six stats."""
+        block = super().native_block_of(f)
+        block["stats"].update({k: getattr(f, k) for k in ("intelligence", "command", "charm")})
+        return block
 
     def start(self, enc: Encounter) -> None:
         """Shuffle the fight's deck with the encounter's RNG and deal every hand."""

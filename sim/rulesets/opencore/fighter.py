@@ -27,6 +27,7 @@ from sim.rulesets.opencore.rules import HealthStatus, health_status, hp_loss_per
 from sim.rulesets.opencore.tables import (
     ARMOR,
     NEUTRAL_ARMOR,
+    NATIVE_WEAPONS,
     NEUTRAL_WEAPONS,
     NO_ARMOR,
     SHIELD_DEFENSE_BONUS,
@@ -122,8 +123,8 @@ class OpenCoreBlock(Strict):
     @field_validator("weapon")
     @classmethod
     def _known_weapon(cls, value: str | None) -> str | None:
-        if value is not None and value not in WEAPONS:
-            raise ValueError(unknown("OpenCore weapon", value, WEAPONS))
+        if value is not None and value not in NATIVE_WEAPONS:
+            raise ValueError(unknown("OpenCore weapon", value, NATIVE_WEAPONS))
         return value
 
     @field_validator("armor")
@@ -146,9 +147,9 @@ class OpenCoreBlock(Strict):
             if self.weapon is None:
                 raise ValueError("'mode' needs 'weapon' (a seed weapon key such as "
                                  "assault_rifle) in the same block")
-            WEAPONS[self.weapon].mode(MODES[self.mode])  # raises ValueError naming the modes
+            NATIVE_WEAPONS[self.weapon].mode(MODES[self.mode])  # raises ValueError naming the modes
         if self.weapon is not None and self.damage is None:
-            if WEAPONS[self.weapon].mode(MODES[self.mode or "single"]).damage is None:
+            if NATIVE_WEAPONS[self.weapon].mode(MODES[self.mode or "single"]).damage is None:
                 raise ValueError(f"the seed rates {self.weapon} damage 'per weapon': give "
                                  f"'damage' (e.g. '1d6+STR')")
         return self
@@ -208,7 +209,7 @@ def profile(member: MemberSpec) -> Profile:
     block = member.native_block("opencore")
     if block is not None:
         abilities.update(block.abilities.model_dump(exclude_none=True))
-        weapon = WEAPONS[block.weapon] if block.weapon else weapon
+        weapon = NATIVE_WEAPONS[block.weapon] if block.weapon else weapon
         armor = (NO_ARMOR if block.armor == "none" else ARMOR[block.armor]) if block.armor \
             else armor
         mode = MODES[block.mode] if block.mode else mode

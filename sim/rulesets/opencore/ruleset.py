@@ -15,7 +15,7 @@ Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
@@ -104,6 +104,16 @@ class OpenCoreRuleset(Ruleset):
         f.bleeding, f.injuries = False, []
         f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
         return f
+
+    def native_block_of(self, f: OpenCoreFighter) -> dict[str, Any]:
+        """Scores, HP, Toughness and gear of a built fighter, as an ``opencore:`` block."""
+        block: dict[str, Any] = {
+            "abilities": dict(f.abilities), "skills": dict(f.skills), "hp": f.max_hp,
+            "toughness": f.toughness, "weapon": f.weapon.key, "armor": f.armor.key,
+            "mode": f.fire.mode.value}
+        if f.fire.damage is not None:
+            block["damage"] = str(f.fire.damage)
+        return block
 
     # ------------------------------------------------------------ planning
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:

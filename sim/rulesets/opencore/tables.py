@@ -293,6 +293,13 @@ FUMBLE_CHART: tuple[FumbleRow, ...] = (
 # --------------------------------------------------------------------------- neutral names
 
 # RULES.md "Equipment by neutral name". Rulings where the seed has no exact entry:
+# Ruling: the seed has no spear. It takes the numbers Sword and Large Club share (speed 20,
+# 2d10+STR), with Puncture crits: the seed's Puncture table names spears.
+SPEAR = _weapon("spear", "Spear (ruling)", _MELEE, 20, "2d10+STR", _PUNCTURE)
+
+NATIVE_WEAPONS: Mapping[str, Weapon] = MappingProxyType({**WEAPONS, SPEAR.key: SPEAR})
+"""What a native block may name: the seed's weapons and the ruling ones the neutral names use."""
+
 NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
     {
         "unarmed": WEAPONS["hand_to_hand"],
@@ -304,9 +311,7 @@ NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
         # Ruling: the seed has one sword class ("all weapons fall into one of the classes";
         # better weapons get a GM bonus it does not quantify), so a greatsword is a Sword.
         "greatsword": WEAPONS["sword"],
-        # Ruling: the seed has no spear. It takes the numbers Sword and Large Club share
-        # (speed 20, 2d10+STR), with Puncture crits: the seed's Puncture table names spears.
-        "spear": _weapon("spear", "Spear (ruling)", _MELEE, 20, "2d10+STR", _PUNCTURE),
+        "spear": SPEAR,
         "bow": WEAPONS["archery"],
         # Ruling: the seed has one Archery class for bows and crossbows alike.
         "crossbow": WEAPONS["archery"],

@@ -19,7 +19,7 @@ Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Intent, Move, Reload, Retreat, TimedAction
@@ -87,6 +87,23 @@ class OpenD6Ruleset(Ruleset):
         f = make_fighter(member, pos, encumbrance=self.options.encumbrance)
         self._init_health(f, rng)
         return f
+
+    def native_block_of(self, f: D6Fighter) -> dict[str, Any]:
+        """Attribute and skill codes, points and gear of a built fighter, as an ``opend6:`` block.
+
+        ``size`` and ``blinded`` are left out at their defaults.
+        """
+        block: dict[str, Any] = {
+            "attributes": {k: str(v) for k, v in f.attrs.items()},
+            "skills": {k: str(v) for k, v in f.skills.items()},
+            "character_points": f.cp, "fate_points": f.fate,
+            "weapon": f.weapon.name, "armor": f.armor.name,
+            "shield": f.shield.name if f.shield is not None else "none"}
+        if f.size:
+            block["size"] = f.size
+        if f.blinded:
+            block["blinded"] = True
+        return block
 
     def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
         f.wounds = 0

@@ -16,7 +16,7 @@ Rulings not in the seed are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
@@ -24,7 +24,7 @@ from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES
-from sim.rulesets.ore.fighter import OreBlock, OreFighter, OreOptions, make_fighter
+from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
 from sim.rulesets.ore.rules import (
     RolledSet,
     RollPlan,
@@ -75,6 +75,13 @@ class OreRuleset(Ruleset):
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OreFighter:
         """Convert the neutral description (RULES.md), then apply the native block."""
         return make_fighter(self.fighter_class, member, pos, member.native_block(self.native_key))
+
+    def native_block_of(self, f: OreFighter) -> dict[str, Any]:
+        """Stats, skills and special dice of a built fighter, as an ``ore:`` block."""
+        return {"stats": {k: getattr(f, k) for k in ("body", "coordination", "sense")},
+                "skills": {k: getattr(f, k) for k in SKILLS},
+                **({"expert": sorted(f.expert)} if f.expert else {}),
+                **({"master": sorted(f.master)} if f.master else {})}
 
     def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
         """Lowest Sense declares first, so the sharper see the others' intents."""

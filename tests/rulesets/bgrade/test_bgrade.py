@@ -4,7 +4,6 @@ possibility points and the drama deck; exact odds from icepool; every example sc
 
 import random
 from math import perm
-from pathlib import Path
 
 import icepool
 import pytest
@@ -12,7 +11,6 @@ from helpers import SCENARIOS, StubRandom, faces, scenario
 
 from sim.core.actions import Attack, Defend
 from sim.core.combatant import Status
-from sim.rulesets.ore.sets import Set, find_sets
 from sim.core.engine import Encounter
 from sim.rulesets.bgrade.deck import HAND_SIZE, DramaDeck, card_dice, card_name, choose_card
 from sim.rulesets.bgrade.rules import (
@@ -28,7 +26,8 @@ from sim.rulesets.bgrade.rules import (
     hit_damage,
 )
 from sim.rulesets.bgrade.team import Roll, pool_hands
-from sim.rulesets.ore.ruleset import roll_action_pool
+from sim.rulesets.ore.rules import roll_action_pool
+from sim.rulesets.ore.sets import Set, find_sets
 from sim.scenario.errors import ScenarioError
 
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
@@ -258,10 +257,10 @@ def test_several_actions_roll_the_whole_pool_and_take_one_set_each():
 
 def test_aggressive_declares_attacks_for_the_sets_it_expects():
     enc, a, b = encounter(fighter("A", body=6, fight=6), fighter("B"))
-    assert enc.ruleset.extra_attacks(enc, a, b) == min(3, round(expected_sets(12)) - 1)
+    assert enc.advisor.extra_attacks(enc, a, b) == min(3, round(expected_sets(12)) - 1)
     enc, a, b = encounter(fighter("A", body=2, fight=2), fighter("B"))
-    assert enc.ruleset.extra_attacks(enc, a, b) == 0
-    assert enc.ruleset.called_shot(enc, a, b) is None
+    assert enc.advisor.extra_attacks(enc, a, b) == 0
+    assert enc.advisor.called_shot(enc, a, b) is None
 
 
 # ------------------------------------------------------------------ working together

@@ -1,11 +1,11 @@
 """OpenCore d100 ruleset: conversion, hit rate vs exact odds, initiative, fumbles, damage order,
 critical rows through the ruleset's own path, ongoing effects, and the example scenarios.
 
-Hand-set rolls: ``StubRandom`` makes ``sim.rulesets.dice.roll`` show chosen faces (``face(v, sides)``).
+Hand-set rolls: ``StubRandom`` makes ``sim.rulesets.dice.roll`` show chosen faces
+(``face(v, sides)``).
 """
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from helpers import SCENARIOS, StubRandom, face
@@ -39,7 +39,7 @@ def d100(*values: int) -> list[float]:
 def attack(enc, f, target, *rolls: float) -> None:
     """Resolve one attack action of ``f`` with hand-set rolls."""
     enc.rng = StubRandom(rolls)
-    enc.ruleset.resolve(enc, TimedAction(0.0, f, Attack(target)))
+    enc.ruleset.resolve(enc, TimedAction(0.0, f, Attack(target), 0))
     assert not enc.rng.queue, "not every hand-set roll was used"
 
 
@@ -143,7 +143,7 @@ def test_initiative_order_with_bide_and_simultaneous_ties():
 
 def test_bide_action_gives_plus_20_next_round():
     enc, a, b = duel(member("A", abilities={"dex": 50}), member("B", abilities={"dex": 50}))
-    enc.ruleset.resolve(enc, TimedAction(0.0, a, Bide()))
+    enc.ruleset.resolve(enc, TimedAction(0.0, a, Bide(), 0))
     enc.rng = StubRandom([face(1, 20), face(20, 20)])
     acts = enc.ruleset.plan_round(enc, [(a, [Attack(b)]), (b, [Attack(a)])])
     assert [(x.actor.name, x.payload) for x in acts] == [("A", 41), ("B", 40)]
@@ -170,20 +170,20 @@ def test_one_action_per_round_and_move_is_ten_feet():
     enc.ruleset.resolve(enc, acts[0])
     assert enc.field.distance(a.pos, b.pos) == pytest.approx(20 - 10 * 0.3048)
     assert MOVE_METRES == pytest.approx(3.048)
-    assert not enc.ruleset.can_attack(enc, a, b)  # melee reach 2 m
-    assert enc.ruleset.extra_attacks(enc, a, b) == 0
-    assert not enc.ruleset.can_move_and_attack(enc, a)
+    assert not enc.advisor.can_attack(enc, a, b)  # melee reach 2 m
+    assert enc.advisor.extra_attacks(enc, a, b) == 0
+    assert not enc.advisor.can_move_and_attack(enc, a)
 
 
 def test_defend_doubles_evade_until_the_next_action():
     enc, a, b = duel(member("A"), member("B", skills={"evade": 30}))
     assert enc.ruleset.defense_skill(b) == 30
-    enc.ruleset.resolve(enc, TimedAction(0.0, b, Defend()))
+    enc.ruleset.resolve(enc, TimedAction(0.0, b, Defend(), 0))
     assert enc.ruleset.defense_skill(b) == 60
     # A: 60 + 0 (sword skill 0) = 60 vs 35 + 60 = 95: miss, only because of the defense.
     attack(enc, a, b, *d100(60, 35))
     assert (a.attacks, a.hits) == (1, 0)
-    enc.ruleset.resolve(enc, TimedAction(0.0, b, Bide()))  # its next action ends it
+    enc.ruleset.resolve(enc, TimedAction(0.0, b, Bide(), 0))  # its next action ends it
     assert enc.ruleset.defense_skill(b) == 30
 
 
@@ -193,8 +193,8 @@ def test_ranged_attacks_at_range_melee_only_in_reach():
     enc = Encounter(scen, "opencore", 0)
     archer, b = enc.sides["a"][0], enc.sides["b"][0]
     b.pos = enc.field.node("y")
-    assert enc.ruleset.can_attack(enc, archer, b)
-    assert not enc.ruleset.can_attack(enc, b, archer)
+    assert enc.advisor.can_attack(enc, archer, b)
+    assert not enc.advisor.can_attack(enc, b, archer)
 
 
 # ------------------------------------------------------------------ fumbles
@@ -210,7 +210,7 @@ def test_attacker_fumble_misses_and_stumbles():
     attack(enc, a, b, *d100(5, 1, 70))  # attacker 05: miss even against a defender's 01
     assert (a.attacks, a.hits, a.stumbling) == (1, 0, 20)
     assert enc.ruleset.defense_skill(a) == -20
-    enc.ruleset.resolve(enc, TimedAction(0.0, a, Defend()))  # its next turn ends the stumble
+    enc.ruleset.resolve(enc, TimedAction(0.0, a, Defend(), 0))  # its next turn ends the stumble
     assert enc.ruleset.defense_skill(a) == 0
 
 
@@ -227,10 +227,10 @@ def test_attacker_drops_weapon_injures_self_then_picks_it_up():
     # 96-100: x2 self-damage, 2 x 13 = 26 through its own leather (25); the point that reaches
     # HP calls a critical: 01 - 20 (attack roll 02 is weak) = -19, no extra damage.
     attack(enc, a, b, *d100(2, 50, 97), face(6), face(7), *d100(1))
-    assert not a.held and enc.ruleset.needs_reload(a)
+    assert not a.held and enc.advisor.needs_reload(a)
     assert (a.armor_left, a.hp) == (0, 49)
-    enc.ruleset.resolve(enc, TimedAction(0.0, a, Reload()))
-    assert a.held and not enc.ruleset.needs_reload(a)
+    enc.ruleset.resolve(enc, TimedAction(0.0, a, Reload(), 0))
+    assert a.held and not enc.advisor.needs_reload(a)
 
 
 def test_defender_fumble_zigs_for_double_and_triple_damage():

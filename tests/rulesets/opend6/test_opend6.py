@@ -16,14 +16,13 @@ import icepool
 import pytest
 from helpers import SCENARIOS, StubRandom, faces
 
-from sim.ai import profiles as ai
 from sim import scenario as scenario_mod
+from sim.ai import profiles as ai
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
-from sim.scenario.errors import ScenarioError
 from sim.rulesets.opend6.rules import DiceCode, WoundStatus
-
+from sim.scenario.errors import ScenarioError
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -202,18 +201,17 @@ def test_free_move_then_attack_and_extra_moves_need_agility() -> None:
 def test_aggressive_ai_hooks() -> None:
     edges = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 12]]}}
     enc, a, b = duel(member("A", "aggressive", at="x"), member("B", at="y"), **edges)
-    rs = enc.ruleset
-    assert rs.can_move_and_attack(enc, a)  # 12 m <= 10 m free + 2 m reach
+    assert enc.advisor.can_move_and_attack(enc, a)  # 12 m <= 10 m free + 2 m reach
     assert ai.decide(enc, a) == [Move(b, 2.0), Attack(b)]
     enc2, c, d = duel(member("C", at="x"), member("D", at="y"),
                       map={"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 15]]})
-    assert not enc2.ruleset.can_move_and_attack(enc2, c)
+    assert not enc2.advisor.can_move_and_attack(enc2, c)
     # extra attacks: 8D nearly always makes 10, so four attacks at 5D pay; 2D takes one
     enc, a, b = duel(member("A", "aggressive", agility=4, melee=4), member("B"))
-    assert enc.ruleset.extra_attacks(enc, a, b) == 3
+    assert enc.advisor.extra_attacks(enc, a, b) == 3
     enc, a, b = duel(member("A", "aggressive", agility=1, melee=1), member("B"))
-    assert enc.ruleset.extra_attacks(enc, a, b) == 0
-    assert enc.ruleset.called_shot(enc, a, b) is None
+    assert enc.advisor.extra_attacks(enc, a, b) == 0
+    assert enc.advisor.called_shot(enc, a, b) is None
 
 
 def test_aim_called_shot_and_visibility() -> None:
@@ -243,7 +241,7 @@ def test_range_bands_from_map_distances(metres: float, dice: int) -> None:
 def test_beyond_long_range_there_is_no_shot() -> None:
     sides = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 70]]}}
     enc, a, b = duel(member("A", weapon="bow", at="x"), member("B", at="y"), **sides)
-    assert not enc.ruleset.can_attack(enc, a, b)
+    assert not enc.advisor.can_attack(enc, a, b)
     turn(enc, a, Move(b, a.reach), Attack(b), dice=[])  # closes 10 m: still out of range
     assert (a.attacks, a.hits) == (1, 0)
 
@@ -352,15 +350,15 @@ def test_a_full_fight_takes_turns_in_initiative_order() -> None:
 # ---------------------------------------------------------------- crossbow and points
 def test_crossbow_must_be_reloaded() -> None:
     enc, a, b = duel(member("A", weapon="crossbow", skills={"ranged": 2}), member("B"))
-    assert not enc.ruleset.needs_reload(a)
+    assert not enc.advisor.needs_reload(a)
     turn(enc, a, Attack(b), dice=[1, 1, 1, 1, 2])  # point blank 5D: 6, miss
-    assert enc.ruleset.needs_reload(a)
-    assert enc.ruleset.extra_attacks(enc, a, b) == 0
+    assert enc.advisor.needs_reload(a)
+    assert enc.advisor.extra_attacks(enc, a, b) == 0
     turn(enc, a, Attack(b), dice=[])  # not loaded: an attack that cannot hit
     assert (a.attacks, a.hits) == (2, 0)
     assert ai.decide(enc, a) == [Reload()]
     turn(enc, a, Reload(), dice=[])
-    assert not enc.ruleset.needs_reload(a)
+    assert not enc.advisor.needs_reload(a)
 
 
 @pytest.mark.parametrize(("ai_", "dice", "cp", "fate"), [
@@ -457,8 +455,8 @@ def test_encumbrance_option_hampers_every_agility_roll() -> None:
     turn(enc, b, Defend("parry"), dice=[4, 4, 2])  # Agility 2D + club 1D
     assert b.defense == 6  # a parry is an Agility roll too: 10 - 4
     # a melee attack by the armored fighter needs 10 + 4
-    assert enc.ruleset._target_number(enc, b, a, None, False) == 14
-    assert enc.ruleset._target_number(enc, a, b, None, False) == 10
+    assert enc.ruleset.target_number(enc, b, a, None, False) == 14
+    assert enc.ruleset.target_number(enc, a, b, None, False) == 10
     enc.rng = StubRandom(faces(3, 3, sides=6) + [0.5] + faces(3, 3, sides=6) + [0.5])
     enc.ruleset.start(enc)
     assert (a.initiative, b.initiative) == (6, 2)

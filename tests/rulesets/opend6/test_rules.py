@@ -42,6 +42,7 @@ from sim.rulesets.opend6.rules import (
     wound_status,
     wounds_from_damage,
 )
+from sim.scenario.vocabulary import Cover, Visibility
 
 # --------------------------------------------------------------------------- the icepool oracle
 
@@ -427,12 +428,12 @@ def test_melee_weapon_has_no_range_band() -> None:
 
 def test_target_numbers() -> None:
     assert target_number() == 10
-    assert target_number(cover="light") == 15
-    assert target_number(cover="heavy") == 25
-    assert target_number(7, cover="medium") == 17  # a dodge or block roll gets cover
-    assert target_number(7, parry=True, cover="heavy") == 7  # a parry does not
-    assert target_number(visibility="poor") == 15
-    assert target_number(visibility="very_poor") == 25
+    assert target_number(cover=Cover.LIGHT) == 15
+    assert target_number(cover=Cover.HEAVY) == 25
+    assert target_number(7, cover=Cover.MEDIUM) == 17  # a dodge or block roll gets cover
+    assert target_number(7, parry=True, cover=Cover.HEAVY) == 7  # a parry does not
+    assert target_number(visibility=Visibility.POOR) == 15
+    assert target_number(visibility=Visibility.VERY_POOR) == 25
     assert target_number(pinned=True) == 5
     assert target_number(extra=5) == 15  # an improvised weapon
 

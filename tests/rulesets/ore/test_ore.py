@@ -8,11 +8,11 @@ from helpers import StubRandom, faces, scenario
 
 from sim.core.actions import Attack, Defend, Move
 from sim.core.combatant import Status
-from sim.rulesets.ore.sets import Set
 from sim.core.engine import Encounter
-from sim.rulesets.ore.ruleset import RolledSet, assign_sets, capped, gobble, lose_die
 from sim.rulesets.ore.body import Body
 from sim.rulesets.ore.catalog import HEAD, LEFT_ARM, LEFT_LEG, TORSO
+from sim.rulesets.ore.rules import RolledSet, assign_sets, capped, gobble, lose_die
+from sim.rulesets.ore.sets import Set
 
 
 def fighter(name, body=3, fight=3, **extra):
@@ -157,7 +157,7 @@ def test_armor_piercing_reduces_armor():
     resolve(enc, plan(enc, [(a, [Attack(b)])], [10, 10, 1, 2, 3, 4]))
     # heavy crossbow W+1 K = 3, AR 3 - AP 1 = 2 -> 1 Killing to the head
     assert b.wounds.killing[HEAD] == 1
-    assert not a.loaded and enc.ruleset.needs_reload(a)
+    assert not a.loaded and enc.advisor.needs_reload(a)
 
 
 def test_head_full_of_killing_kills_and_takes_out():
@@ -334,7 +334,7 @@ def test_no_parry_without_a_usable_arm_even_against_fists():
 
 
 def test_a_bow_cannot_parry():
-    from sim.rulesets.ore.ruleset import parry_implement
+    from sim.rulesets.ore.rules import parry_implement
 
     enc, a, b = encounter(fighter("A", weapon="bow"), fighter("B", weapon="sword"))
     assert not parry_implement(a) and parry_implement(b)
