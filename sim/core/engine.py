@@ -258,11 +258,11 @@ class Encounter:
             ruleset.end_round(self)
             if self.sides_left <= 1:
                 return
-            self._check_morale()
+            self.check_morale()
             if self.sides_left <= 1:
                 return
 
-    def _check_morale(self) -> None:
+    def check_morale(self) -> None:
         """Combatants whose side's losses reach their morale threshold break.
 
         A breaking combatant surrenders when a foe is within melee reach, and flees

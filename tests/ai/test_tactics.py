@@ -22,12 +22,13 @@ from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.results.tally import wilson
+from sim.rulesets import registry
 from sim.rulesets.ore.advisor import expected_value, p_sets, widest
 from sim.rulesets.ore.catalog import HEAD
 from sim.scenario import Doctrine, parse
 from sim.scenario.errors import ScenarioError
 
-RULESETS = ("ore", "bgrade", "opend6", "opend6-hp", "opencore")
+RULESETS = registry.names()  # every registered ruleset: a new one is tested too
 MAP = {"nodes": {"camp": {}, "wall": {"cover": "medium"}, "field": {}, "far": {}},
        "edges": [["camp", "wall", 6], ["wall", "field", 8], ["field", "far", 30]]}
 SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3, "dodge": 2,
@@ -98,10 +99,10 @@ def test_cautious_morale_breaks_at_half_its_side_by_default():
                 [{"name": "B", "count": 4, "weapon": "sword"}])
     a = enc.sides["a"]
     enc.take_out(a[0], Status.DEAD)
-    enc._check_morale()
+    enc.check_morale()
     assert all(m.in_fight for m in a[1:])  # 1 of 4: below 0.5
     enc.take_out(a[1], Status.DEAD)
-    enc._check_morale()  # 2 of 4: the rest break, a foe in reach: they surrender
+    enc.check_morale()  # 2 of 4: the rest break, a foe in reach: they surrender
     assert [m.status for m in a[2:]] == [Status.SURRENDERED] * 2
 
 
@@ -110,7 +111,7 @@ def test_a_doctrine_morale_overrides_the_profile_default():
                                                          "morale": 0.25}}],
                 [{"name": "B", "count": 4, "at": "far"}])
     enc.take_out(enc.sides["a"][0], Status.DEAD)
-    enc._check_morale()
+    enc.check_morale()
     assert {m.status for m in enc.sides["a"][1:]} == {Status.FLED}  # no foe in reach
 
 
@@ -339,6 +340,7 @@ def duel(profile, against, ruleset, n):
     return wins, deaths, members
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_tactical_beats_basic_and_cautious_dies_less(ruleset):
     n = 250  # a side assignment; bench/tactics.py runs 2,000

@@ -17,10 +17,10 @@ def test_morale_breaks_at_the_threshold_and_surrenders_when_engaged():
     enc = Encounter(four_a_side(0.5), "ore", seed=1)
     a = enc.sides["a"]
     enc.take_out(a[0], Status.DEAD)
-    enc._check_morale()
+    enc.check_morale()
     assert all(m.in_fight for m in a[1:])  # 1 of 4 down: below 0.5
     enc.take_out(a[1], Status.DEAD)
-    enc._check_morale()  # 2 of 4: the rest break; a foe is in reach, so they surrender
+    enc.check_morale()  # 2 of 4: the rest break; a foe is in reach, so they surrender
     assert [m.status for m in a[2:]] == [Status.SURRENDERED, Status.SURRENDERED]
     assert enc.sides_left == 1
 
@@ -30,7 +30,7 @@ def test_morale_flees_when_no_foe_is_in_reach():
                                               "edges": [["near", "far", 30]]})
     enc = Encounter(scen, "ore", seed=1)
     enc.take_out(enc.sides["a"][0], Status.DEAD)
-    enc._check_morale()
+    enc.check_morale()
     assert {m.status for m in enc.sides["a"][1:]} == {Status.FLED}
 
 
@@ -51,7 +51,7 @@ def test_no_morale_means_fighting_to_the_last():
     enc = Encounter(four_a_side(None), "ore", seed=1)
     for m in enc.sides["a"][:3]:
         enc.take_out(m, Status.DEAD)
-    enc._check_morale()
+    enc.check_morale()
     assert enc.sides["a"][3].in_fight
 
 

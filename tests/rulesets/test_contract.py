@@ -54,6 +54,10 @@ def _checked_encounter(scen, ruleset: str, seed: int, log: bool = False) -> Enco
 
 def _check_books(enc: Encounter) -> None:
     result = enc.run()
+    assert 1 <= result.rounds <= enc.scenario.max_rounds
+    standing = [s.name for s in result.sides if s.standing]
+    assert (result.winner is None) == (len(standing) != 1), (result.winner, standing)
+    assert result.winner in (None, *standing)
     for side in result.sides:
         assert 0 <= side.hits <= side.attacks, side
         assert side.standing + side.out_of_fight == side.members, side

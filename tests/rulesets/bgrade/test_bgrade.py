@@ -30,8 +30,6 @@ from sim.rulesets.ore.rules import roll_action_pool
 from sim.rulesets.ore.sets import Set, find_sets
 from sim.scenario.errors import ScenarioError
 
-SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
-
 
 def fighter(name, body=3, fight=3, **extra):
     block = {"stats": {"body": body, "coordination": extra.pop("coordination", 2),
@@ -413,27 +411,7 @@ def test_native_block_and_options_validation():
     assert (a.intelligence, a.command, b.body, b.wounds.shock_boxes) == (4, 2, 3, 5)
 
 
-# ------------------------------------------------------------------ example scenarios
-@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
-def test_every_example_scenario_runs_under_bgrade(path):
-    from sim.scenario import load
-
-    scen = load(path)
-    winners = set()
-    for seed in range(150):
-        result = Encounter(scen, "bgrade", seed).run()
-        winners.add(result.winner)
-        assert 1 <= result.rounds <= scen.max_rounds
-        for side in result.sides:
-            assert 0 <= side.hits <= side.attacks
-            assert side.out_of_fight + side.standing == side.members
-        if result.winner is not None:
-            assert sum(s.standing > 0 for s in result.sides) == 1
-    assert winners - {None}  # somebody wins some fights
-    again = Encounter(scen, "bgrade", 3).run()
-    assert again == Encounter(scen, "bgrade", 3).run()
-
-
+# ------------------------------------------------------------------ the solo log
 def test_solo_log_tells_degrees_benefits_cards_and_points():
     from sim.scenario import load
 

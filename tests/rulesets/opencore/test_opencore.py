@@ -15,6 +15,7 @@ from sim.core.actions import Attack, Bide, Defend, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opencore.fighter import MOVE_METRES
+from sim.rulesets.opencore.rules import opposed_attack
 
 BIG = 100_000  # hit points / Toughness that nothing in a test gets through
 
@@ -102,24 +103,31 @@ def exact_hit_probability(att: int, dfn: int) -> float:
     return hits / 10_000
 
 
+@pytest.mark.parametrize(("att", "dfn"), [(50, 50), (70, 25), (0, 90), (95, 0)])
+def test_opposed_attack_matches_the_rules_on_every_pair_of_rolls(att, dfn):
+    """All 10,000 pairs of d100 through ``opposed_attack``: exactly RULES.md's odds."""
+    hits = sum(opposed_attack(a, att, d, dfn).hit for a in range(1, 101) for d in range(1, 101))
+    assert hits / 10_000 == exact_hit_probability(att, dfn)
+
+
 @pytest.mark.parametrize(("att", "dfn"), [(50, 50), (70, 25)])
-def test_basic_hit_rate_against_passive_target_matches_exact_odds(att, dfn):
-    # One round per encounter: a stumble (-20 defense "until next turn") would otherwise
-    # carry into the next round's attack. Huge HP and Toughness: no critical (no stun on
-    # the target) and no self-injury knocks anyone out.
-    # 100,000 encounters: the standard error is <= 0.0016; 0.0065 is 4 of them, and below
-    # the 0.0095 that ties going to the attacker would add at 50 vs 50.
+def test_basic_hit_rate_through_the_engine_matches_exact_odds(att, dfn):
+    # The engine's wiring of the same rule (skills, rolls, bookkeeping). One round per
+    # encounter: a stumble (-20 defense "until next turn") would otherwise carry into the
+    # next round's attack. Huge HP and Toughness: no critical (no stun on the target) and
+    # no self-injury knocks anyone out. 6,000 fights: the standard error is <= 0.0065;
+    # the tolerance is 4.5 of them.
     scen = parse({
         "a": [member("A", skills={"melee": att}, hp=BIG, toughness=BIG)],
         "b": [member("D", ai="passive", skills={"evade": dfn}, hp=BIG, toughness=BIG)],
     }, max_rounds=1)
     attacks = hits = 0
-    for seed in range(100_000):
+    for seed in range(6_000):
         result = Encounter(scen, "opencore", seed).run()
         attacks += result.sides[0].attacks
         hits += result.sides[0].hits
-    assert attacks >= 100_000  # a defender's fall-over fumble adds an extra attack
-    assert abs(hits / attacks - exact_hit_probability(att, dfn)) < 0.0065
+    assert attacks >= 6_000  # a defender's fall-over fumble adds an extra attack
+    assert abs(hits / attacks - exact_hit_probability(att, dfn)) < 4.5 * 0.0065
 
 
 # ------------------------------------------------------------------ initiative and actions
@@ -414,32 +422,6 @@ def test_bleeding_continues_while_unconscious_until_death():
     run_until(enc, 10.01)
     assert (b.hp, b.status) == (-40, Status.DEAD)
     assert not b.effects
-
-
-# ------------------------------------------------------------------ whole encounters
-@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
-def test_every_example_scenario_runs_sanely(path):
-    scen = scenario_mod.load(path)
-    wins: dict[str | None, int] = {}
-    attacks = hits = 0
-    for seed in range(150):
-        result = Encounter(scen, "opencore", seed).run()
-        wins[result.winner] = wins.get(result.winner, 0) + 1
-        assert 1 <= result.rounds <= scen.max_rounds
-        for side in result.sides:
-            assert side.out_of_fight + side.standing == side.members
-            assert side.deaths <= side.out_of_fight and side.hits <= side.attacks
-            attacks += side.attacks
-            hits += side.hits
-        if result.winner is not None:
-            standing = {s.name: s.standing for s in result.sides}
-            assert standing[result.winner] > 0
-            assert sum(v > 0 for v in standing.values()) == 1
-    assert wins.get(None, 0) < 15  # fights end
-    assert 0.2 < hits / attacks < 0.95
-    if path.stem == "duel":  # mirror match: red wins half the decided fights, 4.5 sd
-        decided = wins.get("red", 0) + wins.get("blue", 0)
-        assert abs(wins.get("red", 0) - decided / 2) <= 4.5 * (decided ** 0.5) / 2
 
 
 def test_options_apply_in_a_full_run():
