@@ -36,7 +36,7 @@ class StubRandom(random.Random):
 
 
 def face(value: int, sides: int = 10) -> float:
-    """The ``random()`` value that makes ``sim.rulesets.dice.roll`` show ``value`` on a ``sides`` die."""
+    """The ``random()`` value that makes ``sim.rulesets.dice.roll`` show ``value``."""
     return (value - 0.5) / sides
 
 

@@ -21,6 +21,7 @@ BUILTIN = (
     "sim.rulesets.bgrade.ruleset",
     "sim.rulesets.opencore.ruleset",
     "sim.rulesets.opend6.ruleset",
+    "sim.rulesets.opend6.hp",
 )
 
 _table: dict[str, type[Ruleset]] = {}

@@ -26,8 +26,8 @@ from sim.rulesets.opencore.criticals import CritTable
 from sim.rulesets.opencore.rules import HealthStatus, health_status, hp_loss_per_round
 from sim.rulesets.opencore.tables import (
     ARMOR,
-    NEUTRAL_ARMOR,
     NATIVE_WEAPONS,
+    NEUTRAL_ARMOR,
     NEUTRAL_WEAPONS,
     NO_ARMOR,
     SHIELD_DEFENSE_BONUS,

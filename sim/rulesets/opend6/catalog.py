@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from sim.rulesets.opend6.rules import ENCUMBRANCE_DIFFICULTY, IMPROVISED_DIFFICULTY, DiceCode
+from sim.rulesets.opend6.dice import DiceCode
+from sim.rulesets.opend6.rules import ENCUMBRANCE_DIFFICULTY, IMPROVISED_DIFFICULTY
 
 
 @dataclass(frozen=True, slots=True)

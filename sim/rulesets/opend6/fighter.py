@@ -24,15 +24,14 @@ from sim.rulesets.opend6.catalog import (
     Weapon,
     encumbrance_difficulty,
 )
+from sim.rulesets.opend6.dice import DiceCode, parse_code
 from sim.rulesets.opend6.rules import (
     BASE_MOVE_M,
     HP_BASE,
     STARTING_CHARACTER_POINTS,
     STARTING_FATE_POINTS,
     WOUND_LIMIT,
-    DiceCode,
     WoundStatus,
-    parse_code,
 )
 from sim.scenario.models import Strict
 
@@ -257,3 +256,21 @@ def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6F
     f.reach = float(weapon.ranges[2]) if weapon.ranges else 2.0
     f.speed = float(BASE_MOVE_M)
     return f
+
+
+def native_block(f: D6Fighter) -> dict[str, Any]:
+    """Attribute and skill codes, points and gear of a built fighter, as an ``opend6:`` block.
+
+    ``size`` and ``blinded`` are left out at their defaults.
+    """
+    block: dict[str, Any] = {
+        "attributes": {k: str(v) for k, v in f.attrs.items()},
+        "skills": {k: str(v) for k, v in f.skills.items()},
+        "character_points": f.cp, "fate_points": f.fate,
+        "weapon": f.weapon.name, "armor": f.armor.name,
+        "shield": f.shield.name if f.shield is not None else "none"}
+    if f.size:
+        block["size"] = f.size
+    if f.blinded:
+        block["blinded"] = True
+    return block

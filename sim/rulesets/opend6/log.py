@@ -9,19 +9,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.core.actions import DEFENDS, Aim, Attack, Defend, Intent, Move, Retreat
+from sim.rulesets.opend6.dice import DiceCode
 from sim.rulesets.opend6.rules import (
     BASE_DIFFICULTY,
     COVER_DIFFICULTY,
     PINNED_DIFFICULTY,
     VISIBILITY_DIFFICULTY,
-    DiceCode,
 )
 from sim.scenario.vocabulary import Cover, Visibility
 
 if TYPE_CHECKING:
     from sim.core.engine import Encounter
+    from sim.rulesets.opend6.dice import RollResult
     from sim.rulesets.opend6.fighter import D6Fighter
-    from sim.rulesets.opend6.rules import RollResult
 
 
 def intent_text(intent: Intent) -> str:

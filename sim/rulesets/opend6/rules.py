@@ -1,8 +1,9 @@
-"""Pure OpenD6 rules: dice codes, the wild die, points, wounds, hit points, ranges, modifiers.
+"""Pure OpenD6 rules: points, wounds, hit points, ranges, modifiers.
 
 Nothing here knows about the engine. Every function that rolls takes an explicit
-``random.Random``; everything else is a plain function of its arguments. The weapon and armor
-types and tables live in :mod:`sim.rulesets.opend6.catalog`.
+``random.Random``; everything else is a plain function of its arguments. Dice codes and the
+wild die live in :mod:`sim.rulesets.opend6.dice`; the weapon and armor tables in
+:mod:`sim.rulesets.opend6.catalog`.
 
 Source: seed 004 as ruled by RULES.md section ``opend6``. Where both are silent, the ruling
 made here is marked "Ruling:" next to the code that applies it.
@@ -10,218 +11,16 @@ made here is marked "Ruling:" next to the code that applies it.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from enum import Enum, IntEnum
 from random import Random
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from sim.rulesets.dice import roll, roll_pool
+from sim.rulesets.opend6.dice import DiceCode, roll_code
 from sim.scenario.vocabulary import Cover, Visibility
 
 if TYPE_CHECKING:
     from sim.rulesets.opend6.catalog import Weapon
-
-# --- Dice codes ---------------------------------------------------------------------------------
-
-MAX_PIPS = 2
-"""Largest pip bonus a written code may carry: three pips make a die (``2D+3`` is ``3D``)."""
-
-_ALLOWED = "expected a dice code ND or ND+P with N >= 0 dice and P = 0, 1 or 2 pips (e.g. 3D, 2D+1)"
-_CODE_RE = re.compile(r"([0-9]+)[dD](?:\s*\+\s*([0-9]+))?", re.ASCII)
-
-
-class DiceCodeError(ValueError):
-    """A dice code that cannot be parsed; the message says what was wrong and what is allowed."""
-
-
-@dataclass(frozen=True, slots=True)
-class DiceCode:
-    """A number of six-sided dice plus a flat bonus in pips, e.g. ``3D+1``.
-
-    Codes are immutable; addition and :meth:`with_dice` return new codes. A sum of codes keeps
-    all its pips (``2D+2`` + ``1D+1`` is ``3D+3``): the seed adds every +1 and +2 to the total
-    of the roll rather than turning three pips into a die. Only :func:`parse_code` limits pips
-    to 0..2, because a written code always carries its pips that way.
-
-    Attributes:
-        dice: Number of dice, never negative.
-        pips: Flat bonus added to the roll, never negative.
-    """
-
-    dice: int
-    pips: int = 0
-
-    def __post_init__(self) -> None:
-        if self.dice < 0 or self.pips < 0:
-            raise DiceCodeError(
-                f"DiceCode({self.dice}, {self.pips}): dice and pips cannot be negative"
-            )
-
-    def __str__(self) -> str:
-        return f"{self.dice}D+{self.pips}" if self.pips else f"{self.dice}D"
-
-    def __add__(self, other: DiceCode) -> DiceCode:
-        if not isinstance(other, DiceCode):
-            return NotImplemented
-        return DiceCode(self.dice + other.dice, self.pips + other.pips)
-
-    def with_dice(self, delta: int) -> DiceCode:
-        """This code with ``delta`` dice more (a bonus) or fewer (a penalty), never below 0D.
-
-        Ruling: a penalty takes dice only; the pips stay (``1D+2`` at -2D is ``0D+2``).
-        """
-        return DiceCode(max(0, self.dice + delta), self.pips)
-
-    @property
-    def average(self) -> int:
-        """The nominal average of the code, 3.5 per die plus pips, rounded down (2D is 7)."""
-        return self.dice * 7 // 2 + self.pips
-
-    def roll(self, rng: Random, *, complication: bool = False) -> RollResult:
-        """Roll this code with :func:`roll_code`."""
-        return roll_code(rng, self.dice, self.pips, complication=complication)
-
-
-def parse_code(text: str) -> DiceCode:
-    """Parse a written dice code: ``ND`` or ``ND+P``.
-
-    Accepted: ``D`` or ``d``, N >= 0 dice, P in 0..2, spaces around the text and around ``+``.
-    Ruling: only dice codes are accepted; a bare number (``2``) is an error, write ``0D+2``
-    for pips alone. No penalty pips (``2D-1``). The text is matched by a regular expression,
-    never evaluated.
-
-    Args:
-        text: The code as written in a scenario, e.g. ``"3D+1"``.
-
-    Returns:
-        The parsed code.
-
-    Raises:
-        DiceCodeError: The text is not a valid code; the message names the problem.
-    """
-    if not isinstance(text, str):
-        raise DiceCodeError(f"{text!r}: a dice code must be text; {_ALLOWED}")
-    stripped = text.strip()
-    match = _CODE_RE.fullmatch(stripped)
-    if match is None:
-        raise DiceCodeError(f"{text!r}: {_diagnose(stripped)}; {_ALLOWED}")
-    dice = int(match[1])
-    pips = int(match[2] or 0)
-    if pips > MAX_PIPS:
-        carried = DiceCode(dice + pips // 3, pips % 3)
-        raise DiceCodeError(
-            f"{text!r}: {pips} pips is too many, three pips make a die (write {carried}); "
-            f"{_ALLOWED}"
-        )
-    return DiceCode(dice, pips)
-
-
-def _diagnose(text: str) -> str:
-    """Say what is wrong with a code that did not match."""
-    if not text:
-        return "the code is empty"
-    if text.startswith("-"):
-        return "the number of dice cannot be negative"
-    if text[0] in "dD":
-        return "the number of dice is missing before 'D'"
-    if text.endswith("+"):
-        return "the pips are missing after '+'"
-    if text.isascii() and text.isdigit():
-        return f"a bare number is not a dice code (write {text}D for dice or 0D+{text} for pips)"
-    if re.fullmatch(r"[0-9]+[dD]\s*-\s*[0-9]+", text):
-        return "negative pips are not allowed"
-    return "this is not a dice code"
-
-
-# --- Rolling ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RollResult:
-    """One OpenD6 roll, kept whole for the log.
-
-    Attributes:
-        normal: The normal dice (all but the wild die), in the order rolled.
-        wild: The wild die's throws: the first throw, then each reroll while it showed 6.
-            Empty for a 0D roll.
-        pips: The flat bonus added.
-        total: The result, never below 0.
-        removed: Faces taken out of the total by a fumble: the wild die's 1, then the highest
-            normal die if there is one. Empty when nothing was removed (no fumble, or the
-            ``complication`` option).
-    """
-
-    normal: tuple[int, ...]
-    wild: tuple[int, ...]
-    pips: int
-    total: int
-    removed: tuple[int, ...] = ()
-
-    @property
-    def fumble(self) -> bool:
-        """The wild die's first throw was a 1 (flagged also under ``complication``)."""
-        return bool(self.wild) and self.wild[0] == 1
-
-    @property
-    def exploded(self) -> bool:
-        """The wild die's first throw was a 6 (a critical success)."""
-        return bool(self.wild) and self.wild[0] == 6
-
-    def __str__(self) -> str:
-        text = f"{list(self.normal)} wild {list(self.wild)}"
-        if self.pips:
-            text += f" +{self.pips}"
-        text += f" = {self.total}"
-        if self.fumble:
-            text += f" (fumble, removed {list(self.removed)})" if self.removed else " (fumble)"
-        elif self.exploded:
-            text += " (exploded)"
-        return text
-
-
-def roll_code(rng: Random, dice: int, pips: int, *, complication: bool = False) -> RollResult:
-    """Roll ``dice``D+``pips`` under the wild-die rules.
-
-    One die is the wild die (a 1D roll is the wild die alone; a 0D roll is the pips alone).
-    A wild 6 explodes: add it, reroll, add, and go on while it shows 6; a later 1 just adds 1.
-    A wild 1 on its first throw is a fumble: the wild die and the highest normal die are
-    removed from the total; with ``complication`` the dice count normally and only
-    :attr:`RollResult.fumble` says so.
-
-    Draw order (fixed, so a seeded generator replays a roll): the ``dice - 1`` normal dice
-    first, then the wild die's throws.
-
-    Args:
-        rng: The generator to draw from.
-        dice: Number of dice; 0 or fewer rolls nothing.
-        pips: Flat bonus; a negative value is allowed, the total is still at least 0.
-        complication: Count a fumble's dice normally (RULES.md option ``complication``).
-
-    Returns:
-        The whole roll.
-    """
-    if dice <= 0:
-        return RollResult((), (), pips, pips if pips > 0 else 0)
-    normal = tuple(roll_pool(rng, dice - 1, 6))
-    first = roll(rng, 6)
-    if first == 6:
-        throws = [6]
-        face = 6
-        while face == 6:
-            face = roll(rng, 6)
-            throws.append(face)
-        total = sum(normal) + sum(throws) + pips
-        return RollResult(normal, tuple(throws), pips, total if total > 0 else 0)
-    if first == 1 and not complication:
-        if normal:
-            highest = max(normal)
-            total = sum(normal) - highest + pips
-            return RollResult(normal, (1,), pips, total if total > 0 else 0, (1, highest))
-        return RollResult(normal, (1,), pips, pips if pips > 0 else 0, (1,))
-    total = sum(normal) + first + pips
-    return RollResult(normal, (first,), pips, total if total > 0 else 0)
 
 
 # --- Character points and fate points -----------------------------------------------------------

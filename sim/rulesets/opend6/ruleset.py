@@ -24,15 +24,16 @@ from typing import TYPE_CHECKING, Any
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant, Status
-from sim.rulesets.base import Ruleset
+from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opend6.advisor import OpenD6Advisor
+from sim.rulesets.opend6.dice import roll_code
 from sim.rulesets.opend6.fighter import (
     D6Fighter,
-    HpOptions,
     OpenD6Block,
     WoundOptions,
     make_fighter,
+    native_block,
 )
 from sim.rulesets.opend6.log import log_attack, log_turn, tn_reasons
 from sim.rulesets.opend6.rules import (
@@ -44,13 +45,9 @@ from sim.rulesets.opend6.rules import (
     WoundStatus,
     attack_hits,
     extra_move_difficulty,
-    hp_damage,
-    hp_status,
     multiple_action_penalty,
     pool_with_points,
     range_band,
-    roll_code,
-    starting_hp,
     target_number,
     wound_status,
     wounds_from_damage,
@@ -89,21 +86,8 @@ class OpenD6Ruleset(Ruleset):
         return f
 
     def native_block_of(self, f: D6Fighter) -> dict[str, Any]:
-        """Attribute and skill codes, points and gear of a built fighter, as an ``opend6:`` block.
-
-        ``size`` and ``blinded`` are left out at their defaults.
-        """
-        block: dict[str, Any] = {
-            "attributes": {k: str(v) for k, v in f.attrs.items()},
-            "skills": {k: str(v) for k, v in f.skills.items()},
-            "character_points": f.cp, "fate_points": f.fate,
-            "weapon": f.weapon.name, "armor": f.armor.name,
-            "shield": f.shield.name if f.shield is not None else "none"}
-        if f.size:
-            block["size"] = f.size
-        if f.blinded:
-            block["blinded"] = True
-        return block
+        """The ``opend6:`` block that builds ``f`` (``fighter.native_block``)."""
+        return native_block(f)
 
     def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
         f.wounds = 0
@@ -172,10 +156,9 @@ class OpenD6Ruleset(Ruleset):
                 f.initiative = r.total - f.encumbrance  # an Agility roll, like any other
                 f.init_text = str(f.initiative)
                 keys[f] = (f.initiative, agility.dice, agility.pips, rng.random())
-        ranks = {k: i for i, k in enumerate(sorted(set(keys.values()), reverse=True))}
-        step = self.seconds_per_round / len(ranks)
+        offsets = offsets_by_rank(list(keys.values()), self.seconds_per_round, leave_end=False)
         for f, k in keys.items():
-            f.offset = ranks[k] * step
+            f.offset = offsets[k]
 
     def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
         """Fastest first, as the seed's individual turn order declares."""
@@ -347,44 +330,17 @@ class OpenD6Ruleset(Ruleset):
                              text=f"{f.name}'s attack finds no foe in reach.")
                 return
         enc.record_attack(f)
-        weapon = f.weapon
-        dist = enc.field.distance(f.pos, target.pos)
-        dice = f.attack_code.dice + penalty + self.health_penalty(enc, f)
-        notes = []
-        reason = ""
-        if weapon.ranged:
-            band = range_band(dist, weapon)
-            if band is RangeBand.OUT_OF_RANGE:
-                reason = f"out of range at {dist:g} m"
-            elif weapon.reload_actions and not f.loaded:
-                reason = f"the {weapon.name} is not loaded"
-            else:
-                dice += band.dice
-                if log is not None and band.dice:
-                    notes.append(f"{band.name.lower().replace('_', ' ')} {band.dice:+d}D")
-        elif dist > f.reach:
-            reason = f"out of reach at {dist:g} m"
+        notes: list[str] = []
+        band_dice, reason = self._in_range(enc, f, target, notes)
         if reason:
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,
                          text=f"{f.name} attacks {target.name}: miss ({reason}).")
             return
-        if f.blinded:
-            dice += BLINDED_DICE
-            if log is not None:
-                notes.append(f"blinded {BLINDED_DICE}D")
-        if intent.called:
-            dice += CALLED_SHOT_DICE
-            if log is not None:
-                notes.append(f"called shot {CALLED_SHOT_DICE}D")
-        if f.aim_at is not None:
-            if f.aim_at is target:
-                dice += AIM_DICE
-                if log is not None:
-                    notes.append(f"aimed +{AIM_DICE}D")
-            f.aim_at = None
+        dice = (f.attack_code.dice + penalty + self.health_penalty(enc, f) + band_dice
+                + self._modifiers(f, target, intent, notes))
         cp, fate = self.advisor.points_to_spend(f, target) if f.policy.spends else (0, False)
-        if log is not None and (cp or fate):
+        if cp or fate:
             notes.append(" and ".join(
                 (["a character point +1D"] if cp else []) + (["a fate point x2"] if fate else [])))
         dice = pool_with_points(dice, cp, fate)
@@ -392,6 +348,7 @@ class OpenD6Ruleset(Ruleset):
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)
         pinned = self.options.pinning and target.shot_at
+        weapon = f.weapon
         if weapon.ranged:
             f.loaded = not weapon.reload_actions
             target.shot_at = True
@@ -405,6 +362,40 @@ class OpenD6Ruleset(Ruleset):
                                       pinned=pinned, parry=parry, extra=weapon.difficulty))
         if hit:
             enc.record_hit(f, self._damage(enc, f, target))
+
+    @staticmethod
+    def _in_range(enc: Encounter, f: D6Fighter, target: D6Fighter,
+                  notes: list[str]) -> tuple[int, str]:
+        """``(range band dice, why it cannot hit)``: the band, reach and a loaded weapon."""
+        weapon = f.weapon
+        dist = enc.field.distance(f.pos, target.pos)
+        if not weapon.ranged:
+            return 0, (f"out of reach at {dist:g} m" if dist > f.reach else "")
+        band = range_band(dist, weapon)
+        if band is RangeBand.OUT_OF_RANGE:
+            return 0, f"out of range at {dist:g} m"
+        if weapon.reload_actions and not f.loaded:
+            return 0, f"the {weapon.name} is not loaded"
+        if band.dice:
+            notes.append(f"{band.name.lower().replace('_', ' ')} {band.dice:+d}D")
+        return band.dice, ""
+
+    @staticmethod
+    def _modifiers(f: D6Fighter, target: D6Fighter, intent: Attack, notes: list[str]) -> int:
+        """Dice from blindness, a called shot and aiming (an aim is spent by any attack)."""
+        dice = 0
+        if f.blinded:
+            dice += BLINDED_DICE
+            notes.append(f"blinded {BLINDED_DICE}D")
+        if intent.called:
+            dice += CALLED_SHOT_DICE
+            notes.append(f"called shot {CALLED_SHOT_DICE}D")
+        if f.aim_at is not None:
+            if f.aim_at is target:
+                dice += AIM_DICE
+                notes.append(f"aimed +{AIM_DICE}D")
+            f.aim_at = None
+        return dice
 
     def _damage(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> int:
         """Damage (Strength + weapon, or the weapon alone) against Endurance + armor.
@@ -428,55 +419,6 @@ class OpenD6Ruleset(Ruleset):
         if target.level is WoundStatus.DEAD:
             enc.take_out(target, Status.DEAD, target.state())
         return dealt
-
-
-@register
-class OpenD6HpRuleset(OpenD6Ruleset):
-    """OpenD6 with hit points: 20 + an Endurance roll, damage - resistance is lost."""
-
-    name = "opend6-hp"
-    summary = "OpenD6 with hit points: HP 20 + Endurance roll, damage minus resistance"
-    Options = HpOptions
-
-    @classmethod
-    def options_for(cls, scenario):
-        """``options.opend6-hp``, or else the switches shared with ``options.opend6``.
-
-        One ``opend6`` block then sets both variants, so ``fray compare`` runs them alike.
-        """
-        own = scenario.ruleset_options(cls.name)
-        shared = scenario.ruleset_options("opend6")
-        if own is not None or shared is None:
-            return own
-        fields = set(cls.Options.model_fields) & set(type(shared).model_fields)
-        return cls.Options(**{k: getattr(shared, k) for k in fields})
-
-    def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
-        f.hp = f.hp_max = starting_hp(rng, f.attrs["endurance"], self.options.hp_base)
-
-    @staticmethod
-    def _health(f: D6Fighter) -> int:
-        return f.hp
-
-    def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
-        lost = hp_damage(damage, resistance)
-        if lost:
-            target.hp -= lost
-            self._set_level(enc, target, hp_status(target.hp))
-        return f"{lost} HP lost" if lost else "no damage"
-
-    def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
-        """Whether a hit at average damage against average resistance takes its HP."""
-        expected = actor.damage_code.average - target.resist_code.average
-        return target.hp <= max(1, expected)
-
-    def one_from_death(self, target: D6Fighter) -> bool:
-        """Mortally wounded: 1-3 HP."""
-        return target.hp <= 3  # mortally wounded: 1-3 HP
-
-    def health_lost(self, f: D6Fighter) -> float:
-        """Hit points lost over the starting hit points."""
-        return min(1.0, max(0.0, 1 - f.hp / f.hp_max))
 
 
 def _by_offset(f: D6Fighter) -> float:

@@ -19,7 +19,8 @@ from sim.ai import profiles as ai
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
-from sim.rulesets.opend6.rules import DiceCode, WoundStatus
+from sim.rulesets.opend6.dice import DiceCode
+from sim.rulesets.opend6.rules import WoundStatus
 from sim.scenario.errors import ScenarioError
 
 

@@ -21,9 +21,8 @@ from sim.rulesets.opend6.catalog import (
     WEAPONS_BY_NEUTRAL,
     encumbrance_difficulty,
 )
+from sim.rulesets.opend6.dice import DiceCode, DiceCodeError, parse_code, roll_code
 from sim.rulesets.opend6.rules import (
-    DiceCode,
-    DiceCodeError,
     RangeBand,
     WoundStatus,
     attack_hits,
@@ -32,10 +31,8 @@ from sim.rulesets.opend6.rules import (
     hp_penalty,
     hp_status,
     multiple_action_penalty,
-    parse_code,
     pool_with_points,
     range_band,
-    roll_code,
     starting_hp,
     target_number,
     wound_penalty,

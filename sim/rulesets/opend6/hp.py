@@ -1,0 +1,69 @@
+"""OpenD6 with hit points: ruleset ``opend6-hp`` (RULES.md, variant).
+
+Everything is ``opend6`` except health: HP = 20 + an Endurance roll (at least the dice's
+average), a hit takes damage - resistance off, and the wound level comes from the HP left.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.rulesets.opend6.fighter import HpOptions
+from sim.rulesets.opend6.rules import hp_damage, hp_status, starting_hp
+from sim.rulesets.opend6.ruleset import OpenD6Ruleset
+from sim.rulesets.registry import register
+
+if TYPE_CHECKING:
+    import random
+
+    from sim.core.engine import Encounter
+    from sim.rulesets.opend6.fighter import D6Fighter
+
+
+@register
+class OpenD6HpRuleset(OpenD6Ruleset):
+    """OpenD6 with hit points: 20 + an Endurance roll, damage - resistance is lost."""
+
+    name = "opend6-hp"
+    summary = "OpenD6 with hit points: HP 20 + Endurance roll, damage minus resistance"
+    Options = HpOptions
+
+    @classmethod
+    def options_for(cls, scenario):
+        """``options.opend6-hp``, or else the switches shared with ``options.opend6``.
+
+        One ``opend6`` block then sets both variants, so ``fray compare`` runs them alike.
+        """
+        own = scenario.ruleset_options(cls.name)
+        shared = scenario.ruleset_options("opend6")
+        if own is not None or shared is None:
+            return own
+        fields = set(cls.Options.model_fields) & set(type(shared).model_fields)
+        return cls.Options(**{k: getattr(shared, k) for k in fields})
+
+    def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
+        f.hp = f.hp_max = starting_hp(rng, f.attrs["endurance"], self.options.hp_base)
+
+    @staticmethod
+    def _health(f: D6Fighter) -> int:
+        return f.hp
+
+    def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
+        lost = hp_damage(damage, resistance)
+        if lost:
+            target.hp -= lost
+            self._set_level(enc, target, hp_status(target.hp))
+        return f"{lost} HP lost" if lost else "no damage"
+
+    def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
+        """Whether a hit at average damage against average resistance takes its HP."""
+        expected = actor.damage_code.average - target.resist_code.average
+        return target.hp <= max(1, expected)
+
+    def one_from_death(self, target: D6Fighter) -> bool:
+        """Mortally wounded: 1-3 HP."""
+        return target.hp <= 3  # mortally wounded: 1-3 HP
+
+    def health_lost(self, f: D6Fighter) -> float:
+        """Hit points lost over the starting hit points."""
+        return min(1.0, max(0.0, 1 - f.hp / f.hp_max))
