@@ -10,6 +10,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from sim.ai.doctrine import effective, policy
+from sim.core.battlefield import MELEE_REACH
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Position
@@ -60,7 +61,7 @@ class Combatant:
         self.doctrine = effective(spec.doctrine)  # the profile's defaults filled in
         self.policy = policy(spec.ai)  # what the rules may spend on its behalf
         self.pos = pos
-        self.reach = 2.0
+        self.reach = MELEE_REACH
         self.ranged = False
         self.speed = 10.0
         self.status = Status.OK

@@ -246,16 +246,9 @@ class OpenD6Ruleset(Ruleset):
             target = self._retarget(enc, f)
             if target is None:
                 return
-        log = enc.log
         if extra and not self._extra_move(enc, f, penalty, extra):
             return
-        before = f.pos
-        f.pos = enc.field.approach(f.pos, target.pos, f.speed, intent.stop_at)
-        if log is not None and f.pos != before:
-            where = enc.field.describe(f.pos)
-            enc.emit("move", who=f.name, to=where,
-                     text=f"{f.name} moves to {where} "
-                          f"({enc.field.distance(f.pos, target.pos):g} m from {target.name}).")
+        self.walk_toward(enc, f, Move(target, intent.stop_at), f.speed)
 
     def _extra_move(self, enc: Encounter, f: D6Fighter, penalty: int, extra: int) -> bool:
         """Roll the n-th extra move of a turn: Agility against 10 x n; True when made."""
