@@ -1,1 +1,1 @@
-"""batch."""
+"""Many encounters: the batch runner and its chunks, executors, files, compare, sweep."""

@@ -1,7 +1,8 @@
 """Where chunks of encounters run: in this process, a local process pool, or a Dask cluster.
 
-Every executor yields each chunk's rows **in chunk order**, whatever order they finish in,
-and keeps only a bounded window of chunks in flight, so memory stays flat for any batch size.
+Every executor yields each chunk's result (rows, a tally, ...) **in chunk order**, whatever
+order they finish in, and keeps only a bounded window of chunks in flight, so memory stays
+flat for any batch size.
 Workers ignore SIGINT: Ctrl-C reaches only the main process, which stops submitting, keeps
 what finished and shuts the workers down.
 """
@@ -14,8 +15,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from sim.scenario.errors import FrayInputError
+
 Chunk = tuple[int, int]
-Rows = list[dict[str, Any]]
+Rows = Any  # what the chunk function returns: rows, a tally, a packed chunk
 ChunkFn = Callable[[int, int], Rows]
 
 WINDOW_PER_WORKER = 4  # chunks in flight per worker: enough to keep every core busy
@@ -48,11 +51,9 @@ def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], sche
 
     ``local`` starts a cluster of ``workers`` single-threaded worker processes here.
     """
-    try:
+    try:  # imported here, not at the top: dask is an optional extra and slow to import
         from dask.distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on the install
-        from sim.scenario.errors import FrayInputError
-
         raise FrayInputError("--executor dask", [("", "Dask is not installed; install the "
                                                   "extra with: pip install -e '.[dask]'")]) from exc
     cluster = None
@@ -65,8 +66,6 @@ def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], sche
             client = Client(scheduler, timeout="20s")
             client.wait_for_workers(1, timeout=120)
         except (OSError, TimeoutError) as exc:
-            from sim.scenario.errors import FrayInputError
-
             raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
                                                  f"{scheduler}: {exc}")]) from None
     try:

@@ -11,7 +11,7 @@ Files in the output folder while a batch runs:
   rows and bytes of the ``.part`` file are complete, rewritten atomically after each chunk.
 
 At the end the ``.part`` file is renamed to ``encounters.csv``, ``summary.json`` is written
-(temporary file, then rename) and the state file removed. A batch stopped by Ctrl-C or killed
+(atomically, ``sim.batch.files``) and the state file removed. A batch stopped by Ctrl-C or killed
 leaves no ``encounters.csv`` or ``summary.json`` at all, only the two hidden files, and
 ``resume=True`` continues from the last complete chunk (cutting off any half-written tail).
 """
@@ -21,24 +21,21 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sim.batch import executors
+from sim.batch import executors, files
+from sim.batch.files import PART, STATE
 from sim.core.engine import Encounter, EncounterResult
 from sim.core.seeds import encounter_seed
-from sim.results.tally import BatchTally
+from sim.results.tally import Tally
 from sim.scenario.errors import FrayInputError
 from sim.scenario.specs import Scenario
 
 SIDE_COLUMNS = ("standing", "out", "deaths", "fled", "surrendered", "attacks", "hits",
                 "damage", "out_rounds")
-PART = ".encounters.csv.part"
-STATE = ".batch-state.json"
 
 
 def columns(scenario: Scenario) -> list[str]:
@@ -75,32 +72,55 @@ def run_chunk(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
             for i in range(start, stop)]
 
 
+def members(scenario: Scenario) -> dict[str, int]:
+    """Members per side, in file order."""
+    return {side.name: len(side.members) for side in scenario.sides}
+
+
+def new_tally(scenario: Scenario, ruleset: str, seed: int) -> Tally:
+    """An empty tally for a batch of ``scenario``: its ``summary.json`` and lethality."""
+    return Tally.for_sides(scenario.slug, ruleset, seed, members(scenario))
+
+
+def fold_rows(tally: Tally, rows: Iterable[dict[str, Any]]) -> Tally:
+    """Fold ``rows`` into ``tally``, one at a time; return it."""
+    for row in rows:
+        tally.add(row)
+    return tally
+
+
+def fold_csv(path: Path, scenario: Scenario, ruleset: str, seed: int) -> Tally:
+    """The tally of a finished ``encounters.csv``, streamed (one row in memory at a time)."""
+    with open(path, newline="") as handle:
+        return fold_rows(new_tally(scenario, ruleset, seed), csv.DictReader(handle))
+
+
 @dataclass
 class ChunkResult:
     """A chunk as the output needs it: CSV text and a partial tally.
 
-    Both are made in the worker, so that the main process only writes bytes and adds counters.
+    Both are made in the worker, so that the main process only writes bytes and merges
+    tallies (in chunk order; the merge is exact, so any chunking gives the same tally).
     """
 
     rows: int
     text: bytes
-    tally: BatchTally
+    tally: Tally
 
 
-def new_tally(scenario: Scenario, ruleset: str, seed: int) -> BatchTally:
-    """An empty ``summary.json`` tally for a batch of ``scenario``."""
-    return BatchTally.for_sides(scenario.slug, ruleset, seed,
-                                {side.name: len(side.members) for side in scenario.sides})
+def fold_chunk(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
+               stop: int) -> Tally:
+    """``run_chunk`` folded into a tally in the worker (a batch with no output files)."""
+    rows = run_chunk(scenario, ruleset, batch_seed, start, stop)
+    return fold_rows(new_tally(scenario, ruleset, batch_seed), rows)
 
 
 def run_chunk_packed(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
                      stop: int) -> ChunkResult:
     """``run_chunk``, with the rows already folded and formatted (the batch's unit of work)."""
     rows = run_chunk(scenario, ruleset, batch_seed, start, stop)
-    tally = new_tally(scenario, ruleset, batch_seed)
-    for row in rows:
-        tally.add(row)
-    return ChunkResult(len(rows), _csv_text(rows, columns(scenario)), tally)
+    tally = fold_rows(new_tally(scenario, ruleset, batch_seed), rows)
+    return ChunkResult(len(rows), csv_text(rows, columns(scenario)), tally)
 
 
 def scenario_digest(scenario: Scenario) -> str:
@@ -155,10 +175,18 @@ def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chun
     return executors.run_local(fn, args, chunks, spec.workers)
 
 
-def run_batch(spec: BatchSpec, out_dir: Path | None,
-              progress: Callable[[int], None] | None = None, *,
+Progress = Callable[[int], None]
+
+
+def run_batch(spec: BatchSpec, out_dir: Path | None, progress: Progress | None = None, *,
               resume: bool = False) -> dict[str, Any]:
-    """Run a batch and return its summary.
+    """Run a batch and return its ``summary.json`` document (see ``run_tally``)."""
+    return run_tally(spec, out_dir, progress, resume=resume).summary()
+
+
+def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None = None, *,
+              resume: bool = False) -> Tally:
+    """Run a batch and return its tally (``summary()``, ``lethality()``).
 
     With ``out_dir``, rows stream to disk as chunks finish and the final files appear only
     when the batch is complete (see the module docstring). ``progress`` is called with the
@@ -169,112 +197,59 @@ def run_batch(spec: BatchSpec, out_dir: Path | None,
             does not match ``spec``.
         KeyboardInterrupt: after keeping every finished chunk on disk.
     """
-    scenario = spec.scenario
-    tally = new_tally(scenario, spec.ruleset, spec.seed)
+    progress = progress or (lambda _n: None)
+    tally = new_tally(spec.scenario, spec.ruleset, spec.seed)
     if out_dir is None:
-        for chunk in iter_rows(spec, 0, run_chunk_packed):
-            tally.merge(chunk.tally)
-            if progress is not None:
-                progress(chunk.rows)
-        return tally.summary()
-
+        for chunk in iter_rows(spec, 0, fold_chunk):
+            tally.merge(chunk)
+            progress(chunk.encounters)
+        return tally
     out_dir.mkdir(parents=True, exist_ok=True)
-    part, state_path = out_dir / PART, out_dir / STATE
     done, size = 0, 0
     if resume:
         done, size = _recover(spec, out_dir, tally)
-        if progress is not None and done:
+        if done:
             progress(done)
-    handle = open(part, "r+b" if resume else "wb")  # noqa: SIM115 - closed on every path
+    else:
+        files.clear_state(out_dir)  # a batch started over (--force) forgets the old one
+    _stream(spec, out_dir, tally, progress, done, size)
+    files.publish_rows(out_dir)
+    files.write_json(out_dir / "summary.json", tally.summary())
+    files.clear_state(out_dir)
+    return tally
+
+
+def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, done: int,
+            size: int) -> None:
+    """Append the chunks from ``done`` on to the ``.part`` file.
+
+    ``size`` is the number of bytes of it to keep (0: a new file, starting with the header).
+    """
+    part = out_dir / PART
+    handle = open(part, "r+b" if size else "wb")  # noqa: SIM115 - closed on every path
     try:
         handle.truncate(size)  # drop a half-written tail left by a kill
         handle.seek(size)
-        if not resume:
-            size = handle.write(_csv_text([], columns(scenario), header=True))
+        if not size:
+            size = handle.write(csv_text([], columns(spec.scenario), header=True))
         for chunk in iter_rows(spec, done, run_chunk_packed):
             size += handle.write(chunk.text)
             handle.flush()
             done += chunk.rows
             tally.merge(chunk.tally)
-            _write_json(state_path, {**spec.identity(), "rows": done, "bytes": size})
-            if progress is not None:
-                progress(chunk.rows)
+            files.write_state(out_dir, {**spec.identity(), "rows": done, "bytes": size})
+            progress(chunk.rows)
     except BaseException:
         handle.close()
-        if not state_path.exists():  # not one chunk finished: nothing worth keeping
+        if not (out_dir / STATE).exists():  # not one chunk finished: nothing worth keeping
             part.unlink(missing_ok=True)
         raise
     handle.close()
-    summary = tally.summary()
-    os.replace(part, out_dir / "encounters.csv")
-    _write_json(out_dir / "summary.json", summary)
-    state_path.unlink(missing_ok=True)
-    return summary
 
 
-def write_parquet(out_dir: Path) -> Path:
-    """Write ``encounters.parquet`` from a finished ``encounters.csv``.
-
-    Streamed in blocks (pyarrow's incremental CSV reader, one row group per block), so memory
-    stays flat for any batch size; written to a temporary file, then renamed.
-    """
-    try:
-        import pyarrow.csv as pa_csv
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise FrayInputError("--parquet", [("", "pyarrow is not installed; install the extra "
-                                            "with: pip install -e '.[parquet]'")]) from exc
-    # out_rounds lists rounds ("3 5"): keep it text, whatever the first block looks like
-    convert = pa_csv.ConvertOptions(column_types={
-        name: "string" for name in _header(out_dir / "encounters.csv")
-        if name.endswith("_out_rounds") or name == "winner"})
-    reader = pa_csv.open_csv(out_dir / "encounters.csv", convert_options=convert)
-    tmp, final = out_dir / ".encounters.parquet.tmp", out_dir / "encounters.parquet"
-    with pq.ParquetWriter(tmp, reader.schema) as writer:
-        for block in reader:
-            writer.write_batch(block)
-    os.replace(tmp, final)
-    return final
-
-
-def _header(path: Path) -> list[str]:
-    with open(path, newline="") as handle:
-        return next(csv.reader(handle))
-
-
-RESULT_FILES = ("summary.json", "encounters.csv")
-
-
-def results_in(folder: Path) -> list[str]:
-    """What a batch in ``folder`` would replace.
-
-    Finished results, or the checkpoint of an interrupted batch (``.batch-state.json``).
-    """
-    found = [name for name in RESULT_FILES if (folder / name).exists()]
-    if (folder / STATE).exists():
-        found.append(STATE)
-    return found
-
-
-def make_out_dir(folder: Path) -> None:
-    """Create an output folder; a folder that cannot be made is bad input (exit 2)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise FrayInputError(str(folder), [("", f"cannot create the output folder: "
-                                            f"{exc.strerror}")]) from None
-
-
-def interrupted(out_dir: Path) -> dict[str, Any] | None:
-    """The state of an interrupted batch in ``out_dir``, or None."""
-    path = out_dir / STATE
-    if not path.exists():
-        return None
-    return json.loads(path.read_text())
-
-
-def _recover(spec: BatchSpec, out_dir: Path, tally: BatchTally) -> tuple[int, int]:
-    state = interrupted(out_dir)
+def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
+    """Fold the complete rows of an interrupted batch; return ``(rows, bytes)`` kept."""
+    state = files.read_state(out_dir)
     if state is None or not (out_dir / PART).exists():
         raise FrayInputError(str(out_dir), [("", "no interrupted batch to resume here "
                                              "(no .batch-state.json)")])
@@ -286,24 +261,15 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: BatchTally) -> tuple[int, in
                                              "resume with the same scenario and options")])
     with open(out_dir / PART, "rb") as handle:
         text = handle.read(state["bytes"]).decode()
-    for row in csv.DictReader(io.StringIO(text)):
-        tally.add(row)
+    fold_rows(tally, csv.DictReader(io.StringIO(text)))
     return state["rows"], state["bytes"]
 
 
-def _csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:
+def csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:
+    """``encounters.csv`` lines for ``rows`` (with the header line if asked)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
     if header:
         writer.writeheader()
     writer.writerows(rows)
     return buffer.getvalue().encode()
-
-
-def _write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically (temporary file, then rename)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
-
-

@@ -10,7 +10,6 @@ the path. Every value runs with the same batch seed, so the fights differ only b
 from __future__ import annotations
 
 import copy
-import csv
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +17,10 @@ from typing import Any
 
 import yaml
 
-from sim.batch.runner import BatchSpec, iter_rows
-from sim.results.lethality import LethalityTally
-from sim.scenario import Scenario, parse
+from sim.batch import files
+from sim.batch.runner import BatchSpec, run_tally
+from sim.report.charts import sweep_chart
+from sim.scenario import Scenario, parse, read_yaml
 from sim.scenario.errors import FrayInputError, ScenarioError, field_path, unknown
 
 EXAMPLE = "sides.bandits[0].count=1..6"
@@ -146,6 +146,23 @@ def sweep_row(path: str, value: Any, summary: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def load_cases(scenario_file: str, setting: str) -> tuple[str, list[tuple[Any, Scenario]]]:
+    """``--set PATH=VALUES`` on a scenario file: the path and one scenario per value."""
+    path, steps, values = parse_set(setting)
+    return path, variants(read_yaml(scenario_file), scenario_file, path, steps, values)
+
+
+def prepare_out_dir(out_dir: Path, force: bool) -> None:
+    """Create ``out_dir``; refuse one that holds a sweep unless ``force``.
+
+    Raises:
+        FrayInputError: the folder is a file, holds ``sweep.csv`` (and no ``force``), or
+            cannot be created.
+    """
+    files.claim_out_dir(out_dir, "sweep.csv" if (out_dir / "sweep.csv").exists() else None,
+                        force)
+
+
 def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] | None,
               n: int, *, seed: int = 1, workers: int = 1,
               advance: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
@@ -153,24 +170,15 @@ def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] 
     rows = []
     for value, scen in cases:
         for name in rulesets or [scen.ruleset]:
-            spec = BatchSpec(scen, name, n, seed, workers)
-            tally = LethalityTally.for_sides(name, {s.name: len(s.members) for s in scen.sides})
-            for chunk in iter_rows(spec):
-                for row in chunk:
-                    tally.add(row)
-                if advance is not None:
-                    advance(len(chunk))
-            rows.append(sweep_row(path, value, tally.summary()))
+            tally = run_tally(BatchSpec(scen, name, n, seed, workers), None, advance)
+            rows.append(sweep_row(path, value, tally.lethality()))
     return rows
 
 
-def write_csv(rows: list[dict[str, Any]], path: Path) -> Path:
-    """Write ``sweep.csv`` (an empty interval bound is an empty cell)."""
-    fields = list(dict.fromkeys(key for row in rows for key in row))
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    tmp.replace(path)
-    return path
+def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
+                  out_dir: Path) -> list[Path]:
+    """Write ``sweep.csv`` (an empty interval bound is an empty cell) and ``sweep.png``."""
+    written = [files.write_csv(out_dir / "sweep.csv", rows), out_dir / "sweep.png"]
+    with files.atomic_path(written[1]) as tmp:
+        sweep_chart(rows, sides, path, tmp)
+    return written

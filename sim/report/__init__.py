@@ -1,1 +1,1 @@
-"""report."""
+"""What people read: solo logs, batch and comparison tables, report.md, charts, conversions."""

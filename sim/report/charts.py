@@ -1,11 +1,14 @@
 """PNG charts for ``fray compare`` and ``fray sweep`` (matplotlib, Agg, imported lazily).
 
 Figures are built with ``matplotlib.figure.Figure`` on an Agg canvas rather than through
-``pyplot``: no global figure state, no display needed, safe in any process.
+``pyplot``: no global figure state, no display needed, safe in any process. Each chart is
+written as PNG to the path it is given, whatever its name (callers write to a temporary
+file and rename it, ``sim.batch.files.atomic_path``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +16,7 @@ DPI = 110
 
 
 def _figure(ncols: int = 1, width: float = 7.0, height: float = 4.2):
+    # imported here, not at the top: matplotlib is slow to import and most commands draw nothing
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -54,7 +58,7 @@ def survival_chart(doc: dict[str, Any], path: Path) -> Path:
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
     fig.suptitle(f"{doc['scenario']}: survival by round (95% bands)")
-    fig.savefig(path, dpi=DPI)
+    fig.savefig(path, dpi=DPI, format="png")
     return path
 
 
@@ -75,7 +79,7 @@ def death_rate_chart(doc: dict[str, Any], path: Path) -> Path:
     ax.set_title(f"{doc['scenario']}: death rate per combatant (95% intervals)")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize="small")
-    fig.savefig(path, dpi=DPI)
+    fig.savefig(path, dpi=DPI, format="png")
     return path
 
 
@@ -93,15 +97,16 @@ def rounds_chart(doc: dict[str, Any], path: Path) -> Path:
     ax.set_title(f"{doc['scenario']}: rounds to the end")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
-    fig.savefig(path, dpi=DPI)
+    fig.savefig(path, dpi=DPI, format="png")
     return path
 
 
-def compare_charts(doc: dict[str, Any], out_dir: Path) -> list[Path]:
-    """Write ``survival.png``, ``death_rate.png`` and ``rounds.png`` into ``out_dir``."""
-    return [survival_chart(doc, out_dir / "survival.png"),
-            death_rate_chart(doc, out_dir / "death_rate.png"),
-            rounds_chart(doc, out_dir / "rounds.png")]
+# the charts of ``fray compare``: file name -> function drawing it from ``lethality.json``
+COMPARE_CHARTS: dict[str, Callable[[dict[str, Any], Path], Path]] = {
+    "survival.png": survival_chart,
+    "death_rate.png": death_rate_chart,
+    "rounds.png": rounds_chart,
+}
 
 
 def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str,
@@ -128,7 +133,7 @@ def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str,
         if not numeric:
             ax.set_xticks(range(len(values)), [str(v) for v in values])
         elif all(isinstance(v, int) for v in values):
-            from matplotlib.ticker import MaxNLocator
+            from matplotlib.ticker import MaxNLocator  # lazily, as in _figure
 
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(path_label)
@@ -141,5 +146,5 @@ def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str,
         ax.set_title(f"{title} (95% intervals)")
     axes[1].legend(fontsize="x-small")
     fig.suptitle(f"sweep over {path_label}")
-    fig.savefig(path, dpi=DPI)
+    fig.savefig(path, dpi=DPI, format="png")
     return path

@@ -1,7 +1,8 @@
 """Tables for ``fray compare`` and ``fray sweep``: the terminal and ``report.md``.
 
-Everything here reads the ``lethality.json`` document (``sim.results.lethality.document``) or sweep
-rows; nothing is computed that is not already in them, so the report and the JSON agree.
+Everything here reads the ``lethality.json`` document (``sim.results.lethality.document``,
+methods included) or sweep rows; nothing is computed that is not already in them, so the
+report and the JSON agree.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
-
-from sim.results.lethality import METHODS
 
 Getter = Callable[[dict[str, Any]], Any]
 
@@ -142,7 +141,7 @@ def report_markdown(doc: dict[str, Any], charts: bool = True) -> str:
               f"({', '.join(f'`{n}/encounters.csv`' for n in names)}). Damage is in each "
               "ruleset's own unit (ORE boxes, OpenD6 wounds or hit points, OpenCore hit "
               "points, B-Grade wounds and Shock), so compare it within a ruleset only.", ""]
-    lines += [f"- `{key}`: {text}" for key, text in METHODS.items()]
+    lines += [f"- `{key}`: {text}" for key, text in doc["methods"].items()]
     lines += ["", "The verdict takes the side with the most deaths over all rulesets and "
               "compares its death rate per combatant under the most and the least lethal "
               "ruleset; overlapping 95% intervals read \"about as often\".", ""]

@@ -1,138 +1,234 @@
-"""Batch summaries: counts folded encounter by encounter, intervals, ``summary.json``.
+"""One tally of encounter rows, from which ``summary.json`` and the lethality metrics come.
 
-``BatchTally`` keeps only counters and a histogram of rounds, so its memory stays flat
-however many encounters are folded in.
+``Tally`` folds ``encounters.csv`` rows (as ``sim.batch.runner.result_row`` makes them, or as
+read back by ``csv.DictReader``) one at a time, each row once, and keeps only counters, sums,
+sums of squares, cross-products and histograms, so its memory stays flat however many
+encounters are folded in. Every sum is a whole number, so tallies of chunks merge exactly:
+a batch folded in workers and merged in chunk order, or folded row by row from its CSV,
+gives the same ``summary()`` and ``lethality()`` to the byte.
+
+- ``Tally.summary()``: the ``summary.json`` document (DESIGN.md, contracts);
+- ``Tally.lethality()``: the ruleset's entry in ``lethality.json``, every metric with a 95%
+  interval by a method of ``sim.results.stats.METHODS``.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-Z95 = 1.959963984540054
+from sim.results.stats import (
+    RatioSums,
+    histogram_sums,
+    median,
+    metric,
+    normal_ci,
+    quantile,
+    wilson,
+)
 
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (95% by default); (0, 1) with no trials."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def quantile(histogram: Counter, q: float) -> float:
-    """The ``q`` quantile (nearest rank) of values given as ``{value: count}``."""
-    total = sum(histogram.values())
-    if total == 0:
-        return 0
-    rank = max(1, math.ceil(q * total))
-    seen = 0
-    for value in sorted(histogram):
-        seen += histogram[value]
-        if seen >= rank:
-            return value
-    return max(histogram)
-
-
-def median(histogram: Counter) -> float:
-    """The median of ``{value: count}``; the mean of the two middle values for an even count."""
-    total = sum(histogram.values())
-    if total == 0:
-        return 0
-    lo, hi = quantile(histogram, 0.5), _kth(histogram, total // 2 + 1)
-    return hi if total % 2 else (lo + hi) / 2
-
-
-def _kth(histogram: Counter, k: int) -> float:
-    seen = 0
-    for value in sorted(histogram):
-        seen += histogram[value]
-        if seen >= k:
-            return value
-    return max(histogram)
+COUNT_KEYS = ("wins", "deaths", "out_of_fight", "fled", "surrendered", "attacks", "hits",
+              "damage")
 
 
 @dataclass
-class SideTally:
-    """Counters for one side over a batch."""
+class SideFold:
+    """One side's (or all sides') numbers over a batch."""
 
-    members: int = 0
+    members: int
     wins: int = 0
-    attacks: int = 0
-    hits: int = 0
-    deaths: int = 0
-    out_of_fight: int = 0
-    fled: int = 0
+    any_death: int = 0
+    fled: int = 0  # counted, not rated: out of the fight alive, by morale
     surrendered: int = 0
-    damage: int = 0
+    deaths: RatioSums = field(default_factory=RatioSums)   # (deaths, members)
+    out: RatioSums = field(default_factory=RatioSums)      # (out, members)
+    died: RatioSums = field(default_factory=RatioSums)     # (deaths, out)
+    hits: RatioSums = field(default_factory=RatioSums)     # (hits, attacks)
+    damage: RatioSums = field(default_factory=RatioSums)   # (damage, hits)
+    # members still fighting after round r, for r up to each fight's last round
+    alive_sum: list[int] = field(default_factory=list)
+    alive_sq: list[int] = field(default_factory=list)
+    # (last round, members still fighting at the end) -> fights: the flat tail of each curve
+    tail: Counter = field(default_factory=Counter)
+
+    def add(self, rounds: int, deaths: int, out: int, attacks: int, hits: int, damage: int,
+            out_rounds: list[int]) -> None:
+        """Fold in one encounter's numbers for this side (``out_rounds`` sorted)."""
+        m = self.members
+        if deaths:
+            self.any_death += 1
+        self.deaths.add(deaths, m)
+        self.out.add(out, m)
+        self.died.add(deaths, out)
+        self.hits.add(hits, attacks)
+        self.damage.add(damage, hits)
+        self._grow(rounds)
+        gone, k, left = 0, 0, len(out_rounds)
+        for r in range(1, rounds + 1):
+            while k < left and out_rounds[k] <= r:
+                gone += 1
+                k += 1
+            alive = m - gone
+            self.alive_sum[r - 1] += alive
+            self.alive_sq[r - 1] += alive * alive
+        self.tail[(rounds, m - out)] += 1
+
+    def merge(self, other: SideFold) -> None:
+        """Add the same side's fold of other encounters."""
+        for key in ("wins", "any_death", "fled", "surrendered"):
+            setattr(self, key, getattr(self, key) + getattr(other, key))
+        for key in ("deaths", "out", "died", "hits", "damage"):
+            getattr(self, key).merge(getattr(other, key))
+        self._grow(len(other.alive_sum))
+        for r, (s, sq) in enumerate(zip(other.alive_sum, other.alive_sq, strict=True)):
+            self.alive_sum[r] += s
+            self.alive_sq[r] += sq
+        self.tail.update(other.tail)
+
+    def _grow(self, rounds: int) -> None:
+        grow = rounds - len(self.alive_sum)
+        if grow > 0:
+            self.alive_sum.extend([0] * grow)
+            self.alive_sq.extend([0] * grow)
+
+    def counts(self) -> dict[str, int]:
+        """Totals over the batch: wins, deaths, out of the fight, fled, ..., damage."""
+        values = (self.wins, self.deaths.sx, self.out.sx, self.fled, self.surrendered,
+                  self.hits.sy, self.hits.sx, self.damage.sx)
+        return {key: int(v) for key, v in zip(COUNT_KEYS, values, strict=True)}
+
+    # ------------------------------------------------------------------ lethality metrics
+    def survival(self, max_round: int) -> dict[str, Any]:
+        """Share of members still fighting after round r, r = 1..max_round, with intervals."""
+        n, m = self.deaths.n, self.members
+        values, los, his = [], [], []
+        for r in range(1, max_round + 1):
+            s = self.alive_sum[r - 1] if r <= len(self.alive_sum) else 0
+            sq = self.alive_sq[r - 1] if r <= len(self.alive_sq) else 0
+            for (last, alive), fights in self.tail.items():
+                if last < r:
+                    s += alive * fights
+                    sq += alive * alive * fights
+            rate = RatioSums(n, s, n * m, sq, n * m * m, m * s).rate()
+            values.append(rate["value"])
+            los.append(rate["ci95"][0])
+            his.append(rate["ci95"][1])
+        return {"rounds": list(range(1, max_round + 1)), "value": values, "lo": los,
+                "hi": his, "method": "wilson-deff"}
+
+    def lethal(self, n: int, max_round: int) -> dict[str, Any]:
+        """Deaths, out of the fight and survival (what an "all sides" summary shows too)."""
+        lo, hi = wilson(self.any_death, n)
+        return {
+            "members": self.members,
+            "deaths_per_encounter": self.deaths.x_mean(),
+            "p_any_death": metric(self.any_death / n if n else 0.0, lo, hi, "wilson"),
+            "death_rate": self.deaths.rate(),
+            "out_rate": self.out.rate(),
+            "died_share_of_out": self.died.rate(),
+            "survival": self.survival(max_round),
+        }
+
+    def metrics(self, n: int, max_round: int) -> dict[str, Any]:
+        """Every lethality metric of the side."""
+        lo, hi = wilson(self.wins, n)
+        return {
+            "win_rate": metric(self.wins / n if n else 0.0, lo, hi, "wilson"),
+            **self.lethal(n, max_round),
+            "hits_per_attack": self.hits.rate(),
+            "damage_per_hit": self.damage.ratio_ci(),
+            "counts": self.counts(),
+        }
+
+    # ------------------------------------------------------------------ summary.json
+    def totals(self, n: int) -> dict[str, Any]:
+        """The side's block of ``summary.json``."""
+        c = self.counts()
+        return {
+            "members": self.members,
+            "win_rate": round(c["wins"] / n, 6) if n else 0,
+            "win_rate_ci95": [round(x, 6) for x in wilson(c["wins"], n)],
+            "attacks": c["attacks"],
+            "hits": c["hits"],
+            "hit_rate": round(c["hits"] / c["attacks"], 6) if c["attacks"] else 0,
+            "deaths": c["deaths"],
+            "out_of_fight": c["out_of_fight"],
+            "fled": c["fled"],
+            "surrendered": c["surrendered"],
+            "damage": c["damage"],
+            "damage_per_hit": round(c["damage"] / c["hits"], 6) if c["hits"] else 0,
+        }
+
+
+def _side_numbers(row: dict[str, Any], name: str) -> tuple[list[int], list[int]]:
+    """``[deaths, out, attacks, hits, damage, fled, surrendered]`` and the out rounds."""
+    numbers = [int(row[f"{name}_{key}"]) for key in ("deaths", "out", "attacks", "hits")]
+    numbers += [int(row.get(f"{name}_{key}") or 0) for key in ("damage", "fled", "surrendered")]
+    text = row.get(f"{name}_out_rounds") or ""
+    return numbers, [int(x) for x in str(text).split()]
 
 
 @dataclass
-class BatchTally:
-    """Everything ``summary.json`` needs, folded one encounter at a time."""
+class Tally:
+    """A batch of one scenario under one ruleset, folded one ``encounters.csv`` row at a time."""
 
     scenario: str
     ruleset: str
     seed: int
-    sides: dict[str, SideTally]
+    sides: dict[str, SideFold]
+    overall: SideFold
     encounters: int = 0
     draws: int = 0
-    any_death: int = 0
     rounds: Counter = field(default_factory=Counter)
+    first: Counter = field(default_factory=Counter)  # first casualty round; 0 = none
 
     @classmethod
     def for_sides(cls, scenario: str, ruleset: str, seed: int,
-                  members: dict[str, int]) -> BatchTally:
-        """An empty tally for sides with the given member counts."""
+                  members: dict[str, int]) -> Tally:
+        """An empty tally for sides with the given member counts (in file order)."""
         return cls(scenario, ruleset, seed,
-                   {name: SideTally(members=n) for name, n in members.items()})
-
-    def merge(self, other: BatchTally) -> None:
-        """Add another tally of the same batch (e.g. a chunk's, folded in a worker)."""
-        self.encounters += other.encounters
-        self.draws += other.draws
-        self.any_death += other.any_death
-        self.rounds.update(other.rounds)
-        for name, side in self.sides.items():
-            theirs = other.sides[name]
-            for key in ("wins", "attacks", "hits", "deaths", "out_of_fight", "fled",
-                        "surrendered", "damage"):
-                setattr(side, key, getattr(side, key) + getattr(theirs, key))
+                   {name: SideFold(m) for name, m in members.items()},
+                   SideFold(sum(members.values())))
 
     def add(self, row: dict[str, Any]) -> None:
-        """Fold in one ``encounters.csv`` row (as produced by ``sim.batch.runner.result_row``)."""
+        """Fold in one ``encounters.csv`` row (ints or the strings ``csv`` reads)."""
         self.encounters += 1
+        rounds = int(row["rounds"])
+        self.rounds[rounds] += 1
+        self.first[int(row["first_casualty_round"])] += 1
         winner = row["winner"]
         if winner == "draw":
             self.draws += 1
         else:
             self.sides[winner].wins += 1
-        self.rounds[int(row["rounds"])] += 1
-        deaths = 0
+        total = [0, 0, 0, 0, 0]
+        all_out: list[int] = []
         for name, side in self.sides.items():
-            side.attacks += int(row[f"{name}_attacks"])
-            side.hits += int(row[f"{name}_hits"])
-            d = int(row[f"{name}_deaths"])
-            side.deaths += d
-            deaths += d
-            side.out_of_fight += int(row[f"{name}_out"])
-            side.damage += int(row.get(f"{name}_damage") or 0)
-            side.fled += int(row.get(f"{name}_fled") or 0)
-            side.surrendered += int(row.get(f"{name}_surrendered") or 0)
-        if deaths:
-            self.any_death += 1
+            numbers, out_rounds = _side_numbers(row, name)
+            side.add(rounds, *numbers[:5], out_rounds)
+            side.fled += numbers[5]
+            side.surrendered += numbers[6]
+            total = [t + v for t, v in zip(total, numbers[:5], strict=True)]
+            all_out += out_rounds
+        all_out.sort()
+        self.overall.add(rounds, *total, all_out)
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally of the same batch (e.g. a chunk's, folded in a worker)."""
+        self.encounters += other.encounters
+        self.draws += other.draws
+        self.rounds.update(other.rounds)
+        self.first.update(other.first)
+        for name, side in self.sides.items():
+            side.merge(other.sides[name])
+        self.overall.merge(other.overall)
 
     def summary(self) -> dict[str, Any]:
         """The ``summary.json`` document (see DESIGN.md, contracts)."""
         n = self.encounters
-        total_members = sum(s.members for s in self.sides.values())
-        total_deaths = sum(s.deaths for s in self.sides.values())
-        rounds_total = sum(r * c for r, c in self.rounds.items())
+        deaths, members = int(self.overall.deaths.sx), self.overall.members
+        _, rounds_total, _ = histogram_sums(self.rounds)
         return {
             "scenario": self.scenario,
             "ruleset": self.ruleset,
@@ -145,26 +241,37 @@ class BatchTally:
                 "p90": quantile(self.rounds, 0.9),
                 "max": max(self.rounds) if self.rounds else 0,
             },
-            "sides": {
-                name: {
-                    "members": s.members,
-                    "win_rate": round(s.wins / n, 6) if n else 0,
-                    "win_rate_ci95": [round(x, 6) for x in wilson(s.wins, n)],
-                    "attacks": s.attacks,
-                    "hits": s.hits,
-                    "hit_rate": round(s.hits / s.attacks, 6) if s.attacks else 0,
-                    "deaths": s.deaths,
-                    "out_of_fight": s.out_of_fight,
-                    "fled": s.fled,
-                    "surrendered": s.surrendered,
-                    "damage": s.damage,
-                    "damage_per_hit": round(s.damage / s.hits, 6) if s.hits else 0,
-                }
-                for name, s in self.sides.items()
-            },
+            "sides": {name: s.totals(n) for name, s in self.sides.items()},
             "lethality": {
-                "deaths_per_encounter": round(total_deaths / n, 6) if n else 0,
-                "p_any_death": round(self.any_death / n, 6) if n else 0,
-                "death_rate": round(total_deaths / (n * total_members), 6) if n else 0,
+                "deaths_per_encounter": round(deaths / n, 6) if n else 0,
+                "p_any_death": round(self.overall.any_death / n, 6) if n else 0,
+                "death_rate": round(deaths / (n * members), 6) if n else 0,
             },
+        }
+
+    def lethality(self) -> dict[str, Any]:
+        """The ruleset's entry in ``lethality.json``."""
+        n = self.encounters
+        top = max(self.rounds) if self.rounds else 0
+        mean, lo, hi = normal_ci(*histogram_sums(self.rounds))
+        hit = Counter({r: c for r, c in self.first.items() if r > 0})
+        k, first_total, first_sq = histogram_sums(hit)
+        f_mean, f_lo, f_hi = normal_ci(k, first_total, first_sq)
+        share_lo, share_hi = wilson(k, n)
+        draw_lo, draw_hi = wilson(self.draws, n)
+        return {
+            "ruleset": self.ruleset,
+            "encounters": n,
+            "draw_rate": metric(self.draws / n if n else 0.0, draw_lo, draw_hi, "wilson"),
+            "rounds": {"mean": metric(mean, lo, hi, "normal"), "median": median(self.rounds),
+                       "p90": quantile(self.rounds, 0.9), "max": top,
+                       "histogram": {str(r): self.rounds[r] for r in sorted(self.rounds)}},
+            "first_casualty": {
+                "mean": metric(f_mean, f_lo, f_hi, "normal"),
+                "median": median(hit), "p90": quantile(hit, 0.9),
+                "share_with_casualty": metric(k / n if n else 0.0, share_lo, share_hi,
+                                              "wilson"),
+            },
+            "sides": {name: s.metrics(n, top) for name, s in self.sides.items()},
+            "overall": self.overall.lethal(n, top),
         }

@@ -5,12 +5,12 @@ import json
 import subprocess
 import sys
 
+from helpers import SCENARIOS, fray
+
 from sim import scenario as scenario_mod
-from sim.batch.runner import BatchSpec, run_batch
+from sim.batch.runner import BatchSpec, fold_csv, run_batch, run_tally
 from sim.core.engine import Encounter
 from sim.core.seeds import encounter_seed
-from sim.results.tally import median, quantile, wilson
-from helpers import SCENARIOS
 
 AMBUSH = str(SCENARIOS / "ambush.yaml")
 
@@ -71,25 +71,7 @@ def test_summary_follows_the_contract(tmp_path):
     assert set(summary["rounds"]) == {"mean", "median", "p90", "max"}
 
 
-def test_wilson_interval_on_known_values():
-    lo, hi = wilson(50, 100)
-    assert round(lo, 4) == 0.4038 and round(hi, 4) == 0.5962
-    assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 4) == 0.2775
-    assert wilson(0, 0) == (0.0, 1.0)
-
-
-def test_quantiles_from_a_histogram():
-    from collections import Counter
-
-    h = Counter({1: 2, 2: 2, 3: 1, 10: 5})  # 1 1 2 2 3 10 10 10 10 10
-    assert median(h) == 6.5
-    assert quantile(h, 0.9) == 10
-    assert quantile(Counter({4: 3}), 0.5) == 4
-
-
 def test_fray_run_replays_a_batch_row(tmp_path, capsys):
-    from helpers import fray
-
     scen = scenario_mod.load(AMBUSH)
     run_batch(BatchSpec(scen, "opend6", 12, seed=5), tmp_path)
     rows = list(csv.DictReader(open(tmp_path / "encounters.csv")))
@@ -101,3 +83,19 @@ def test_fray_run_replays_a_batch_row(tmp_path, capsys):
         assert end["type"] == "end"
         assert (end["winner"] or "draw") == row["winner"]
         assert end["rounds"] == int(row["rounds"])
+
+
+def test_one_tally_per_batch_whatever_the_path(tmp_path):
+    """Written or not, one worker or two, folded in workers or from the CSV: one tally."""
+    scen = scenario_mod.load(AMBUSH)
+    written = run_tally(BatchSpec(scen, "bgrade", 90, seed=4, workers=2, chunk_size=13),
+                        tmp_path)
+    in_memory = run_tally(BatchSpec(scen, "bgrade", 90, seed=4, workers=1), None)
+    from_csv = fold_csv(tmp_path / "encounters.csv", scen, "bgrade", 4)
+    assert written == in_memory == from_csv
+    assert (tmp_path / "summary.json").read_text() == \
+        json.dumps(from_csv.summary(), indent=2) + "\n"
+    entry = written.lethality()
+    assert entry["ruleset"] == "bgrade" and entry["encounters"] == 90
+    for side, block in written.summary()["sides"].items():
+        assert entry["sides"][side]["counts"]["deaths"] == block["deaths"]

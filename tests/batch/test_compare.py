@@ -11,24 +11,23 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, Result, fray, scenario
+from helpers import SCENARIOS, Result, fray, scenario
 
 from sim import scenario as scenario_mod
+from sim.batch.compare import prepare_out_dir, run_compare
+from sim.batch.runner import fold_csv
+from sim.batch.sweep import parse_set
 from sim.cli.main import main
-from sim.batch.compare import run_compare
 from sim.core.engine import Encounter
 from sim.rulesets import registry
 from sim.rulesets.opencore.fighter import OpenCoreFighter
 from sim.rulesets.opend6.fighter import D6Fighter
 from sim.rulesets.ore.ruleset import OreFighter
-from sim.batch.sweep import parse_set
 
-AMBUSH = str(ROOT / "scenarios" / "ambush.yaml")
-SKIRMISH = str(ROOT / "scenarios" / "neutral_skirmish.yaml")
-DUEL = str(ROOT / "scenarios" / "neutral_duel.yaml")
+AMBUSH = str(SCENARIOS / "ambush.yaml")
+SKIRMISH = str(SCENARIOS / "neutral_skirmish.yaml")
+DUEL = str(SCENARIOS / "neutral_duel.yaml")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
 
 
 # ---------------------------------------------------------------------------- conversion
@@ -196,6 +195,18 @@ def test_compare_numbers_agree_with_the_batches(compared):
             summary["lethality"]["p_any_death"])
 
 
+def test_lethality_comes_from_the_batch_tally(compared):
+    """Each ruleset's entry is the fold of its encounters.csv: one tally, no second pass."""
+    _, out = compared
+    doc = json.loads((out / "lethality.json").read_text())
+    scen = scenario_mod.load(AMBUSH)
+    for name, entry in doc["rulesets"].items():
+        tally = fold_csv(out / name / "encounters.csv", scen, name, doc["seed"])
+        assert tally.lethality() == entry
+        assert json.dumps(tally.summary(), indent=2) + "\n" == \
+            (out / name / "summary.json").read_text()
+
+
 def test_verdict_matches_the_numbers(compared):
     result, out = compared
     doc = json.loads((out / "lethality.json").read_text())
@@ -336,9 +347,7 @@ def test_help_has_an_example(capsys, command):
 
 
 def test_compare_resumes_after_an_interruption(tmp_path):
-    from sim.batch.compare import prepare_out_dir
-
-    scen = scenario_mod.load(str(ROOT / "scenarios" / "ambush.yaml"))
+    scen = scenario_mod.load(AMBUSH)
     whole, part = tmp_path / "whole", tmp_path / "part"
     prepare_out_dir(whole, ["ore", "opend6"], False)
     expected = run_compare(scen, ["ore", "opend6"], 60, whole, seed=3, charts=False)

@@ -9,12 +9,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-from sim import scenario as scenario_mod
-from sim.batch.runner import PART, STATE, BatchSpec, run_batch
 from helpers import ROOT, SCENARIOS
 
-DUEL = str(ROOT / str(SCENARIOS / "duel.yaml"))
+from sim import scenario as scenario_mod
+from sim.batch.files import PART, STATE, write_parquet
+from sim.batch.runner import BatchSpec, run_batch
+
+DUEL = str(SCENARIOS / "duel.yaml")
 FRAY = [sys.executable, "-c", "from sim.cli.main import main; main()"]
 
 
@@ -88,6 +89,7 @@ def test_a_killed_batch_leaves_no_partial_file_and_resumes(tmp_path, reference):
     assert files(out) == reference
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_command_line_keeps_finished_chunks(tmp_path):
     out = tmp_path / "run"
     args = FRAY + ["batch", DUEL, "-n", "200000", "--workers", "2", "--out", str(out), "-q"]
@@ -147,6 +149,7 @@ def dask_cluster(tmp_path):
                 proc.kill()
 
 
+@pytest.mark.slow
 def test_dask_cluster_output_equals_local_output(tmp_path, reference, dask_cluster):
     out = tmp_path / "dask"
     result = subprocess.run(
@@ -162,9 +165,7 @@ def test_parquet_output_holds_the_same_rows_as_the_csv(tmp_path):
 
     import pyarrow.parquet as pq
 
-    from sim.batch.runner import write_parquet
-
-    scen = scenario_mod.load(str(ROOT / str(SCENARIOS / "ambush.yaml")))
+    scen = scenario_mod.load(str(SCENARIOS / "ambush.yaml"))
     run_batch(BatchSpec(scen, "ore", 300, seed=2, chunk_size=64), tmp_path)
     table = pq.read_table(write_parquet(tmp_path)).to_pylist()
     rows = list(csv.DictReader(open(tmp_path / "encounters.csv")))

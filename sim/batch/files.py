@@ -1,0 +1,224 @@
+"""Files of a run: the output-folder policy, atomic writes, the resume state, parquet.
+
+Every finished file is written atomically: to a hidden temporary file next to it
+(``.NAME.tmp``), then renamed over the target with ``os.replace``, so a reader (or a
+killed run) never sees half a file, and a failed write leaves no temporary file behind.
+``atomic_path`` and ``atomic_open`` serve streamed writers (csv, parquet);
+``write_text``, ``write_bytes`` and ``write_json`` whole documents.
+
+The folder of a batch (``fray batch --out DIR``, or ``DIR/<ruleset>`` under ``fray compare``)
+holds ``RESULT_FILES`` when finished; while it runs, ``PART`` (the rows of every finished
+chunk) and ``STATE`` (what the batch is and how much of ``PART`` is complete).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from sim.scenario.errors import FrayInputError
+
+RESULT_FILES = ("summary.json", "encounters.csv")
+PART = ".encounters.csv.part"
+STATE = ".batch-state.json"
+RESULTS_ROOT = Path("results")  # default home of outputs, relative to where fray runs
+
+
+# ---------------------------------------------------------------------------- atomic writes
+def temporary(path: Path) -> Path:
+    """The hidden temporary file that ``path`` is written to before the rename."""
+    return path.with_name(f".{path.name}.tmp")
+
+
+@contextlib.contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """Yield a temporary path to write; on success it replaces ``path``, on failure it goes.
+
+    For writers that open the file themselves (``pyarrow.parquet.ParquetWriter``).
+    """
+    tmp = temporary(path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
+    """``open(path, mode)`` for a streamed writer, published atomically when it closes."""
+    with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
+        yield handle
+
+
+def write_bytes(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_open(path, "wb") as handle:
+        handle.write(data)
+    return path
+
+
+def write_text(path: Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically."""
+    return write_bytes(path, text.encode())
+
+
+def write_json(path: Path, data: Any) -> Path:
+    """Write ``data`` as indented JSON with a final newline, atomically."""
+    return write_text(path, json.dumps(data, indent=2) + "\n")
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
+    """Write rows as CSV atomically; the header is every key, in first-seen order."""
+    fields = list(dict.fromkeys(key for row in rows for key in row))
+    with atomic_open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+# ---------------------------------------------------------------------------- folders
+def default_out_dir(slug: str, label: str) -> Path:
+    """``results/<scenario>-<label>-<time>``: where a run writes without ``--out``."""
+    return RESULTS_ROOT / f"{slug}-{label}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def batch_targets(base: Path, rulesets: list[str]) -> dict[str, Path]:
+    """Where each ruleset's batch goes: ``base`` itself, or ``base/<ruleset>`` for several."""
+    return {name: (base / name if len(rulesets) > 1 else base) for name in rulesets}
+
+
+def results_in(folder: Path) -> list[str]:
+    """What a batch in ``folder`` would replace.
+
+    Finished results, or the checkpoint of an interrupted batch (``.batch-state.json``).
+    """
+    found = [name for name in RESULT_FILES if (folder / name).exists()]
+    if (folder / STATE).exists():
+        found.append(STATE)
+    return found
+
+
+def complete(folder: Path) -> bool:
+    """Whether ``folder`` holds a finished batch (results and no interrupted one)."""
+    found = results_in(folder)
+    return bool(found) and STATE not in found
+
+
+def make_out_dir(folder: Path) -> None:
+    """Create an output folder; a folder that cannot be made is bad input (exit 2)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FrayInputError(str(folder), [("", f"cannot create the output folder: "
+                                            f"{exc.strerror}")]) from None
+
+
+def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
+    """Create ``folder`` for a run, unless it holds ``found`` (results) and not ``force``.
+
+    Raises:
+        FrayInputError: ``folder`` is a file, holds results (and no ``force``), or cannot
+            be created.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise FrayInputError(str(folder), [("", "exists and is not a folder; choose another "
+                                            "--out")])
+    if found and not force:
+        raise FrayInputError(str(folder), [("", f"folder already holds {found}; use --force "
+                                            "to overwrite, or choose another --out")])
+    make_out_dir(folder)
+
+
+def claim_batch_dir(folder: Path, force: bool) -> None:
+    """``claim_out_dir`` for ``fray batch``: an interrupted batch is pointed to ``--resume``."""
+    found = results_in(folder)
+    if STATE in found and not force:
+        raise FrayInputError(str(folder), [("", "folder holds an interrupted batch; use "
+                                            "--resume to continue it, or --force to start "
+                                            "over")])
+    claim_out_dir(folder, "results (summary.json or encounters.csv)" if found else None, force)
+
+
+def claim_out_file(path: Path, force: bool) -> None:
+    """Refuse to overwrite a file the user named (``--output``) unless ``force``."""
+    if path.exists() and not force:
+        raise FrayInputError(str(path), [("", "file exists; use --force to overwrite it")])
+
+
+def write_out_file(path: Path, text: str) -> Path:
+    """``write_text`` to a file the user named; a missing folder or no permission is bad input."""
+    try:
+        return write_text(path, text)
+    except OSError as exc:
+        raise FrayInputError(str(path), [("", f"cannot write: {exc.strerror}")]) from None
+
+
+# ---------------------------------------------------------------------------- resume state
+def read_state(folder: Path) -> dict[str, Any] | None:
+    """The state of an interrupted batch in ``folder``, or None."""
+    path = folder / STATE
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def write_state(folder: Path, state: dict[str, Any]) -> None:
+    """Record how far the batch in ``folder`` got (atomically, after every chunk)."""
+    write_json(folder / STATE, state)
+
+
+def clear_state(folder: Path) -> None:
+    """Forget the state of a batch that finished (or that starts over)."""
+    (folder / STATE).unlink(missing_ok=True)
+
+
+def publish_rows(folder: Path) -> Path:
+    """Rename the finished ``PART`` file to ``encounters.csv`` (atomic, like every write)."""
+    final = folder / "encounters.csv"
+    os.replace(folder / PART, final)
+    return final
+
+
+# ---------------------------------------------------------------------------- parquet
+def csv_header(path: Path) -> list[str]:
+    """The first row of a CSV file."""
+    with open(path, newline="") as handle:
+        return next(csv.reader(handle))
+
+
+def write_parquet(out_dir: Path) -> Path:
+    """Write ``encounters.parquet`` from a finished ``encounters.csv``.
+
+    Streamed in blocks (pyarrow's incremental CSV reader, one row group per block), so memory
+    stays flat for any batch size; written atomically.
+
+    Raises:
+        FrayInputError: pyarrow is not installed.
+    """
+    try:  # imported here, not at the top: pyarrow is an optional extra and slow to import
+        import pyarrow.csv as pa_csv
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise FrayInputError("--parquet", [("", "pyarrow is not installed; install the extra "
+                                            "with: pip install -e '.[parquet]'")]) from exc
+    source = out_dir / "encounters.csv"
+    # out_rounds lists rounds ("3 5"): keep it text, whatever the first block looks like
+    convert = pa_csv.ConvertOptions(column_types={
+        name: "string" for name in csv_header(source)
+        if name.endswith("_out_rounds") or name == "winner"})
+    reader = pa_csv.open_csv(source, convert_options=convert)
+    final = out_dir / "encounters.parquet"
+    with atomic_path(final) as tmp, pq.ParquetWriter(tmp, reader.schema) as writer:
+        for block in reader:
+            writer.write_batch(block)
+    return final

@@ -1,0 +1,78 @@
+"""``fray batch``: many encounters of one scenario, under one ruleset or all of them."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sim.batch import files
+from sim.batch.runner import BatchSpec, run_batch
+from sim.cli import params
+from sim.report.tables import batch_table, progress_bar
+
+EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
+
+
+@click.command(epilog=EPILOG_BATCH)
+@params.scenario_argument()
+@params.count_option(1000, "Number of encounters.")
+@params.ruleset_option(help="Ruleset, or 'all' for one subfolder per ruleset (default: the "
+                            "scenario's).")
+@params.seed_option("Batch seed; encounter i runs with a seed derived from (seed, i).")
+@params.workers_option()
+@params.out_option("results/<scenario>-<ruleset>-<time>")
+@params.force_option("Write into --out even if it holds results (they are replaced).")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted batch in --out (same scenario and options).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Local process pool, or a Dask cluster.")
+@click.option("--scheduler", default="local", show_default=True,
+              callback=params.check_scheduler,
+              help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a LocalCluster.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Encounters per chunk (default: from -n and --workers, at most 1000).")
+@click.option("--parquet", is_flag=True,
+              help="Also write encounters.parquet (needs the [parquet] extra).")
+@params.quiet_option()
+def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
+          scheduler, chunk_size, parquet, quiet):
+    """Run many encounters; write summary.json and encounters.csv; print a summary.
+
+    Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
+    --resume continues the batch later with output identical to an uninterrupted run.
+    """
+    scenario = params.load_scenario(scenario_file)
+    params.check_executor(executor, scheduler, parquet)
+    params.check_resume(resume, out_dir, "batch")
+    names = params.expand_rulesets(ruleset) or [scenario.ruleset]
+    label = "all" if ruleset == "all" else names[0]
+    targets = files.batch_targets(out_dir or files.default_out_dir(scenario.slug, label), names)
+    if not resume:
+        for target in targets.values():
+            files.claim_batch_dir(target, force)
+    for name, target in targets.items():
+        if resume and files.complete(target):
+            click.echo(f"{target}: already complete", err=True)
+            continue
+        spec = BatchSpec(scenario, name, count, seed, params.workers_or_cores(workers),
+                         chunk_size or 0, executor, scheduler)
+        summary = _run(spec, target, quiet, resume)
+        if parquet:
+            files.write_parquet(target)
+        click.echo(batch_table(summary))
+        also = f" and {target / 'encounters.parquet'}" if parquet else ""
+        click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
+
+
+def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool) -> dict:
+    """One batch with a progress bar; Ctrl-C says how to resume and exits 130."""
+    try:
+        with progress_bar(spec.n, f"{spec.scenario.slug} [{spec.ruleset}]", quiet) as advance:
+            return run_batch(spec, target, advance, resume=resume)
+    except KeyboardInterrupt:
+        state = files.read_state(target) or {"rows": 0}
+        click.echo(f"interrupted: {state['rows']} of {spec.n} encounters kept in {target}; "
+                   f"continue with the same command plus --resume --out {target}", err=True)
+        sys.exit(130)

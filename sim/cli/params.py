@@ -1,0 +1,161 @@
+"""What the ``fray`` commands share: parameter types, options, checks of option values.
+
+One home for each: the ruleset name (``RulesetType``) and list (``RulesetListType``) types,
+the options several commands take (``-n``, ``--seed``, ``--workers``, ``--out``, ...), the
+scheduler and executor checks, and loading the scenario a command names.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sim import scenario as scenario_mod
+from sim.rulesets import registry
+from sim.scenario.errors import FrayInputError, unknown
+
+SCHEDULER = re.compile(r"(tcp|tls)://[^\s:/]+:\d{1,5}")
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+# ---------------------------------------------------------------------------- types
+class RulesetType(click.ParamType):
+    """A registered ruleset name (``all`` too where allowed), with a suggestion on typos."""
+
+    name = "ruleset"
+
+    def __init__(self, allow_all: bool = False):
+        self.allow_all = allow_all
+
+    def convert(self, value, param, ctx):
+        """Return ``value`` if registered (or ``all``), else fail with the nearest name."""
+        allowed = registry.names() + (["all"] if self.allow_all else [])
+        if value in allowed:
+            return value
+        self.fail(unknown("ruleset", value, allowed), param, ctx)
+
+
+class RulesetListType(click.ParamType):
+    """A comma-separated list of registered ruleset names (or ``all``)."""
+
+    name = "a,b,..."
+
+    def convert(self, value, param, ctx):
+        """``"ore, bgrade"`` -> ``["ore", "bgrade"]``; an unknown name fails with a hint."""
+        if isinstance(value, list):
+            return value
+        names = [v.strip() for v in str(value).split(",") if v.strip()]
+        if not names:
+            self.fail("name at least one ruleset", param, ctx)
+        if names == ["all"]:
+            return registry.names()
+        for name in names:
+            if name not in registry.names():
+                self.fail(unknown("ruleset", name, registry.names()), param, ctx)
+        return list(dict.fromkeys(names))
+
+
+def expand_rulesets(value: str | None) -> list[str] | None:
+    """A ``RulesetType(allow_all=True)`` value as a list: ``all`` is every ruleset."""
+    if value is None:
+        return None
+    return registry.names() if value == "all" else [value]
+
+
+# ---------------------------------------------------------------------------- options
+def ruleset_option(allow_all: bool = True, **kwargs: Any) -> Decorator:
+    """``--ruleset NAME`` (or ``all``)."""
+    return click.option("--ruleset", type=RulesetType(allow_all=allow_all), **kwargs)
+
+
+def count_option(default: int, help: str) -> Decorator:  # noqa: A002 - click's name
+    """``-n N``: encounters (per batch)."""
+    return click.option("-n", "count", type=click.IntRange(min=1), default=default,
+                        show_default=True, help=help)
+
+
+def seed_option(help: str) -> Decorator:  # noqa: A002 - click's name
+    """``--seed N`` (0 or more, default 1)."""
+    return click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+                        help=help)
+
+
+def workers_option() -> Decorator:
+    """``--workers K`` (default: all cores, see ``workers_or_cores``)."""
+    return click.option("--workers", type=click.IntRange(min=1), default=None,
+                        help="Worker processes (default: all cores).")
+
+
+def out_option(default: str) -> Decorator:
+    """``--out DIR``, with the default folder described in the help."""
+    return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                        help=f"Output folder (default: {default}).")
+
+
+def force_option(help: str) -> Decorator:  # noqa: A002 - click's name
+    """``--force``."""
+    return click.option("--force", is_flag=True, help=help)
+
+
+def quiet_option() -> Decorator:
+    """``--quiet``/``-q``: no progress bar."""
+    return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+
+
+def scenario_argument() -> Decorator:
+    """The ``SCENARIO`` file argument (read by ``load_scenario``, errors exit 2)."""
+    return click.argument("scenario_file", metavar="SCENARIO", type=click.Path())
+
+
+# ---------------------------------------------------------------------------- checks
+def load_scenario(path: str) -> scenario_mod.Scenario:
+    """The scenario at ``path``; an unreadable or invalid file raises ``ScenarioError``."""
+    return scenario_mod.load(path)
+
+
+def workers_or_cores(workers: int | None) -> int:
+    """``--workers``, or every core of this machine."""
+    return workers or os.cpu_count() or 1
+
+
+def check_scheduler(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--scheduler`` callback: ``local`` or ``tcp://HOST:PORT``."""
+    if value == "local" or SCHEDULER.fullmatch(value):
+        return value
+    raise click.BadParameter(f"expected 'local' or tcp://HOST:PORT, got {value!r}", ctx, param)
+
+
+def check_executor(executor: str, scheduler: str, parquet: bool = False) -> None:
+    """Fail before any work on an option that cannot be used as given.
+
+    Raises:
+        FrayInputError: ``--scheduler`` without ``--executor dask``, or an option whose
+            optional dependency is not installed.
+    """
+    if executor == "local" and scheduler != "local":
+        raise FrayInputError("--scheduler", [("", "only used with --executor dask")])
+    if parquet:
+        need("pyarrow", "--parquet", "parquet")
+    if executor == "dask":
+        need("distributed", "--executor dask", "dask")
+
+
+def need(module: str, option: str, extra: str) -> None:
+    """Fail before any work when an option's optional dependency is missing."""
+    if importlib.util.find_spec(module) is None:
+        raise FrayInputError(option, [("", f"needs {module}; install the extra with: "
+                                           f"pip install -e '.[{extra}]'")])
+
+
+def check_resume(resume: bool, out_dir: Path | None, what: str) -> None:
+    """``--resume`` needs the folder of the interrupted ``what`` (``--out DIR``)."""
+    if resume and out_dir is None:
+        raise FrayInputError("--resume", [("", f"name the folder of the interrupted {what} "
+                                           "with --out DIR")])

@@ -1,0 +1,70 @@
+"""``fray run``, ``fray validate`` and ``fray rulesets``: one fight, the files, the rulesets."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sim.batch import files
+from sim.cli import params
+from sim.core.engine import run_encounter
+from sim.report.log import FORMATS, render
+from sim.rulesets import registry
+from sim.scenario.errors import ScenarioError
+
+EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
+
+
+@click.command(epilog=EPILOG_RUN)
+@params.scenario_argument()
+@params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
+@params.seed_option("Encounter seed; a batch's encounters.csv lists each fight's seed.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
+              show_default=True, help="Log format.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the log to FILE instead of the terminal.")
+@params.force_option("Overwrite --output if it exists.")
+def run(scenario_file, ruleset, seed, fmt, output, force):
+    """Run one encounter and tell it round by round."""
+    scenario = params.load_scenario(scenario_file)
+    if output is not None:
+        files.claim_out_file(output, force)
+    _, events = run_encounter(scenario, ruleset, seed, log=True)
+    text = render(events, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    files.write_out_file(output, text)
+    click.echo(f"wrote {output}", err=True)
+
+
+@click.command()
+@click.argument("scenario_files", metavar="SCENARIO...", nargs=-1, required=True)
+def validate(scenario_files):
+    """Check scenario files; print OK per valid file.
+
+    Example: fray validate scenarios/*.yaml
+    """
+    bad = 0
+    for path in scenario_files:
+        try:
+            params.load_scenario(path)
+        except ScenarioError as exc:
+            bad += 1
+            click.echo(exc.render(), err=True)
+        else:
+            click.echo(f"{path}: OK")
+    if bad:
+        sys.exit(2)
+
+
+@click.command("rulesets")
+def rulesets_command():
+    """List the registered rulesets.
+
+    Example: fray rulesets
+    """
+    for name, summary in registry.describe():
+        click.echo(f"{name:<10} {summary}")

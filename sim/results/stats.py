@@ -1,0 +1,193 @@
+"""Pure statistics for batch results: intervals, quantiles of histograms, ratio estimators.
+
+Nothing here knows about encounters or files; ``sim.results.tally`` folds encounter rows into
+the sums these functions read. Every metric of ``lethality.json`` carries a 95% interval by one
+of four methods (``METHODS``, named in the file):
+
+- ``wilson``: a proportion whose trials are whole encounters (win rate, P(at least one
+  death), draws): the Wilson score interval of ``wilson``.
+- ``wilson-deff``: a per-combatant or per-attack rate (death rate, out-of-fight rate, the share
+  of those out who died, hits per attack, survival). Combatants of one fight are not
+  independent (a wiped-out side loses everyone at once), so the rate is treated as a ratio
+  estimator over encounters: its variance is ``sum((x_i - p*y_i)^2) / (sum y_i)^2`` (the delta
+  method), the effective number of trials is ``p(1-p) / variance`` (never more than the real
+  count; the number of encounters when the rate is 0 or 1 and there is no spread to measure)
+  and the Wilson interval is taken with it. With one member per side this is exactly the
+  plain Wilson interval over encounters.
+- ``normal``: a mean over encounters (deaths per encounter, rounds to the end, rounds to the
+  first casualty): mean +/- 1.96 sd / sqrt(n), sd from the sum and the sum of squares.
+- ``delta``: damage per hit, a ratio of two per-encounter totals in the ruleset's own units:
+  ratio +/- 1.96 sqrt(var), var by the delta method as above with an n/(n-1) correction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, fields
+from typing import Any
+
+Z95 = 1.959963984540054
+
+METHODS = {
+    "wilson": "Wilson score interval; trials are encounters",
+    "wilson-deff": "Wilson score interval with an effective number of trials from the "
+                   "delta-method variance of the ratio over encounters (fights are clusters; "
+                   "a rate of 0 or 1 counts one trial per encounter)",
+    "normal": "mean +/- 1.96 sd/sqrt(n) over encounters (sd from sums of squares)",
+    "delta": "ratio +/- 1.96 sd, variance by the delta method over encounters",
+}
+
+
+# ---------------------------------------------------------------------------- intervals
+def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (95% by default); (0, 1) with no trials.
+
+    The arithmetic takes fractional counts too (an effective number of trials).
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def wilson_deff(p: float, trials: float, variance: float,
+                clusters: int) -> tuple[float, float]:
+    """Wilson interval for a rate ``p`` over ``trials`` in ``clusters`` encounters.
+
+    ``variance`` is the rate's delta-method variance over encounters. The effective number
+    of trials is ``p(1-p) / variance``, capped at ``trials`` (clustering can only cost
+    information here). With no spread to go on (``p`` of 0 or 1) it is the number of
+    encounters: the cautious reading, as if a fight's trials all went one way.
+    """
+    if variance > 0 and 0 < p < 1:
+        n_eff = min(trials, p * (1 - p) / variance)
+    else:
+        n_eff = min(trials, clusters)
+    return wilson(p * n_eff, n_eff)
+
+
+def normal_ci(n: int, total: float, total_sq: float,
+              z: float = Z95) -> tuple[float, float | None, float | None]:
+    """``(mean, lo, hi)`` of a sample given its size, sum and sum of squares.
+
+    The interval is mean +/- z * sd / sqrt(n) with the sample sd (n - 1); None below two
+    values, where there is no spread to measure.
+    """
+    if n <= 0:
+        return 0.0, None, None
+    mean = total / n
+    if n < 2:
+        return mean, None, None
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
+
+
+def metric(value: float, lo: float | None, hi: float | None, method: str) -> dict[str, Any]:
+    """A metric as stored in ``lethality.json``: value, 95% interval and method."""
+    return {"value": _r(value), "ci95": [_r(lo), _r(hi)], "method": method}
+
+
+# ---------------------------------------------------------------------------- histograms
+def quantile(histogram: Counter, q: float) -> float:
+    """The ``q`` quantile (nearest rank) of values given as ``{value: count}``."""
+    total = sum(histogram.values())
+    if total == 0:
+        return 0
+    return _kth(histogram, max(1, math.ceil(q * total)))
+
+
+def median(histogram: Counter) -> float:
+    """The median of ``{value: count}``; the mean of the two middle values for an even count."""
+    total = sum(histogram.values())
+    if total == 0:
+        return 0
+    lo, hi = quantile(histogram, 0.5), _kth(histogram, total // 2 + 1)
+    return hi if total % 2 else (lo + hi) / 2
+
+
+def _kth(histogram: Counter, k: int) -> float:
+    """The ``k``-th smallest value (1-based) of ``{value: count}``."""
+    seen = 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if seen >= k:
+            return value
+    return max(histogram)
+
+
+def histogram_sums(histogram: Counter) -> tuple[int, float, float]:
+    """``(count, sum, sum of squares)`` of values given as ``{value: count}``."""
+    return (sum(histogram.values()), sum(v * c for v, c in histogram.items()),
+            sum(v * v * c for v, c in histogram.items()))
+
+
+# ---------------------------------------------------------------------------- ratios
+@dataclass
+class RatioSums:
+    """Per-encounter pairs ``(x_i, y_i)`` folded into sums, for the ratio ``sum x / sum y``.
+
+    Whole-number pairs keep whole-number sums, so folding in any order, or merging partial
+    sums, gives exactly the same result.
+    """
+
+    n: int = 0
+    sx: float = 0
+    sy: float = 0
+    sxx: float = 0
+    syy: float = 0
+    sxy: float = 0
+
+    def add(self, x: float, y: float) -> None:
+        """Fold in one encounter's pair."""
+        self.n += 1
+        self.sx += x
+        self.sy += y
+        self.sxx += x * x
+        self.syy += y * y
+        self.sxy += x * y
+
+    def merge(self, other: RatioSums) -> None:
+        """Add another fold's sums (the pairs of other encounters)."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+    @property
+    def ratio(self) -> float:
+        """``sum x / sum y`` (0 when nothing was counted)."""
+        return self.sx / self.sy if self.sy else 0.0
+
+    def variance(self) -> float:
+        """Delta-method variance of the ratio: ``sum((x_i - R y_i)^2) / (sum y)^2``."""
+        if not self.sy:
+            return 0.0
+        r = self.ratio
+        resid = self.sxx - 2 * r * self.sxy + r * r * self.syy
+        return max(0.0, resid) / (self.sy * self.sy)
+
+    def rate(self) -> dict[str, Any]:
+        """The ratio as a proportion, with the design-effect Wilson interval."""
+        p, trials = self.ratio, self.sy
+        if trials <= 0:
+            return metric(0.0, None, None, "wilson-deff")
+        lo, hi = wilson_deff(p, trials, self.variance(), self.n)
+        return metric(p, lo, hi, "wilson-deff")
+
+    def ratio_ci(self) -> dict[str, Any]:
+        """The ratio with a delta-method normal interval (any units)."""
+        if self.n < 2 or not self.sy:
+            return metric(self.ratio, None, None, "delta")
+        half = Z95 * math.sqrt(self.variance() * self.n / (self.n - 1))
+        return metric(self.ratio, self.ratio - half, self.ratio + half, "delta")
+
+    def x_mean(self) -> dict[str, Any]:
+        """The mean of ``x`` per encounter, with a normal interval."""
+        return metric(*normal_ci(self.n, self.sx, self.sxx), "normal")

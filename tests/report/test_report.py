@@ -1,0 +1,108 @@
+"""Reports: batch and comparison tables, report.md, charts, the conversion view.
+
+The numbers come from the recorded batch in ``tests/results/data/morale-opend6`` (no fight is
+run), so these tests pin the rendering, not the rules.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from helpers import SCENARIOS
+
+from sim import scenario as scenario_mod
+from sim.report.charts import COMPARE_CHARTS, sweep_chart
+from sim.report.compare import compare_table, report_markdown, sweep_table
+from sim.report.convert import conversion_text, neutral
+from sim.report.tables import batch_table
+from sim.results.lethality import document
+from sim.results.tally import Tally
+
+DATA = Path(__file__).parent.parent / "results" / "data" / "morale-opend6"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def tally() -> Tally:
+    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
+    with open(DATA / "encounters.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            tally.add(row)
+    return tally
+
+
+@pytest.fixture(scope="module")
+def doc(tally):
+    """A two-ruleset ``lethality.json`` (the same entry under two names)."""
+    entry = tally.lethality()
+    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
+    doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
+               members={"heroes": 3, "bandits": 4})
+    return doc
+
+
+def test_batch_table(tally):
+    text = batch_table(tally.summary())
+    assert text.startswith("morale under opend6: 30 encounters, seed 2")
+    assert "0.833 (0.664-0.927)" in text and "74 (2.47/fight)" in text
+    assert "108 (3.60/fight)" in text
+    assert text.endswith("lethality: 3.400 deaths/fight, P(any death) 1.000, death rate per "
+                         "combatant 0.486")
+
+
+def test_compare_table_has_every_ruleset_and_the_verdict(doc):
+    text = compare_table(doc)
+    header = next(line for line in text.splitlines() if "┃" in line)
+    assert "opend6" in header and "copy" in header
+    assert "heroes (3 per fight)" in text and "bandits (4 per fight)" in text
+    assert text.endswith(f"verdict: {doc['verdict']['text']}")
+    assert "about as often" in doc["verdict"]["text"]  # the same numbers twice
+
+
+def test_report_markdown_reads_only_the_document(doc):
+    text = report_markdown(doc, charts=False)
+    assert text.startswith("# Lethality: Morale at the ford\n")
+    assert "`fray compare morale.yaml --rulesets opend6,copy -n 30 --seed 2`" in text
+    assert "| death rate per combatant | 0.617 [0.527, 0.699] | 0.617 [0.527, 0.699] |" in text
+    for key, method in doc["methods"].items():
+        assert f"- `{key}`: {method}" in text
+    assert "## Charts" not in text
+    assert "![survival by round](survival.png)" in report_markdown(doc)
+
+
+def test_compare_charts_write_png_whatever_the_file_name(doc, tmp_path):
+    for name, draw in COMPARE_CHARTS.items():
+        path = tmp_path / f".{name}.tmp"  # what files.atomic_path hands a writer
+        assert draw(doc, path) == path
+        assert path.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_sweep_table_and_chart(tmp_path):
+    rows = [{"path": "max_rounds", "value": v, "ruleset": "ore", "encounters": 10,
+             "draw_rate": 0.1, "rounds_mean": 3.0, "a_members": 1,
+             "a_win_rate": 0.5, "a_win_lo": 0.2, "a_win_hi": 0.8,
+             "a_death_rate": 0.3, "a_death_lo": 0.1, "a_death_hi": 0.6} for v in (2, 4)]
+    text = sweep_table(rows, ["a"], "max_rounds")
+    assert "sweep over max_rounds" in text and "0.500" in text and "0.200-0.800" in text
+    path = sweep_chart(rows, ["a"], "max_rounds", tmp_path / ".sweep.png.tmp")
+    assert path.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_conversion_text_names_every_combatant_and_builder():
+    scen = scenario_mod.load(SCENARIOS / "duel.yaml")
+    text = conversion_text(scen, ["ore", "opend6"])
+    lines = text.splitlines()
+    assert lines[0] == f"{scen.name} ({scen.source}): combatants under ore, opend6"
+    for side in scen.sides:
+        for member in side.members:
+            assert f"{member.name} ({side.name}): {neutral(member)}" in lines
+    assert any(line.startswith("ore     built by ") for line in lines)
+    assert any(line.startswith("opend6  built by ") for line in lines)
+
+
+def test_summary_file_renders_like_the_tally(tally):
+    on_disk = json.loads((DATA / "summary.json").read_text())
+    assert batch_table(on_disk) == batch_table(tally.summary())
