@@ -10,8 +10,9 @@ round.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sim.core.actions import Attack
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
@@ -20,11 +21,32 @@ if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
+T = TypeVar("T")
+
 
 @lru_cache(maxsize=64)
 def nodes(field: Battlefield) -> tuple[Position, ...]:
     """The positions of every node of a map (computed once per map)."""
     return tuple(Position(i, i, 0.0) for i in range(field.size))
+
+
+def best(enc: Encounter, candidates: Iterable[T], key: Callable[[T], Any]) -> T | None:
+    """The candidate with the highest ``key``; a tie is broken by the encounter's generator.
+
+    Never by the order of the candidates (scenario or map order): that would hand an edge
+    to whichever side or place a file lists first. Draws only when there is a tie.
+    """
+    top: list[T] = []
+    top_key = None
+    for item in candidates:
+        k = key(item)
+        if top_key is None or k > top_key:
+            top, top_key = [item], k
+        elif k == top_key:
+            top.append(item)
+    if len(top) > 1:
+        return top[int(enc.rng.random() * len(top))]
+    return top[0] if top else None
 
 
 def in_reach(enc: Encounter, c: Combatant, target: Combatant) -> bool:
@@ -43,15 +65,9 @@ def shooters_on(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Com
 
 
 def nearest_enemy(enc: Encounter, c: Combatant) -> Combatant | None:
-    """The closest enemy still in the fight (ties: the first in scenario order)."""
-    best, best_d = None, float("inf")
-    distance = enc.field.distance
-    for other in enc.combatants:
-        if other.in_fight and other.side != c.side:
-            d = distance(c.pos, other.pos)
-            if d < best_d:
-                best, best_d = other, d
-    return best
+    """The closest enemy still in the fight (ties: a random draw, see ``best``)."""
+    distance, here = enc.field.distance, c.pos
+    return best(enc, enc.enemies(c), lambda e: -distance(here, e.pos))
 
 
 def engaged(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Combatant]:
@@ -88,7 +104,7 @@ def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],
     - ``most_dangerous``: the highest expected damage a round (``Ruleset.danger``), then
       the closest.
 
-    Ties go to the first in scenario order.
+    Ties are broken by a random draw (``best``), never by scenario order.
     """
     rs = enc.advisor
     distance = enc.field.distance
@@ -97,12 +113,12 @@ def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],
     if focus == "weakest":
         threat, cover = rs.threat, enc.field.cover
         shooter = c.ranged
-        return min(pool, key=lambda e: (-threat(e), cover(e.pos) if shooter else 0,
-                                        distance(here, e.pos)))
+        return best(enc, pool, lambda e: (threat(e), -cover(e.pos) if shooter else 0,
+                                          -distance(here, e.pos)))
     if focus == "most_dangerous":
         danger = rs.danger
-        return min(pool, key=lambda e: (-danger(enc, e), distance(here, e.pos)))
-    return min(pool, key=lambda e: distance(here, e.pos))
+        return best(enc, pool, lambda e: (danger(enc, e), -distance(here, e.pos)))
+    return best(enc, pool, lambda e: -distance(here, e.pos))
 
 
 def _exposed(enc: Encounter, c: Combatant, spot: Position, foes: list[Combatant]) -> bool:
@@ -125,17 +141,11 @@ def cover_spot(enc: Encounter, c: Combatant, foes: list[Combatant], target: Comb
     field = enc.field
     distance = field.distance
     here = field.cover(c.pos)
-    best, best_key = None, None
-    for node in nodes(field):
-        cover = field.cover(node)
-        if cover <= here or distance(c.pos, node) > metres:
-            continue
-        if distance(node, target.pos) > c.reach or _exposed(enc, c, node, foes):
-            continue
-        key = (cover, min(distance(node, e.pos) for e in foes))
-        if best_key is None or key > best_key:
-            best, best_key = node, key
-    return best
+    spots = [node for node in nodes(field)
+             if field.cover(node) > here and distance(c.pos, node) <= metres
+             and distance(node, target.pos) <= c.reach and not _exposed(enc, c, node, foes)]
+    return best(enc, spots, lambda node: (field.cover(node),
+                                          min(distance(node, e.pos) for e in foes)))
 
 
 def step_back_spot(enc: Encounter, c: Combatant, foes: list[Combatant],
@@ -147,33 +157,30 @@ def step_back_spot(enc: Encounter, c: Combatant, foes: list[Combatant],
     field = enc.field
     distance = field.distance
     melee = [e for e in foes if not e.ranged] or foes
-    best, best_key = None, None
-    for node in nodes(field):
-        if distance(c.pos, node) > c.speed or distance(node, target.pos) > c.reach:
-            continue
-        near = min(distance(node, e.pos) for e in melee)
-        if near <= MELEE_REACH:
-            continue
-        key = (near, field.cover(node))
-        if best_key is None or key > best_key:
-            best, best_key = node, key
-    return best
+
+    def nearest_melee(node: Position) -> float:
+        return min(distance(node, e.pos) for e in melee)
+
+    spots = [node for node in nodes(field)
+             if distance(c.pos, node) <= c.speed and distance(node, target.pos) <= c.reach
+             and nearest_melee(node) > MELEE_REACH]
+    return best(enc, spots, lambda node: (nearest_melee(node), field.cover(node)))
 
 
 def edge(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
     """Where ``c`` falls back to: its starting node, or a node farther from every foe.
 
-    The node whose nearest foe is farthest; ties keep the starting node (its side's edge).
+    The node whose nearest foe is farthest; the starting node (its side's edge) wins a tie,
+    other ties a random draw.
     """
     field = enc.field
     distance = field.distance
     home = field.node(c.spec.at)
-    best, best_d = home, min(distance(home, e.pos) for e in foes)
-    for node in nodes(field):
-        d = min(distance(node, e.pos) for e in foes)
-        if d > best_d + 1e-9:
-            best, best_d = node, d
-    return best
+
+    def room(node: Position) -> tuple[float, bool]:
+        return round(min(distance(node, e.pos) for e in foes), 9), node == home
+
+    return best(enc, nodes(field), room)
 
 
 def can_leave(enc: Encounter, c: Combatant, foes: list[Combatant]) -> bool:

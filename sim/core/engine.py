@@ -247,8 +247,10 @@ class Encounter:
                 if j - i == 1:
                     if actions[i].actor.in_fight:
                         ruleset.resolve(self, actions[i])
-                else:  # simultaneous: whoever was up when the group began acts
+                else:  # simultaneous: whoever was up when the group began acts, in an
+                    # order drawn by the encounter's generator (never file order)
                     able = [a for a in actions[i:j] if a.actor.in_fight]
+                    self.rng.shuffle(able)
                     for action in able:
                         ruleset.resolve(self, action)
                 i = j
@@ -266,8 +268,11 @@ class Encounter:
         """Combatants whose side's losses reach their morale threshold break.
 
         A breaking combatant surrenders when a foe is within melee reach, and flees
-        otherwise; both are out of the fight and counted apart from the dead.
+        otherwise; both are out of the fight and counted apart from the dead. Every
+        combatant is judged on the state before anyone breaks (simultaneous, so the order
+        of sides and members in the file decides nothing).
         """
+        breaking = []
         for c in self.combatants:
             morale = c.doctrine.morale if c.in_fight else None
             if morale is None:
@@ -276,8 +281,10 @@ class Encounter:
             lost = members - self.standing[c.side]
             if lost and lost / members >= morale:
                 engaged = tactics.engaged(self, c, self.enemies(c))
-                self.take_out(c, Status.SURRENDERED if engaged else Status.FLED,
-                              f"morale breaks with {lost} of {members} of its side down")
+                breaking.append((c, Status.SURRENDERED if engaged else Status.FLED,
+                                 f"morale breaks with {lost} of {members} of its side down"))
+        for c, status, why in breaking:
+            self.take_out(c, status, why)
 
     def _result(self) -> EncounterResult:
         standing = self.sides_standing()

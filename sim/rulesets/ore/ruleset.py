@@ -84,8 +84,13 @@ class OreRuleset(Ruleset):
                 **({"master": sorted(f.master)} if f.master else {})}
 
     def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
-        """Lowest Sense declares first, so the sharper see the others' intents."""
-        return sorted(fighters, key=lambda f: f.sense)
+        """Lowest Sense declares first, so the sharper see the others' intents.
+
+        Equal Sense: the order is drawn by the encounter's generator, not the file's.
+        """
+        rand = enc.rng.random
+        keyed = sorted((f.sense, rand(), i) for i, f in enumerate(fighters))
+        return [fighters[i] for _, _, i in keyed]
 
     # ------------------------------------------------------------ planning
     def plan(self, enc: Encounter | None, f: OreFighter, intents: list[Intent]) -> RollPlan:
