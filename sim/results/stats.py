@@ -23,6 +23,7 @@ of four methods (``METHODS``, named in the file):
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from collections import Counter
 from dataclasses import dataclass, fields
 from typing import Any
@@ -191,3 +192,23 @@ class RatioSums:
     def x_mean(self) -> dict[str, Any]:
         """The mean of ``x`` per encounter, with a normal interval."""
         return metric(*normal_ci(self.n, self.sx, self.sxx), "normal")
+
+
+def difference_ci(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """``(p_a - p_b, lo, hi)`` for two exclusive outcomes counted ``a`` and ``b`` times in ``n``.
+
+    The normal interval of a difference of multinomial proportions: its variance is
+    ``(p_a + p_b - (p_a - p_b)^2) / n``. Used for fairness: the side listed first against the
+    side listed second, draws being the third outcome.
+    """
+    if n <= 0:
+        return 0.0, -1.0, 1.0
+    pa, pb = a / n, b / n
+    d = pa - pb
+    half = z * math.sqrt(max(0.0, pa + pb - d * d) / n)
+    return d, d - half, d + half
+
+
+def bonferroni_z(tests: int, level: float = 0.95) -> float:
+    """The z that holds ``level`` over ``tests`` two-sided intervals at once (Bonferroni)."""
+    return NormalDist().inv_cdf(1 - (1 - level) / (2 * tests))

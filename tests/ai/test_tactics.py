@@ -21,7 +21,7 @@ from sim.batch.runner import BatchSpec, run_batch
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
-from sim.results.tally import wilson
+from sim.results.stats import wilson
 from sim.rulesets import registry
 from sim.rulesets.ore.advisor import expected_value, p_sets, widest
 from sim.rulesets.ore.catalog import HEAD
