@@ -74,3 +74,14 @@ def fray(capsys, *args: str) -> Result:
         sys.argv = old
     captured = capsys.readouterr()
     return Result(code, captured.out, captured.err)
+
+
+AFTERMATH_KEYS = {"deaths_in_fight", "deaths_after", "deaths_in_fight_per_encounter",
+                  "deaths_after_per_encounter", "death_rate_after"}
+
+
+def before_aftermath(doc):
+    """``doc`` without the keys the aftermath added (to compare with files made before)."""
+    if isinstance(doc, dict):
+        return {k: before_aftermath(v) for k, v in doc.items() if k not in AFTERMATH_KEYS}
+    return doc

@@ -34,8 +34,9 @@ from sim.results.tally import Tally
 from sim.scenario.errors import FrayInputError
 from sim.scenario.specs import Scenario
 
-SIDE_COLUMNS = ("standing", "out", "deaths", "fled", "surrendered", "attacks", "hits",
-                "damage", "out_rounds")
+# deaths counts every death to the end of the scene: deaths_in_fight + deaths_after
+SIDE_COLUMNS = ("standing", "out", "deaths", "deaths_in_fight", "deaths_after", "fled",
+                "surrendered", "attacks", "hits", "damage", "out_rounds")
 
 
 def columns(scenario: Scenario) -> list[str]:
@@ -56,6 +57,8 @@ def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
         row[f"{s.name}_standing"] = s.standing
         row[f"{s.name}_out"] = s.out_of_fight
         row[f"{s.name}_deaths"] = s.deaths
+        row[f"{s.name}_deaths_in_fight"] = s.deaths_in_fight
+        row[f"{s.name}_deaths_after"] = s.deaths_after
         row[f"{s.name}_fled"] = s.fled
         row[f"{s.name}_surrendered"] = s.surrendered
         row[f"{s.name}_attacks"] = s.attacks

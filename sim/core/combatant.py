@@ -77,5 +77,9 @@ class Combatant:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"
 
     def describe(self) -> str:
-        """A short state line for logs ("2 wounds", "HP 12/27"); rulesets override."""
+        """The fighter's numbers for the log's roster; rulesets override."""
+        return self.status.value
+
+    def state(self) -> str:
+        """Its health now, for the log ("2 wounds (wounded)", "HP 12/27"); rulesets override."""
         return self.status.value

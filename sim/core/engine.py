@@ -20,6 +20,7 @@ import simpy
 
 from sim.ai import profiles as ai
 from sim.ai import tactics
+from sim.core import aftermath
 from sim.core.battlefield import Battlefield
 from sim.core.combatant import Combatant, Status
 from sim.rulesets import registry
@@ -46,11 +47,21 @@ class SideResult:
     hits: int
     damage: int
     out_rounds: tuple[int, ...]  # the round each member went out in, in order
+    deaths_after: int = 0  # of ``deaths``, those who died after the fight (the aftermath)
+
+    @property
+    def deaths_in_fight(self) -> int:
+        """Deaths during the fight itself."""
+        return self.deaths - self.deaths_after
 
 
 @dataclass(frozen=True, slots=True)
 class EncounterResult:
-    """The outcome of one encounter: the winner (None for a draw), rounds, per-side counts."""
+    """The outcome of one encounter: the winner (None for a draw), rounds, per-side counts.
+
+    The winner and the rounds are the fight's; the counts are taken at the end of the scene,
+    after the aftermath (a fighter who bled to death after the fight is out and dead).
+    """
 
     seed: int
     winner: str | None
@@ -90,6 +101,8 @@ class Encounter:
         self.round = 0
         self.round_start = 0.0
         self.first_casualty_round = 0
+        self.fight_over = False  # set when the fight ends and the aftermath begins
+        self.died_after: frozenset[Combatant] = frozenset()
         self.declared: dict[Combatant, list[Intent]] = {}
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
@@ -155,7 +168,7 @@ class Encounter:
             if not self.standing[c.side]:
                 self.sides_left -= 1
             c.out_round = self.round
-            if not self.first_casualty_round:
+            if not self.first_casualty_round and not self.fight_over:
                 self.first_casualty_round = self.round
         if self.log is not None:
             self.emit("status", who=c.name, status=status.value,
@@ -212,10 +225,32 @@ class Encounter:
 
     # ---------------------------------------------------------------- running
     def run(self) -> EncounterResult:
-        """Fight to the end and return the result."""
+        """Fight to the end, settle the aftermath, and return the result."""
         main = self.env.process(self._fight())
         self.env.run(until=main)
-        return self._result()
+        rounds = self.round
+        standing = self.sides_standing()
+        winner = standing[0] if len(standing) == 1 else None
+        if self.log is not None:
+            self.emit("end", winner=winner, rounds=rounds,
+                      text=f"{winner} win after {rounds} rounds." if winner
+                      else f"Draw after {rounds} rounds.")
+        self.fight_over = True
+        aftermath.settle(self, winner)
+        return self._result(winner, rounds)
+
+    def play_on(self, more: Callable[[], bool]) -> None:
+        """After the fight: let ongoing effects run, a round at a time, while ``more()``.
+
+        At most ``aftermath.MAX_AFTERMATH_ROUNDS`` rounds; the log's rounds count on.
+        """
+        spr = self.ruleset.seconds_per_round
+        for _ in range(aftermath.MAX_AFTERMATH_ROUNDS):
+            if not more():
+                return
+            self.round += 1
+            self.round_start = self.env.now
+            self.env.run(until=self.env.now + spr)
 
     def _fight(self) -> Generator:
         env, ruleset = self.env, self.ruleset
@@ -286,9 +321,8 @@ class Encounter:
         for c, status, why in breaking:
             self.take_out(c, status, why)
 
-    def _result(self) -> EncounterResult:
-        standing = self.sides_standing()
-        winner = standing[0] if len(standing) == 1 else None
+    def _result(self, winner: str | None, rounds: int) -> EncounterResult:
+        after = self.died_after
         sides = tuple(
             SideResult(
                 name=name,
@@ -302,14 +336,11 @@ class Encounter:
                 hits=sum(m.hits for m in members),
                 damage=sum(m.damage for m in members),
                 out_rounds=tuple(sorted(m.out_round for m in members if not m.in_fight)),
+                deaths_after=sum(m in after for m in members),
             )
             for name, members in self.sides.items()
         )
-        if self.log is not None:
-            self.emit("end", winner=winner, rounds=self.round,
-                      text=f"{winner} win after {self.round} rounds." if winner
-                      else f"Draw after {self.round} rounds.")
-        return EncounterResult(self.seed, winner, self.round, sides, self.first_casualty_round)
+        return EncounterResult(self.seed, winner, rounds, sides, self.first_casualty_round)
 
     def _emit_start(self) -> None:
         self.emit("start", scenario=self.scenario.name, ruleset=self.ruleset.name,

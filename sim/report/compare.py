@@ -22,6 +22,7 @@ SIDE_ROWS: tuple[tuple[str, str, int], ...] = (
     ("deaths per fight", "deaths_per_encounter", 2),
     ("P(at least one death)", "p_any_death", 3),
     ("death rate per combatant", "death_rate", 3),
+    ("  of which after the fight", "death_rate_after", 3),
     ("out-of-fight rate", "out_rate", 3),
     ("share of the out who died", "died_share_of_out", 3),
     ("hits per attack", "hits_per_attack", 3),

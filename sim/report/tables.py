@@ -28,23 +28,31 @@ def batch_table(summary: dict[str, Any]) -> str:
     title = (f"{summary['scenario']} under {summary['ruleset']}: "
              f"{summary['encounters']} encounters, seed {summary['seed']}")
     table = Table(title=title, title_justify="left")
-    for column in ("side", "members", "win rate (95% CI)", "hit rate", "deaths",
+    for column in ("side", "members", "win rate (95% CI)", "hit rate", "deaths (after)",
                    "out of fight"):
         table.add_column(column, justify="left" if column == "side" else "right")
     n = summary["encounters"]
     for name, side in summary["sides"].items():
         lo, hi = side["win_rate_ci95"]
-        per = (lambda x: f"{x} ({x / n:.2f}/fight)") if n else str
+        def per(x: int, more: str = "") -> str:
+            return f"{x} ({x / n:.2f}/fight{more})" if n else f"{x}{more}"
+
         table.add_row(name, str(side["members"]),
                       f"{side['win_rate']:.3f} ({lo:.3f}-{hi:.3f})",
-                      f"{side['hit_rate']:.3f}", per(side["deaths"]), per(side["out_of_fight"]))
+                      f"{side['hit_rate']:.3f}",
+                      per(side["deaths"], f"; {side['deaths_after']} after"
+                          if "deaths_after" in side else ""),
+                      per(side["out_of_fight"]))
     table.add_row("draw", "", f"{summary['outcomes']['draw'] / n:.3f}" if n else "0", "", "", "")
     buffer = io.StringIO()
     Console(file=buffer, width=100, color_system=None).print(table)
     r, le = summary["rounds"], summary["lethality"]
     buffer.write(f"rounds: mean {r['mean']:.2f}, median {r['median']}, p90 {r['p90']}, "
                  f"max {r['max']}\n")
-    buffer.write(f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight, "
+    split = (f" ({le['deaths_in_fight_per_encounter']:.3f} in the fight + "
+             f"{le['deaths_after_per_encounter']:.3f} after)"
+             if "deaths_after_per_encounter" in le else "")  # older summaries lack it
+    buffer.write(f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight{split}, "
                  f"P(any death) {le['p_any_death']:.3f}, death rate per combatant "
                  f"{le['death_rate']:.3f}\n")
     return buffer.getvalue().rstrip("\n")

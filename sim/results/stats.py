@@ -23,9 +23,9 @@ of four methods (``METHODS``, named in the file):
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from collections import Counter
 from dataclasses import dataclass, fields
+from statistics import NormalDist
 from typing import Any
 
 Z95 = 1.959963984540054

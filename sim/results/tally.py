@@ -28,8 +28,8 @@ from sim.results.stats import (
     wilson,
 )
 
-COUNT_KEYS = ("wins", "deaths", "out_of_fight", "fled", "surrendered", "attacks", "hits",
-              "damage")
+COUNT_KEYS = ("wins", "deaths", "deaths_after", "out_of_fight", "fled", "surrendered",
+              "attacks", "hits", "damage")
 
 
 @dataclass
@@ -42,6 +42,7 @@ class SideFold:
     fled: int = 0  # counted, not rated: out of the fight alive, by morale
     surrendered: int = 0
     deaths: RatioSums = field(default_factory=RatioSums)   # (deaths, members)
+    after: RatioSums = field(default_factory=RatioSums)    # (deaths after the fight, members)
     out: RatioSums = field(default_factory=RatioSums)      # (out, members)
     died: RatioSums = field(default_factory=RatioSums)     # (deaths, out)
     hits: RatioSums = field(default_factory=RatioSums)     # (hits, attacks)
@@ -52,13 +53,17 @@ class SideFold:
     # (last round, members still fighting at the end) -> fights: the flat tail of each curve
     tail: Counter = field(default_factory=Counter)
 
-    def add(self, rounds: int, deaths: int, out: int, attacks: int, hits: int, damage: int,
-            out_rounds: list[int]) -> None:
-        """Fold in one encounter's numbers for this side (``out_rounds`` sorted)."""
+    def add(self, rounds: int, deaths: int, after: int, out: int, attacks: int, hits: int,
+            damage: int, out_rounds: list[int]) -> None:
+        """Fold in one encounter's numbers for this side (``out_rounds`` sorted).
+
+        ``deaths`` counts to the end of the scene, ``after`` those of them after the fight.
+        """
         m = self.members
         if deaths:
             self.any_death += 1
         self.deaths.add(deaths, m)
+        self.after.add(after, m)
         self.out.add(out, m)
         self.died.add(deaths, out)
         self.hits.add(hits, attacks)
@@ -78,7 +83,7 @@ class SideFold:
         """Add the same side's fold of other encounters."""
         for key in ("wins", "any_death", "fled", "surrendered"):
             setattr(self, key, getattr(self, key) + getattr(other, key))
-        for key in ("deaths", "out", "died", "hits", "damage"):
+        for key in ("deaths", "after", "out", "died", "hits", "damage"):
             getattr(self, key).merge(getattr(other, key))
         self._grow(len(other.alive_sum))
         for r, (s, sq) in enumerate(zip(other.alive_sum, other.alive_sq, strict=True)):
@@ -94,8 +99,8 @@ class SideFold:
 
     def counts(self) -> dict[str, int]:
         """Totals over the batch: wins, deaths, out of the fight, fled, ..., damage."""
-        values = (self.wins, self.deaths.sx, self.out.sx, self.fled, self.surrendered,
-                  self.hits.sy, self.hits.sx, self.damage.sx)
+        values = (self.wins, self.deaths.sx, self.after.sx, self.out.sx, self.fled,
+                  self.surrendered, self.hits.sy, self.hits.sx, self.damage.sx)
         return {key: int(v) for key, v in zip(COUNT_KEYS, values, strict=True)}
 
     # ------------------------------------------------------------------ lethality metrics
@@ -125,6 +130,7 @@ class SideFold:
             "deaths_per_encounter": self.deaths.x_mean(),
             "p_any_death": metric(self.any_death / n if n else 0.0, lo, hi, "wilson"),
             "death_rate": self.deaths.rate(),
+            "death_rate_after": self.after.rate(),
             "out_rate": self.out.rate(),
             "died_share_of_out": self.died.rate(),
             "survival": self.survival(max_round),
@@ -153,6 +159,8 @@ class SideFold:
             "hits": c["hits"],
             "hit_rate": round(c["hits"] / c["attacks"], 6) if c["attacks"] else 0,
             "deaths": c["deaths"],
+            "deaths_in_fight": c["deaths"] - c["deaths_after"],
+            "deaths_after": c["deaths_after"],
             "out_of_fight": c["out_of_fight"],
             "fled": c["fled"],
             "surrendered": c["surrendered"],
@@ -162,8 +170,12 @@ class SideFold:
 
 
 def _side_numbers(row: dict[str, Any], name: str) -> tuple[list[int], list[int]]:
-    """``[deaths, out, attacks, hits, damage, fled, surrendered]`` and the out rounds."""
-    numbers = [int(row[f"{name}_{key}"]) for key in ("deaths", "out", "attacks", "hits")]
+    """``[deaths, after, out, attacks, hits, damage, fled, surrendered]``, the out rounds.
+
+    Rows written before the aftermath was counted have no ``deaths_after``: 0.
+    """
+    numbers = [int(row[f"{name}_deaths"]), int(row.get(f"{name}_deaths_after") or 0)]
+    numbers += [int(row[f"{name}_{key}"]) for key in ("out", "attacks", "hits")]
     numbers += [int(row.get(f"{name}_{key}") or 0) for key in ("damage", "fled", "surrendered")]
     text = row.get(f"{name}_out_rounds") or ""
     return numbers, [int(x) for x in str(text).split()]
@@ -202,14 +214,14 @@ class Tally:
             self.draws += 1
         else:
             self.sides[winner].wins += 1
-        total = [0, 0, 0, 0, 0]
+        total = [0] * 6
         all_out: list[int] = []
         for name, side in self.sides.items():
             numbers, out_rounds = _side_numbers(row, name)
-            side.add(rounds, *numbers[:5], out_rounds)
-            side.fled += numbers[5]
-            side.surrendered += numbers[6]
-            total = [t + v for t, v in zip(total, numbers[:5], strict=True)]
+            side.add(rounds, *numbers[:6], out_rounds)
+            side.fled += numbers[6]
+            side.surrendered += numbers[7]
+            total = [t + v for t, v in zip(total, numbers[:6], strict=True)]
             all_out += out_rounds
         all_out.sort()
         self.overall.add(rounds, *total, all_out)
@@ -228,6 +240,7 @@ class Tally:
         """The ``summary.json`` document (see DESIGN.md, contracts)."""
         n = self.encounters
         deaths, members = int(self.overall.deaths.sx), self.overall.members
+        after = int(self.overall.after.sx)
         _, rounds_total, _ = histogram_sums(self.rounds)
         return {
             "scenario": self.scenario,
@@ -246,6 +259,8 @@ class Tally:
                 "deaths_per_encounter": round(deaths / n, 6) if n else 0,
                 "p_any_death": round(self.overall.any_death / n, 6) if n else 0,
                 "death_rate": round(deaths / (n * members), 6) if n else 0,
+                "deaths_in_fight_per_encounter": round((deaths - after) / n, 6) if n else 0,
+                "deaths_after_per_encounter": round(after / n, 6) if n else 0,
             },
         }
 

@@ -111,8 +111,13 @@ class Ruleset(ABC):
     def end_round(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
         """Called after the last action of a round."""
 
-    def aftermath(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
-        """Settle the fallen once the fight is over (RULES.md, aftermath)."""
+    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:  # noqa: B027
+        """Settle the fallen once the fight is over (RULES.md, aftermath); optional.
+
+        ``tended``: the combatants someone looks after (``sim.core.aftermath.tended``).
+        Ongoing effects that outlive the fight run on (``Encounter.play_on``); deaths they
+        cause are counted as deaths after the fight. Default: nothing happens after.
+        """
 
     # ---------------------------------------------------------------- shared resolution
     def walk_toward(self, enc: Encounter, f: Combatant, intent: Move, metres: float) -> None:

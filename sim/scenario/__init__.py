@@ -7,6 +7,7 @@
 from sim.scenario.errors import FrayInputError, ScenarioError
 from sim.scenario.loader import load, parse, read_yaml
 from sim.scenario.specs import (
+    AftermathSpec,
     Doctrine,
     MapSpec,
     MemberSpec,
@@ -18,6 +19,6 @@ from sim.scenario.specs import (
 )
 
 __all__ = [
-    "Doctrine", "FrayInputError", "MapSpec", "MemberSpec", "NodeSpec", "Scenario",
+    "AftermathSpec", "Doctrine", "FrayInputError", "MapSpec", "MemberSpec", "NodeSpec", "Scenario",
     "ScenarioError", "SideSpec", "Skills", "Traits", "load", "parse", "read_yaml",
 ]

@@ -18,6 +18,7 @@ from sim.rulesets import registry
 from sim.scenario.errors import ScenarioError, pydantic_problems, unknown
 from sim.scenario.models import MapModel, ScenarioModel, scenario_model
 from sim.scenario.specs import (
+    AftermathSpec,
     Doctrine,
     MapSpec,
     MemberSpec,
@@ -176,6 +177,7 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
     return Scenario(
         name=model.name, source=source, ruleset=model.ruleset, max_rounds=model.max_rounds,
         map=map_spec, sides=tuple(sides), options=tuple(options),
+        aftermath=AftermathSpec(tend=model.aftermath.tend),
     )
 
 

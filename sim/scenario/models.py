@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from sim.scenario import vocabulary as catalog
 from sim.scenario.errors import unknown
-from sim.scenario.vocabulary import AI_PROFILES, COVERS, FOCUSES, VISIBILITIES
+from sim.scenario.vocabulary import AI_PROFILES, COVERS, FOCUSES, TENDS, VISIBILITIES
 
 
 class Strict(BaseModel):
@@ -115,6 +115,12 @@ class MapModel(Strict):
     edges: list[list[Any]] = []  # [node, node, metres]; checked in _freeze_map
 
 
+class AftermathModel(Strict):
+    """``aftermath:``: who tends the fallen once the fight is over."""
+
+    tend: Literal[TENDS] = "own"  # type: ignore[valid-type]
+
+
 class ScenarioModel(Strict):
     """The whole scenario file."""
 
@@ -124,6 +130,7 @@ class ScenarioModel(Strict):
     map: MapModel | None = None
     sides: dict[str, list[MemberModel]]
     options: dict[str, dict[str, Any]] = {}
+    aftermath: AftermathModel = AftermathModel()
 
 
 

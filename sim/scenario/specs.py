@@ -100,6 +100,17 @@ class SideSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class AftermathSpec:
+    """What happens to the fallen once the fight is over.
+
+    ``tend``: ``own`` (the side holding the field tends its own fallen), ``all`` or
+    ``none``. A draw tends nobody.
+    """
+
+    tend: str = "own"
+
+
+@dataclass(frozen=True, slots=True)
 class Scenario:
     """A validated scenario, ready for ``engine.Encounter``."""
 
@@ -110,6 +121,7 @@ class Scenario:
     map: MapSpec
     sides: tuple[SideSpec, ...]
     options: tuple[tuple[str, Any], ...] = ()
+    aftermath: AftermathSpec = AftermathSpec()
 
     def ruleset_options(self, key: str) -> Any | None:
         """The validated options block for ruleset ``key``, or None."""

@@ -30,6 +30,8 @@ RANGED_WEAPONS = frozenset({"bow", "crossbow", "pistol", "rifle", "shotgun"})
 
 AI_PROFILES: tuple[str, ...] = ("passive", "basic", "aggressive", "cautious", "tactical")
 FOCUSES: tuple[str, ...] = ("nearest", "weakest", "most_dangerous")
+TENDS: tuple[str, ...] = ("own", "all", "none")
+"""Who tends the fallen after a fight: the side holding the field its own, all, or none."""
 
 
 class Cover(IntEnum):

@@ -79,10 +79,17 @@ def test_fray_run_replays_a_batch_row(tmp_path, capsys):
         result = fray(capsys, "run", AMBUSH, "--ruleset", "opend6", "--seed", row["seed"],
                       "--format", "jsonl")
         assert result.code == 0
-        end = json.loads(result.out.strip().splitlines()[-1])
-        assert end["type"] == "end"
+        events = [json.loads(line) for line in result.out.strip().splitlines()]
+        end = next(e for e in events if e["type"] == "end")
         assert (end["winner"] or "draw") == row["winner"]
         assert end["rounds"] == int(row["rounds"])
+        # the log ends with the roll call, which agrees with the row's deaths
+        calls = [e for e in events if e["type"] == "rollcall"]
+        assert events[-len(calls):] == calls and len(calls) == len(scen.sides[0].members) + len(
+            scen.sides[1].members)
+        for side in scen.side_names:
+            dead = sum(e["state"] == "dead" for e in calls if e["side"] == side)
+            assert dead == int(row[f"{side}_deaths"])
 
 
 def test_one_tally_per_batch_whatever_the_path(tmp_path):

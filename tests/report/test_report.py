@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS
+from helpers import SCENARIOS, before_aftermath
 
 from sim import scenario as scenario_mod
 from sim.report.charts import COMPARE_CHARTS, sweep_chart
@@ -47,10 +47,11 @@ def doc(tally):
 def test_batch_table(tally):
     text = batch_table(tally.summary())
     assert text.startswith("morale under opend6: 30 encounters, seed 2")
-    assert "0.833 (0.664-0.927)" in text and "74 (2.47/fight)" in text
+    assert "0.833 (0.664-0.927)" in text and "74 (2.47/fight; 0 after)" in text
     assert "108 (3.60/fight)" in text
-    assert text.endswith("lethality: 3.400 deaths/fight, P(any death) 1.000, death rate per "
-                         "combatant 0.486")
+    assert text.endswith("lethality: 3.400 deaths/fight (3.400 in the fight + 0.000 after), "
+                         "P(any death) 1.000, death rate per combatant 0.486")
+    assert "74 (2.47/fight; 0 after)" in text
 
 
 def test_compare_table_has_every_ruleset_and_the_verdict(doc):
@@ -104,5 +105,5 @@ def test_conversion_text_names_every_combatant_and_builder():
 
 
 def test_summary_file_renders_like_the_tally(tally):
-    on_disk = json.loads((DATA / "summary.json").read_text())
-    assert batch_table(on_disk) == batch_table(tally.summary())
+    on_disk = json.loads((DATA / "summary.json").read_text())  # made before the aftermath
+    assert batch_table(on_disk) == batch_table(before_aftermath(tally.summary()))

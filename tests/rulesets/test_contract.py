@@ -55,13 +55,12 @@ def _checked_encounter(scen, ruleset: str, seed: int, log: bool = False) -> Enco
 def _check_books(enc: Encounter) -> None:
     result = enc.run()
     assert 1 <= result.rounds <= enc.scenario.max_rounds
-    standing = [s.name for s in result.sides if s.standing]
-    assert (result.winner is None) == (len(standing) != 1), (result.winner, standing)
-    assert result.winner in (None, *standing)
+    assert result.winner in (None, *enc.scenario.side_names)
     for side in result.sides:
         assert 0 <= side.hits <= side.attacks, side
         assert side.standing + side.out_of_fight == side.members, side
         assert side.deaths + side.fled + side.surrendered <= side.out_of_fight, side
+        assert 0 <= side.deaths_after <= side.deaths, side
         assert side.damage >= 0 and (side.hits or not side.damage), side
     for c in enc.combatants:
         assert 0.0 <= enc.advisor.threat(c) <= 1.0

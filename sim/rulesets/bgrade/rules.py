@@ -133,6 +133,10 @@ class Track:
         self.shock += shock - over
         self.wounds = min(WOUND_BOXES, self.wounds + wounds + over)
 
+    def heal_after_fight(self) -> None:
+        """As ORE: half the Shock (rounded down) goes away after a fight."""
+        self.shock -= self.shock // 2
+
     def shock_fills(self, amount: int = 1) -> bool:
         """Whether ``amount`` more Shock would fill the Shock track."""
         return self.shock + amount >= self.shock_boxes

@@ -262,8 +262,8 @@ class OpenCoreFighter(Combatant):
     __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "attack_skill",
                  "unarmed_skill", "evade", "weapon", "fire", "held", "armor", "armor_left",
                  "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
-                 "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "skill_penalty",
-                 "injuries")
+                 "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
+                 "skill_penalty", "injuries")
 
     def describe(self) -> str:
         """Abilities, HP, armor, weapon and skills, for the start of the log."""
@@ -320,12 +320,27 @@ def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
             if not loss:
                 continue
             f.hp -= loss
-            if enc.log is not None:
+            if enc.log is not None and not enc.fight_over:  # the aftermath sums it up
                 enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
                          text=f"{f.name} bleeds {loss} HP ({f.state()}).")
             check_health(enc, f, "bleeding")
 
-    enc.start_effect(f, bleed, persistent=True)
+    f.bleeder = enc.start_effect(f, bleed, persistent=True)
+
+
+def stop_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
+    """Tended: bleeding and bloodloss stop (the seed: "stabilized by chance or healing")."""
+    f.bloodloss = 0
+    if f.bleeding:
+        f.bleeding = False
+        if f.bleeder.is_alive:
+            f.bleeder.interrupt("tended")
+        f.effects = [p for p in f.effects if p is not f.bleeder]
+
+
+def losing_blood(f: OpenCoreFighter) -> bool:
+    """Alive and losing hit points each round (bleeding below 0 HP, or bloodloss)."""
+    return f.status is not Status.DEAD and f.bleeding and hp_loss_per_round(f.hp, f.bloodloss) > 0
 
 
 def start_stun(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:

@@ -34,9 +34,11 @@ from sim.rulesets.opencore.fighter import (
     check_health,
     ensure_bleeding,
     knock_out,
+    losing_blood,
     max_range,
     profile,
     start_stun,
+    stop_bleeding,
 )
 from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
@@ -101,7 +103,7 @@ class OpenCoreRuleset(Ruleset):
         f.shield = member.shield
         f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
         f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
-        f.bleeding, f.injuries = False, []
+        f.bleeding, f.bleeder, f.injuries = False, None, []
         f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
         return f
 
@@ -321,6 +323,37 @@ class OpenCoreRuleset(Ruleset):
 
     def end_round(self, enc: Encounter) -> None:
         """Nothing to close: the effects run as their own processes."""
+
+    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
+        """Bleeding runs on after the fight (seed: "unless stabilized by chance or healing").
+
+        A tended fighter's bleeding stops: OpenCore has no first-aid roll, so tending is
+        enough (RULES.md: "else the bleeding simply stops"). Everyone else bleeds on, a round
+        at a time, until dead at -CON. Ruling: stabilising "by chance" is not modelled.
+        """
+        for f in enc.combatants:
+            if f in tended and losing_blood(f):
+                stop_bleeding(enc, f)
+                if enc.log is not None:
+                    enc.emit("tend", who=f.name, text=f"{f.name} is tended: the bleeding "
+                             f"stops ({f.state()}).")
+        start = enc.round
+        bleeding = {f: f.hp for f in enc.combatants if losing_blood(f)}
+        settled: dict[OpenCoreFighter, int] = {}  # the round each stopped bleeding
+
+        def more() -> bool:
+            for f in bleeding:
+                if f not in settled and not losing_blood(f):
+                    settled[f] = enc.round
+            return len(settled) < len(bleeding)
+
+        enc.play_on(more)
+        if enc.log is not None:
+            for f, hp in bleeding.items():
+                rounds = settled.get(f, enc.round) - start
+                enc.emit("bleed", who=f.name, loss=hp - f.hp, hp=f.hp,
+                         text=f"{f.name}, untended, bleeds {hp - f.hp} HP over "
+                              f"{rounds} round(s) -> {f.status.value} ({f.state()}).")
 
 
 # ---------------------------------------------------------------------------- log text

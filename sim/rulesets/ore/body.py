@@ -8,7 +8,7 @@ Killing: dead. Head full (Shock + Killing): unconscious. Torso full: dazed (-1d 
 
 from __future__ import annotations
 
-from sim.rulesets.ore.catalog import ARMS, BOXES, HEAD, LEGS, LIMBS, TORSO
+from sim.rulesets.ore.catalog import ARMS, BOXES, HEAD, LEGS, LIMBS, LOCATION_NAMES, TORSO
 
 
 class Body:
@@ -98,8 +98,6 @@ class Body:
 
     def summary(self) -> str:
         """``torso 3K+2S/10, head 1S/4`` for the marked locations."""
-        from sim.rulesets.ore.catalog import LOCATION_NAMES
-
         parts = []
         for loc, name in enumerate(LOCATION_NAMES):
             k, s = self.killing[loc], self.shock[loc]

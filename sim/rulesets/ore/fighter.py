@@ -105,6 +105,10 @@ class OreFighter(Combatant):
                 f"parry {self.parry}; {self.weapon.name} ({self.weapon.damage}), "
                 f"AR {'/'.join(map(str, self.armor))}")
 
+    def state(self) -> str:
+        """The marked wound boxes (``torso 3K+2S/10``), or unhurt."""
+        return self.wounds.summary() or "unhurt"
+
     @property
     def dazed(self) -> bool:
         """Torso full: -1d on every pool."""

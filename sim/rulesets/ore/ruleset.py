@@ -161,6 +161,17 @@ class OreRuleset(Ruleset):
             if type(intent) is Defend:
                 f.defenses.append((intent.kind, action.payload))
 
+    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
+        """Nobody dies after an ORE fight; half the Shock (rounded down) goes away (Reign).
+
+        Tending changes nothing: ORE has no bleeding and no first aid to roll.
+        """
+        for f in enc.combatants:
+            if f.status is not Status.DEAD:
+                f.wounds.heal_after_fight()
+        if enc.log is not None:
+            enc.emit("recover", text="Half of everyone's Shock goes away (rounded down).")
+
     # ------------------------------------------------------------ resolving
     def resolve(self, enc: Encounter, action: TimedAction) -> None:
         """Carry out one set's action: attack, move, retreat, reload or stand ready."""

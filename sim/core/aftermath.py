@@ -1,0 +1,67 @@
+"""Once the fight is over: the fallen are settled, and counted to the end of the scene.
+
+RULES.md, aftermath: ongoing effects run on (OpenCore's bleeding), the side holding the
+field tends its own fallen by default (scenario ``aftermath: {tend: own | all | none}``),
+a draw tends nobody. Each ruleset says what becomes of its fallen in ``Ruleset.aftermath``;
+this module decides who is tended, runs the ruleset's aftermath, and ends the log with a
+roll call of every combatant.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.core.combatant import Status
+
+if TYPE_CHECKING:
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+
+# Ruling: the longest an aftermath runs on (rounds); bleeding settles long before (OpenCore
+# loses at least 1 HP a round below 0 and dies at -CON, at most 100 rounds).
+MAX_AFTERMATH_ROUNDS = 500
+
+
+def tended(enc: Encounter, winner: str | None) -> frozenset[Combatant]:
+    """Who is tended after the fight: by the scenario's ``aftermath.tend``.
+
+    ``own``: the winning side's members; ``all``: everyone; ``none``, or a draw: nobody.
+    """
+    how = enc.scenario.aftermath.tend
+    if how == "none" or (winner is None and how == "own"):
+        return frozenset()
+    if how == "all":
+        return frozenset(enc.combatants)
+    return frozenset(enc.sides[winner])
+
+
+def settle(enc: Encounter, winner: str | None) -> None:
+    """Run the ruleset's aftermath and note who died after the fight."""
+    dead = {c for c in enc.combatants if c.status is Status.DEAD}
+    care = tended(enc, winner)
+    if enc.log is not None:
+        how = ("nobody tends the fallen" if not care
+               else "everyone's fallen are tended" if len(care) == len(enc.combatants)
+               else f"the {winner} side, holding the field, tends its own")
+        enc.emit("aftermath", tended=sorted(c.name for c in care), text=f"Aftermath: {how}.")
+    enc.ruleset.aftermath(enc, care)
+    enc.died_after = frozenset(c for c in enc.combatants
+                               if c.status is Status.DEAD and c not in dead)
+    if enc.log is not None:
+        for c, state in roll_call(enc):
+            enc.emit("rollcall", who=c.name, side=c.side, state=state,
+                     text=f"  {c.name} ({c.side}): {state}"
+                          f"{' after the fight' if c in enc.died_after else ''}"
+                          f" - {c.state()}")
+
+
+def roll_call(enc: Encounter) -> list[tuple[Combatant, str]]:
+    """Every combatant and where it stands: standing, wounded, unconscious, fled, ..., dead."""
+    out = []
+    for c in enc.combatants:
+        if c.in_fight:
+            state = "wounded" if enc.advisor.threat(c) > 0 else "standing"
+        else:
+            state = c.status.value
+        out.append((c, state))
+    return out
