@@ -100,5 +100,6 @@ def test_ore_loses_nobody_after_and_half_the_shock_goes():
 
 
 def test_a_bad_tend_is_a_clear_error():
-    with pytest.raises(ScenarioError, match=r"aftermath\.tend: unknown tend 'mine'; allowed: own, all, none"):
+    with pytest.raises(ScenarioError,
+                       match=r"aftermath\.tend: unknown tend 'mine'; allowed: own, all, none"):
         scenario({"a": [{"name": "A"}], "b": [{"name": "B"}]}, aftermath={"tend": "mine"})
