@@ -13,7 +13,8 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
-from sim.core.actions import Attack
+from sim.core.actions import Attack, Move
+from sim.core.battlefield import MELEE_REACH
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -44,6 +45,24 @@ class Advisor(ABC):
     def threat(self, actor: Combatant) -> float:
         """How hurt a combatant is, 0 (fresh) to 1 (about to go down)."""
 
+    def can_hit(self, enc: Encounter, actor: Combatant, target: Combatant) -> bool:
+        """Whether an attack declared now could succeed at all (no hopeless attacks)."""
+        return True
+
+    def hopeless(self, enc: Encounter, actor: Combatant,
+                 target: Combatant) -> tuple[list[Intent], str]:
+        """In reach of ``target`` but with no chance to hit: what to do instead, and why.
+
+        Default: a shooter standing off steps a move closer (range penalties shrink); anyone
+        else holds its ground.
+        """
+        gap = enc.field.distance(actor.pos, target.pos)
+        if actor.ranged and gap > MELEE_REACH:
+            closer = max(MELEE_REACH, gap - actor.speed)
+            return ([Move(target, stop_at=closer)],
+                    f"no chance to hit {target.name} from here: closes in")
+        return [], f"no chance to hit {target.name}: holds its ground"
+
     def called_shot(self, enc: Encounter, actor: Combatant, target: Combatant) -> str | None:
         """The location an aggressive AI should call, or None (no called shot)."""
         return None
@@ -69,6 +88,22 @@ class Advisor(ABC):
                           kind: str) -> bool:
         """Whether attacking ``target`` and defending (``kind``) in one round both pay."""
         return False
+
+    def attack_worth(self, enc: Encounter, actor: Combatant, target: Combatant) -> float:
+        """Expected harm one attack of ``actor`` does to ``target`` now, in the ruleset's unit.
+
+        Default: ``danger`` (what ``actor`` deals in a round).
+        """
+        return self.danger(enc, actor)
+
+    def defense_worth(self, enc: Encounter, actor: Combatant, threats: list[Combatant],
+                      kind: str) -> float:
+        """Expected harm a defense (``kind``) spares ``actor`` from ``threats`` this round.
+
+        Same unit as ``attack_worth``. Default 0: a cautious fighter then strikes rather than
+        only defend (never a fighter that stops fighting).
+        """
+        return 0.0
 
     def tactical_attack(self, enc: Encounter, actor: Combatant,
                         target: Combatant) -> tuple[list[Intent], str]:

@@ -57,12 +57,35 @@ def stop_at(c: Combatant) -> float:
 
 
 def can_strike(enc: Encounter, c: Combatant, target: Combatant) -> bool:
-    """``Ruleset.can_attack``, and within melee reach for a shooter that prefers melee."""
+    """``c`` can attack ``target`` from where it stands, and the attack could succeed.
+
+    Within reach (melee reach for a shooter that prefers melee) and not hopeless
+    (``Advisor.can_hit``: ORE and B-Grade need two dice or a special die, OpenD6 one die).
+    """
+    return within_strike(enc, c, target) and enc.advisor.can_hit(enc, c, target)
+
+
+def within_strike(enc: Encounter, c: Combatant, target: Combatant) -> bool:
+    """``Advisor.can_attack``, and within melee reach for a shooter that prefers melee."""
     if not enc.advisor.can_attack(enc, c, target):
         return False
     if c.ranged and c.doctrine.prefers == "melee":
         return enc.field.distance(c.pos, target.pos) <= MELEE_REACH
     return True
+
+
+def approach(enc: Encounter, c: Combatant, target: Combatant,
+             why: str | None = None) -> list[Intent]:
+    """``c`` cannot strike ``target``: close in, or, in reach but hopeless, what then.
+
+    An attack that cannot succeed is never declared (it would count as a miss): the
+    advisor says what to do instead (``Advisor.hopeless``: step closer, aim, hold).
+    """
+    if within_strike(enc, c, target):
+        intents, c.why = enc.advisor.hopeless(enc, c, target)
+        return intents
+    c.why = why or f"closing on {target.name}"
+    return [Move(target, stop_at=stop_at(c))]
 
 
 def passive(enc: Encounter, c: Combatant) -> list[Intent]:
@@ -99,8 +122,7 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
     if can_strike(enc, c, target):
         c.why = _in_reach(c, target)
         return [Attack(target)]
-    c.why = f"closing on {target.name}"
-    return [Move(target, stop_at=stop_at(c))]
+    return approach(enc, c, target)
 
 
 def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
@@ -121,11 +143,10 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
             f", called shot at the {called}" if called else "")
         return intents
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
-    if gap <= c.speed and advisor.can_move_and_attack(enc, c):
+    if 0 < gap <= c.speed and advisor.can_move_and_attack(enc, c):
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), Attack(target)]
-    c.why = f"closing on {target.name}"
-    return [Move(target, stop_at=stop_at(c))]
+    return approach(enc, c, target)
 
 
 # ---------------------------------------------------------------------------- shared moves
@@ -219,16 +240,40 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
                   else f"{aimed} attacks declared on it" if aimed >= 2 else "hurt")
         kind = advisor.defense_kind(enc, c, ranged=not close)
         if kind:
-            if can_strike(enc, c, target) and advisor.attack_and_defend(enc, c, target, kind):
-                c.why = f"{DEFENDS[kind]} and strikes at {target.name}: {reason}"
-                return [Attack(target), Defend(kind)]
-            c.why = f"{DEFENDS[kind]}: {reason}"
-            return [Defend(kind)]
+            plan = _defend_or_strike(enc, c, target, kind, close or tactics.threatened_by(
+                enc, c, foes), reason)
+            if plan is not None:
+                return plan
     if can_strike(enc, c, target):
         c.why = _in_reach(c, target)
         return [Attack(target)]
-    c.why = f"closing to {'range' if shooter else 'reach'} of {target.name}"
-    return [Move(target, stop_at=stop_at(c))]
+    return approach(enc, c, target,
+                    f"closing to {'range' if shooter else 'reach'} of {target.name}")
+
+
+def _defend_or_strike(enc: Encounter, c: Combatant, target: Combatant, kind: str,
+                      threats: list[Combatant], reason: str) -> list[Intent] | None:
+    """Cautious under pressure: defend and strike when both pay, else the better of the two.
+
+    Better by expected value: the harm the defense would spare it from ``threats``
+    (``Advisor.defense_worth``) against the harm one attack would do (``attack_worth``), in
+    the ruleset's own unit. None: strike (or close in) as usual.
+    """
+    advisor = enc.advisor
+    if not can_strike(enc, c, target):
+        c.why = f"{DEFENDS[kind]}: {reason}"
+        return [Defend(kind)]
+    if advisor.attack_and_defend(enc, c, target, kind):
+        c.why = f"{DEFENDS[kind]} and strikes at {target.name}: {reason}"
+        return [Attack(target), Defend(kind)]
+    spared = advisor.defense_worth(enc, c, threats, kind)
+    dealt = advisor.attack_worth(enc, c, target)
+    if spared > dealt:
+        c.why = f"{DEFENDS[kind]}: {reason}, defending spares more ({spared:.2f} v {dealt:.2f})"
+        return [Defend(kind)]
+    c.why = (f"strikes at {target.name} though {reason}: striking does more "
+             f"({dealt:.2f} v {spared:.2f})")
+    return [Attack(target)]
 
 
 # ---------------------------------------------------------------------------- tactical
@@ -267,6 +312,8 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
         intents, why = advisor.wait_intents(enc, c, foes)
         c.why = f"{why}: lets {target.name} come to it"
         return intents
+    if within_strike(enc, c, target):
+        return approach(enc, c, target)  # in reach, but no chance to hit
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
     if gap <= c.speed and advisor.can_move_and_attack(enc, c):
         c.why = f"charges {target.name}"
