@@ -45,6 +45,14 @@ class Advisor(ABC):
     def threat(self, actor: Combatant) -> float:
         """How hurt a combatant is, 0 (fresh) to 1 (about to go down)."""
 
+    def peril(self, actor: Combatant) -> float:
+        """How near to death a combatant is, 0 to 1: what a fighter valuing its life fears.
+
+        Default: ``threat``. A ruleset where going down is not dying (B-Grade's Shock)
+        says so here.
+        """
+        return self.threat(actor)
+
     def can_hit(self, enc: Encounter, actor: Combatant, target: Combatant) -> bool:
         """Whether an attack declared now could succeed at all (no hopeless attacks)."""
         return True

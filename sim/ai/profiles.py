@@ -169,12 +169,12 @@ def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Inten
 
 
 def _hurt(enc: Encounter, c: Combatant) -> float | None:
-    """``threat`` of ``c`` when it reached its ``retreat_at``, else None."""
+    """``peril`` of ``c`` (how near to death) when it reached its ``retreat_at``, else None."""
     at = c.doctrine.retreat_at
     if at is None:
         return None
-    threat = enc.advisor.threat(c)
-    return threat if threat >= at else None
+    peril = enc.advisor.peril(c)
+    return peril if peril >= at else None
 
 
 def _take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],

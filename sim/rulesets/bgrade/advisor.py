@@ -13,8 +13,15 @@ from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack, Defend, Intent, Move
 from sim.rulesets.bgrade.fighter import lethal
-from sim.rulesets.bgrade.rules import expected_sets
-from sim.rulesets.ore.advisor import MULTI_ACTION_MIN_DICE, MULTI_ACTION_ODDS, OreAdvisor, p_sets
+from sim.rulesets.bgrade.rules import WOUND_BOXES, armor_soak, expected_sets, hit_damage
+from sim.rulesets.ore.advisor import (
+    MULTI_ACTION_MIN_DICE,
+    MULTI_ACTION_ODDS,
+    OreAdvisor,
+    p_sets,
+    widest,
+)
+from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.rules import action_pool
 
 if TYPE_CHECKING:
@@ -34,17 +41,29 @@ class BGradeAdvisor(OreAdvisor):
         t = actor.wounds
         return max(t.wounds / 5, t.shock / t.shock_boxes)
 
+    def peril(self, actor: BGradeFighter) -> float:
+        """Wounds out of 5: Shock knocks out, it does not kill (it turns to wounds when full)."""
+        return actor.wounds.wounds / WOUND_BOXES
+
     def called_shot(self, enc: Encounter, actor: BGradeFighter,
                     target: Combatant) -> str | None:
         """Ruling: no hit locations, so a called shot buys nothing."""
         return None
+
+    def can_hit(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
+        """Two dice at least, counting pending bonus dice and a card a spender will play."""
+        card = 1 if actor.policy.spends and actor.hand else 0
+        return self.dice(enc, actor, [Attack(target)]) + actor.bonus + card >= 2
 
     def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> int:
         """Rounded expected number of sets in the pool, minus the first attack (at most 3).
 
         No penalty for several actions, so each set that the pool is likely to hold can
         carry an attack; an attack left without a set costs nothing but a counted miss.
+        Never with a reload weapon: it holds one bolt.
         """
+        if actor.weapon.reload:
+            return 0
         sets = expected_sets(self.dice(enc, actor, [Attack(target)]) + actor.bonus)
         return min(MAX_EXTRA_ATTACKS, max(0, int(sets + 0.5) - 1))
 
@@ -56,6 +75,12 @@ class BGradeAdvisor(OreAdvisor):
         """Expected sets in the attack pool, halved for a weapon that deals only Shock."""
         sets = expected_sets(self.dice(None, actor, [Attack(actor)]) + actor.bonus)
         return sets * (1.0 if lethal(actor) else 0.5)
+
+    def attack_worth(self, enc: Encounter, actor: BGradeFighter,
+                     target: BGradeFighter) -> float:
+        """Expected share of the target's track one attack fills (wounds, Shock at half)."""
+        dice = self.dice(enc, actor, [Attack(target)]) + actor.bonus
+        return sum(p * hit_worth(actor, target, w) for w, _, p in widest(dice) if w >= 2)
 
     def attack_and_defend(self, enc: Encounter, actor: BGradeFighter, target: Combatant,
                           kind: str) -> bool:
@@ -82,3 +107,15 @@ class BGradeAdvisor(OreAdvisor):
                 intents.append(Defend(kind))
                 why = ", ".join(x for x in (why, f"a spare set to {kind}") if x)
         return intents, why
+
+
+def hit_worth(f: BGradeFighter, target: BGradeFighter, width: int) -> float:
+    """What a hit of ``width`` from ``f`` is worth on ``target`` (0..1).
+
+    The wounds it deals over the wounds left, Shock at half over the Shock left (the
+    benefit and the difficulty left out: a cautious fighter's rough measure).
+    """
+    wounds, shock, _ = hit_damage(width, lethal(f), armor_soak(target.armor[TORSO], f.weapon.ap))
+    t = target.wounds
+    return min(1.0, wounds / max(1, WOUND_BOXES - t.wounds)
+               + 0.5 * shock / max(1, t.shock_boxes - t.shock))

@@ -126,7 +126,7 @@ class BGradeRuleset(OreRuleset):
         if self.options.working_together and len(rolls) > 1:
             rolls = self._work_together(enc, rolls, actions)
         for r in rolls:
-            pairs = assign_sets(r.rolled, r.sets)
+            pairs = assign_sets(r.rolled, r.sets, self.set_succeeds())
             if enc.log is not None:
                 self._log_roll_b(enc, r, pairs)
             self._commit(enc, r.f, pairs, actions)
@@ -214,6 +214,11 @@ class BGradeRuleset(OreRuleset):
         return [r for r in rolls if id(r) not in pooled]
 
     # ------------------------------------------------------------ resolving
+    def set_succeeds(self):
+        """B-Grade's difficulty: a width-2 set must beat it, a wider one always does."""
+        d = self.options.difficulty
+        return (lambda s: beats_difficulty(s.width, s.height, d)) if d else None
+
     def _miss_reason(self, width: int, s: RolledSet) -> str:
         d = self.options.difficulty
         if d and not beats_difficulty(width, s.height, d):

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sim.rulesets.ore.ruleset import assign_sets
+from sim.rulesets.ore.rules import assign_sets
 from sim.rulesets.ore.sets import Set, find_sets
 
 if TYPE_CHECKING:

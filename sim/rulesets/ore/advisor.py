@@ -46,6 +46,9 @@ MULTI_ACTION_ODDS = 0.5
 LIMB_WORTH = 0.25
 # Ruling (tactical AI): a second attack in the same roll must add this much worth over one.
 EXTRA_ATTACK_GAIN = 1.1
+# Ruling (cautious AI): the share of an attack a defense set stops when the pool holds one:
+# its gobble dice work only on sets no faster and no higher than it, about half of them.
+GOBBLE_SHARE = 0.5
 
 
 # ---------------------------------------------------------------------------- exact odds
@@ -178,8 +181,31 @@ class OreAdvisor(Advisor):
         dice = self.dice(enc, actor, [Attack(target, "head")])
         return "head" if dice >= CALLED_SHOT_MIN_DICE else None
 
+    def can_hit(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
+        """A set needs two dice: fewer after the penalties is a hopeless attack."""
+        return self.dice(enc, actor, [Attack(target)]) >= 2
+
+    def hopeless(self, enc: Encounter, actor: OreFighter,
+                 target: Combatant) -> tuple[list[Intent], str]:
+        """Too few dice: a shooter steps closer (smaller range penalty), else it defends.
+
+        Holding its ground, a fighter with a defense pool declares it (its gobble dice still
+        count); without one it just holds.
+        """
+        if actor.ranged and not tactics.engaged(enc, actor, [target]):
+            return super().hopeless(enc, actor, target)
+        kind = self.defense_kind(enc, actor, ranged=target.ranged)
+        if kind:
+            return [Defend(kind)], f"no chance to hit {target.name}: {DEFENDS[kind]} instead"
+        return super().hopeless(enc, actor, target)
+
     def extra_attacks(self, enc: Encounter, actor: OreFighter, target: Combatant) -> int:
-        """One extra attack when two attacks still roll ``MULTI_ACTION_MIN_DICE`` dice."""
+        """One extra attack when two attacks still roll ``MULTI_ACTION_MIN_DICE`` dice.
+
+        Never with a reload weapon: it holds one bolt.
+        """
+        if actor.weapon.reload:
+            return 0
         dice = self.dice(enc, actor, [Attack(target), Attack(target)])
         return 1 if dice >= MULTI_ACTION_MIN_DICE else 0
 
@@ -209,6 +235,23 @@ class OreAdvisor(Advisor):
         """Both when the roll for the two holds two sets at ``MULTI_ACTION_ODDS``."""
         dice = self.dice(enc, actor, [Attack(target), Defend(kind)])
         return p_sets(dice, 2) >= MULTI_ACTION_ODDS
+
+    def attack_worth(self, enc: Encounter, actor: OreFighter, target: OreFighter) -> float:
+        """Expected worth of one plain attack now (``expected_value``: 0..1 of a take-out)."""
+        skill = action_pool(actor, Attack(target))[1]
+        expert = 1 if skill in actor.expert or skill in actor.master else 0
+        dice = self.dice(enc, actor, [Attack(target)])
+        return expected_value(value_table(actor, target, dice), dice, expert)
+
+    def defense_worth(self, enc: Encounter, actor: OreFighter, threats: list[Combatant],
+                      kind: str) -> float:
+        """The threats' attack worth on ``actor`` that a defense set would stop.
+
+        The chance the defense pool holds a set, times ``GOBBLE_SHARE`` (ruling), times the
+        worth of each threat's attack on ``actor`` (the same ``attack_worth``).
+        """
+        guard = p_sets(self.dice(None, actor, [Defend(kind)]), 1) * GOBBLE_SHARE
+        return guard * sum(self.attack_worth(enc, e, actor) for e in threats)
 
     def tactical_attack(self, enc: Encounter, actor: OreFighter,
                         target: OreFighter) -> tuple[list[Intent], str]:

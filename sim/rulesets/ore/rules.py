@@ -192,14 +192,19 @@ def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
     return faces
 
 
-def assign_sets(intents: list[Intent], sets: list[Set]) -> list[tuple[Intent, Set | None]]:
+def assign_sets(intents: list[Intent], sets: list[Set],
+                succeeds: Callable[[Set], bool] | None = None) -> list[tuple[Intent, Set | None]]:
     """Give each rolled action a set, after the roll (RULES.md: multiple actions).
 
     A move declared with an attack takes the fastest set, so that it lands before the
-    attack; attacks then take the widest remaining set (a called shot the widest set at its
-    location, if any); defenses take what is left.
+    attack; attacks then take the widest remaining set that ``succeeds`` (beats the
+    difficulty; any set when None or when none does), a called shot the widest such set at
+    its location if any; defenses take what is left.
     """
     if len(intents) == 1 and not (type(intents[0]) is Attack and intents[0].called):
+        if succeeds is not None and type(intents[0]) is Attack:
+            return [(intents[0], next((s for s in sets if succeeds(s)),
+                                      sets[0] if sets else None))]
         return [(intents[0], sets[0] if sets else None)]
     remaining = list(sets)
     has_attack = any(type(i) is Attack for i in intents)
@@ -212,12 +217,12 @@ def assign_sets(intents: list[Intent], sets: list[Set]) -> list[tuple[Intent, Se
         pick = None
         if remaining:
             pick = remaining[0]
-            if type(intent) is Attack and intent.called:
-                loc = LOCATION_BY_HEIGHT[CALLED_HEIGHT[intent.called]]
-                for s in remaining:
-                    if LOCATION_BY_HEIGHT[s.height] == loc:
-                        pick = s
-                        break
+            if type(intent) is Attack:
+                good = [s for s in remaining if succeeds(s)] if succeeds else remaining
+                pick = good[0] if good else pick
+                if intent.called:
+                    loc = LOCATION_BY_HEIGHT[CALLED_HEIGHT[intent.called]]
+                    pick = next((s for s in good if LOCATION_BY_HEIGHT[s.height] == loc), pick)
             remaining.remove(pick)
         chosen[k] = pick
     return [(intents[k], chosen[k]) for k in range(len(intents))]

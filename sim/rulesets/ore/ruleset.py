@@ -142,18 +142,29 @@ class OreRuleset(Ruleset):
                                      master=p.skill in f.master, called=p.called,
                                      needed=len(p.rolled))
         sets = find_sets(faces)
-        pairs = assign_sets(list(p.rolled), sets)
+        pairs = assign_sets(list(p.rolled), sets, self.set_succeeds())
         if log is not None:
             self._log_roll(enc, f, intents, p, faces, sets, pairs)
         self._commit(enc, f, pairs, actions)
 
+    def set_succeeds(self):
+        """The test a set must pass against the difficulty (None: no difficulty)."""
+        difficulty = self.options.difficulty
+        return (lambda s: s.height >= difficulty) if difficulty else None
+
     def _commit(self, enc: Encounter, f: OreFighter, pairs: list[tuple[Intent, Set | None]],
                 actions: list[TimedAction]) -> None:
-        """Turn each ``(intent, set)`` into a timed action; an attack without a set misses."""
+        """Turn each ``(intent, set)`` into a timed action; an attack without a set misses.
+
+        A shot with a reload weapon spends the bolt whether it hits or not: no set, no hit,
+        and the crossbow is empty all the same.
+        """
         for intent, s in pairs:
             if s is None:
                 if type(intent) is Attack:
                     enc.record_attack(f)  # resolved now: no set, no hit
+                    if f.weapon.reload:
+                        f.loaded = False
                 continue
             action = TimedAction(0.0, f, intent, RolledSet(s))
             actions.append(action)
@@ -216,11 +227,14 @@ class OreRuleset(Ruleset):
                          f"{target.name} already down.")
             return
         enc.record_attack(f)
-        if f.weapon.reload:
-            f.loaded = False
         width = s.width
         reason = ""
-        if width < 2:
+        loaded = f.loaded
+        if f.weapon.reload:
+            f.loaded = False  # the bolt is spent, hit or miss
+        if not loaded:
+            reason = f"the {f.weapon.name} is not loaded"
+        elif width < 2:
             reason = "its set was broken"
         elif not arms_ok(f):
             reason = "no usable arm"
