@@ -1,0 +1,50 @@
+"""Reload weapons under every ruleset (RULES.md): one shot, then an action to reload.
+
+A crossbow shoots at most every other round, whatever the profile asks: the shot spends
+the bolt whether it hits, misses or rolls no set at all, and no profile declares two shots
+in one round.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import scenario
+
+from sim.core.engine import Encounter
+from sim.rulesets import registry
+
+CROSSBOW = {"name": "Crossbow", "weapon": "crossbow",
+            "traits": {"agility": 4, "dexterity": 4}, "skills": {"ranged": 4}}
+
+
+def shots_by_round(ruleset: str, profile: str, seed: int) -> list[int]:
+    """Attacks the crossbowman resolved in each round of one fight."""
+    sides = {"a": [{**CROSSBOW, "ai": profile, "at": "butt"}],
+             "b": [{"name": "Target", "ai": "passive", "at": "range", "armor": "plate",
+                    "traits": {"endurance": 5, "strength": 5}}]}
+    scen = scenario(sides, max_rounds=8,
+                    map={"nodes": {"butt": {}, "range": {}}, "edges": [["butt", "range", 8]]})
+    enc = Encounter(scen, ruleset, seed)
+    shooter = enc.sides["a"][0]
+    counts: list[int] = []
+    end_round = enc.ruleset.end_round
+
+    def count(e):
+        end_round(e)
+        counts.append(shooter.attacks - sum(counts))
+
+    enc.ruleset.end_round = count
+    enc.run()
+    return counts
+
+
+@pytest.mark.parametrize("profile", ["basic", "aggressive", "tactical"])
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_a_crossbow_shoots_at_most_every_other_round(ruleset, profile):
+    shots = 0
+    for seed in range(25):
+        counts = shots_by_round(ruleset, profile, seed)
+        assert all(c <= 1 for c in counts), counts
+        assert not any(a and b for a, b in zip(counts, counts[1:], strict=False)), counts
+        shots += sum(counts)
+    assert shots >= 25  # it does shoot
