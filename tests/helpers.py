@@ -76,12 +76,13 @@ def fray(capsys, *args: str) -> Result:
     return Result(code, captured.out, captured.err)
 
 
-AFTERMATH_KEYS = {"deaths_in_fight", "deaths_after", "deaths_in_fight_per_encounter",
-                  "deaths_after_per_encounter", "death_rate_after"}
+ADDED_KEYS = {"deaths_in_fight", "deaths_after", "deaths_in_fight_per_encounter",
+              "deaths_after_per_encounter", "death_rate_after", "damaging_hits"}
+"""Keys summary.json and lethality.json gained with the aftermath and damaging hits."""
 
 
-def before_aftermath(doc):
-    """``doc`` without the keys the aftermath added (to compare with files made before)."""
+def without_added_keys(doc):
+    """``doc`` without ``ADDED_KEYS`` (to compare with files made before they existed)."""
     if isinstance(doc, dict):
-        return {k: before_aftermath(v) for k, v in doc.items() if k not in AFTERMATH_KEYS}
+        return {k: without_added_keys(v) for k, v in doc.items() if k not in ADDED_KEYS}
     return doc

@@ -36,7 +36,7 @@ from sim.scenario.specs import Scenario
 
 # deaths counts every death to the end of the scene: deaths_in_fight + deaths_after
 SIDE_COLUMNS = ("standing", "out", "deaths", "deaths_in_fight", "deaths_after", "fled",
-                "surrendered", "attacks", "hits", "damage", "out_rounds")
+                "surrendered", "attacks", "hits", "damaging_hits", "damage", "out_rounds")
 
 
 def columns(scenario: Scenario) -> list[str]:
@@ -63,6 +63,7 @@ def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
         row[f"{s.name}_surrendered"] = s.surrendered
         row[f"{s.name}_attacks"] = s.attacks
         row[f"{s.name}_hits"] = s.hits
+        row[f"{s.name}_damaging_hits"] = s.damaging_hits
         row[f"{s.name}_damage"] = s.damage
         row[f"{s.name}_out_rounds"] = " ".join(map(str, s.out_rounds))
     return row

@@ -42,6 +42,7 @@ class Combatant:
         speed: metres per move action.
         status: see ``Status``; ``in_fight`` mirrors ``status is Status.OK`` for speed.
         attacks, hits: attack actions resolved and those that succeeded.
+        damaging_hits: hits that dealt damage (armor did not stop them whole).
         damage: damage dealt by its hits, in the ruleset's own unit (ORE boxes of Shock and
             Killing after armor, OpenD6 wounds or hit points, OpenCore hit points, B-Grade
             wounds and Shock).
@@ -50,7 +51,8 @@ class Combatant:
 
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
-        "status", "in_fight", "attacks", "hits", "damage", "out_round", "effects", "why",
+        "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
+        "effects", "why",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -68,6 +70,7 @@ class Combatant:
         self.in_fight = True
         self.attacks = 0
         self.hits = 0
+        self.damaging_hits = 0
         self.damage = 0
         self.out_round = 0
         self.effects: list = []  # SimPy processes of ongoing effects (bleeding, stun)

@@ -48,6 +48,7 @@ class SideResult:
     damage: int
     out_rounds: tuple[int, ...]  # the round each member went out in, in order
     deaths_after: int = 0  # of ``deaths``, those who died after the fight (the aftermath)
+    damaging_hits: int = 0  # of ``hits``, those that dealt damage (not stopped whole)
 
     @property
     def deaths_in_fight(self) -> int:
@@ -141,9 +142,15 @@ class Encounter:
         actor.attacks += 1
 
     def record_hit(self, actor: Combatant, damage: int) -> None:
-        """One of ``actor``'s attacks succeeded, dealing ``damage`` in the ruleset's unit."""
+        """One of ``actor``'s attacks succeeded, dealing ``damage`` in the ruleset's unit.
+
+        A hit that armor (or Toughness, or resistance) stopped whole is a hit, not a
+        damaging hit.
+        """
         actor.hits += 1
-        actor.damage += damage
+        if damage > 0:
+            actor.damaging_hits += 1
+            actor.damage += damage
 
     def declare(self, c: Combatant) -> list[Intent]:
         """Ask ``c``'s AI for its intents now and note them as declared this round.
@@ -337,6 +344,7 @@ class Encounter:
                 damage=sum(m.damage for m in members),
                 out_rounds=tuple(sorted(m.out_round for m in members if not m.in_fight)),
                 deaths_after=sum(m in after for m in members),
+                damaging_hits=sum(m.damaging_hits for m in members),
             )
             for name, members in self.sides.items()
         )

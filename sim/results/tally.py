@@ -29,7 +29,7 @@ from sim.results.stats import (
 )
 
 COUNT_KEYS = ("wins", "deaths", "deaths_after", "out_of_fight", "fled", "surrendered",
-              "attacks", "hits", "damage")
+              "attacks", "hits", "damaging_hits", "damage")
 
 
 @dataclass
@@ -41,6 +41,7 @@ class SideFold:
     any_death: int = 0
     fled: int = 0  # counted, not rated: out of the fight alive, by morale
     surrendered: int = 0
+    damaging_hits: int = 0  # counted: hits that dealt damage (not stopped by armor whole)
     deaths: RatioSums = field(default_factory=RatioSums)   # (deaths, members)
     after: RatioSums = field(default_factory=RatioSums)    # (deaths after the fight, members)
     out: RatioSums = field(default_factory=RatioSums)      # (out, members)
@@ -81,7 +82,7 @@ class SideFold:
 
     def merge(self, other: SideFold) -> None:
         """Add the same side's fold of other encounters."""
-        for key in ("wins", "any_death", "fled", "surrendered"):
+        for key in ("wins", "any_death", "fled", "surrendered", "damaging_hits"):
             setattr(self, key, getattr(self, key) + getattr(other, key))
         for key in ("deaths", "after", "out", "died", "hits", "damage"):
             getattr(self, key).merge(getattr(other, key))
@@ -100,7 +101,8 @@ class SideFold:
     def counts(self) -> dict[str, int]:
         """Totals over the batch: wins, deaths, out of the fight, fled, ..., damage."""
         values = (self.wins, self.deaths.sx, self.after.sx, self.out.sx, self.fled,
-                  self.surrendered, self.hits.sy, self.hits.sx, self.damage.sx)
+                  self.surrendered, self.hits.sy, self.hits.sx, self.damaging_hits,
+                  self.damage.sx)
         return {key: int(v) for key, v in zip(COUNT_KEYS, values, strict=True)}
 
     # ------------------------------------------------------------------ lethality metrics
@@ -157,6 +159,7 @@ class SideFold:
             "win_rate_ci95": [round(x, 6) for x in wilson(c["wins"], n)],
             "attacks": c["attacks"],
             "hits": c["hits"],
+            "damaging_hits": c["damaging_hits"],
             "hit_rate": round(c["hits"] / c["attacks"], 6) if c["attacks"] else 0,
             "deaths": c["deaths"],
             "deaths_in_fight": c["deaths"] - c["deaths_after"],
@@ -221,6 +224,7 @@ class Tally:
             side.add(rounds, *numbers[:6], out_rounds)
             side.fled += numbers[6]
             side.surrendered += numbers[7]
+            side.damaging_hits += int(row.get(f"{name}_damaging_hits") or 0)
             total = [t + v for t, v in zip(total, numbers[:6], strict=True)]
             all_out += out_rounds
         all_out.sort()

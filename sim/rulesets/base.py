@@ -123,7 +123,9 @@ class Ruleset(ABC):
     def walk_toward(self, enc: Encounter, f: Combatant, intent: Move, metres: float) -> None:
         """Resolve a ``Move``: walk up to ``metres`` toward its foe, stopping in reach.
 
-        A foe already out of the fight is not followed; the log tells where the walk ended.
+        A foe already out of the fight is not followed. The log tells where the walk ended,
+        or why there was none: already close enough, or no metres to walk (``metres`` 0: a
+        ruleset's crippled legs).
         """
         target = intent.target
         if not target.in_fight:
@@ -131,10 +133,18 @@ class Ruleset(ABC):
         field = enc.field
         before = f.pos
         f.pos = field.approach(f.pos, target.pos, metres, intent.stop_at)
-        if enc.log is not None and f.pos != before:
+        if enc.log is None:
+            return
+        gap = field.distance(f.pos, target.pos)
+        if f.pos != before:
             enc.emit("move", who=f.name, to=field.describe(f.pos),
                      text=f"{f.name} moves to {field.describe(f.pos)} "
-                          f"({field.distance(f.pos, target.pos):.1f} m from {target.name}).")
+                          f"({gap:.1f} m from {target.name}).")
+        elif gap <= intent.stop_at:
+            enc.emit("move", who=f.name, text=f"{f.name} stays where it is: already "
+                     f"{gap:.1f} m from {target.name}.")
+        else:
+            enc.emit("move", who=f.name, text=f"{f.name} cannot move toward {target.name}.")
 
     def move_to(self, enc: Encounter, f: Combatant, intent: Retreat, metres: float) -> None:
         """Resolve a ``Retreat``: walk up to ``metres`` toward its place, maybe leave.

@@ -5,7 +5,7 @@
 deaths, fled and surrendered fighters, and what the two folds before ``Tally`` made of it:
 ``summary.json`` (the batch's ``BatchTally``) and ``lethality-entry.json`` (the comparison's
 ``LethalityTally`` over ``encounters.csv``). One ``Tally`` now gives both, byte for byte,
-once the keys added since (the deaths after the fight: ``helpers.AFTERMATH_KEYS``, all 0 for
+once the keys added since (the deaths after the fight: ``helpers.ADDED_KEYS``, all 0 for
 these rows, which predate them) are set aside.
 """
 
@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import before_aftermath
+from helpers import without_added_keys
 
 from sim.results.stats import wilson
 from sim.results.tally import Tally
@@ -78,7 +78,8 @@ def test_counts_and_rates_of_hand_made_rows(entry):
     assert a["hits_per_attack"]["value"] == approx(6 / 18)
     assert a["damage_per_hit"]["value"] == approx(15 / 6)
     assert a["counts"] == {"wins": 2, "deaths": 1, "deaths_after": 0, "out_of_fight": 3,
-                           "fled": 0, "surrendered": 0, "attacks": 18, "hits": 6, "damage": 15}
+                           "fled": 0, "surrendered": 0, "attacks": 18, "hits": 6,
+                           "damaging_hits": 0, "damage": 15}  # rows without the column
     for m in (a["win_rate"], a["death_rate"], a["hits_per_attack"], b["out_rate"]):
         lo, hi = m["ci95"]
         assert 0 <= lo <= m["value"] <= hi <= 1
@@ -154,7 +155,8 @@ def test_summary_of_hand_made_rows():
     lo, hi = wilson(2, 3)
     assert s["sides"]["a"] == {
         "members": 2, "win_rate": 0.666667, "win_rate_ci95": [round(lo, 6), round(hi, 6)],
-        "attacks": 18, "hits": 6, "hit_rate": 0.333333, "deaths": 1, "deaths_in_fight": 1,
+        "attacks": 18, "hits": 6, "damaging_hits": 0, "hit_rate": 0.333333, "deaths": 1,
+        "deaths_in_fight": 1,
         "deaths_after": 0, "out_of_fight": 3, "fled": 0, "surrendered": 0, "damage": 15,
         "damage_per_hit": 2.5}
     # deaths 1 + 2 over 3 fights; fights 1 and 2 had a death; 4 combatants a fight
@@ -194,9 +196,9 @@ def batch():
 
 def test_one_fold_gives_summary_json_and_lethality_as_before(batch):
     summary, lethality = batch.summary(), batch.lethality()
-    assert json.dumps(before_aftermath(summary), indent=2) + "\n" == \
+    assert json.dumps(without_added_keys(summary), indent=2) + "\n" == \
         (DATA / "summary.json").read_text()
-    assert json.dumps(before_aftermath(lethality), indent=2) + "\n" == \
+    assert json.dumps(without_added_keys(lethality), indent=2) + "\n" == \
         (DATA / "lethality-entry.json").read_text()
     for side in summary["sides"].values():
         assert (side["deaths_after"], side["deaths_in_fight"]) == (0, side["deaths"])
@@ -229,7 +231,7 @@ def test_summary_and_lethality_agree_where_they_overlap(batch):
         assert le["sides"][side]["counts"] == {
             "wins": s["outcomes"][side], "deaths": block["deaths"],
             "deaths_after": block["deaths_after"], "out_of_fight": block["out_of_fight"],
-            "fled": block["fled"],
+            "fled": block["fled"], "damaging_hits": block["damaging_hits"],
             "surrendered": block["surrendered"], "attacks": block["attacks"],
             "hits": block["hits"], "damage": block["damage"]}
         assert le["sides"][side]["win_rate"]["value"] == block["win_rate"]

@@ -294,7 +294,7 @@ class BGradeRuleset(OreRuleset):
         after = f" after {gobbled} gobbled" if gobbled else ""
         harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"
         if ar:
-            harm += f" (armor {ar})"
+            harm = f"{harm} (armor {ar})" if wounds or shock else f"stopped by armor ({ar})"
         text = (f"{s} {f.name} hits {target.name}: {degree} success (width {width}{after}), "
                 f"{harm}; {benefit.value} -> {target.wounds.summary()}.")
         if lost is not None:

@@ -282,7 +282,9 @@ class OreRuleset(Ruleset):
                                            f" (useless, to the {LOCATION_NAMES[landed]})")
             text = (f"{s} {f.name} hits {target.name} in the {where}"
                     f"{f' at width {width} after {gobbled} gobbled' if gobbled else ''}: "
-                    f"{killing} Killing, {shock} Shock (AR {ar}) -> {target.wounds.summary()}.")
+                    + (f"{killing} Killing, {shock} Shock (AR {ar})" if killing or shock
+                       else f"stopped by armor (AR {ar})")
+                    + f" -> {target.wounds.summary()}.")
             if lost is not None:
                 text += (f" {target.name} loses a die from its {intent_text(lost.intent)} "
                          f"set (now {lost.payload}).")
