@@ -124,46 +124,61 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
         problems.append(
             ("sides", f"a scenario needs at least two sides; found {len(model.sides)}")
         )
-    natives = registry.native_blocks()
     sides, seen = [], {}
     for side_name, members in model.sides.items():
         if not members:
             problems.append((f"sides.{side_name}", "a side needs at least one member"))
         expanded = []
         for i, member in enumerate(members):
-            path = f"sides.{side_name}[{i}]"
-            at = member.at if member.at is not None else node_names[0]
-            if at not in node_names:
-                problems.append((f"{path}.at", unknown("node", at, node_names)))
-            native = []
-            for key in natives:
-                block = getattr(member, key)
-                if block is None:
-                    continue
-                try:
-                    native.append((key, natives[key].model_validate(block)))
-                except ValidationError as exc:
-                    problems.extend(pydantic_problems(exc, natives[key], f"{path}.{key}"))
-            names = (
-                [member.name]
-                if member.count == 1
-                else [f"{member.name} {k}" for k in range(1, member.count + 1)]
-            )
-            for name in names:
-                if name in seen:
-                    problems.append((f"{path}.name", f"duplicate combatant name '{name}' "
-                                     f"(also at {seen[name]}); names must be unique"))
-                seen[name] = path
-                doctrine = (Doctrine(profile=member.ai) if isinstance(member.ai, str)
-                            else Doctrine(**member.ai.model_dump()))
-                expanded.append(MemberSpec(
-                    name=name, side=side_name, at=at, ai=doctrine.profile, doctrine=doctrine,
-                    traits=Traits(**member.traits.model_dump()),
-                    skills=Skills(**member.skills.model_dump()),
-                    weapon=member.weapon, armor=member.armor, shield=member.shield,
-                    native=tuple(native),
-                ))
+            expanded += _freeze_member(member, side_name, f"sides.{side_name}[{i}]",
+                                       node_names, seen, problems)
         sides.append(SideSpec(side_name, tuple(expanded)))
+    return Scenario(
+        name=model.name, source=source, ruleset=model.ruleset, max_rounds=model.max_rounds,
+        map=map_spec, sides=tuple(sides), options=_freeze_options(model, problems),
+        aftermath=AftermathSpec(tend=model.aftermath.tend),
+    )
+
+
+def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
+                   seen: dict[str, str], problems: list[tuple[str, str]]) -> list[MemberSpec]:
+    """One entry of a side: its native blocks checked, ``count`` copies named apart."""
+    at = member.at if member.at is not None else node_names[0]
+    if at not in node_names:
+        problems.append((f"{path}.at", unknown("node", at, node_names)))
+    natives = registry.native_blocks()
+    native = []
+    for key, block_model in natives.items():
+        block = getattr(member, key)
+        if block is None:
+            continue
+        try:
+            native.append((key, block_model.model_validate(block)))
+        except ValidationError as exc:
+            problems.extend(pydantic_problems(exc, block_model, f"{path}.{key}"))
+    names = ([member.name] if member.count == 1
+             else [f"{member.name} {k}" for k in range(1, member.count + 1)])
+    doctrine = (Doctrine(profile=member.ai) if isinstance(member.ai, str)
+                else Doctrine(**member.ai.model_dump()))
+    out = []
+    for name in names:
+        if name in seen:
+            problems.append((f"{path}.name", f"duplicate combatant name '{name}' "
+                             f"(also at {seen[name]}); names must be unique"))
+        seen[name] = path
+        out.append(MemberSpec(
+            name=name, side=side, at=at, ai=doctrine.profile, doctrine=doctrine,
+            traits=Traits(**member.traits.model_dump()),
+            skills=Skills(**member.skills.model_dump()),
+            weapon=member.weapon, armor=member.armor, shield=member.shield,
+            native=tuple(native),
+        ))
+    return out
+
+
+def _freeze_options(model: ScenarioModel,
+                    problems: list[tuple[str, str]]) -> tuple[tuple[str, Any], ...]:
+    """``options.<ruleset>`` blocks, each checked against its ruleset's model."""
     options = []
     option_models = registry.option_blocks()
     for key, block in model.options.items():
@@ -174,11 +189,7 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
             options.append((key, option_models[key].model_validate(block)))
         except ValidationError as exc:
             problems.extend(pydantic_problems(exc, option_models[key], f"options.{key}"))
-    return Scenario(
-        name=model.name, source=source, ruleset=model.ruleset, max_rounds=model.max_rounds,
-        map=map_spec, sides=tuple(sides), options=tuple(options),
-        aftermath=AftermathSpec(tend=model.aftermath.tend),
-    )
+    return tuple(options)
 
 
 def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapSpec:
