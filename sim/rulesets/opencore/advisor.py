@@ -6,6 +6,11 @@ and the foe who waited strikes first -- all the more after a bide (+20 initiativ
 round). So the tactical AI lets a foe who can step into reach come to it, biding; and a
 fighter with nothing in reach bides or, under fire, takes the defense action (Evade
 doubled until its next action).
+
+The cautious AI weighs striking against defending in expected HP (``attack_worth``,
+``defense_worth``): the exact odds of the opposed d100 (``rules.hit_odds``, fumbles
+included) times the exact expected damage past the armor and Toughness left
+(``rules.expected_hp_damage``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Bide, Defend
 from sim.core.battlefield import MELEE_REACH
+from sim.rulesets.opencore.rules import damage_distribution, expected_hp_damage, hit_odds
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -32,19 +38,70 @@ class OpenCoreAdvisor(Advisor):
     """
 
     def needs_reload(self, actor: OpenCoreFighter) -> bool:
-        """A dropped weapon: the AI's Reload intent picks it up (the fighter's one action)."""
-        return not actor.held
+        """A dropped weapon, or a single-shot weapon that has shot.
+
+        The Reload intent picks the weapon up, else reloads it (one action each).
+        """
+        return not actor.held or not actor.loaded
 
     def threat(self, actor: OpenCoreFighter) -> float:
         """The share of starting HP lost."""
         return min(1.0, max(0.0, 1.0 - actor.hp / actor.max_hp))
 
     def danger(self, enc: Encounter, actor: OpenCoreFighter) -> float:
-        """Attack skill (out of 100) times the average damage of a hit."""
+        """Attack skill (out of 100) times the average damage of a hit, a round.
+
+        Halved for a single-shot weapon: it shoots every other round.
+        """
         dice = actor.fire.damage
         mean = 0.0 if dice is None else (dice.dice * (dice.sides + 1) / 2 + dice.bonus
                                          + (actor.str_mod if dice.plus_str else 0))
-        return max(0, actor.attack_skill - actor.skill_penalty) / 100 * mean
+        per_round = 0.5 if actor.weapon.single_shot else 1.0
+        return max(0, actor.attack_skill - actor.skill_penalty) / 100 * mean * per_round
+
+    def attack_worth(self, enc: Encounter, actor: OpenCoreFighter,
+                     target: OpenCoreFighter) -> float:
+        """Expected HP one attack of ``actor`` takes off ``target`` now.
+
+        The exact hit odds of the two skills as they stand (cover, injuries, a defense
+        action, a stun), times the exact expected damage past the target's armor and
+        Toughness left (a defender's fumble multiplying it as the chart says). 0 when the
+        attack would be lost: stunned, or a weapon to pick up or reload first.
+        """
+        if actor.stun or self.needs_reload(actor):
+            return 0.0
+        return self._expected_hp(enc, actor, target, self.rules.defense_skill(target))
+
+    def defense_worth(self, enc: Encounter, actor: OpenCoreFighter,
+                      threats: list[Combatant], kind: str) -> float:
+        """Expected HP the defense action (Evade doubled) spares ``actor`` from ``threats``.
+
+        For each foe: what one of its attacks is expected to take with Evade as it is, less
+        with Evade doubled, times the attacks it can make before ``actor``'s next action
+        (``attacks_in_window``). Same unit as ``attack_worth``.
+        """
+        plain = self.rules.defense_skill(actor, defending=False)
+        doubled = self.rules.defense_skill(actor, defending=True)
+        spared = 0.0
+        for foe in threats:
+            shots = attacks_in_window(foe)
+            if shots:
+                spared += shots * (self._expected_hp(enc, foe, actor, plain)
+                                   - self._expected_hp(enc, foe, actor, doubled))
+        return spared
+
+    def _expected_hp(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
+                     defense: int) -> float:
+        """Expected HP one attack of ``f`` takes off ``target`` defending with ``defense``.
+
+        With ``f``'s own weapon: the AI picks a dropped weapon up before it attacks again.
+        """
+        dice = f.fire.damage
+        if dice is None:
+            return 0.0
+        odds = hit_odds(self.rules.attack_skill(enc, f, target, held=True), defense)
+        return expected_hp_damage(odds, damage_distribution(dice, f.str_mod),
+                                  target.armor_left + target.toughness)
 
     def defense_kind(self, enc: Encounter, actor: OpenCoreFighter,
                      ranged: bool) -> str | None:
@@ -75,3 +132,19 @@ class OpenCoreAdvisor(Advisor):
         if shooters and self.defense_kind(enc, actor, ranged=True):
             return [Defend("dodge")], f"evades {shooters[0].name}'s shots"
         return [Bide()], "bides"
+
+
+def attacks_in_window(foe: OpenCoreFighter) -> float:
+    """Attacks ``foe`` is expected to make before a defender's next action.
+
+    A defense action lasts from the defender's slot this round to its slot next round: about
+    one round of the foe's attacks. Ruling: a foe with a single-shot weapon, or one that must
+    pick its weapon up first, attacks in that window half the time (it shoots in one of the
+    two rounds, before or after the slot with even odds); a dropped crossbow, or a stunned
+    foe, not at all.
+    """
+    if foe.stun:
+        return 0.0
+    if foe.weapon.single_shot:
+        return 0.5 if foe.held else 0.0
+    return 1.0 if foe.held else 0.5

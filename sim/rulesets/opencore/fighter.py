@@ -250,6 +250,8 @@ class OpenCoreFighter(Combatant):
             ``unarmed_skill``, ``evade`` (the better of Evade and Acrobatics).
         weapon, fire: the weapon and its fire mode (damage, critical table).
         held: False once a fumble made it drop the weapon (until picked up).
+        loaded: False once a single-shot weapon (the crossbow) has shot, until reloaded;
+            always True for other weapons.
         armor, armor_left: the armor and the damage rating it has left.
         hp, max_hp, toughness: Toughness is used up like armor.
         init, bided: this round's initiative; a bide last round (+20 this round).
@@ -260,8 +262,8 @@ class OpenCoreFighter(Combatant):
     """
 
     __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "attack_skill",
-                 "unarmed_skill", "evade", "weapon", "fire", "held", "armor", "armor_left",
-                 "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
+                 "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
+                 "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
                  "skill_penalty", "injuries")
 

@@ -8,8 +8,10 @@ disagrees with seed 001; rulings found in neither are marked "ruling" where they
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from sim.rulesets.dice import roll, roll_pool
 from sim.rulesets.opencore.criticals import (
@@ -19,8 +21,16 @@ from sim.rulesets.opencore.criticals import (
     CriticalRow,
     CritTable,
 )
-from sim.rulesets.opencore.tables import FUMBLE_CHART, Fumble, Mode, Role, Weapon
+from sim.rulesets.opencore.tables import (
+    FUMBLE_CHART,
+    DamageDice,
+    Fumble,
+    Mode,
+    Role,
+    Weapon,
+)
 
+D100 = 100
 FUMBLE_MAX = 5  # a natural 01-05 on the attack or defense d100 is a fumble
 BIDE_BONUS = 20  # initiative bonus the round after biding
 DEFENSE_MULTIPLIER = 2  # the defense action doubles the defensive skill
@@ -129,6 +139,39 @@ def opposed_attack(att_roll: int, att_skill: int, def_roll: int, def_skill: int)
     return AttackOutcome(att_total > def_total, None, att_roll, att_total, def_total)
 
 
+@dataclass(frozen=True, slots=True)
+class HitOdds:
+    """The chances of one opposed attack over all 10,000 pairs of d100 faces.
+
+    Attributes:
+        plain: a hit without a fumble: both rolls 06-100 and the attacker's total higher.
+        defender_fumble: a hit because the defender rolled 01-05 and the attacker did not
+            (the defender then rolls on the fumble chart; it does not depend on the skills).
+    """
+
+    plain: float
+    defender_fumble: float
+
+    @property
+    def hit(self) -> float:
+        """The chance that the attack lands."""
+        return self.plain + self.defender_fumble
+
+
+@lru_cache(maxsize=4096)
+def hit_odds(att_skill: int, def_skill: int) -> HitOdds:
+    """Exact odds of ``opposed_attack`` for these skills (a closed count, cached per pair).
+
+    For each attacker's roll ``a`` in 06-100, the defender's rolls ``d`` in 06-100 that lose
+    are those with ``d + def_skill < a + att_skill``; the defender's 01-05 always lose.
+    """
+    gap = att_skill - def_skill
+    plain = sum(min(D100, max(FUMBLE_MAX, a + gap - 1)) - FUMBLE_MAX
+                for a in range(FUMBLE_MAX + 1, D100 + 1))
+    fumble = (D100 - FUMBLE_MAX) * FUMBLE_MAX
+    return HitOdds(plain / D100**2, fumble / D100**2)
+
+
 def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = Mode.SINGLE) -> int:
     """Roll a hit's damage: the weapon's dice + bonus, + the STR modifier where "+STR".
 
@@ -150,6 +193,48 @@ def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = M
     return max(MIN_DAMAGE, total)
 
 
+@lru_cache(maxsize=1024)
+def damage_distribution(dice: DamageDice, str_mod: int) -> tuple[tuple[int, float], ...]:
+    """Every damage ``roll_damage`` can give with these dice, and its chance, lowest first."""
+    sums = Counter({0: 1})
+    for _ in range(dice.dice):
+        step: Counter[int] = Counter()
+        for total, ways in sums.items():
+            for face in range(1, dice.sides + 1):
+                step[total + face] += ways
+        sums = step
+    bonus = dice.bonus + (str_mod if dice.plus_str else 0)
+    outcomes = dice.sides ** dice.dice
+    dist: Counter[int] = Counter()
+    for total, ways in sums.items():
+        dist[max(MIN_DAMAGE, total + bonus)] += ways
+    return tuple((value, ways / outcomes) for value, ways in sorted(dist.items()))
+
+
+def expected_through(dist: tuple[tuple[int, float], ...], absorb: int, mult: int = 1) -> float:
+    """Expected damage past ``absorb`` (armor and Toughness left) of a hit rolled from ``dist``.
+
+    ``mult`` multiplies the roll before anything absorbs it (a defender's fumble).
+    """
+    return sum(p * (value * mult - absorb) for value, p in dist if value * mult > absorb)
+
+
+# The defender's fumble chart as (chance, damage multiplier), for expectations.
+DEFENDER_FUMBLE_MULTIPLIERS: tuple[tuple[float, int], ...] = tuple(
+    ((row.high - row.low + 1) / D100, row.defender.damage_multiplier) for row in FUMBLE_CHART)
+
+
+def expected_hp_damage(odds: HitOdds, dist: tuple[tuple[int, float], ...], absorb: int) -> float:
+    """Expected HP one attack takes: its hit odds times the damage past armor and Toughness.
+
+    A plain hit rolls its damage once; a hit on a defender's fumble is multiplied as the chart
+    says (x2 on 91-95, x3 on 96-100). Criticals' extra damage is left out.
+    """
+    fumbled = sum(p * expected_through(dist, absorb, mult)
+                  for p, mult in DEFENDER_FUMBLE_MULTIPLIERS)
+    return odds.plain * expected_through(dist, absorb) + odds.defender_fumble * fumbled
+
+
 @dataclass(frozen=True, slots=True)
 class DamageResult:
     """Where one hit's damage went, and what is left.
@@ -159,12 +244,16 @@ class DamageResult:
         toughness_left: Toughness left (also used up, like armor).
         hp: hit points after the hit.
         hp_damage: damage that reached hit points; any > 0 calls for a critical.
+        to_armor: damage the armor absorbed.
+        to_toughness: damage Toughness absorbed.
     """
 
     armor_left: int
     toughness_left: int
     hp: int
     hp_damage: int
+    to_armor: int = 0
+    to_toughness: int = 0
 
     @property
     def reached_hp(self) -> bool:
@@ -182,7 +271,8 @@ def apply_damage(damage: int, armor_left: int, toughness: int, hp: int) -> Damag
     damage -= to_armor
     to_toughness = min(damage, toughness)
     damage -= to_toughness
-    return DamageResult(armor_left - to_armor, toughness - to_toughness, hp - damage, damage)
+    return DamageResult(armor_left - to_armor, toughness - to_toughness, hp - damage, damage,
+                        to_armor, to_toughness)
 
 
 def critical_roll_modifier(unmodified_attack_roll: int, toughness: int) -> int:

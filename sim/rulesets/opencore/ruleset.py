@@ -1,15 +1,10 @@
 """OpenCore d100 (seed 001): ruleset ``opencore``.
 
-Where each rule lives:
-- tables (weapons, armor, fumble chart) and the five critical tables: ``opencore_tables``,
-  ``opencore_criticals``; the pure rules (modifiers, HP, initiative, the opposed roll, damage
-  order, the critical roll): ``opencore_rules``;
-- the scenario blocks, the neutral conversion, the fighter and its ongoing effects (stun,
-  bloodloss and bleeding, knockouts as SimPy processes): ``opencore_fighter``;
-- here: initiative order and the one action per round (``plan_round``), the attack with both
-  d100 rolls, fumbles, damage and criticals (``OpenCoreRuleset._strike`` and below).
-
-Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
+Here: initiative order and the one action per round (``plan_round``); the attack with both
+d100 rolls, fumbles, damage and criticals (``OpenCoreRuleset._strike`` and below); picking up
+and reloading (``_reload``). The data is in ``tables.py`` and ``criticals.py``, the pure rules
+in ``rules.py``, the blocks, fighter and ongoing effects in ``fighter.py``, the log's lines in
+``log.py``. Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
 """
 
 from __future__ import annotations
@@ -40,6 +35,13 @@ from sim.rulesets.opencore.fighter import (
     start_stun,
     stop_bleeding,
 )
+from sim.rulesets.opencore.log import (
+    intent_text,
+    log_critical,
+    log_damage,
+    log_roll,
+    weapon_name,
+)
 from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
@@ -61,7 +63,6 @@ if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
     from sim.rulesets.opencore.rules import CriticalRoll
-    from sim.rulesets.opencore.tables import FireMode, Weapon
     from sim.scenario.specs import MemberSpec
 
 GROUP_DIE = 6
@@ -92,7 +93,7 @@ class OpenCoreRuleset(Ruleset):
         f.abilities = a = dict(p.abilities)
         f.skills = s = dict(p.skills)
         f.con, f.dex, f.str_mod = a["con"], a["dex"], ability_modifier(a["str"])
-        f.weapon, f.fire, f.held = p.weapon, p.fire, True
+        f.weapon, f.fire, f.held, f.loaded = p.weapon, p.fire, True, True
         f.attack_skill = s[p.weapon.weapon_class.value]
         f.unarmed_skill = s["hand_to_hand"]
         # Ruling: Evade or Acrobatics (the seed names both), whichever is better.
@@ -152,7 +153,7 @@ class OpenCoreRuleset(Ruleset):
             for f, intents in declared:
                 if intents:
                     enc.emit("declare", who=f.name, text=f"{f.name} declares "
-                             f"{_intent_text(intents[0])} ({f.why}).")
+                             f"{intent_text(intents[0], f)} ({f.why}).")
             order = sorted(actions, key=lambda a: -a.payload)
             enc.emit("initiative", order=[[a.actor.name, a.payload] for a in order],
                      text="Initiative" + (" (group)" if group else "") + ": " + ", ".join(
@@ -186,15 +187,29 @@ class OpenCoreRuleset(Ruleset):
                 enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} initiative "
                          f"next round).")
         elif kind is Reload:
-            was, f.held = f.held, True
-            if log is not None:
-                enc.emit("pickup", who=f.name, text=f"{f.name} picks up the "
-                         f"{f.weapon.label}." if not was else f"{f.name} readies its weapon.")
+            self._reload(enc, f)
         elif kind is Aim and log is not None:
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
 
+    def _reload(self, enc: Encounter, f: OpenCoreFighter) -> None:
+        """The Reload action: pick a dropped weapon up, else reload a single-shot weapon.
+
+        Ruling: picking up comes first and is the whole action; a dropped crossbow (it was
+        dropped by the fumble of the shot that spent its bolt) takes a second action to
+        reload.
+        """
+        if not f.held:
+            f.held, event, text = True, "pickup", f"picks up the {weapon_name(f.weapon)}"
+        elif not f.loaded:
+            f.loaded, event, text = True, "reload", f"reloads the {weapon_name(f.weapon)}"
+        else:
+            event, text = "pickup", "readies its weapon"
+        if enc.log is not None:
+            enc.emit(event, who=f.name, text=f"{f.name} {text}.")
+
     def _attack(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter) -> None:
+        """The Attack action: checks that may stop it, then one strike."""
         log = enc.log
         if not target.in_fight:
             if log is not None:
@@ -205,6 +220,11 @@ class OpenCoreRuleset(Ruleset):
             if log is not None:
                 enc.emit("stunned", who=f.name, text=f"{f.name} is stunned and cannot attack.")
             return
+        if f.held and not f.loaded:
+            # Ruling: the AI declares no shot with an empty crossbow, but an extra attack can
+            # spend the bolt after the declaration: the action then goes to reloading.
+            self._reload(enc, f)
+            return
         if not tactics.in_reach(enc, f, target):
             enc.record_attack(f)  # resolved, as in every ruleset: the target moved out of reach
             if log is not None:
@@ -213,13 +233,22 @@ class OpenCoreRuleset(Ruleset):
             return
         self._strike(enc, f, target, 0)
 
-    def attack_skill(self, enc: Encounter, f: OpenCoreFighter, target: Combatant) -> int:
+    def attack_skill(self, enc: Encounter, f: OpenCoreFighter, target: Combatant,
+                     held: bool | None = None) -> int:
         """Attack skill for this strike.
 
         The weapon's class skill, less location penalties, less cover and visibility for
         ranged attacks (ruling, option ``cover``).
+
+        Args:
+            enc: the encounter (cover and visibility at the target).
+            f: the attacker.
+            target: the defender.
+            held: as if ``f`` held (True) or had dropped (False) its weapon; None: as it
+                stands. Without it, ``f`` fights hand to hand.
         """
-        if not f.held:  # never declared in practice: the AI picks the weapon up first
+        if not (f.held if held is None else held):
+            # never declared in practice: the AI picks the weapon up first
             return f.unarmed_skill - f.skill_penalty
         skill = f.attack_skill - f.skill_penalty
         if f.ranged and self.options.cover:
@@ -228,9 +257,17 @@ class OpenCoreRuleset(Ruleset):
                 VISIBILITY_PENALTY[field.visibility(target.pos)]
         return skill
 
-    def defense_skill(self, f: OpenCoreFighter) -> int:
-        """Defense for one roll: Evade (doubled by a defense action), then the penalties."""
-        skill = f.evade * DEFENSE_MULTIPLIER if f.defending else f.evade
+    def defense_skill(self, f: OpenCoreFighter, defending: bool | None = None) -> int:
+        """Defense for one roll: Evade (doubled by a defense action), then the penalties.
+
+        Args:
+            f: the defender.
+            defending: as if it had (True) or had not (False) taken the defense action;
+                None: as it stands.
+        """
+        if defending is None:
+            defending = f.defending
+        skill = f.evade * DEFENSE_MULTIPLIER if defending else f.evade
         skill -= f.skill_penalty
         skill -= f.stumbling
         if f.stun:
@@ -244,6 +281,8 @@ class OpenCoreRuleset(Ruleset):
         """One attack: both d100 rolls, fumbles, then damage and the critical."""
         rng = enc.rng
         enc.record_attack(f)
+        if f.held and f.weapon.single_shot:
+            f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         att_roll, def_roll = roll(rng, 100), roll(rng, 100)
         out = opposed_attack(att_roll, self.attack_skill(enc, f, target), def_roll,
                              self.defense_skill(target))
@@ -252,7 +291,7 @@ class OpenCoreRuleset(Ruleset):
             chart = roll(rng, 100)
             fumble = fumble_lookup(chart, out.fumbled_by)
         if enc.log is not None:
-            _log_roll(enc, f, target, out, def_roll, chart, fumble, depth)
+            log_roll(enc, f, target, out, def_roll, chart, fumble, depth)
         if out.hit:
             mult = fumble.damage_multiplier if out.fumbled_by is Role.DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
@@ -272,10 +311,11 @@ class OpenCoreRuleset(Ruleset):
                 f.held = False
             self._hit(enc, f, f, fumble.self_damage_multiplier, att_roll, f"{f.name} (fumble)")
         if (fumble.foe_extra_attack and foe.in_fight and fumbler.in_fight and foe.held
-                and foe.policy.reacts and not foe.stun and depth < MAX_EXTRA_ATTACK_CHAIN
-                and tactics.in_reach(enc, foe, fumbler)):
-            # Ruling: a passive dummy never takes it; a foe needs a ready weapon, no stun and
-            # its reach (an archer's fall gives no free blow to a swordsman 10 m away).
+                and foe.loaded and foe.policy.reacts and not foe.stun
+                and depth < MAX_EXTRA_ATTACK_CHAIN and tactics.in_reach(enc, foe, fumbler)):
+            # Ruling: a passive dummy never takes it; a foe needs a ready (held and loaded)
+            # weapon, no stun and its reach (an archer's fall gives no free blow to a
+            # swordsman 10 m away).
             self._strike(enc, foe, fumbler, depth + 1)
 
     def _hit(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, mult: int,
@@ -292,7 +332,7 @@ class OpenCoreRuleset(Ruleset):
         target.armor_left, target.toughness, target.hp = (res.armor_left, res.toughness_left,
                                                           res.hp)
         if enc.log is not None:
-            _log_damage(enc, source, target, weapon, fire, damage, mult)
+            log_damage(enc, source, target, weapon, fire, damage, mult, res)
         crit = None
         dealt = res.hp_damage
         if res.reached_hp:
@@ -300,7 +340,7 @@ class OpenCoreRuleset(Ruleset):
             target.hp -= crit.effect.extra_damage
             dealt += crit.effect.extra_damage
             if enc.log is not None:
-                _log_critical(enc, target, fire, crit)
+                log_critical(enc, target, fire, crit)
         check_health(enc, target, f"hit by {source}")
         if crit is not None and target.status is not Status.DEAD:
             self._critical(enc, target, crit)
@@ -354,77 +394,3 @@ class OpenCoreRuleset(Ruleset):
                 enc.emit("bleed", who=f.name, loss=hp - f.hp, hp=f.hp,
                          text=f"{f.name}, untended, bleeds {hp - f.hp} HP over "
                               f"{rounds} round(s) -> {f.status.value} ({f.state()}).")
-
-
-# ---------------------------------------------------------------------------- log text
-def _intent_text(intent) -> str:
-    kind = type(intent)
-    if kind is Attack:
-        return f"an attack on {intent.target.name}"
-    if kind is Move:
-        return f"a move toward {intent.target.name}"
-    if kind is Retreat:
-        return "a retreat off the field" if intent.leave else "a move to a new place"
-    return {Defend: "a defense action", Bide: "to bide", Reload: "to ready its weapon",
-            Aim: "to aim"}.get(kind, kind.__name__.lower())
-
-
-def _log_roll(enc, f, target, out, def_roll, chart, fumble, depth) -> None:
-    text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
-            f"d100 {out.attack_roll}{_signed(out.attack_total - out.attack_roll)} = "
-            f"{out.attack_total} vs d100 {def_roll}{_signed(out.defense_total - def_roll)} = "
-            f"{out.defense_total} -> {'hit' if out.hit else 'miss'}")
-    if fumble is not None:
-        who = f.name if out.fumbled_by is Role.ATTACKER else target.name
-        text += (f"; {who} fumbles as {out.fumbled_by.value}, chart {chart}: "
-                 f"{_fumble_text(fumble)}")
-    enc.emit("attack", who=f.name, target=target.name, attack_roll=out.attack_roll,
-             attack_total=out.attack_total, defense_roll=def_roll,
-             defense_total=out.defense_total, hit=out.hit,
-             fumble=None if fumble is None else out.fumbled_by.value, fumble_roll=chart,
-             text=text + ".")
-
-
-def _fumble_text(fumble: Fumble) -> str:
-    if fumble.defense_penalty:
-        return f"stumbles, -{fumble.defense_penalty} defense until next turn"
-    if fumble.foe_extra_attack:
-        return "falls over, the opponent gets an immediate extra attack"
-    if fumble.self_damage_multiplier:
-        return ("drops the weapon and injures himself with it"
-                + (f" (x{fumble.self_damage_multiplier} damage)"
-                   if fumble.self_damage_multiplier > 1 else ""))
-    if fumble.damage_multiplier > 1:
-        return f"zigs when he should have zagged: x{fumble.damage_multiplier} damage"
-    return "recovers"
-
-
-def _log_damage(enc, source: str, target: OpenCoreFighter, weapon: Weapon, fire: FireMode,
-                damage: int, mult: int) -> None:
-    enc.emit("damage", who=source, target=target.name, damage=damage, hp=target.hp,
-             text=f"{source}'s {weapon.label} ({fire.damage}{f', x{mult}' if mult > 1 else ''})"
-                  f" deals {damage} to {target.name}: {target.state()}.")
-
-
-def _log_critical(enc, target: OpenCoreFighter, fire: FireMode, crit: CriticalRoll) -> None:
-    e = crit.effect
-    bits = [f"+{e.extra_damage} damage"] if e.extra_damage else []
-    if e.stun_rounds:
-        bits.append(f"stun {e.stun_rounds} round(s)")
-    if e.bloodloss:
-        bits.append(f"bloodloss x{e.bloodloss}")
-    if e.unconscious_rounds:
-        bits.append(f"unconscious {e.unconscious_rounds} round(s)")
-    if e.injury is not None:
-        bits.append(f"location {e.injury.value.replace('_', ' ')}, -{e.skill_penalty} "
-                    f"to attack and defense")
-    shift = crit.modified_roll - crit.roll
-    enc.emit("critical", target=target.name, table=fire.crit_table.value, roll=crit.roll,
-             modified=crit.modified_roll, hp=target.hp,
-             text=f"Critical on {target.name} ({fire.crit_table.value}): d100 {crit.roll}"
-                  f"{_signed(shift) if shift else ''} = {crit.modified_roll}: "
-                  f"{', '.join(bits) or 'no extra damage'} -> HP {target.hp}/{target.max_hp}.")
-
-
-def _signed(n: int) -> str:
-    return f" + {n}" if n >= 0 else f" - {-n}"

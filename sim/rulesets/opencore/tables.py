@@ -96,13 +96,18 @@ class FireMode:
 
 @dataclass(frozen=True, slots=True)
 class Weapon:
-    """A row of the seed's weapon table. The seed gives no ranges, so none are stored."""
+    """A row of the seed's weapon table. The seed gives no ranges, so none are stored.
+
+    ``single_shot`` marks a reload weapon (RULES.md "Reload weapons"): one shot, then an
+    action to reload it.
+    """
 
     key: str
     label: str
     weapon_class: WeaponClass
     speed_factor: int
     modes: tuple[FireMode, ...]
+    single_shot: bool = False
 
     @property
     def is_ranged(self) -> bool:
@@ -297,7 +302,14 @@ FUMBLE_CHART: tuple[FumbleRow, ...] = (
 # 2d10+STR), with Puncture crits: the seed's Puncture table names spears.
 SPEAR = _weapon("spear", "Spear (ruling)", _MELEE, 20, "2d10+STR", _PUNCTURE)
 
-NATIVE_WEAPONS: Mapping[str, Weapon] = MappingProxyType({**WEAPONS, SPEAR.key: SPEAR})
+# Ruling: the seed's one Archery class covers bows and crossbows alike (speed 15, 1d10,
+# Puncture); the crossbow is that row marked single-shot (RULES.md "Reload weapons": one
+# shot, then an action to reload, whether the shot hit or not).
+CROSSBOW = Weapon("crossbow", "Crossbow", WeaponClass.ARCHERY, 15,
+                  WEAPONS["archery"].modes, single_shot=True)
+
+NATIVE_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
+    {**WEAPONS, SPEAR.key: SPEAR, CROSSBOW.key: CROSSBOW})
 """What a native block may name: the seed's weapons and the ruling ones the neutral names use."""
 
 NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
@@ -313,8 +325,7 @@ NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
         "greatsword": WEAPONS["sword"],
         "spear": SPEAR,
         "bow": WEAPONS["archery"],
-        # Ruling: the seed has one Archery class for bows and crossbows alike.
-        "crossbow": WEAPONS["archery"],
+        "crossbow": CROSSBOW,
         # Ruling: a pistol is the Small Handgun; the Large Handgun stays available by its key.
         "pistol": WEAPONS["small_handgun"],
         "rifle": WEAPONS["rifle"],

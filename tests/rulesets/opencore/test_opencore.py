@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from helpers import SCENARIOS, StubRandom, face
+from opencore_helpers import BIG, attack, d100, duel, member, parse
 
 from sim import scenario as scenario_mod
 from sim.core.actions import Attack, Bide, Defend, Move, Reload, TimedAction
@@ -16,32 +17,6 @@ from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opencore.fighter import MOVE_METRES
 from sim.rulesets.opencore.rules import opposed_attack
-
-BIG = 100_000  # hit points / Toughness that nothing in a test gets through
-
-
-def parse(sides: dict, **top) -> scenario_mod.Scenario:
-    return scenario_mod.parse({"name": "t", "ruleset": "opencore", **top, "sides": sides})
-
-
-def member(name: str, ai: str = "basic", weapon: str = "sword", **oc) -> dict:
-    return {"name": name, "ai": ai, "weapon": weapon, "opencore": oc}
-
-
-def duel(a: dict, b: dict, **top):
-    enc = Encounter(parse({"a": [a], "b": [b]}, **top), "opencore", seed=0)
-    return enc, enc.sides["a"][0], enc.sides["b"][0]
-
-
-def d100(*values: int) -> list[float]:
-    return [face(v, 100) for v in values]
-
-
-def attack(enc, f, target, *rolls: float) -> None:
-    """Resolve one attack action of ``f`` with hand-set rolls."""
-    enc.rng = StubRandom(rolls)
-    enc.ruleset.resolve(enc, TimedAction(0.0, f, Attack(target), 0))
-    assert not enc.rng.queue, "not every hand-set roll was used"
 
 
 def run_until(enc, seconds: float) -> None:

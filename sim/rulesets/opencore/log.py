@@ -1,0 +1,131 @@
+"""OpenCore d100: the solo log's lines (declarations, rolls, fumbles, damage, criticals).
+
+Only called with ``enc.log`` not None: batches build no strings. Each function emits one
+event through ``Encounter.emit`` with its numbers as fields and a ``text`` the log prints.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat
+from sim.rulesets.opencore.tables import Fumble, Role
+
+if TYPE_CHECKING:
+    from sim.core.actions import Intent
+    from sim.core.engine import Encounter
+    from sim.rulesets.opencore.fighter import OpenCoreFighter
+    from sim.rulesets.opencore.rules import AttackOutcome, CriticalRoll, DamageResult
+    from sim.rulesets.opencore.tables import FireMode, Weapon
+
+
+def weapon_name(weapon: Weapon) -> str:
+    """The weapon in running text: ``crossbow``, ``small club``."""
+    return weapon.key.replace("_", " ")
+
+
+def intent_text(intent: Intent, f: OpenCoreFighter) -> str:
+    """A declaration in words, for ``f`` declares ...."""
+    kind = type(intent)
+    if kind is Attack:
+        return f"an attack on {intent.target.name}"
+    if kind is Move:
+        return f"a move toward {intent.target.name}"
+    if kind is Retreat:
+        return "a retreat off the field" if intent.leave else "a move to a new place"
+    if kind is Reload:
+        if not f.held:
+            return f"to pick up its {weapon_name(f.weapon)}"
+        return f"to reload its {weapon_name(f.weapon)}" if not f.loaded else "to ready its weapon"
+    return {Defend: "a defense action", Bide: "to bide", Aim: "to aim"}.get(
+        kind, kind.__name__.lower())
+
+
+def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: AttackOutcome,
+             def_roll: int, chart: int | None, fumble: Fumble | None, depth: int) -> None:
+    """Both d100 rolls with their totals, the verdict, and a fumble's chart roll."""
+    text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
+            f"d100 {out.attack_roll}{signed(out.attack_total - out.attack_roll)} = "
+            f"{out.attack_total} vs d100 {def_roll}{signed(out.defense_total - def_roll)} = "
+            f"{out.defense_total} -> {'hit' if out.hit else 'miss'}")
+    if fumble is not None:
+        who = f.name if out.fumbled_by is Role.ATTACKER else target.name
+        text += (f"; {who} fumbles as {out.fumbled_by.value}, chart {chart}: "
+                 f"{fumble_text(fumble)}")
+    enc.emit("attack", who=f.name, target=target.name, attack_roll=out.attack_roll,
+             attack_total=out.attack_total, defense_roll=def_roll,
+             defense_total=out.defense_total, hit=out.hit, extra=bool(depth),
+             fumble=None if fumble is None else out.fumbled_by.value, fumble_roll=chart,
+             text=text + ".")
+
+
+def fumble_text(fumble: Fumble) -> str:
+    """A fumble chart result in words."""
+    if fumble.defense_penalty:
+        return f"stumbles, -{fumble.defense_penalty} defense until next turn"
+    if fumble.foe_extra_attack:
+        return "falls over, the opponent gets an immediate extra attack"
+    if fumble.self_damage_multiplier:
+        return ("drops the weapon and injures himself with it"
+                + (f" (x{fumble.self_damage_multiplier} damage)"
+                   if fumble.self_damage_multiplier > 1 else ""))
+    if fumble.damage_multiplier > 1:
+        return f"zigs when he should have zagged: x{fumble.damage_multiplier} damage"
+    return "recovers"
+
+
+def stopped_by(res: DamageResult) -> str:
+    """What stopped a hit that reached no HP: the armor, Toughness, or both."""
+    if res.to_armor and res.to_toughness:
+        return "the armor and Toughness"
+    return "Toughness" if res.to_toughness else "the armor"
+
+
+def log_damage(enc: Encounter, source: str, target: OpenCoreFighter, weapon: Weapon,
+               fire: FireMode, damage: int, mult: int, res: DamageResult) -> None:
+    """Where a hit's damage went, and a hit that reached no HP as stopped.
+
+    The armor's share (and what is left of it), Toughness's share, then what reached HP.
+    """
+    parts = []
+    if res.to_armor or target.armor.damage_rating:
+        parts.append(f"armor takes {res.to_armor} ({res.armor_left} left)")
+    if res.to_toughness or res.toughness_left:
+        parts.append(f"Toughness takes {res.to_toughness} ({res.toughness_left} left)")
+    hp = f"HP {target.hp}/{target.max_hp}"
+    parts.append(f"{res.hp_damage} to HP ({hp})" if res.hp_damage
+                 else f"stopped by {stopped_by(res)} ({hp})")
+    times = f", x{mult}" if mult > 1 else ""
+    enc.emit("damage", who=source, target=target.name, damage=damage, to_armor=res.to_armor,
+             armor_left=res.armor_left, to_toughness=res.to_toughness,
+             toughness_left=res.toughness_left, hp_damage=res.hp_damage, hp=target.hp,
+             stopped=not res.hp_damage,
+             text=f"{source}'s {weapon.label} ({fire.damage}{times}) deals {damage} to "
+                  f"{target.name}: {', '.join(parts)}.")
+
+
+def log_critical(enc: Encounter, target: OpenCoreFighter, fire: FireMode,
+                 crit: CriticalRoll) -> None:
+    """The critical roll, its shift, and every effect it has."""
+    e = crit.effect
+    bits = [f"+{e.extra_damage} damage"] if e.extra_damage else []
+    if e.stun_rounds:
+        bits.append(f"stun {e.stun_rounds} round(s)")
+    if e.bloodloss:
+        bits.append(f"bloodloss x{e.bloodloss}")
+    if e.unconscious_rounds:
+        bits.append(f"unconscious {e.unconscious_rounds} round(s)")
+    if e.injury is not None:
+        bits.append(f"location {e.injury.value.replace('_', ' ')}, -{e.skill_penalty} "
+                    f"to attack and defense")
+    shift = crit.modified_roll - crit.roll
+    enc.emit("critical", target=target.name, table=fire.crit_table.value, roll=crit.roll,
+             modified=crit.modified_roll, hp=target.hp,
+             text=f"Critical on {target.name} ({fire.crit_table.value}): d100 {crit.roll}"
+                  f"{signed(shift) if shift else ''} = {crit.modified_roll}: "
+                  f"{', '.join(bits) or 'no extra damage'} -> HP {target.hp}/{target.max_hp}.")
+
+
+def signed(n: int) -> str:
+    """`` + n`` or `` - n``, for totals in the log."""
+    return f" + {n}" if n >= 0 else f" - {-n}"
