@@ -91,6 +91,12 @@ def declared_on(enc: Encounter, c: Combatant) -> int:
                if type(i) is Attack and i.target is c)
 
 
+def allies_on(enc: Encounter, side: str, foe: Combatant) -> int:
+    """Attacks ``side`` has already declared on ``foe`` this round (focus fire joins them)."""
+    return sum(1 for c, intents in enc.declared.items() if c.side == side
+               for i in intents if type(i) is Attack and i.target is foe)
+
+
 def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],
                 focus: str | None) -> Combatant:
     """The foe ``c`` goes for, by its doctrine's ``focus``.
@@ -99,9 +105,10 @@ def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],
     foe in reach to find a better one); among them:
 
     - ``nearest``: the closest;
-    - ``weakest``: the one closest to going down (``Ruleset.threat``), then, for a shooter,
-      the one in the least cover, then the closest: focus fire;
-    - ``most_dangerous``: the highest expected damage a round (``Ruleset.danger``), then
+    - ``weakest``: the one closest to going down (``Advisor.threat``), then the one its side
+      already declared most attacks on this round, then, for a shooter, the one in the least
+      cover, then the closest: focus fire;
+    - ``most_dangerous``: the highest expected damage a round (``Advisor.danger``), then
       the closest.
 
     Ties are broken by a random draw (``best``), never by scenario order.
@@ -113,7 +120,9 @@ def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],
     if focus == "weakest":
         threat, cover = rs.threat, enc.field.cover
         shooter = c.ranged
-        return best(enc, pool, lambda e: (threat(e), -cover(e.pos) if shooter else 0,
+        side = c.side
+        return best(enc, pool, lambda e: (threat(e), allies_on(enc, side, e),
+                                          -cover(e.pos) if shooter else 0,
                                           -distance(here, e.pos)))
     if focus == "most_dangerous":
         danger = rs.danger
