@@ -1,9 +1,15 @@
-"""What the AI asks OpenD6: reach, reloads, extra attacks, points, defenses.
+"""What the AI asks OpenD6: reach, hopeless attacks, extra attacks, points, defenses.
 
 ``OpenD6Advisor`` answers from the dice (exact odds from ``odds``), for both variants; the
 profiles in :mod:`sim.ai.profiles` hold no dice logic. It reads the ruleset's public rules:
-``health_penalty``, ``health_lost``, ``defense_against``, ``target_number``,
-``would_finish`` and ``one_from_death``.
+``attack_dice``, ``defense_code``, ``defense_against``, ``target_number``,
+``health_penalty``, ``health_lost``, ``expected_harm``, ``would_finish`` and
+``one_from_death``, so it expects exactly what the ruleset rolls.
+
+Ruling (what an attacker knows): the target number it can see (the 10 with cover,
+visibility, pinned and its weapon's modifier) and the pool of a defender's dodge, parry or
+block, not that roll's total (see ``fate_point``). Its odds against an active defense are
+taken over the defense roll's distribution.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import DEFENDS, Aim, Defend
 from sim.rulesets.opend6 import odds as opend6_odds
-from sim.rulesets.opend6.rules import AIM_DICE, BASE_DIFFICULTY, COVER_DIFFICULTY, range_band
+from sim.rulesets.opend6.rules import AIM_DICE, BASE_DIFFICULTY, COVER_DIFFICULTY
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -28,6 +34,9 @@ MAX_EXTRA_ATTACKS = 3
 # Ruling (cautious, tactical AI): a defense roll must average this much above the 10 it
 # replaces (it replaces it even when lower).
 DEFENSE_MARGIN = 1.0
+# Ruling (spending AI): a fate point (one a fight) is spent on a rolled attack only when its
+# extra dice raise the chance to hit by this much.
+FATE_POINT_GAIN = 0.25
 
 
 class OpenD6Advisor(Advisor):
@@ -49,60 +58,121 @@ class OpenD6Advisor(Advisor):
         """Whether a free move (the first 10 m of a turn) brings the nearest foe into reach.
 
         The move is no action, so moving and attacking costs no die; the weapon must be
-        ready.
+        ready, and the attack must roll 1D or more wherever the move leaves it
+        (``least_attack_dice``).
         """
-        if self.needs_reload(actor):
+        if self.needs_reload(actor) or self.rules.least_attack_dice(enc, actor) < 1:
             return False
         foe = tactics.nearest_enemy(enc, actor)
         return foe is not None and (
             enc.field.distance(actor.pos, foe.pos) <= actor.speed + actor.reach)
 
+    def can_hit(self, enc: Encounter, actor: D6Fighter, target: D6Fighter) -> bool:
+        """Whether a plain single attack now rolls at least 1D (the AI never attacks with 0D).
+
+        The pool is the ruleset's own (``attack_dice``): wound penalty, range band, blinded,
+        aim; a single action has no multiple-action penalty and the AI calls no shots.
+        False out of reach or range and with a weapon to reload.
+        """
+        if self.needs_reload(actor) or not tactics.in_reach(enc, actor, target):
+            return False
+        return self.rules.attack_dice(enc, actor, target) >= 1
+
+    def hopeless(self, enc: Encounter, actor: D6Fighter,
+                 target: D6Fighter) -> tuple[list[Intent], str]:
+        """In reach but 0D to hit: aim, step closer, defend or hold.
+
+        A shooter aims (+1D) when that makes next round's shot possible and it is not aimed
+        at ``target`` yet, else steps closer (the default: range penalties shrink). A melee
+        fighter holds its ground, defending when a defense beats the 10 (``defense_kind``).
+        """
+        dice = self.rules.attack_dice(enc, actor, target)
+        if actor.ranged:
+            if actor.aim_at is not target and dice + AIM_DICE >= 1:
+                return ([Aim(target)],
+                        f"{dice}D to hit {target.name}: aims for +{AIM_DICE}D next round")
+            return super().hopeless(enc, actor, target)
+        kind = self.defense_kind(enc, actor, ranged=target.ranged)
+        if kind:
+            return [Defend(kind)], f"{dice}D to hit {target.name}: {DEFENDS[kind]} instead"
+        return [], f"{dice}D to hit {target.name}: holds its ground"
+
     def extra_attacks(self, enc: Encounter, actor: D6Fighter, target: D6Fighter) -> int:
         """The number of extra attacks that maximises the expected hits this round.
 
-        Each extra attack costs every attack 1D; the odds are exact (``opend6_odds``),
-        against the target number the attack would face now. A weapon that must be
-        reloaded after each shot never takes extra attacks.
+        Each extra attack costs every attack 1D; the odds are exact (``hit_chance``). Every
+        attack keeps at least 1D. A weapon that must be reloaded after each shot never takes
+        extra attacks.
         """
         if actor.weapon.reload_actions:
             return 0
-        dice, pips, tn = self._odds_inputs(enc, actor, target)
-        complication = self.rules.options.complication
-        best_k, best = 0, opend6_odds.p_at_least(dice, pips, tn, complication)
+        dice = self.rules.attack_dice(enc, actor, target)
+        best_k, best = 0, self.hit_chance(enc, actor, target, dice)
         for k in range(1, MAX_EXTRA_ATTACKS + 1):
             if dice - k < 1:
                 break
-            value = (k + 1) * opend6_odds.p_at_least(dice - k, pips, tn, complication)
+            value = (k + 1) * self.hit_chance(enc, actor, target, dice - k)
             if value > best:
                 best_k, best = k, value
         return best_k
 
-    def _odds_inputs(self, enc: Encounter, actor: D6Fighter,
-                     target: D6Fighter) -> tuple[int, int, int]:
-        code = actor.attack_code
-        dice = code.dice + self.rules.health_penalty(enc, actor)
-        if actor.weapon.ranged:
-            band = range_band(enc.field.distance(actor.pos, target.pos), actor.weapon)
-            dice += band.dice or 0
-        if actor.aim_at is target:
-            dice += AIM_DICE
-        defense, parry = self.rules.defense_against(enc, actor, target)
-        return dice, code.pips, self.rules.target_number(enc, actor, target, defense, parry)
+    # ------------------------------------------------------------ hit chances
+    def hit_chance(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
+                   dice: int) -> float:
+        """Exact chance that ``dice``D (+ the attack's pips) hits ``target`` now.
 
-    def points_to_spend(self, f: D6Fighter, target: D6Fighter) -> tuple[int, bool]:
-        """Points a spending fighter puts on an attack: ``(character points, fate point)``.
-
-        Ruling: a character point (+1D) when a hit at average damage against average
-        resistance would take the foe out; a fate point as well (the dice doubled) when the
-        foe is one wound from death (opend6-hp: mortally wounded, 1-3 HP).
+        Against the target number ``actor`` can see, or over the distribution of
+        ``target``'s active defense roll (plus the same modifiers); ties hit.
         """
-        if not self.rules.would_finish(f, target):
-            return 0, False
-        cp = 1 if f.cp > 0 else 0
-        fate = f.fate > 0 and self.rules.one_from_death(target)
-        f.cp -= cp
-        f.fate -= fate
-        return cp, fate
+        rules, pips = self.rules, actor.attack_code.pips
+        complication = rules.options.complication
+        defense, parry = rules.defense_against(enc, actor, target)
+        if defense is None:
+            tn = rules.target_number(enc, actor, target, None, False)
+            return opend6_odds.p_at_least(dice, pips, tn, complication)
+        offset = rules.target_number(enc, actor, target, 0, parry)
+        return opend6_odds.p_meets_roll(dice, pips, target.defense_roll, offset, complication)
+
+    def _total_hits(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
+                    total: int) -> float:
+        """Chance, as ``actor`` sees it, that an attack total of ``total`` hits ``target``."""
+        rules = self.rules
+        defense, parry = rules.defense_against(enc, actor, target)
+        if defense is None:
+            return 1.0 if total >= rules.target_number(enc, actor, target, None, False) else 0.0
+        offset = rules.target_number(enc, actor, target, 0, parry)
+        return opend6_odds.p_total_meets_roll(total, target.defense_roll, offset,
+                                              rules.options.complication)
+
+    # ------------------------------------------------------------ points
+    def character_point(self, f: D6Fighter, target: D6Fighter) -> bool:
+        """Whether a spending fighter puts a character point (+1D) on an attack, before it.
+
+        Ruling: when a hit at average damage against average resistance would take the foe
+        out (``would_finish``) and a point is left.
+        """
+        return f.cp > 0 and self.rules.would_finish(f, target)
+
+    def fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
+                   extra: int) -> bool:
+        """Whether a spending fighter spends a fate point on an attack it has just rolled.
+
+        Ruling: a fate point is spent after the roll is seen and before its outcome is known
+        (RULES.md). The fighter sees its own ``total`` and the target number it can see
+        (the 10 with cover, visibility, pinned and its weapon's modifier), not a defender's
+        dodge, parry or block total, which stays secret until the outcome: against one it
+        knows only the pool rolled. It spends when the foe is one wound from death
+        (``opend6-hp``: 1-3 HP) and a hit would take it out, and the ``extra`` dice raise its
+        chance to hit by ``FATE_POINT_GAIN`` or more: never on a total that already meets a
+        10 it can see, nor on one the extra dice cannot lift to it.
+        """
+        rules = self.rules
+        if f.fate < 1 or not (rules.one_from_death(target) and rules.would_finish(f, target)):
+            return False
+        now = self._total_hits(enc, f, target, total)
+        boosted = sum(p * self._total_hits(enc, f, target, total + s)
+                      for s, p in enumerate(opend6_odds.normal_dice(extra)) if p)
+        return boosted - now >= FATE_POINT_GAIN
 
     # ------------------------------------------------------------ cautious and tactical
     def danger(self, enc: Encounter, actor: D6Fighter) -> float:
@@ -111,6 +181,58 @@ class OpenD6Advisor(Advisor):
         complication = self.rules.options.complication
         return (opend6_odds.p_at_least(code.dice, code.pips, BASE_DIFFICULTY, complication)
                 * opend6_odds.mean(dmg.dice, dmg.pips, complication))
+
+    def attack_worth(self, enc: Encounter, actor: D6Fighter, target: D6Fighter) -> float:
+        """Expected harm of one plain attack now: P(hit) x the expected harm of a hit.
+
+        In wounds (``opend6``) or hit points (``opend6-hp``): ``Ruleset.expected_harm``, exact
+        over the damage and resistance rolls, at most what ``target`` has left. 0 for an
+        attack that would roll 0D (never declared).
+        """
+        return self._attack_worth(enc, actor, target, 0)
+
+    def _attack_worth(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
+                      penalty: int) -> float:
+        dice = self.rules.attack_dice(enc, actor, target, penalty=penalty)
+        if dice < 1:
+            return 0.0
+        return (self.hit_chance(enc, actor, target, dice)
+                * self.rules.expected_harm(actor, target))
+
+    def defense_worth(self, enc: Encounter, actor: D6Fighter, threats: list[Combatant],
+                      kind: str) -> float:
+        """Expected harm a defense (``kind``) declared alone spares ``actor`` this round.
+
+        For each threat, one plain attack on ``actor`` (``attack_dice``; none from a foe that
+        would roll 0D or must reload): its chance to hit the number ``actor`` offers without
+        a defense roll (10 with cover and visibility), minus its chance against the defense
+        roll's distribution (plus cover and visibility; a parry keeps no cover and does not
+        stop shots), times the harm of its hit (``expected_harm``). Same unit as
+        ``attack_worth``. Declared alone, the defense costs no other action a die; with an
+        attack, both lose 1D (``attack_and_defend``).
+        """
+        return self._defense_worth(enc, actor, threats, kind, 0)
+
+    def _defense_worth(self, enc: Encounter, actor: D6Fighter, threats: list[Combatant],
+                       kind: str, penalty: int) -> float:
+        rules = self.rules
+        complication = rules.options.complication
+        kind, code = rules.defense_code(actor, kind)
+        roll = (code.dice + penalty + rules.health_penalty(enc, actor), code.pips,
+                actor.encumbrance)
+        parry = kind == "parry"
+        spared = 0.0
+        for e in threats:
+            dice = rules.attack_dice(enc, e, actor)
+            if dice < 1 or self.needs_reload(e) or parry and e.weapon.ranged:
+                continue
+            pips = e.attack_code.pips
+            bare = opend6_odds.p_at_least(
+                dice, pips, rules.target_number(enc, e, actor, None, False), complication)
+            guarded = opend6_odds.p_meets_roll(
+                dice, pips, roll, rules.target_number(enc, e, actor, 0, parry), complication)
+            spared += (bare - guarded) * rules.expected_harm(e, actor)
+        return spared
 
     def defense_kind(self, enc: Encounter, actor: D6Fighter, ranged: bool) -> str | None:
         """The active defense with the highest average roll, if that beats the 10 it replaces.
@@ -142,11 +264,21 @@ class OpenD6Advisor(Advisor):
 
     def attack_and_defend(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
                           kind: str) -> bool:
-        """Both at -1D: when the defense still beats the 10 and the attack keeps fair odds."""
-        if self._best_defense(enc, actor, target.ranged, -1) != kind:
+        """Both at -1D, when that does more than the better of the two alone.
+
+        By expected harm: the attack's worth plus the defense's, each rolled at -1D, against
+        the larger of ``attack_worth`` and ``defense_worth`` (the defense against the foes
+        in melee reach, else every foe that can attack ``actor``). The attack must keep 1D.
+        """
+        if self.rules.attack_dice(enc, actor, target, penalty=-1) < 1:
             return False
-        dice, pips, tn = self._odds_inputs(enc, actor, target)
-        return opend6_odds.p_at_least(dice - 1, pips, tn, self.rules.options.complication) >= 0.4
+        foes = enc.enemies(actor)
+        threats = tactics.engaged(enc, actor, foes) or tactics.threatened_by(enc, actor, foes)
+        both = (self._attack_worth(enc, actor, target, -1)
+                + self._defense_worth(enc, actor, threats, kind, -1))
+        alone = max(self._attack_worth(enc, actor, target, 0),
+                    self._defense_worth(enc, actor, threats, kind, 0))
+        return both > alone
 
     def while_closing(self, enc: Encounter, actor: D6Fighter,
                       target: D6Fighter) -> list[Intent]:
@@ -159,8 +291,12 @@ class OpenD6Advisor(Advisor):
         return []
 
     def can_step_back_and_attack(self, enc: Encounter, actor: D6Fighter) -> bool:
-        """The first move of a turn is free: a shooter with a ready weapon steps and shoots."""
-        return actor.ranged and not self.needs_reload(actor)
+        """The first move of a turn is free: a shooter with a ready weapon steps and shoots.
+
+        Only when the shot rolls 1D or more wherever it lands (``least_attack_dice``).
+        """
+        return (actor.ranged and not self.needs_reload(actor)
+                and self.rules.least_attack_dice(enc, actor) >= 1)
 
     def wait_intents(self, enc: Encounter, actor: D6Fighter,
                      foes: list[Combatant]) -> tuple[list[Intent], str]:
@@ -170,3 +306,4 @@ class OpenD6Advisor(Advisor):
         if kind:
             return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"
         return [], "holds its ground"
+

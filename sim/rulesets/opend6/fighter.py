@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, create_model, field_validator
+from pydantic import AliasChoices, Field, create_model, field_validator
 
 from sim.core.combatant import Combatant
 from sim.rulesets.opend6.catalog import (
@@ -116,13 +116,17 @@ class OpenD6Options(Strict):
         complication: count a fumble's dice normally instead of removing them.
         initiative: ``individual`` (an Agility roll each) or ``side`` (a d6 per side).
         encumbrance: metal armor and tower shields add +4 to Agility difficulties.
-        pinning: a target shot at that has not taken a turn since is pinned (-5).
+        suppressive_fire: a target shot at that has not taken a turn since is pinned (-5 to
+            hit it). Off by default: RULES.md's pinned is held in place (grappled, prone,
+            helpless), and being shot at pins only with this option. The older key
+            ``pinning`` is still read as this option.
     """
 
     complication: bool = False
     initiative: Literal["individual", "side"] = "individual"
     encumbrance: bool = False
-    pinning: bool = True
+    suppressive_fire: bool = Field(
+        default=False, validation_alias=AliasChoices("suppressive_fire", "pinning"))
 
 
 class WoundOptions(OpenD6Options):
@@ -156,16 +160,19 @@ class D6Fighter(Combatant):
         initiative, init_text, offset: the fight's turn order and its offset in a round.
         loaded: a weapon that needs reloading holds a shot.
         defense, defense_kind, defense_until: the active defense and when it lapses.
+        defense_roll: what that defense rolled, ``(dice, pips, minus)`` (the pool after
+            penalties and the encumbrance taken off): an attacker knows the pool, not the
+            total (``OpenD6Advisor``).
         aim_at: the foe aimed at (+1D on the next attack), or None.
-        shot_at: shot at since its last turn (pinned, when the option is on).
+        shot_at: shot at since its last turn (pinned, with ``suppressive_fire``).
     """
 
     __slots__ = (
         "attrs", "skills", "weapon", "armor", "shield", "attack_code", "dodge_code",
         "parry_code", "block_code", "move_code", "damage_code", "resist_code", "encumbrance",
         "cp", "fate", "wounds", "hp", "hp_max", "level", "stun_round", "size", "initiative",
-        "init_text", "offset", "loaded", "defense", "defense_kind", "defense_until", "aim_at",
-        "shot_at", "blinded",
+        "init_text", "offset", "loaded", "defense", "defense_kind", "defense_until",
+        "defense_roll", "aim_at", "shot_at", "blinded",
     )
 
     def describe(self) -> str:
@@ -241,21 +248,27 @@ def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6F
         f.resist_code = f.resist_code + shield.resistance
     worn = (armor,) if shield is None else (armor, shield)
     f.encumbrance = encumbrance_difficulty(*worn) if encumbrance else 0
-    f.wounds, f.hp, f.hp_max = 0, 0, 0
-    f.level = WoundStatus.HEALTHY
-    f.stun_round = -1
     # size scale: steps from human size, each +-1D on damage dealt to the smaller (native)
     f.size = block.size if block is not None else 0
     f.blinded = block.blinded if block is not None else False
-    f.initiative, f.init_text, f.offset = 0, "-", 0.0
-    f.loaded = True
-    f.defense, f.defense_kind, f.defense_until = 0, "", -1.0
-    f.aim_at = None
-    f.shot_at = False
     f.ranged = weapon.ranged
     f.reach = float(weapon.ranges[2]) if weapon.ranges else 2.0
     f.speed = float(BASE_MOVE_M)
+    _fresh(f)
     return f
+
+
+def _fresh(f: D6Fighter) -> None:
+    """Health and the per-fight turn state of a fighter that has not fought yet."""
+    f.wounds, f.hp, f.hp_max = 0, 0, 0
+    f.level = WoundStatus.HEALTHY
+    f.stun_round = -1
+    f.initiative, f.init_text, f.offset = 0, "-", 0.0
+    f.loaded = True
+    f.defense, f.defense_kind, f.defense_until = 0, "", -1.0
+    f.defense_roll = (0, 0, 0)
+    f.aim_at = None
+    f.shot_at = False
 
 
 def native_block(f: D6Fighter) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.fighter import HpOptions
 from sim.rulesets.opend6.rules import hp_damage, hp_status, starting_hp
 from sim.rulesets.opend6.ruleset import OpenD6Ruleset
@@ -59,6 +60,13 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         """Whether a hit at average damage against average resistance takes its HP."""
         expected = actor.damage_code.average - target.resist_code.average
         return target.hp <= max(1, expected)
+
+    def expected_harm(self, actor: D6Fighter, target: D6Fighter) -> float:
+        """Expected hit points one hit of ``actor`` takes off ``target`` (at most its HP)."""
+        code, res = actor.damage_code, target.resist_code
+        return odds.expected_hp_loss((self.damage_dice(actor, target), code.pips),
+                                     (res.dice, res.pips), max(0, target.hp),
+                                     self.options.complication)
 
     def one_from_death(self, target: D6Fighter) -> bool:
         """Mortally wounded: 1-3 HP."""

@@ -102,3 +102,88 @@ def p_at_least(dice: int, pips: int, target: int, complication: bool = False) ->
 def mean(dice: int, pips: int, complication: bool = False) -> float:
     """Expected total of ``dice``D+``pips``."""
     return sum(s * p for s, p in enumerate(distribution(dice, complication))) + pips
+
+
+# --- Opposed rolls, extra dice and harm ---------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def normal_dice(dice: int) -> tuple[float, ...]:
+    """Distribution of the sum of ``dice`` normal d6, no wild die (a fate point's extra dice)."""
+    return _normal(max(0, dice))
+
+
+@lru_cache(maxsize=1024)
+def defense_totals(dice: int, pips: int, minus: int = 0,
+                   complication: bool = False) -> tuple[float, ...]:
+    """Distribution of a defense roll's total after ``minus`` (encumbrance), never below 0."""
+    out = [0.0] * (len(distribution(dice, complication)) + pips)
+    for raw, p in enumerate(distribution(dice, complication)):
+        if p:
+            out[max(0, raw + pips - minus)] += p
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def p_meets_roll(dice: int, pips: int, defense: tuple[int, int, int], offset: int,
+                 complication: bool = False) -> float:
+    """Probability that ``dice``D+``pips`` meets a defense roll plus ``offset`` (ties hit).
+
+    Args:
+        dice: The attack roll's dice.
+        pips: The attack roll's pips.
+        defense: The defense roll as ``(dice, pips, minus)``: its code and what is taken off
+            its total (encumbrance), the total never below 0.
+        offset: Added to the defense total to make the target number (cover, visibility...).
+        complication: The ``complication`` option (both rolls).
+
+    Returns:
+        P(attack total >= defense total + offset).
+    """
+    return sum(p * p_at_least(dice, pips, total + offset, complication)
+               for total, p in enumerate(defense_totals(*defense, complication)) if p)
+
+
+def p_total_meets_roll(total: int, defense: tuple[int, int, int], offset: int,
+                       complication: bool = False) -> float:
+    """Probability that a rolled ``total`` meets a defense roll (``p_meets_roll``) + offset."""
+    return sum(p for t, p in enumerate(defense_totals(*defense, complication))
+               if t + offset <= total)
+
+
+def _totals(dice: int, pips: int, complication: bool) -> tuple[float, ...]:
+    """Distribution of a roll's total, pips added (index = total)."""
+    return (0.0,) * pips + distribution(dice, complication)
+
+
+@lru_cache(maxsize=1024)
+def expected_wounds(damage: tuple[int, int], resistance: tuple[int, int], cap: int,
+                    complication: bool = False) -> float:
+    """Expected wounds of one hit: damage >= k x resistance gives k, at most ``cap``.
+
+    Args:
+        damage: The damage roll as ``(dice, pips)``.
+        resistance: The resistance roll as ``(dice, pips)``; its total counts as at least 1
+            (``rules.wounds_from_damage``).
+        cap: The wounds that can still be dealt (to death).
+        complication: The ``complication`` option.
+    """
+    res = _totals(*resistance, complication)
+    out = 0.0
+    for d, pd in enumerate(_totals(*damage, complication)):
+        if pd:
+            out += pd * sum(pr * min(cap, d // (r if r > 1 else 1))
+                            for r, pr in enumerate(res) if pr)
+    return out
+
+
+@lru_cache(maxsize=1024)
+def expected_hp_loss(damage: tuple[int, int], resistance: tuple[int, int], cap: int,
+                     complication: bool = False) -> float:
+    """Expected hit points one hit takes: damage - resistance when positive, at most ``cap``."""
+    res = _totals(*resistance, complication)
+    out = 0.0
+    for d, pd in enumerate(_totals(*damage, complication)):
+        if pd:
+            out += pd * sum(pr * min(cap, d - r) for r, pr in enumerate(res) if pr and d > r)
+    return out

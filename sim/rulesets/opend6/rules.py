@@ -60,6 +60,17 @@ def pool_with_points(dice: int, character_points_spent: int, fate_point_spent: b
     return pool * 2 if fate_point_spent else pool
 
 
+def fate_extra_dice(dice: int, character_points_spent: int) -> int:
+    """Dice a fate point adds to a roll already made of ``dice`` + character points.
+
+    The fate point is spent after the roll is seen (RULES.md ``opend6``): the extra dice
+    are rolled and added to the total. They are normal dice; the doubled pool keeps the one
+    wild die it already rolled (:func:`pool_with_points`).
+    """
+    return (pool_with_points(dice, character_points_spent, True)
+            - pool_with_points(dice, character_points_spent, False))
+
+
 # --- Wounds and hit points ----------------------------------------------------------------------
 
 
@@ -287,10 +298,11 @@ def target_number(
     return target + PINNED_DIFFICULTY if pinned else target
 
 
-def attack_hits(attack: int, target: int, *, opposed: bool) -> bool:
-    """Whether an attack total hits.
+def attack_hits(attack: int, target: int) -> bool:
+    """Whether an attack total hits: it meets or beats the target number.
 
-    Ruling: against a difficulty the attack hits when it meets it; against a defense roll
-    (``opposed``) ties go to the defender, so the attack must beat it.
+    The target number is the difficulty (10, with its modifiers) or the defender's dodge,
+    parry or block roll, which *replaces* the difficulty (RULES.md ``opend6``): a roll
+    succeeds when it meets its difficulty, so a tie with a defense roll goes to the attacker.
     """
-    return attack > target if opposed else attack >= target
+    return attack >= target

@@ -252,11 +252,14 @@ def test_defense_roll_replaces_the_difficulty_even_when_lower() -> None:
     assert b.defense == 5
     turn(enc, a, Attack(b), dice=[2, 2, 2, 1, 1, 2, 3, 3])  # 6 beats 5 (it would miss 10)
     assert a.hits == 1
-    turn(enc, a, Attack(b), dice=[1, 2, 2])  # 5 ties 5: the defender wins
-    assert a.hits == 1
+    # 5 meets 5: the defense roll replaces the difficulty, so the tie hits (RULES.md)
+    turn(enc, a, Attack(b), dice=[1, 2, 2, 1, 1, 2, 3, 3])
+    assert a.hits == 2
+    turn(enc, a, Attack(b), dice=[1, 1, 2])  # 4 vs 5: a miss
+    assert a.hits == 2
     enc.env.run(until=enc.ruleset.seconds_per_round)  # its next turn: the defense lapses
     turn(enc, a, Attack(b), dice=[2, 2, 3])  # 7 vs 10
-    assert a.hits == 1
+    assert a.hits == 2
 
 
 def test_cover_adds_to_a_dodge_but_not_to_a_parry() -> None:
@@ -288,9 +291,21 @@ def test_parry_stops_melee_only_and_block_needs_a_shield() -> None:
     assert (b.defense_kind, b.defense) == ("block", 12)
 
 
-def test_pinned_targets_are_easier_to_hit_until_they_act() -> None:
+def test_being_shot_at_does_not_pin_by_default() -> None:
+    # RULES.md: pinned is held in place (grappled, prone, helpless), not shot at.
     archer = member("A", weapon="bow", skills={"ranged": 1})
     enc, a, b = duel(archer, member("B"))
+    assert not enc.ruleset.options.suppressive_fire
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10: miss
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10 again: B is not pinned
+    assert a.hits == 0 and b.shot_at
+
+
+@pytest.mark.parametrize("key", ["suppressive_fire", "pinning"])  # the older key still reads
+def test_suppressive_fire_pins_a_target_shot_at_until_it_acts(key: str) -> None:
+    archer = member("A", weapon="bow", skills={"ranged": 1})
+    enc, a, b = duel(archer, member("B"), options={"opend6": {key: True}})
+    assert enc.ruleset.options.suppressive_fire
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10: miss; now B is pinned
     # 5 vs 10 - 5: hit; damage 4D: 5, resistance 2D: 6
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2, 1, 1, 1, 2, 3, 3])
@@ -299,10 +314,6 @@ def test_pinned_targets_are_easier_to_hit_until_they_act() -> None:
     assert not b.shot_at
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
     assert a.hits == 1
-    enc, a, b = duel(archer, member("B"), options={"opend6": {"pinning": False}})
-    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
-    turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
-    assert a.hits == 0
 
 
 # ---------------------------------------------------------------------- turn order
@@ -361,14 +372,16 @@ def test_crossbow_must_be_reloaded() -> None:
 
 
 @pytest.mark.parametrize(("ai_", "dice", "cp", "fate"), [
-    ("aggressive", 8, 4, 0),  # 3D + 1 character point, doubled by a fate point
-    ("basic", 3, 5, 1),       # basic never spends
+    # 3D + a character point before the roll: [1, 1, 1] wild 2 = 5 misses the 10 it sees;
+    # then a fate point doubles the pool: 4 more dice, 5 + 4 = 9, still a miss
+    ("aggressive", [1, 1, 1, 2] + [1, 1, 1, 1], 4, 0),
+    ("basic", [1, 1, 2], 5, 1),  # basic never spends
 ])
 def test_points_when_the_foe_is_one_wound_from_death(ai_, dice, cp, fate) -> None:
     enc, a, b = duel(member("A", ai_), member("B"))
     b.wounds, b.level = 4, WoundStatus.MORTALLY_WOUNDED
-    turn(enc, a, Attack(b), dice=[1] * (dice - 1) + [2])  # every roll misses
-    assert (a.cp, a.fate) == (cp, fate)
+    turn(enc, a, Attack(b), dice=dice)
+    assert (a.cp, a.fate, a.hits) == (cp, fate, 0)
 
 
 def test_points_only_when_a_hit_would_take_the_foe_out() -> None:
@@ -381,10 +394,10 @@ def test_points_only_when_a_hit_would_take_the_foe_out() -> None:
     b.wounds, b.level = 3, WoundStatus.SEVERELY_WOUNDED
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
     assert (a.cp, a.fate) == (4, 1)
-    # hit points: 2 HP left is mortally wounded: both
+    # hit points: 2 HP left is mortally wounded: a CP (4D: 5), then a fate point (+4D: 9)
     enc, a, b = duel(member("A", "aggressive"), member("B"), "opend6-hp")
     b.hp, b.level = 2, WoundStatus.MORTALLY_WOUNDED
-    turn(enc, a, Attack(b), dice=[1] * 7 + [2])
+    turn(enc, a, Attack(b), dice=[1, 1, 1, 2] + [1, 1, 1, 1])
     assert (a.cp, a.fate) == (4, 0)
 
 

@@ -27,6 +27,7 @@ from sim.rulesets.opend6.rules import (
     WoundStatus,
     attack_hits,
     extra_move_difficulty,
+    fate_extra_dice,
     hp_damage,
     hp_penalty,
     hp_status,
@@ -435,11 +436,22 @@ def test_target_numbers() -> None:
     assert target_number(extra=5) == 15  # an improvised weapon
 
 
-def test_hits_meet_a_difficulty_but_must_beat_a_defense() -> None:
-    assert attack_hits(10, 10, opposed=False)
-    assert not attack_hits(9, 10, opposed=False)
-    assert not attack_hits(12, 12, opposed=True)
-    assert attack_hits(13, 12, opposed=True)
+def test_hits_meet_or_beat_the_target_number_a_defense_roll_included() -> None:
+    # RULES.md: a defense roll replaces the difficulty, so meeting it hits (ties to the
+    # attacker), exactly as meeting the 10 does.
+    assert attack_hits(10, 10)
+    assert not attack_hits(9, 10)
+    assert attack_hits(12, 12)
+    assert attack_hits(13, 12)
+    assert not attack_hits(11, 12)
+
+
+@pytest.mark.parametrize(("dice", "cp", "extra"), [(3, 0, 3), (3, 1, 4), (0, 1, 1), (0, 0, 0),
+                                                   (-2, 0, 0)])
+def test_a_fate_point_adds_the_dice_that_double_the_pool(dice: int, cp: int,
+                                                         extra: int) -> None:
+    assert fate_extra_dice(dice, cp) == extra
+    assert pool_with_points(dice, cp, False) + extra == pool_with_points(dice, cp, True)
 
 
 def test_multiple_actions_and_moves() -> None:

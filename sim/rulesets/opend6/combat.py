@@ -1,0 +1,268 @@
+"""OpenD6 attacks, active defenses and damage: the rolls of a turn made against a foe.
+
+:class:`OpenD6Combat` is a base class of
+:class:`~sim.rulesets.opend6.ruleset.OpenD6Ruleset`; it reads the ruleset's options, advisor,
+``health_penalty``, ``_harm``, ``_health`` and ``_retarget``. Its public methods
+(``attack_dice``, ``damage_dice``, ``defense_code``, ``defense_against``, ``target_number``)
+are the one home of those rules, for the ruleset and its advisor alike.
+
+Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from sim.ai import tactics
+from sim.core.combatant import Status
+from sim.rulesets.dice import roll_pool
+from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code
+from sim.rulesets.opend6.log import log_attack, tn_reasons
+from sim.rulesets.opend6.rules import (
+    AIM_DICE,
+    BLINDED_DICE,
+    CALLED_SHOT_DICE,
+    SIZE_STEP_DICE,
+    RangeBand,
+    WoundStatus,
+    attack_hits,
+    fate_extra_dice,
+    pool_with_points,
+    range_band,
+    target_number,
+)
+
+if TYPE_CHECKING:
+    from sim.core.actions import Attack
+    from sim.core.engine import Encounter
+    from sim.rulesets.opend6.advisor import OpenD6Advisor
+    from sim.rulesets.opend6.fighter import D6Fighter
+
+_EPS = 1e-6  # a defense lapses just before the same moment of the next round
+
+
+class OpenD6Combat:
+    """Attacks, active defenses and damage of the OpenD6 rulesets."""
+
+    seconds_per_round: float
+    options: Any
+    advisor: OpenD6Advisor
+
+    # ------------------------------------------------------------ defending
+    @staticmethod
+    def defense_code(f: D6Fighter, kind: str) -> tuple[str, DiceCode]:
+        """The defense ``f`` rolls when it declares ``kind``, and its code.
+
+        Dodge is Agility + dodge, parry Agility + the weapon's skill, block Agility + shield.
+        Ruling: a block without a shield, or a parry with a ranged weapon, is a dodge.
+        """
+        if kind == "block" and f.shield is None or kind == "parry" and f.weapon.ranged:
+            kind = "dodge"
+        code = (f.parry_code if kind == "parry" else f.block_code if kind == "block"
+                else f.dodge_code)
+        return kind, code
+
+    def _defend(self, enc: Encounter, f: D6Fighter, kind: str, penalty: int) -> None:
+        """Roll an active defense; it replaces the 10 until this fighter's next turn.
+
+        Encumbrance (option) takes its +4 difficulty off every defense roll: dodge, parry
+        and block are all Agility rolls.
+        """
+        kind, code = self.defense_code(f, kind)
+        dice = code.dice + penalty + self.health_penalty(enc, f)
+        r = roll_code(enc.rng, dice, code.pips, complication=self.options.complication)
+        total = r.total - f.encumbrance
+        f.defense = total if total > 0 else 0
+        f.defense_kind = kind
+        f.defense_roll = (dice, code.pips, f.encumbrance)
+        f.defense_until = enc.env.now + self.seconds_per_round - _EPS
+        if enc.log is not None:
+            enc.emit("defend", who=f.name, defense=kind, total=f.defense,
+                     text=f"{f.name} will {kind}: {r}"
+                          f"{f' -{f.encumbrance} encumbrance' if r.total != total else ''}"
+                          f" -> attacks on it must meet {f.defense} until its next turn.")
+
+    def defense_against(self, enc: Encounter, actor: D6Fighter,
+                        target: D6Fighter) -> tuple[int | None, bool]:
+        """The target's defense roll facing this attack (None: the base 10), and parry."""
+        if target.defense_until <= enc.env.now:
+            return None, False
+        if target.defense_kind == "parry":
+            if actor.weapon.ranged:
+                return None, False  # a parry stops melee attacks only
+            return target.defense, True
+        return target.defense, False
+
+    def target_number(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
+                      defense: int | None, parry: bool) -> int:
+        """What ``actor``'s attack on ``target`` must reach now (``rules.target_number``)."""
+        field = enc.field
+        # Ruling: cover counts in melee too (the seed only keeps it off parries). Pinned
+        # (-5) is being held in place (RULES.md), a state no rule here puts a fighter in;
+        # with the ``suppressive_fire`` option, a target shot at since its last turn.
+        return target_number(defense, parry=parry, cover=field.cover(target.pos),
+                             visibility=field.visibility(target.pos),
+                             pinned=self.pinned(target),
+                             # a melee attack is an Agility roll: encumbrance adds to it
+                             extra=actor.weapon.difficulty
+                             + (0 if actor.weapon.ranged else actor.encumbrance))
+
+    def pinned(self, target: D6Fighter) -> bool:
+        """Whether ``target`` is pinned: shot at since its last turn, with suppressive fire."""
+        return self.options.suppressive_fire and target.shot_at
+
+    # ------------------------------------------------------------ attacking
+    def attack_dice(self, enc: Encounter, f: D6Fighter, target: D6Fighter, *,
+                    penalty: int = 0, called: bool = False,
+                    notes: list[str] | None = None) -> int:
+        """Dice of ``f``'s attack on ``target`` now, before points (may be 0 or less).
+
+        The attack code's dice, the multiple-action ``penalty``, the wound penalty, the range
+        band of a ranged weapon, blinded and a called shot (-2D each), and +1D when aimed at
+        ``target``. The AI asks the same (``OpenD6Advisor``).
+
+        Args:
+            enc: The encounter.
+            f: The attacker.
+            target: The foe.
+            penalty: The multiple-action penalty of the turn (0 for a single action).
+            called: A called shot.
+            notes: When given, the log's words for each modifier are appended to it.
+        """
+        dice = f.attack_code.dice + penalty + self.health_penalty(enc, f)
+        mods: list[tuple[str, int]] = []
+        if f.weapon.ranged:
+            band = range_band(enc.field.distance(f.pos, target.pos), f.weapon)
+            if band.dice:  # beyond long range (None) the attack cannot be made at all
+                mods.append((band.name.lower().replace("_", " "), band.dice))
+        if f.blinded:
+            mods.append(("blinded", BLINDED_DICE))
+        if called:
+            mods.append(("called shot", CALLED_SHOT_DICE))
+        if f.aim_at is target:
+            mods.append(("aimed", AIM_DICE))
+        if notes is not None:
+            notes += [f"{what} {n:+d}D" for what, n in mods]
+        return dice + sum(n for _, n in mods)
+
+    def least_attack_dice(self, enc: Encounter, f: D6Fighter) -> int:
+        """The fewest dice a single attack of ``f`` rolls at any foe in its reach, unaimed.
+
+        ``attack_dice`` at the worst range band (long, for a ranged weapon): what the AI
+        can count on before it knows where a move leaves it.
+        """
+        worst = RangeBand.LONG.dice if f.weapon.ranged else 0
+        return (f.attack_code.dice + self.health_penalty(enc, f) + worst
+                + (BLINDED_DICE if f.blinded else 0))
+
+    def _attack(self, enc: Encounter, f: D6Fighter, intent: Attack, penalty: int) -> None:
+        """One attack: pool, modifiers, points, the roll against the target number."""
+        target: D6Fighter = intent.target
+        log = enc.log
+        if not target.in_fight:
+            target = self._retarget(enc, f)
+            if target is None or not tactics.in_reach(enc, f, target):
+                if log is not None:
+                    enc.emit("fizzle", who=f.name,
+                             text=f"{f.name}'s attack finds no foe in reach.")
+                return
+        enc.record_attack(f)
+        reason = self._out_of_reach(enc, f, target)
+        if reason:
+            if log is not None:
+                enc.emit("miss", who=f.name, target=target.name,
+                         text=f"{f.name} attacks {target.name}: miss ({reason}).")
+            return
+        notes: list[str] | None = [] if log is not None else None
+        dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
+                                notes=notes)
+        f.aim_at = None  # an aim is spent by the next attack, at its target or not
+        defense, parry = self.defense_against(enc, f, target)
+        tn = self.target_number(enc, f, target, defense, parry)
+        pinned = self.pinned(target)
+        r, dice = self._roll_attack(enc, f, target, dice, notes)
+        weapon = f.weapon
+        if weapon.ranged:
+            f.loaded = not weapon.reload_actions
+            target.shot_at = True
+        hit = attack_hits(r.total, tn)
+        if log is not None:
+            log_attack(enc, f, target, dice=dice, notes=notes or [], r=r, defense=defense,
+                       parry=parry, tn=tn, hit=hit, penalty=penalty,
+                       health=self.health_penalty(enc, f),
+                       why=tn_reasons(enc.field.cover(target.pos),
+                                      enc.field.visibility(target.pos),
+                                      pinned=pinned, parry=parry, extra=weapon.difficulty))
+        if hit:
+            enc.record_hit(f, self._damage(enc, f, target))
+
+    def _roll_attack(self, enc: Encounter, f: D6Fighter, target: D6Fighter, dice: int,
+                     notes: list[str] | None) -> tuple[RollResult, int]:
+        """Roll an attack with the points its fighter spends; the roll and its dice.
+
+        A character point (+1D) is spent before the roll; a fate point after it is seen and
+        before its outcome is known (RULES.md): the extra dice of the doubled pool are rolled
+        as normal dice and added, the roll keeping its one wild die. Only a fighter whose
+        policy spends does; its advisor decides (``character_point``, ``fate_point``).
+        Ruling: a fumble's removed dice stay removed; the fate point's dice add in full.
+        """
+        spends = f.policy.spends
+        cp = 1 if spends and f.cp > 0 and self.advisor.character_point(f, target) else 0
+        f.cp -= cp
+        rolled = pool_with_points(dice, cp, False)
+        r = roll_code(enc.rng, rolled, f.attack_code.pips,
+                      complication=self.options.complication)
+        if cp and notes is not None:
+            notes.append("a character point +1D")
+        extra = fate_extra_dice(dice, cp)
+        if (spends and extra and f.fate > 0
+                and self.advisor.fate_point(enc, f, target, r.total, extra)):
+            f.fate -= 1
+            more = tuple(roll_pool(enc.rng, extra, 6))
+            r = replace(r, normal=r.normal + more, total=r.total + sum(more))
+            rolled += extra
+            if notes is not None:
+                notes.append(f"a fate point after the roll +{extra}D {list(more)}")
+        return r, rolled
+
+    @staticmethod
+    def _out_of_reach(enc: Encounter, f: D6Fighter, target: D6Fighter) -> str:
+        """Why the attack cannot hit at all (out of reach or range, not loaded), or ""."""
+        weapon = f.weapon
+        dist = enc.field.distance(f.pos, target.pos)
+        if not weapon.ranged:
+            return f"out of reach at {dist:g} m" if dist > f.reach else ""
+        if range_band(dist, weapon) is RangeBand.OUT_OF_RANGE:
+            return f"out of range at {dist:g} m"
+        if weapon.reload_actions and not f.loaded:
+            return f"the {weapon.name} is not loaded"
+        return ""
+
+    # ------------------------------------------------------------ damage
+    @staticmethod
+    def damage_dice(f: D6Fighter, target: D6Fighter) -> int:
+        """Dice of ``f``'s damage roll on ``target``: its code, ± 1D per size step."""
+        return f.damage_code.dice + (f.size - target.size) * SIZE_STEP_DICE
+
+    def _damage(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> int:
+        """Damage (Strength + weapon, or the weapon alone) against Endurance + armor.
+
+        Returns what the hit took off: wounds, or hit points in ``opend6-hp``.
+        """
+        rng, complication = enc.rng, self.options.complication
+        code = f.damage_code
+        dmg = roll_code(rng, self.damage_dice(f, target), code.pips, complication=complication)
+        res_code = target.resist_code  # wound penalties never apply to resistance
+        res = roll_code(rng, res_code.dice, res_code.pips, complication=complication)
+        before = self._health(target)
+        words = self._harm(enc, target, dmg.total, res.total)
+        dealt = abs(self._health(target) - before)
+        if enc.log is not None:
+            enc.emit("damage", who=f.name, target=target.name, damage=dmg.total,
+                     resistance=res.total, state=target.state(),
+                     text=f"    damage {code}: {dmg} vs {target.name}'s resistance "
+                          f"{res_code}: {res} -> {words}; {target.name}: {target.state()}.")
+        if target.level is WoundStatus.DEAD:
+            enc.take_out(target, Status.DEAD, target.state())
+        return dealt
