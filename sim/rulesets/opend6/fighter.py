@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import AliasChoices, Field, create_model, field_validator
 
+from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
 from sim.rulesets.opend6.catalog import (
     ARMOR_BY_NEUTRAL,
@@ -232,30 +233,36 @@ def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6F
             f.cp = block.character_points
         if block.fate_points is not None:
             f.fate = block.fate_points
-    none = DiceCode(0)
-    agility = attrs["agility"]
-    weapon_skill = skills.get(weapon.skill, none)
     f.attrs, f.skills = attrs, skills
     f.weapon, f.armor, f.shield = weapon, armor, shield
+    _sum_codes(f, encumbrance)
+    # size scale: steps from human size, each +-1D on damage dealt to the smaller (native)
+    f.size = block.size if block is not None else 0
+    f.blinded = block.blinded if block is not None else False
+    f.ranged = weapon.ranged
+    f.reach = float(weapon.ranges[2]) if weapon.ranges else MELEE_REACH
+    f.speed = float(BASE_MOVE_M)
+    _fresh(f)
+    return f
+
+
+def _sum_codes(f: D6Fighter, encumbrance: bool) -> None:
+    """Every roll's dice code, summed once: attack, defenses, move, damage, resistance."""
+    none = DiceCode(0)
+    attrs, skills, weapon = f.attrs, f.skills, f.weapon
+    agility = attrs["agility"]
+    weapon_skill = skills.get(weapon.skill, none)
     f.attack_code = attrs[weapon.attack_attribute] + weapon_skill
     f.dodge_code = agility + skills.get("dodge", none)
     f.parry_code = agility + weapon_skill
     f.block_code = agility + skills.get("shield", none)
     f.move_code = agility
     f.damage_code = weapon.damage_code(attrs["strength"])
-    f.resist_code = attrs["endurance"] + armor.resistance
-    if shield is not None:
-        f.resist_code = f.resist_code + shield.resistance
-    worn = (armor,) if shield is None else (armor, shield)
+    f.resist_code = attrs["endurance"] + f.armor.resistance
+    if f.shield is not None:
+        f.resist_code = f.resist_code + f.shield.resistance
+    worn = (f.armor,) if f.shield is None else (f.armor, f.shield)
     f.encumbrance = encumbrance_difficulty(*worn) if encumbrance else 0
-    # size scale: steps from human size, each +-1D on damage dealt to the smaller (native)
-    f.size = block.size if block is not None else 0
-    f.blinded = block.blinded if block is not None else False
-    f.ranged = weapon.ranged
-    f.reach = float(weapon.ranges[2]) if weapon.ranges else 2.0
-    f.speed = float(BASE_MOVE_M)
-    _fresh(f)
-    return f
 
 
 def _fresh(f: D6Fighter) -> None:
