@@ -60,7 +60,7 @@ def can_strike(enc: Encounter, c: Combatant, target: Combatant) -> bool:
     """``c`` can attack ``target`` from where it stands, and the attack could succeed.
 
     Within reach (melee reach for a shooter that prefers melee) and not hopeless
-    (``Advisor.can_hit``: ORE and B-Grade need two dice or a special die, OpenD6 one die).
+    (``Advisor.can_hit``: ORE and B-Grade need two dice, OpenD6 one die).
     """
     return within_strike(enc, c, target) and enc.advisor.can_hit(enc, c, target)
 
@@ -81,7 +81,8 @@ def approach(enc: Encounter, c: Combatant, target: Combatant,
     An attack that cannot succeed is never declared (it would count as a miss): the
     advisor says what to do instead (``Advisor.hopeless``: step closer, aim, hold).
     """
-    if within_strike(enc, c, target):
+    if within_strike(enc, c, target) or enc.field.distance(c.pos, target.pos) <= stop_at(c):
+        # close enough already, yet no attack: never "closes on" a foe at its side
         intents, c.why = enc.advisor.hopeless(enc, c, target)
         return intents
     c.why = why or f"closing on {target.name}"

@@ -211,11 +211,7 @@ def post(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Combatant | Non
         return None
     if sum(e.ranged for e in foes) > len(shooters):
         return None
-    best, best_d = None, float("inf")
-    for a in shooters:
-        d = min(distance(a.pos, e.pos) for e in foes)
-        if d < best_d:
-            best, best_d = a, d
-    if best is None or not any(distance(best.pos, e.pos) <= best.reach for e in foes):
+    ward = best(enc, shooters, lambda a: -min(distance(a.pos, e.pos) for e in foes))
+    if ward is None or not any(distance(ward.pos, e.pos) <= ward.reach for e in foes):
         return None
-    return best
+    return ward

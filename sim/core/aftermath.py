@@ -25,10 +25,11 @@ MAX_AFTERMATH_ROUNDS = 500
 def tended(enc: Encounter, winner: str | None) -> frozenset[Combatant]:
     """Who is tended after the fight: by the scenario's ``aftermath.tend``.
 
-    ``own``: the winning side's members; ``all``: everyone; ``none``, or a draw: nobody.
+    ``own``: the winning side's members; ``all``: everyone; ``none``, or a draw: nobody
+    (RULES.md: nobody holds the field after a draw).
     """
     how = enc.scenario.aftermath.tend
-    if how == "none" or (winner is None and how == "own"):
+    if how == "none" or winner is None:
         return frozenset()
     if how == "all":
         return frozenset(enc.combatants)

@@ -8,7 +8,8 @@ A ruleset is one sub-package with one ``Ruleset`` subclass, registered by name
 3. per round: ``declaration_order(enc, fighters)``; ``plan_round(enc, declared)`` turns the
    declared intents into timed actions, each later passed to ``resolve(enc, action)`` at its
    moment; ``end_round(enc)`` closes the round;
-4. ``aftermath(enc)`` once the fight is over.
+4. ``aftermath(enc, tended)`` once the fight is over (``sim.core.aftermath`` decides who
+   is tended).
 
 Rules live in plain functions in the sub-package's ``rules.py``. The AI's questions go to the
 ruleset's ``Advisor`` (``advisor.py``), never to the ruleset itself; what a fighter may spend

@@ -2,8 +2,9 @@
 
 A scenario names weapons, armor and traits on one system-neutral scale (RULES.md,
 "System-neutral characters"); each ruleset keeps its own table keyed by these names
-(``sim/rulesets/ore_catalog.py``, ``opend6_catalog.py``, ``opencore_tables.py``) and states
-its ruling next to any entry its source text lacks.
+(``sim/rulesets/ore/catalog.py``, ``opend6/catalog.py``, ``opencore/tables.py``) and states
+its ruling next to any entry its source text lacks. Cover and visibility are enums here;
+each ruleset keys its own modifiers by them.
 """
 
 from __future__ import annotations

@@ -62,6 +62,7 @@ def test_deaths_after_are_counted_apart_and_together():
     ("all", "a", set()),        # everyone tended: nobody bleeds out
     ("none", "a", {"A 2", "B 2"}),
     ("own", None, {"A 2", "B 2"}),  # a draw tends nobody
+    ("all", None, {"A 2", "B 2"}),  # whatever the option: nobody holds the field
     ("own", "b", {"A 2"}),
 ])
 def test_who_is_tended(tend, winner, dead):

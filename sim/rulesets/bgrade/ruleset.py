@@ -2,14 +2,17 @@
 
 B-Grade is ORE with the changes of RULES.md ``bgrade``; everything else (declaration by
 Sense, sets resolved widest first, gobble dice, the die lost when hit before acting,
-movement, weapons and armor by neutral name) is ``sim.rulesets.ore.ruleset``'s code, inherited.
+movement, weapons and armor by neutral name) is ``sim.rulesets.ore``'s code, inherited.
 
 Where each change lives:
-- no 10-dice cap, no multiple-action penalty, +1d bonuses, drama cards and possibility
-  points (d6 rolls): ``BGradeRuleset._roll``; the deck itself: ``bgrade_deck``;
-- working together (allies on one foe pool their hands): ``BGradeRuleset._work_together``;
-- difficulty: ``BGradeRuleset._miss_reason``; degrees of success, benefits, armor and the
-  wound/Shock tracks: ``bgrade_rules``, applied in ``BGradeRuleset._damage``.
+- no 10-dice cap, no multiple-action penalty (``cap``, ``per_extra_action`` for ORE's
+  ``plan_roll``), +1d bonuses, drama cards and possibility points (d6 rolls):
+  ``BGradeRuleset._roll``; the deck itself: ``deck``;
+- working together (allies on one foe pool their hands): ``BGradeRuleset._work_together``,
+  ``team``;
+- difficulty: ``BGradeRuleset.set_succeeds`` and ``_miss_reason``; degrees of success,
+  benefits, armor and the wound/Shock track: ``rules``, applied in ``BGradeRuleset._damage``;
+- the block, options and fighter: ``fighter``; the AI's questions: ``advisor``.
 
 Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 """
@@ -36,6 +39,7 @@ from sim.rulesets.bgrade.rules import (
     beats_difficulty,
     choose_benefit,
     degree_name,
+    degree_wounds,
     hit_damage,
 )
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
@@ -293,8 +297,9 @@ class BGradeRuleset(OreRuleset):
         degree = degree_name(width)
         after = f" after {gobbled} gobbled" if gobbled else ""
         harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"
-        if ar:
-            harm = f"{harm} (armor {ar})" if wounds or shock else f"stopped by armor ({ar})"
+        if ar:  # a minimal success deals no wound, armor or not: only its benefit
+            stopped = not (wounds or shock) and degree_wounds(width)
+            harm = f"stopped by armor ({ar})" if stopped else f"{harm} (armor {ar})"
         text = (f"{s} {f.name} hits {target.name}: {degree} success (width {width}{after}), "
                 f"{harm}; {benefit.value} -> {target.wounds.summary()}.")
         if lost is not None:

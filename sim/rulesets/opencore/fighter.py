@@ -326,6 +326,8 @@ def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
                 enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
                          text=f"{f.name} bleeds {loss} HP ({f.state()}).")
             check_health(enc, f, "bleeding")
+            if f.status is Status.DEAD:
+                return  # the dead do not bleed on
 
     f.bleeder = enc.start_effect(f, bleed, persistent=True)
 

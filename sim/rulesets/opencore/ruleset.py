@@ -382,15 +382,14 @@ class OpenCoreRuleset(Ruleset):
         settled: dict[OpenCoreFighter, int] = {}  # the round each stopped bleeding
 
         def more() -> bool:
-            for f in bleeding:
+            for f, hp in bleeding.items():
                 if f not in settled and not losing_blood(f):
                     settled[f] = enc.round
+                    if enc.log is not None:  # told as it settles: the log stays in order
+                        enc.emit("bleed", who=f.name, loss=hp - f.hp, hp=f.hp,
+                                 text=f"{f.name}, untended, bled {hp - f.hp} HP in "
+                                      f"{enc.round - start} round(s) after the fight: "
+                                      f"{f.status.value} ({f.state()}).")
             return len(settled) < len(bleeding)
 
         enc.play_on(more)
-        if enc.log is not None:
-            for f, hp in bleeding.items():
-                rounds = settled.get(f, enc.round) - start
-                enc.emit("bleed", who=f.name, loss=hp - f.hp, hp=f.hp,
-                         text=f"{f.name}, untended, bleeds {hp - f.hp} HP over "
-                              f"{rounds} round(s) -> {f.status.value} ({f.state()}).")

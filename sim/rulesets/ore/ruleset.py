@@ -229,17 +229,17 @@ class OreRuleset(Ruleset):
         enc.record_attack(f)
         width = s.width
         reason = ""
-        loaded = f.loaded
-        if f.weapon.reload:
-            f.loaded = False  # the bolt is spent, hit or miss
-        if not loaded:
+        if not f.loaded:
             reason = f"the {f.weapon.name} is not loaded"
-        elif width < 2:
-            reason = "its set was broken"
         elif not arms_ok(f):
             reason = "no usable arm"
         elif enc.field.distance(f.pos, target.pos) > f.reach:
             reason = "out of reach"
+        else:  # the blow is struck, the bolt loosed: spent, hit or miss
+            if f.weapon.reload:
+                f.loaded = False
+            if width < 2:
+                reason = "its set was broken"
         gobbled = 0
         if not reason and target.defenses:
             width, gobbled = gobble(
