@@ -12,14 +12,13 @@ from its ``encounters.csv`` on ``resume``. The top of the folder gets ``lethalit
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from sim.batch import files
-from sim.batch.runner import BatchSpec, fold_csv, members, run_tally
+from sim.batch.runner import BatchSpec, finished_here, fold_csv, members, run_tally
 from sim.report import charts as charts_mod
 from sim.report.compare import report_markdown
 from sim.results.lethality import document
@@ -58,22 +57,10 @@ def prepare_out_dir(out_dir: Path, rulesets: list[str], force: bool) -> None:
     files.claim_out_dir(out_dir, f"results ({shown})" if found else None, force)
 
 
-def finished(sub: Path, spec: BatchSpec) -> bool:
-    """A complete batch of this very spec in ``sub`` (same scenario, ruleset, seed, size)."""
-    if files.read_state(sub) is not None or not (sub / "encounters.csv").exists():
-        return False
-    try:
-        summary = json.loads((sub / "summary.json").read_text())
-    except (OSError, ValueError):
-        return False
-    return (summary.get("encounters"), summary.get("seed"), summary.get("ruleset"),
-            summary.get("scenario")) == (spec.n, spec.seed, spec.ruleset, spec.scenario.slug)
-
-
 def ruleset_tally(spec: BatchSpec, sub: Path, progress: ProgressFactory, resume: bool
                   ) -> Tally:
     """One ruleset's batch in ``sub``: run (or resumed), or on ``resume`` a finished one."""
-    if resume and finished(sub, spec):
+    if resume and finished_here(spec, sub):
         return fold_csv(sub / "encounters.csv", spec.scenario, spec.ruleset, spec.seed)
     with progress(f"{spec.scenario.slug} [{spec.ruleset}]") as advance:
         return run_tally(spec, sub, advance,

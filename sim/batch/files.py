@@ -114,6 +114,16 @@ def complete(folder: Path) -> bool:
     return bool(found) and STATE not in found
 
 
+def finished_summary(folder: Path) -> dict[str, Any] | None:
+    """The ``summary.json`` of a finished batch in ``folder``, or None (none, or unreadable)."""
+    if not complete(folder) or not (folder / "encounters.csv").exists():
+        return None
+    try:
+        return json.loads((folder / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def make_out_dir(folder: Path) -> None:
     """Create an output folder; a folder that cannot be made is bad input (exit 2)."""
     try:

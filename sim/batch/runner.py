@@ -164,6 +164,30 @@ class BatchSpec:
                 "ruleset": self.ruleset, "seed": self.seed, "n": self.n}
 
 
+def finished_here(spec: BatchSpec, folder: Path) -> bool:
+    """Whether ``folder`` holds this batch, finished; a different finished batch is an error.
+
+    What a finished batch records (``summary.json``): scenario, ruleset, seed and size.
+    None of a user's results is replaced by a resume: a mismatch is bad input (exit 2).
+
+    Raises:
+        FrayInputError: ``folder`` holds a finished batch of something else.
+    """
+    summary = files.finished_summary(folder)
+    if summary is None:
+        return False
+    want = {"scenario": spec.scenario.slug, "ruleset": spec.ruleset, "seed": spec.seed,
+            "encounters": spec.n}
+    differ = [k for k in want if summary.get(k) != want[k]]
+    if differ:
+        detail = ", ".join(f"{k}: {summary.get(k)!r} there, {want[k]!r} now" for k in differ)
+        raise FrayInputError(str(folder), [("", f"holds a finished batch that differs "
+                                             f"({detail}); --resume keeps finished results: "
+                                             f"choose another --out, or rerun with --force "
+                                             f"instead of --resume to replace them")])
+    return True
+
+
 def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk
               ) -> Iterator[Any]:
     """Yield ``fn``'s result for each chunk (its rows by default), in index order.

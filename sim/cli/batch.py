@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from sim.batch import files
-from sim.batch.runner import BatchSpec, run_batch
+from sim.batch.runner import BatchSpec, finished_here, run_batch
 from sim.cli import params
 from sim.report.tables import batch_table, progress_bar
 
@@ -45,7 +45,7 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
     """
     scenario = params.load_scenario(scenario_file)
     params.check_executor(executor, scheduler, parquet)
-    params.check_resume(resume, out_dir, "batch")
+    params.check_resume(resume, out_dir, "batch", force)
     names = params.expand_rulesets(ruleset) or [scenario.ruleset]
     label = "all" if ruleset == "all" else names[0]
     targets = files.batch_targets(out_dir or files.default_out_dir(scenario.slug, label), names)
@@ -53,11 +53,11 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
         for target in targets.values():
             files.claim_batch_dir(target, force)
     for name, target in targets.items():
-        if resume and files.complete(target):
-            click.echo(f"{target}: already complete", err=True)
-            continue
         spec = BatchSpec(scenario, name, count, seed, params.workers_or_cores(workers),
                          chunk_size or 0, executor, scheduler)
+        if resume and finished_here(spec, target):
+            click.echo(f"{target}: already complete", err=True)
+            continue
         summary = _run(spec, target, quiet, resume)
         if parquet:
             files.write_parquet(target)
@@ -72,7 +72,12 @@ def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool) -> dict:
         with progress_bar(spec.n, f"{spec.scenario.slug} [{spec.ruleset}]", quiet) as advance:
             return run_batch(spec, target, advance, resume=resume)
     except KeyboardInterrupt:
-        state = files.read_state(target) or {"rows": 0}
-        click.echo(f"interrupted: {state['rows']} of {spec.n} encounters kept in {target}; "
-                   f"continue with the same command plus --resume --out {target}", err=True)
+        state = files.read_state(target)
+        if state is None:  # not one chunk finished: nothing kept, nothing to resume
+            click.echo(f"interrupted before any encounter finished: nothing kept in {target}",
+                       err=True)
+        else:
+            click.echo(f"interrupted: {state['rows']} of {spec.n} encounters kept in {target}; "
+                       f"continue with the same command plus --resume --out {target}",
+                       err=True)
         sys.exit(130)

@@ -62,7 +62,7 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
     side by side with 95% intervals and a one-line verdict.
     """
     scenario = params.load_scenario(scenario_file)
-    params.check_resume(resume, out_dir, "comparison")
+    params.check_resume(resume, out_dir, "comparison", force)
     out_dir = out_dir or files.default_out_dir(scenario.slug, "compare")
     prepare_out_dir(out_dir, rulesets, force or resume)
     try:

@@ -154,8 +154,11 @@ def need(module: str, option: str, extra: str) -> None:
                                            f"pip install -e '.[{extra}]'")])
 
 
-def check_resume(resume: bool, out_dir: Path | None, what: str) -> None:
-    """``--resume`` needs the folder of the interrupted ``what`` (``--out DIR``)."""
+def check_resume(resume: bool, out_dir: Path | None, what: str, force: bool = False) -> None:
+    """``--resume`` needs the folder of the interrupted ``what`` (``--out DIR``), not --force."""
+    if resume and force:
+        raise FrayInputError("--resume", [("", "--resume keeps what is in --out, --force "
+                                           "replaces it: give one of them")])
     if resume and out_dir is None:
         raise FrayInputError("--resume", [("", f"name the folder of the interrupted {what} "
                                            "with --out DIR")])

@@ -30,6 +30,7 @@ from sim.scenario.specs import (
 )
 
 DEFAULT_NODE = "field"
+RESERVED_SIDE_NAMES = ("", "draw")  # the outcome of a fight nobody won has this name
 
 
 # ---------------------------------------------------------------------------- loading
@@ -126,6 +127,9 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
         )
     sides, seen = [], {}
     for side_name, members in model.sides.items():
+        if side_name.strip() in RESERVED_SIDE_NAMES:
+            problems.append((f"sides.{side_name}", f"'{side_name}' cannot name a side: the "
+                             "outputs use 'draw' for a fight nobody won; choose another name"))
         if not members:
             problems.append((f"sides.{side_name}", "a side needs at least one member"))
         expanded = []

@@ -227,3 +227,34 @@ def test_the_cli_has_no_local_imports():
                 local += [f"{path.name}:{node.lineno}" for node in ast.walk(fn)
                           if isinstance(node, ast.Import | ast.ImportFrom)]
     assert not local, local
+
+
+def test_resume_never_replaces_a_finished_batch_of_something_else(capsys, tmp_path):
+    out = str(tmp_path / "duel")
+    assert fray(capsys, "batch", DUEL, "-n", "20", "--out", out, "-q").code == 0
+    before = (tmp_path / "duel" / "summary.json").read_text()
+    again = fray(capsys, "batch", DUEL, "-n", "30", "--out", out, "--resume", "-q")
+    assert again.code == 2 and "holds a finished batch that differs" in again.err
+    assert "encounters: 20 there, 30 now" in again.err
+    same = fray(capsys, "batch", DUEL, "-n", "20", "--out", out, "--resume", "-q")
+    assert same.code == 0 and "already complete" in same.err
+    both = fray(capsys, "batch", DUEL, "-n", "20", "--out", out, "--resume", "--force")
+    assert both.code == 2 and "give one of them" in both.err
+    assert (tmp_path / "duel" / "summary.json").read_text() == before
+
+
+def test_compare_resume_keeps_a_finished_comparison_of_something_else(capsys, tmp_path):
+    out = str(tmp_path / "cmp")
+    args = ("compare", DUEL, "--rulesets", "ore,opencore", "--out", out, "-q")
+    assert fray(capsys, *args, "-n", "20").code == 0
+    before = (tmp_path / "cmp" / "lethality.json").read_text()
+    again = fray(capsys, *args, "-n", "10", "--resume")
+    assert again.code == 2 and "holds a finished batch that differs" in again.err
+    assert (tmp_path / "cmp" / "lethality.json").read_text() == before
+
+
+def test_a_side_cannot_be_named_draw(capsys, tmp_path):
+    bad = tmp_path / "draw.yaml"
+    bad.write_text("name: x\nsides:\n  draw: [{name: A}]\n  blue: [{name: B}]\n")
+    result = fray(capsys, "validate", str(bad))
+    assert result.code == 2 and "sides.draw: 'draw' cannot name a side" in result.err
