@@ -30,7 +30,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=2000, help="fights per ruleset and profile")
     parser.add_argument("--rulesets", default=",".join(registry.names()))
-    parser.add_argument("--profiles", default="basic,aggressive,tactical")
+    parser.add_argument("--profiles", default="basic,aggressive,cautious,tactical")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()

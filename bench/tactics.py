@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from sim import scenario as scenario_mod  # noqa: E402
 from sim.batch.runner import BatchSpec, run_batch  # noqa: E402
-from sim.rulesets import registry  # noqa: E402
 from sim.results.stats import wilson  # noqa: E402
+from sim.rulesets import registry  # noqa: E402
 
 MIRROR = ROOT / "scenarios" / "mirror.yaml"
 

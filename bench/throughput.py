@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 from sim import scenario as scenario_mod  # noqa: E402
 from sim.batch.runner import BatchSpec, run_batch  # noqa: E402
 from sim.core.engine import Encounter  # noqa: E402
-from sim.rulesets import registry  # noqa: E402
 from sim.core.seeds import encounter_seed  # noqa: E402
+from sim.rulesets import registry  # noqa: E402
 
 
 def one_core(scen, ruleset: str, n: int) -> float:

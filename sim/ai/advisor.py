@@ -104,12 +104,13 @@ class Advisor(ABC):
         """
         return self.danger(enc, actor)
 
-    def defense_worth(self, enc: Encounter, actor: Combatant, threats: list[Combatant],
-                      kind: str) -> float:
+    def defense_worth(self, enc: Encounter, actor: Combatant,
+                      threats: dict[Combatant, float], kind: str) -> float:
         """Expected harm a defense (``kind``) spares ``actor`` from ``threats`` this round.
 
-        Same unit as ``attack_worth``. Default 0: a cautious fighter then strikes rather than
-        only defend (never a fighter that stops fighting).
+        ``threats``: each foe and the attacks it is expected to make on ``actor``
+        (``tactics.attacks_expected``). Same unit as ``attack_worth``. Default 0: a cautious
+        fighter then strikes rather than only defend (never a fighter that stops fighting).
         """
         return 0.0
 

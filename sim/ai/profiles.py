@@ -241,8 +241,8 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
                   else f"{aimed} attacks declared on it" if aimed >= 2 else "hurt")
         kind = advisor.defense_kind(enc, c, ranged=not close)
         if kind:
-            plan = _defend_or_strike(enc, c, target, kind, close or tactics.threatened_by(
-                enc, c, foes), reason)
+            plan = _defend_or_strike(enc, c, target, kind,
+                                     tactics.attacks_expected(enc, c, foes), reason)
             if plan is not None:
                 return plan
     if can_strike(enc, c, target):
@@ -253,7 +253,7 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
 
 
 def _defend_or_strike(enc: Encounter, c: Combatant, target: Combatant, kind: str,
-                      threats: list[Combatant], reason: str) -> list[Intent] | None:
+                      threats: dict[Combatant, float], reason: str) -> list[Intent] | None:
     """Cautious under pressure: defend and strike when both pay, else the better of the two.
 
     Better by expected value: the harm the defense would spare it from ``threats``

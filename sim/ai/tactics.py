@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sim.core.actions import Attack
+from sim.core.actions import Attack, Move
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
 
 if TYPE_CHECKING:
@@ -89,6 +89,26 @@ def declared_on(enc: Encounter, c: Combatant) -> int:
     """
     return sum(1 for intents in enc.declared.values() for i in intents
                if type(i) is Attack and i.target is c)
+
+
+def attacks_expected(enc: Encounter, c: Combatant,
+                     foes: list[Combatant]) -> dict[Combatant, float]:
+    """How many attacks each foe is expected to make on ``c`` this round.
+
+    A foe that has declared: the attacks it declared on ``c``. One that has not: one attack
+    shared evenly among the members of ``c``'s side it could attack from where it stands
+    (a crowd does not all strike the same fighter). Foes that could not attack ``c`` count 0.
+    """
+    advisor = enc.advisor
+    out = {}
+    for e in foes:
+        intents = enc.declared.get(e)
+        if intents is not None:
+            out[e] = float(sum(1 for i in intents if type(i) is Attack and i.target is c))
+        elif advisor.can_attack(enc, e, c):
+            out[e] = 1 / sum(1 for m in enc.sides[c.side] if m.in_fight
+                             and advisor.can_attack(enc, e, m))
+    return {e: w for e, w in out.items() if w}
 
 
 def allies_on(enc: Encounter, side: str, foe: Combatant) -> int:
@@ -211,7 +231,14 @@ def post(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Combatant | Non
         return None
     if sum(e.ranged for e in foes) > len(shooters):
         return None
-    ward = best(enc, shooters, lambda a: -min(distance(a.pos, e.pos) for e in foes))
+    side = c.side
+
+    def guarded(a: Combatant) -> int:  # allies already on their way to screen ``a``
+        return sum(1 for m, intents in enc.declared.items() if m.side == side
+                   for i in intents if type(i) is Move and i.target is a)
+
+    ward = best(enc, shooters, lambda a: (-min(distance(a.pos, e.pos) for e in foes),
+                                          guarded(a)))
     if ward is None or not any(distance(ward.pos, e.pos) <= ward.reach for e in foes):
         return None
     return ward

@@ -96,8 +96,14 @@ class Ruleset(ABC):
 
     # ---------------------------------------------------------------- a round
     def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
-        """The order in which combatants declare (later ones see earlier intents)."""
-        return fighters
+        """The order in which combatants declare (later ones see earlier intents).
+
+        Default: drawn by the encounter's generator each round, so that no side declares
+        last, knowing the other's intents, because the file lists it second.
+        """
+        order = list(fighters)
+        enc.rng.shuffle(order)
+        return order
 
     @abstractmethod
     def plan_round(

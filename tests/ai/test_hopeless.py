@@ -20,6 +20,9 @@ FOG = {"nodes": {"hill": {}, "marsh": {"cover": "heavy", "visibility": "very_poo
        "edges": [["hill", "marsh", 45]]}
 WEAK_ARCHER = {"name": "Archer", "weapon": "bow", "at": "hill",
                "traits": {"agility": 1, "dexterity": 1}, "skills": {"ranged": 1}}
+# ORE: pool 2 with an expert die, the aggressive profile's called shot would roll 1 die
+EXPERT_NOVICE = {"name": "Novice", "ore": {"stats": {"body": 1}, "skills": {"fight": 1},
+                                           "expert": "fight"}}
 HIDDEN = {"name": "Hidden", "at": "marsh", "ai": "passive"}
 
 
@@ -37,6 +40,9 @@ def test_every_declared_attack_could_succeed(ruleset, profile):
                 for i in intents:
                     if type(i) is Attack:
                         assert e.advisor.can_hit(e, c, i.target), (c.name, c.why)
+                if any(type(i) is Attack for i in intents) and hasattr(e.ruleset, "plan"):
+                    # ORE, B-Grade: the roll for the whole declaration can make a set
+                    assert e.ruleset.plan(e, c, intents).dice >= 2, (c.name, intents)
             return plan_round(e, declared)
 
         enc.ruleset.plan_round = watched
@@ -52,3 +58,12 @@ def test_a_hopeless_shooter_closes_in_instead(ruleset):
     assert not enc.advisor.can_hit(enc, archer, hidden)  # 2 dice - 2 long - 3 cover - 2 fog
     intents = ai.decide(enc, archer)
     assert [type(i) for i in intents] == [Move] and "no chance to hit" in archer.why
+
+
+@pytest.mark.parametrize("profile", ["aggressive", "tactical"])
+def test_an_expert_die_makes_no_hopeless_called_shot(profile):
+    scen = scenario({"a": [{**EXPERT_NOVICE, "ai": profile}], "b": [{"name": "Foe"}]})
+    enc = Encounter(scen, "ore", 0)
+    novice, foe = enc.combatants
+    intents = ai.decide(enc, novice)
+    assert enc.ruleset.plan(enc, novice, intents).dice >= 2, (intents, novice.why)

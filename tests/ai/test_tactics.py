@@ -191,6 +191,18 @@ def test_cautious_under_pressure_defends_when_that_spares_more(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+def test_cautious_crowds_fight_rather_than_all_defend(ruleset):
+    """Three cautious swordsmen a side: each foe is expected to strike one of three, so a
+    defense spares a third of what it would against three; they fight. (Summing every foe
+    in reach, they all parried forever: 400 draws in 400 fights under ORE and B-Grade.)
+    """
+    scen = scenario({side: [{"name": side.upper(), "count": 3, "ai": "cautious", **SWORD}]
+                     for side in "ab"}, max_rounds=30)
+    draws = sum(Encounter(scen, ruleset, seed).run().winner is None for seed in range(40))
+    assert draws <= 12, f"{ruleset}: {draws} draws in 40"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_cautious_knights_win_the_fight_they_are_favoured_in(ruleset):
     """Two cautious knights in plate against four knife-men fight, and mostly win.
 

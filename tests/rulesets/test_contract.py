@@ -37,6 +37,8 @@ def _checked_encounter(scen, ruleset: str, seed: int, log: bool = False) -> Enco
 
     def watched_plan(e, declared):
         for c, intents in declared:
+            # ai.decide trims what a ruleset would ignore and says so: a profile never should
+            assert "not declared under these rules" not in c.why, (c.name, c.why)
             for intent in intents:  # nothing declared that the ruleset would ignore
                 assert type(intent) in rules.supports, (c.name, intent)
             if rules.max_actions is not None:

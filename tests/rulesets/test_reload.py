@@ -48,3 +48,27 @@ def test_a_crossbow_shoots_at_most_every_other_round(ruleset, profile):
         assert not any(a and b for a, b in zip(counts, counts[1:], strict=False)), counts
         shots += sum(counts)
     assert shots >= 25  # it does shoot
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_crossbows_shooting_together_reload_too(ruleset):
+    """Two crossbowmen on one target (B-Grade: working together merges their shots)."""
+    sides = {"a": [{**CROSSBOW, "count": 2, "ai": "basic", "at": "butt"}],
+             "b": [{"name": "Target", "ai": "passive", "at": "range", "armor": "plate",
+                    "traits": {"endurance": 5, "strength": 5}}]}
+    scen = scenario(sides, max_rounds=10,
+                    map={"nodes": {"butt": {}, "range": {}}, "edges": [["butt", "range", 8]]})
+    for seed in range(15):
+        enc = Encounter(scen, ruleset, seed)
+        shooting: list[set[str]] = []
+        plan_round = enc.ruleset.plan_round
+
+        def watched(e, declared, plan_round=plan_round, shooting=shooting):
+            shooting.append({c.name for c, intents in declared
+                             if any(type(i).__name__ == "Attack" for i in intents)})
+            return plan_round(e, declared)
+
+        enc.ruleset.plan_round = watched
+        enc.run()
+        for before, now in zip(shooting, shooting[1:], strict=False):
+            assert not before & now, shooting  # a shot, then a reload, then a shot

@@ -200,7 +200,11 @@ class BGradeRuleset(OreRuleset):
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
                        actions: list[TimedAction]) -> list[Roll]:
-        """Commit the teams' pooled sets (``bgrade_team``); returns the rolls left alone."""
+        """Commit the teams' pooled sets (``team``); returns the rolls left alone.
+
+        A contributor whose first attack merged into the lead's loosed its bolt with it: a
+        reload weapon is empty, as after any shot.
+        """
         teams = find_teams(rolls)
         if not teams:
             return rolls
@@ -212,8 +216,10 @@ class BGradeRuleset(OreRuleset):
             helpers, best, pairs = combined
             if enc.log is not None:
                 self._log_team(enc, helpers, best, pairs)
-            for r, given in zip(helpers, pairs, strict=True):
+            for k, (r, given) in enumerate(zip(helpers, pairs, strict=True)):
                 pooled.add(id(r))
+                if k and r.f.weapon.reload:  # merged into the lead's attack: shot together
+                    r.f.loaded = False
                 self._commit(enc, r.f, given, actions)
         return [r for r in rolls if id(r) not in pooled]
 

@@ -73,20 +73,21 @@ class OpenCoreAdvisor(Advisor):
         return self._expected_hp(enc, actor, target, self.rules.defense_skill(target))
 
     def defense_worth(self, enc: Encounter, actor: OpenCoreFighter,
-                      threats: list[Combatant], kind: str) -> float:
+                      threats: dict[Combatant, float], kind: str) -> float:
         """Expected HP the defense action (Evade doubled) spares ``actor`` from ``threats``.
 
         For each foe: what one of its attacks is expected to take with Evade as it is, less
-        with Evade doubled, times the attacks it can make before ``actor``'s next action
+        with Evade doubled, times the attacks it is expected to aim at ``actor`` (the
+        weight in ``threats``) and those it can make before ``actor``'s next action
         (``attacks_in_window``). Same unit as ``attack_worth``.
         """
         plain = self.rules.defense_skill(actor, defending=False)
         doubled = self.rules.defense_skill(actor, defending=True)
         spared = 0.0
-        for foe in threats:
+        for foe, n in threats.items():
             shots = attacks_in_window(foe)
             if shots:
-                spared += shots * (self._expected_hp(enc, foe, actor, plain)
+                spared += n * shots * (self._expected_hp(enc, foe, actor, plain)
                                    - self._expected_hp(enc, foe, actor, doubled))
         return spared
 

@@ -199,8 +199,8 @@ class OpenD6Advisor(Advisor):
         return (self.hit_chance(enc, actor, target, dice)
                 * self.rules.expected_harm(actor, target))
 
-    def defense_worth(self, enc: Encounter, actor: D6Fighter, threats: list[Combatant],
-                      kind: str) -> float:
+    def defense_worth(self, enc: Encounter, actor: D6Fighter,
+                      threats: dict[Combatant, float], kind: str) -> float:
         """Expected harm a defense (``kind``) declared alone spares ``actor`` this round.
 
         For each threat, one plain attack on ``actor`` (``attack_dice``; none from a foe that
@@ -213,8 +213,8 @@ class OpenD6Advisor(Advisor):
         """
         return self._defense_worth(enc, actor, threats, kind, 0)
 
-    def _defense_worth(self, enc: Encounter, actor: D6Fighter, threats: list[Combatant],
-                       kind: str, penalty: int) -> float:
+    def _defense_worth(self, enc: Encounter, actor: D6Fighter,
+                       threats: dict[Combatant, float], kind: str, penalty: int) -> float:
         rules = self.rules
         complication = rules.options.complication
         kind, code = rules.defense_code(actor, kind)
@@ -222,7 +222,7 @@ class OpenD6Advisor(Advisor):
                 actor.encumbrance)
         parry = kind == "parry"
         spared = 0.0
-        for e in threats:
+        for e, n in threats.items():
             dice = rules.attack_dice(enc, e, actor)
             if dice < 1 or self.needs_reload(e) or parry and e.weapon.ranged:
                 continue
@@ -231,7 +231,7 @@ class OpenD6Advisor(Advisor):
                 dice, pips, rules.target_number(enc, e, actor, None, False), complication)
             guarded = opend6_odds.p_meets_roll(
                 dice, pips, roll, rules.target_number(enc, e, actor, 0, parry), complication)
-            spared += (bare - guarded) * rules.expected_harm(e, actor)
+            spared += n * (bare - guarded) * rules.expected_harm(e, actor)
         return spared
 
     def defense_kind(self, enc: Encounter, actor: D6Fighter, ranged: bool) -> str | None:
@@ -267,13 +267,12 @@ class OpenD6Advisor(Advisor):
         """Both at -1D, when that does more than the better of the two alone.
 
         By expected harm: the attack's worth plus the defense's, each rolled at -1D, against
-        the larger of ``attack_worth`` and ``defense_worth`` (the defense against the foes
-        in melee reach, else every foe that can attack ``actor``). The attack must keep 1D.
+        the larger of ``attack_worth`` and ``defense_worth`` (against the attacks expected on
+        ``actor``: ``tactics.attacks_expected``). The attack must keep 1D.
         """
         if self.rules.attack_dice(enc, actor, target, penalty=-1) < 1:
             return False
-        foes = enc.enemies(actor)
-        threats = tactics.engaged(enc, actor, foes) or tactics.threatened_by(enc, actor, foes)
+        threats = tactics.attacks_expected(enc, actor, enc.enemies(actor))
         both = (self._attack_worth(enc, actor, target, -1)
                 + self._defense_worth(enc, actor, threats, kind, -1))
         alone = max(self._attack_worth(enc, actor, target, 0),

@@ -184,9 +184,7 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
             # so a plan made stale by faster combatants is declared again now.
             intents = enc.declare(f)
         f.shot_at = False  # it acts: no longer pinned
-        moves = sum(1 for i in intents if type(i) in _MOVES)
-        # the first move of a turn is free; biding is doing nothing
-        count = sum(1 for i in intents if type(i) not in _FREE) + max(0, moves - 1)
+        count = _actions(intents)
         penalty = multiple_action_penalty(count)
         if enc.log is not None:
             log_turn(enc, f, intents, count, penalty)
@@ -218,7 +216,16 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
                              text=f"{f.name} reloads the {f.weapon.name}.")
 
     def _stale(self, enc: Encounter, f: D6Fighter, intents: list[Intent]) -> bool:
-        """A declared target is down, or a first attack's target is out of reach."""
+        """Whether the turn must be declared again: its plan no longer fits.
+
+        A declared target is down, a first attack's target is out of reach, or an attack
+        would now roll 0D (wounds taken since the declaration): never a hopeless roll.
+        """
+        penalty = multiple_action_penalty(_actions(intents))
+        for intent in intents:
+            if type(intent) is Attack and intent.target.in_fight and self.attack_dice(
+                    enc, f, intent.target, penalty=penalty, called=bool(intent.called)) < 1:
+                return True
         for intent in intents:
             kind = type(intent)
             if kind is Move:
@@ -269,3 +276,9 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
 
 def _by_offset(f: D6Fighter) -> float:
     return f.offset
+
+
+def _actions(intents: list[Intent]) -> int:
+    """Actions a turn counts for its penalty: the first move is free, biding is nothing."""
+    moves = sum(1 for i in intents if type(i) in _MOVES)
+    return sum(1 for i in intents if type(i) not in _FREE) + max(0, moves - 1)

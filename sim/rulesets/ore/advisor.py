@@ -175,11 +175,13 @@ class OreAdvisor(Advisor):
                    (w.killing[HEAD] + w.shock[HEAD]) / BOXES[HEAD])
 
     def called_shot(self, enc: Encounter, actor: OreFighter, target: Combatant) -> str | None:
-        """The head, with an expert die or enough dice left for the called shot."""
-        if action_pool(actor, Attack(target))[1] in actor.expert:
-            return "head"
+        """The head, with an expert die or enough dice left for the called shot.
+
+        Never a called shot that could not make a set (fewer than two dice).
+        """
         dice = self.dice(enc, actor, [Attack(target, "head")])
-        return "head" if dice >= CALLED_SHOT_MIN_DICE else None
+        expert = action_pool(actor, Attack(target))[1] in actor.expert
+        return "head" if dice >= 2 and (expert or dice >= CALLED_SHOT_MIN_DICE) else None
 
     def can_hit(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
         """A set needs two dice: fewer after the penalties is a hopeless attack."""
@@ -243,15 +245,15 @@ class OreAdvisor(Advisor):
         dice = self.dice(enc, actor, [Attack(target)])
         return expected_value(value_table(actor, target, dice), dice, expert)
 
-    def defense_worth(self, enc: Encounter, actor: OreFighter, threats: list[Combatant],
-                      kind: str) -> float:
+    def defense_worth(self, enc: Encounter, actor: OreFighter,
+                      threats: dict[Combatant, float], kind: str) -> float:
         """The threats' attack worth on ``actor`` that a defense set would stop.
 
         The chance the defense pool holds a set, times ``GOBBLE_SHARE`` (ruling), times the
-        worth of each threat's attack on ``actor`` (the same ``attack_worth``).
+        worth of each attack expected on ``actor`` (the same ``attack_worth``).
         """
         guard = p_sets(self.dice(None, actor, [Defend(kind)]), 1) * GOBBLE_SHARE
-        return guard * sum(self.attack_worth(enc, e, actor) for e in threats)
+        return guard * sum(n * self.attack_worth(enc, e, actor) for e, n in threats.items())
 
     def tactical_attack(self, enc: Encounter, actor: OreFighter,
                         target: OreFighter) -> tuple[list[Intent], str]:

@@ -104,8 +104,9 @@ def test_attack_and_defense_worth_in_hp_on_unarmored_swordsmen():
     assert adv.attack_worth(enc, a, foes[0]) == pytest.approx(dealt)
     # the defense action: Evade 30 -> 60 takes 0.2625 off each foe's plain hit chance
     spared = 2 * (0.5785 - 0.3160) * mean
-    assert adv.defense_worth(enc, a, foes, "dodge") == pytest.approx(spared)
-    assert adv.defense_worth(enc, a, foes[:1], "dodge") == pytest.approx(spared / 2)
+    each = dict.fromkeys(foes, 1.0)  # one attack expected from each foe
+    assert adv.defense_worth(enc, a, each, "dodge") == pytest.approx(spared)
+    assert adv.defense_worth(enc, a, {foes[0]: 1.0}, "dodge") == pytest.approx(spared / 2)
 
 
 def test_worth_counts_only_what_gets_past_armor_and_toughness():
@@ -140,9 +141,10 @@ def test_attacks_in_window_halves_reload_weapons():
     assert attacks_in_window(sword) == 0
     # and defense_worth weighs each foe by it
     enc, a, foes = melee(SWORD, {**SWORD, "weapon": "crossbow", "skills": {"ranged": 3}})
-    one = enc.advisor.defense_worth(enc, a, foes[:1], "dodge")
+    one = enc.advisor.defense_worth(enc, a, {foes[0]: 1.0}, "dodge")
     foes[0].weapon = foes[1].weapon = WEAPONS["archery"]
-    assert one == pytest.approx(enc.advisor.defense_worth(enc, a, foes[:1], "dodge") / 2)
+    half = enc.advisor.defense_worth(enc, a, {foes[0]: 1.0}, "dodge")
+    assert one == pytest.approx(half / 2)
 
 
 PLATE_KNIGHT = {"traits": {"strength": 4, "endurance": 4, "agility": 3, "dexterity": 3},
@@ -158,7 +160,8 @@ DODGER = {"traits": {"strength": 1, "agility": 5, "dexterity": 5}, "skills": {"d
 def test_a_cautious_knight_strikes_at_knife_men_who_cannot_hurt_it():
     enc, a, foes = melee(PLATE_KNIGHT, KNIFE_MAN)
     a.hp = a.max_hp * 8 // 10
-    assert enc.advisor.defense_worth(enc, a, foes, "dodge") == 0  # 1d10-1 v plate 75
+    each = dict.fromkeys(foes, 1.0)
+    assert enc.advisor.defense_worth(enc, a, each, "dodge") == 0  # 1d10-1 v plate 75
     intents = ai.decide(enc, a)
     assert [type(i) for i in intents] == [Attack] and intents[0].target in foes
     assert "striking does more" in a.why and "2 foes in reach" in a.why
@@ -167,7 +170,7 @@ def test_a_cautious_knight_strikes_at_knife_men_who_cannot_hurt_it():
 def test_a_cautious_dodger_defends_against_two_brutes():
     enc, a, foes = melee(DODGER, BRUTE)
     a.hp = a.max_hp * 6 // 10
-    spared = enc.advisor.defense_worth(enc, a, foes, "dodge")
+    spared = enc.advisor.defense_worth(enc, a, dict.fromkeys(foes, 1.0), "dodge")
     assert spared > 10 * enc.advisor.attack_worth(enc, a, foes[0])
     assert ai.decide(enc, a) == [Defend("dodge")]
     assert "defending spares more" in a.why

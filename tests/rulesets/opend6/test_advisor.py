@@ -211,13 +211,13 @@ def test_defense_worth_is_the_hit_chance_a_defense_roll_takes_off_each_threat() 
     bare = float(five.probability(">=", 10))
     dodged = float((five - five).probability(">=", 0))  # a 5D dodge: ties to the attacker
     each = (bare - dodged) * wounds_of_a_hit(3, 2)  # damage STR 2D + club 1D vs END 2D
-    assert enc.advisor.defense_worth(enc, a, [b, c], "dodge") == pytest.approx(2 * each,
+    assert enc.advisor.defense_worth(enc, a, {b: 1.0, c: 1.0}, "dodge") == pytest.approx(2 * each,
                                                                                abs=1e-7)
     # a weak defense roll makes hits easier: a 1D dodge (a block without a shield is a
     # dodge) against a 3D club
     enc, weak, foe = duel(member("W", agility=1, skills={"dodge": 0}), member("F"))
     assert weak.dodge_code.dice == 1
-    assert enc.advisor.defense_worth(enc, weak, [foe], "block") < 0
+    assert enc.advisor.defense_worth(enc, weak, {foe: 1.0}, "block") < 0
 
 
 KNIGHT = {"traits": {"strength": 4, "endurance": 4, "agility": 3, "dexterity": 3},
@@ -244,7 +244,7 @@ def test_a_cautious_fighter_between_two_foes_weighs_defending_against_striking(
     else:
         a.hp -= 5
     kind = enc.advisor.defense_kind(enc, a, ranged=False)
-    spared = enc.advisor.defense_worth(enc, a, [b, c], kind)
+    spared = enc.advisor.defense_worth(enc, a, {b: 1.0, c: 1.0}, kind)
     dealt = enc.advisor.attack_worth(enc, a, b)
     assert (spared > dealt) is defends
     intents = ai.decide(enc, a)
