@@ -1,7 +1,12 @@
-"""The import graph of ``sim``: no cycle, and every layer imports only the layers below it.
+"""The import graph of ``sim``: no module cycle, and each layer imports only what it may.
 
 Walked with ``ast``; imports inside functions count (a local import that dodges a cycle is
-still a cycle), imports under ``if TYPE_CHECKING:`` do not (they never run).
+still a cycle), imports under ``if TYPE_CHECKING:`` do not (they never run). Between
+folders the graph is not a strict stack, and ``ALLOWED`` says where: the scenario loader
+asks the ruleset *registry* (which imports the rulesets by name on first use, as entry
+points would) for native blocks; the engine asks the AI for intents; the AI's map queries
+and advisor protocol are what rulesets build on. No module imports another that imports it
+back, and nothing outside ``sim/rulesets`` names a ruleset.
 """
 
 from __future__ import annotations

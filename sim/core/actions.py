@@ -85,8 +85,9 @@ class TimedAction(Generic[P]):
         actor: who acts.
         intent: what it declared (None: a turn with nothing declared, which still ends
             effects that last "until its next turn").
-        payload: the ruleset's own typed payload (ORE: the ``RolledSet``; OpenD6: the
-            ``Turn``; OpenCore: the ``Initiative``).
+        payload: the ruleset's own payload, its type the parameter ``P`` (ORE and B-Grade:
+            the ``RolledSet``; OpenD6: the turn's intents, ``list[Intent]``; OpenCore: the
+            initiative rolled, ``int``).
         done: set once resolved, so a later event can tell it already happened.
     """
 

@@ -95,10 +95,6 @@ class Battlefield:
         dist = self.dist
         return min(du + dist[u][v] + dv for u, du in self._ends(p) for v, dv in self._ends(q))
 
-    def in_reach(self, p: Position, q: Position, reach: float = MELEE_REACH) -> bool:
-        """True when ``q`` is within ``reach`` metres of ``p``."""
-        return self.distance(p, q) <= reach
-
     def cover(self, pos: Position) -> Cover:
         """Cover at a position (open ground on edges)."""
         return self.cover_at[pos.a] if pos.a == pos.b else Cover.NONE
@@ -154,17 +150,6 @@ class Battlefield:
         if gap <= 0:
             return p
         return self.advance(p, q, min(metres, gap))
-
-    def retreat(self, p: Position, away: Position, metres: float) -> Position:
-        """Move up to ``metres`` to the reachable node farthest from ``away``."""
-        best, best_d = p, self.distance(p, away)
-        for i in range(self.size):
-            node = Position(i, i, 0.0)
-            if self.distance(p, node) <= metres:
-                d = self.distance(node, away)
-                if d > best_d:
-                    best, best_d = node, d
-        return best
 
     def _toward_node(self, p: Position, node: int, metres: float) -> Position:
         x = p.x - metres if node == p.a else p.x + metres

@@ -76,7 +76,8 @@ def normal_ci(n: int, total: float, total_sq: float,
     """``(mean, lo, hi)`` of a sample given its size, sum and sum of squares.
 
     The interval is mean +/- z * sd / sqrt(n) with the sample sd (n - 1); None below two
-    values, where there is no spread to measure.
+    values, where there is no spread to measure. Every mean here is of counts (deaths,
+    rounds), never negative: the lower end stops at 0 rather than claim a negative rate.
     """
     if n <= 0:
         return 0.0, None, None
@@ -85,7 +86,7 @@ def normal_ci(n: int, total: float, total_sq: float,
         return mean, None, None
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = z * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+    return mean, max(0.0, mean - half), mean + half
 
 
 def _r(x: float | None) -> float | None:

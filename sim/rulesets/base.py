@@ -136,6 +136,9 @@ class Ruleset(ABC):
         """
         target = intent.target
         if not target.in_fight:
+            if enc.log is not None:
+                enc.emit("move", who=f.name, text=f"{f.name} stays: {target.name} is already "
+                         f"{target.status.value}.")
             return
         field = enc.field
         before = f.pos

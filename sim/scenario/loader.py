@@ -117,8 +117,9 @@ def parse(data: Any, source: str = "<scenario>") -> Scenario:
 
 
 def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) -> Scenario:
-    if model.ruleset not in registry.names():
-        problems.append(("ruleset", unknown("ruleset", model.ruleset, registry.names())))
+    ruleset = model.ruleset if model.ruleset is not None else registry.names()[0]
+    if ruleset not in registry.names():
+        problems.append(("ruleset", unknown("ruleset", ruleset, registry.names())))
     map_spec = _freeze_map(model.map, problems)
     node_names = [n.name for n in map_spec.nodes]
     if len(model.sides) < 2:
@@ -138,7 +139,7 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
                                        node_names, seen, problems)
         sides.append(SideSpec(side_name, tuple(expanded)))
     return Scenario(
-        name=model.name, source=source, ruleset=model.ruleset, max_rounds=model.max_rounds,
+        name=model.name, source=source, ruleset=ruleset, max_rounds=model.max_rounds,
         map=map_spec, sides=tuple(sides), options=_freeze_options(model, problems),
         aftermath=AftermathSpec(tend=model.aftermath.tend),
     )

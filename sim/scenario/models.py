@@ -125,7 +125,7 @@ class ScenarioModel(Strict):
     """The whole scenario file."""
 
     name: str = Field(min_length=1)
-    ruleset: str = "ore"
+    ruleset: str | None = None  # None: the first registered ruleset (``ore``)
     max_rounds: int = Field(default=20, ge=1, le=1000)
     map: MapModel | None = None
     sides: dict[str, list[MemberModel]]

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Bide, Defend
-from sim.core.battlefield import MELEE_REACH
 from sim.rulesets.opencore.rules import damage_distribution, expected_hp_damage, hit_odds
 
 if TYPE_CHECKING:
@@ -117,8 +116,8 @@ class OpenCoreAdvisor(Advisor):
         """A melee foe that can step into reach itself: let it spend its action on the step."""
         if target.ranged or actor.ranged:
             return False
-        gap = enc.field.distance(actor.pos, target.pos) - MELEE_REACH
-        return 0 < gap <= target.speed
+        return not tactics.engaged(enc, actor, [target]) and tactics.can_charge(
+            enc, target, actor.pos)
 
     def wait_intents(self, enc: Encounter, actor: OpenCoreFighter,
                      foes: list[Combatant]) -> tuple[list[Intent], str]:

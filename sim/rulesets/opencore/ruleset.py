@@ -119,7 +119,7 @@ class OpenCoreRuleset(Ruleset):
         return block
 
     # ------------------------------------------------------------ planning
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[int]]:
         """Roll initiative and give each fighter its one action, highest initiative first.
 
         Distinct initiative values get evenly spaced offsets; equal values are simultaneous
@@ -130,7 +130,7 @@ class OpenCoreRuleset(Ruleset):
         group = self.options.initiative == "group"
         if group:
             side_roll = {name: roll(rng, GROUP_DIE) for name in enc.sides}
-        actions: list[TimedAction] = []
+        actions: list[TimedAction[int]] = []
         for f, intents in declared:
             if not intents and not (f.defending or f.stumbling):
                 f.bided = False
@@ -161,7 +161,7 @@ class OpenCoreRuleset(Ruleset):
         return actions
 
     # ------------------------------------------------------------ resolving
-    def resolve(self, enc: Encounter, action: TimedAction) -> None:
+    def resolve(self, enc: Encounter, action: TimedAction[int]) -> None:
         """Carry out a fighter's one action of the round (or just end its turn)."""
         action.done = True
         f: OpenCoreFighter = action.actor

@@ -34,6 +34,7 @@ from sim.rulesets.opend6.rules import (
     WOUND_LIMIT,
     WoundStatus,
 )
+from sim.scenario.errors import unknown
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
@@ -104,8 +105,6 @@ class OpenD6Block(Strict):
 
 def _known(value: str | None, kind: str, names) -> str | None:
     if value is not None and value not in names:
-        from sim.scenario.errors import unknown
-
         raise ValueError(unknown(kind, value, list(names)))
     return value
 

@@ -168,13 +168,13 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
         """Fastest first, as the seed's individual turn order declares."""
         return sorted(fighters, key=_by_offset)
 
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[list[Intent]]]:
         """One timed action per combatant: its whole turn, at its initiative's offset."""
         return [TimedAction(f.offset, f, intents[0], intents)
                 for f, intents in declared if intents]
 
     # ------------------------------------------------------------ a turn
-    def resolve(self, enc: Encounter, action: TimedAction) -> None:
+    def resolve(self, enc: Encounter, action: TimedAction[list[Intent]]) -> None:
         """Carry out a combatant's whole turn: every action it declared, in order."""
         action.done = True
         f: D6Fighter = action.actor

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sim.ai import tactics
 from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -106,9 +107,9 @@ class OreRuleset(Ruleset):
         return plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
                          cap=self.cap, per_extra_action=self.per_extra_action)
 
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
-        actions: list[TimedAction] = []
+        actions: list[TimedAction[RolledSet]] = []
         for f, intents in declared:
             f.defenses = []
             f.sets = []
@@ -184,7 +185,7 @@ class OreRuleset(Ruleset):
             enc.emit("recover", text="Half of everyone's Shock goes away (rounded down).")
 
     # ------------------------------------------------------------ resolving
-    def resolve(self, enc: Encounter, action: TimedAction) -> None:
+    def resolve(self, enc: Encounter, action: TimedAction[RolledSet]) -> None:
         """Carry out one set's action: attack, move, retreat, reload or stand ready."""
         action.done = True
         kind = type(action.intent)
@@ -233,7 +234,7 @@ class OreRuleset(Ruleset):
             reason = f"the {f.weapon.name} is not loaded"
         elif not arms_ok(f):
             reason = "no usable arm"
-        elif enc.field.distance(f.pos, target.pos) > f.reach:
+        elif not tactics.in_reach(enc, f, target):
             reason = "out of reach"
         else:  # the blow is struck, the bolt loosed: spent, hit or miss
             if f.weapon.reload:
