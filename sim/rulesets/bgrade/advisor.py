@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack, Defend, Intent, Move
+from sim.rulesets.bgrade.deck import choose_card
 from sim.rulesets.bgrade.fighter import lethal
 from sim.rulesets.bgrade.rules import WOUND_BOXES, armor_soak, expected_sets, hit_damage
 from sim.rulesets.ore.advisor import (
@@ -31,6 +32,13 @@ if TYPE_CHECKING:
 
 # Ruling (AI): extra attacks declared = expected sets in the pool (rounded) - 1, at most 3.
 MAX_EXTRA_ATTACKS = 3
+# Ruling (AI): below this many dice a card's dice matter most, so the best card is played.
+CARD_SMALL_POOL = 7
+# Ruling (AI): a possibility point (d6s: more sets, lower heights) is spent on an attack roll
+# of at most this many dice (4d: any set 50% on d10, 72% on d6), when the foe declared no
+# defense (gobble dice eat low sets) and the difficulty leaves d6 pairs a fair chance.
+POINT_MAX_DICE = 6
+POINT_MAX_DIFFICULTY = 3
 
 
 class BGradeAdvisor(OreAdvisor):
@@ -108,6 +116,23 @@ class BGradeAdvisor(OreAdvisor):
                 why = ", ".join(x for x in (why, f"a spare set to {kind}") if x)
         return intents, why
 
+
+    # ---------------------------------------------------------------- what to spend
+    def card_to_play(self, actor: BGradeFighter, dice: int) -> int | None:
+        """The drama card a spending fighter plays on an attack roll of ``dice`` dice."""
+        return choose_card(actor.hand, dice, CARD_SMALL_POOL)
+
+    def spends_point(self, enc: Encounter, actor: BGradeFighter, rolled: list[Intent],
+                     dice: int) -> bool:
+        """Whether a spending fighter rolls d6s with a possibility point (rulings above)."""
+        if dice > POINT_MAX_DICE or self.rules.options.difficulty > POINT_MAX_DIFFICULTY:
+            return False
+        for i in rolled:
+            if type(i) is Attack:
+                foe = enc.declared.get(i.target)
+                if foe and any(type(x) is Defend for x in foe):
+                    return False
+        return True
 
 def hit_worth(f: BGradeFighter, target: BGradeFighter, width: int) -> float:
     """What a hit of ``width`` from ``f`` is worth on ``target`` (0..1).

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
+from sim.core.actions import Attack, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
-from sim.rulesets.bgrade.deck import DramaDeck, card_name, choose_card
+from sim.rulesets.bgrade.deck import DramaDeck, card_name
 from sim.rulesets.bgrade.fighter import (
     BGradeBlock,
     BGradeFighter,
@@ -55,14 +55,6 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
-
-# Ruling (AI): below this many dice a card's dice matter most, so the best card is played.
-CARD_SMALL_POOL = 7
-# Ruling (AI): a possibility point (d6s: more sets, lower heights) is spent on an attack roll
-# of at most this many dice (4d: any set 50% on d10, 72% on d6), when the foe declared no
-# defense (gobble dice eat low sets) and the difficulty leaves d6 pairs a fair chance.
-POINT_MAX_DICE = 6
-POINT_MAX_DIFFICULTY = 3
 
 
 # ---------------------------------------------------------------------------- the ruleset
@@ -167,15 +159,15 @@ class BGradeRuleset(OreRuleset):
         card = None
         sides = 10
         if attacks and f.policy.spends:
-            if f.hand:
-                card = choose_card(f.hand, dice, CARD_SMALL_POOL)
+            if f.hand:  # which card: the fighter's choice, asked of the advisor
+                card = self.advisor.card_to_play(f, dice)
                 extra = self.deck.play(f.hand, card)
                 dice += extra
                 if log is not None:
                     enc.emit("card", who=f.name, card=card_name(card), dice=extra,
                              text=f"{f.name} plays the {card_name(card)} (+{extra}d) and "
                                   f"draws a replacement ({len(f.hand)} cards in hand).")
-            if f.points and dice <= POINT_MAX_DICE and self._point_pays(enc, rolled):
+            if f.points and self.advisor.spends_point(enc, f, rolled, dice):
                 f.points -= 1
                 sides = 6
                 if log is not None:
@@ -187,16 +179,6 @@ class BGradeRuleset(OreRuleset):
         team = target if attacks == len(rolled) and target else None
         return Roll(f, intents, rolled, faces, team, lethal(f), base, skill,
                     (base, skill, penalty, bonus, card, sides))
-
-    def _point_pays(self, enc: Encounter, rolled: list[Intent]) -> bool:
-        if self.options.difficulty > POINT_MAX_DIFFICULTY:
-            return False
-        for i in rolled:
-            if type(i) is Attack:
-                foe = enc.declared.get(i.target)
-                if foe and any(type(x) is Defend for x in foe):
-                    return False
-        return True
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
                        actions: list[TimedAction]) -> list[Roll]:
