@@ -119,3 +119,37 @@ def test_a_pool_tie_keeps_the_expert_die(ruleset):
     roll = next(e for e in enc.log if e["type"] == "roll")
     assert 10 in roll["dice"] and "expert die" in roll["text"], roll["text"]
     assert enc.rng.drawn == 5 - 1 - (ruleset == "ore")  # the expert die is set, not drawn
+
+
+def test_bgrade_two_attacks_at_range_hit_at_the_exact_rate():
+    """Two attacks from one roll of 8 dice (pool 11, long range into light cover, -3d once).
+
+    Against a passive target (no defense, no difficulty), the first attack hits when the roll
+    holds a set and the second when it holds two (B-Grade's minimal success is a hit): hits
+    per fight = P(>= 1 set) + P(>= 2 sets) in 8d10, exactly (``p_sets``). Charging the
+    penalty per attack, as before, rolled 5 dice: P1 + P2 of 5d10 instead. (A first set of
+    width 5 or more knocks the target out and the second attack finds it down: about 1 fight
+    in 1,000 here, far inside the tolerance.)
+    """
+    from sim.rulesets.ore.advisor import p_sets
+
+    archer = _fighter("A", "bgrade", weapon="bow", coord=6, shoot=5)
+    target = {"name": "Target", "at": "far", "ai": "passive", "armor": "plate",
+              "bgrade": {"stats": {"body": 6}}}
+    scen = scenario({"a": [archer], "b": [target]}, map=MAP, max_rounds=1,
+                    options={"bgrade": {"drama_deck": False, "possibility_points": 0,
+                                        "working_together": False}})
+    n = 6000
+    hits = sq = 0
+    for seed in range(n):
+        enc = Encounter(scen, "bgrade", seed)
+        f, foe = enc.combatants
+        enc.declare = lambda c, f=f, foe=foe: [Attack(foe), Attack(foe)] if c is f else []
+        h = enc.run().sides[0].hits
+        hits, sq = hits + h, sq + h * h
+    exact = p_sets(8, 1) + p_sets(8, 2)
+    old = p_sets(5, 1) + p_sets(5, 2)
+    mean = hits / n
+    tolerance = 4.5 * ((sq / n - mean * mean) / n) ** 0.5  # 4.5 standard errors
+    assert abs(mean - exact) <= tolerance, (mean, exact, old)
+    assert abs(old - exact) > 10 * tolerance  # the old roll would fail this test
