@@ -57,6 +57,15 @@ class Advisor(ABC):
         """Whether an attack declared now could succeed at all (no hopeless attacks)."""
         return True
 
+    def attack_odds(self, enc: Encounter, actor: Combatant,
+                    intents: list[Intent]) -> float | None:
+        """Chance that the first attack of the declaration ``intents`` hits, as rolled now.
+
+        Exact under each ruleset (against no active defense for ORE and B-Grade, whose gobble
+        dice come after the roll). None: the ruleset does not say.
+        """
+        return None
+
     def hopeless(self, enc: Encounter, actor: Combatant,
                  target: Combatant) -> tuple[list[Intent], str]:
         """In reach of ``target`` but with no chance to hit: what to do instead, and why.

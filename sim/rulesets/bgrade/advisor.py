@@ -19,6 +19,7 @@ from sim.rulesets.ore.advisor import (
     MULTI_ACTION_MIN_DICE,
     MULTI_ACTION_ODDS,
     OreAdvisor,
+    p_set_at_least,
     p_sets,
     widest,
 )
@@ -62,6 +63,19 @@ class BGradeAdvisor(OreAdvisor):
         """Two dice at least, counting pending bonus dice and a card a spender will play."""
         card = 1 if actor.policy.spends and actor.hand else 0
         return self.dice(enc, actor, [Attack(target)]) + actor.bonus + card >= 2
+
+    def attack_odds(self, enc: Encounter, actor: BGradeFighter,
+                    intents: list[Intent]) -> float | None:
+        """Chance of a set for the first attack, pending bonus dice counted (no cards).
+
+        Exact on d10s: a width-2 set must beat the difficulty, so it counts only when it is
+        higher; a wider set always does (the chance counts pairs and better, a safe floor).
+        """
+        if not any(type(i) is Attack for i in intents):
+            return None
+        dice = self.dice(enc, actor, intents) + actor.bonus
+        d = self.rules.options.difficulty
+        return p_set_at_least(dice, 0, d + 1 if d else 0)
 
     def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> int:
         """Rounded expected number of sets in the pool, minus the first attack (at most 3).

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
-from sim.core.actions import Bide, Defend
+from sim.core.actions import Attack, Bide, Defend
 from sim.rulesets.opencore.rules import damage_distribution, expected_hp_damage, hit_odds
 
 if TYPE_CHECKING:
@@ -70,6 +70,16 @@ class OpenCoreAdvisor(Advisor):
         if actor.stun or self.needs_reload(actor):
             return 0.0
         return self._expected_hp(enc, actor, target, self.rules.defense_skill(target))
+
+    def attack_odds(self, enc: Encounter, actor: OpenCoreFighter,
+                    intents: list[Intent]) -> float | None:
+        """Exact chance of the opposed d100 roll (``rules.hit_odds``), fumbles included."""
+        attack = next((i for i in intents if type(i) is Attack), None)
+        if attack is None:
+            return None
+        rules = self.rules
+        return hit_odds(rules.attack_skill(enc, actor, attack.target),
+                        rules.defense_skill(attack.target)).hit
 
     def defense_worth(self, enc: Encounter, actor: OpenCoreFighter,
                       threats: dict[Combatant, float], kind: str) -> float:

@@ -18,9 +18,15 @@ from typing import TYPE_CHECKING
 
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
-from sim.core.actions import DEFENDS, Aim, Defend
+from sim.core.actions import DEFENDS, Aim, Attack, Defend
 from sim.rulesets.opend6 import odds as opend6_odds
-from sim.rulesets.opend6.rules import AIM_DICE, BASE_DIFFICULTY, COVER_DIFFICULTY
+from sim.rulesets.opend6.rules import (
+    AIM_DICE,
+    BASE_DIFFICULTY,
+    COVER_DIFFICULTY,
+    multiple_action_penalty,
+    turn_actions,
+)
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -117,6 +123,17 @@ class OpenD6Advisor(Advisor):
         return best_k
 
     # ------------------------------------------------------------ hit chances
+    def attack_odds(self, enc: Encounter, actor: D6Fighter,
+                    intents: list[Intent]) -> float | None:
+        """Exact chance the turn's first attack hits, with the turn's multiple-action penalty."""
+        attack = next((i for i in intents if type(i) is Attack), None)
+        if attack is None:
+            return None
+        penalty = multiple_action_penalty(turn_actions(intents))
+        dice = self.rules.attack_dice(enc, actor, attack.target, penalty=penalty,
+                                      called=bool(attack.called))
+        return self.hit_chance(enc, actor, attack.target, dice) if dice >= 1 else 0.0
+
     def hit_chance(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
                    dice: int) -> float:
         """Exact chance that ``dice``D (+ the attack's pips) hits ``target`` now.

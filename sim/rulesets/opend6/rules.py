@@ -16,6 +16,7 @@ from random import Random
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from sim.core.actions import Bide, Intent, Move, Retreat
 from sim.rulesets.opend6.dice import DiceCode, roll_code
 from sim.scenario.vocabulary import Cover, Visibility
 
@@ -253,6 +254,12 @@ SIZE_STEP_DICE = 1
 """Damage dice per size step up (or down)."""
 BASE_MOVE_M = 10
 """Free movement per round; each extra move of this length is an action."""
+
+
+def turn_actions(intents: list[Intent]) -> int:
+    """Actions a turn counts for its penalty: the first move is free, biding is nothing."""
+    moves = sum(1 for i in intents if type(i) in (Move, Retreat))
+    return sum(1 for i in intents if type(i) not in (Move, Retreat, Bide)) + max(0, moves - 1)
 
 
 def multiple_action_penalty(actions: int) -> int:

@@ -42,6 +42,7 @@ from sim.rulesets.opend6.rules import (
     WoundStatus,
     extra_move_difficulty,
     multiple_action_penalty,
+    turn_actions,
     wound_status,
     wounds_from_damage,
 )
@@ -53,8 +54,6 @@ if TYPE_CHECKING:
     from sim.scenario.specs import MemberSpec
 
 STUNNED = WoundStatus.STUNNED
-_MOVES = (Move, Retreat)
-_FREE = (Move, Retreat, Bide)
 
 
 @register
@@ -184,7 +183,7 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
             # so a plan made stale by faster combatants is declared again now.
             intents = enc.declare(f)
         f.shot_at = False  # it acts: no longer pinned
-        count = _actions(intents)
+        count = turn_actions(intents)
         penalty = multiple_action_penalty(count)
         if enc.log is not None:
             log_turn(enc, f, intents, count, penalty)
@@ -221,7 +220,7 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
         A declared target is down, a first attack's target is out of reach, or an attack
         would now roll 0D (wounds taken since the declaration): never a hopeless roll.
         """
-        penalty = multiple_action_penalty(_actions(intents))
+        penalty = multiple_action_penalty(turn_actions(intents))
         for intent in intents:
             if type(intent) is Attack and intent.target.in_fight and self.attack_dice(
                     enc, f, intent.target, penalty=penalty, called=bool(intent.called)) < 1:
@@ -276,9 +275,3 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
 
 def _by_offset(f: D6Fighter) -> float:
     return f.offset
-
-
-def _actions(intents: list[Intent]) -> int:
-    """Actions a turn counts for its penalty: the first move is free, biding is nothing."""
-    moves = sum(1 for i in intents if type(i) in _MOVES)
-    return sum(1 for i in intents if type(i) not in _FREE) + max(0, moves - 1)

@@ -16,7 +16,7 @@ stops an attacker). The tactical AI picks the declaration with the highest expec
 from __future__ import annotations
 
 from functools import lru_cache
-from math import comb, factorial
+from math import comb, factorial, perm
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
@@ -94,6 +94,26 @@ def widest(n: int, faces: int = 10) -> tuple[tuple[int, int, float], ...]:
         states = nxt
     scale = factorial(n) / 10**n
     return tuple((w, h, p * scale) for (m, w, h), p in sorted(states.items()) if m == n)
+
+
+def p_set_at_least(dice: int, fixed_tens: int, least: int = 0) -> float:
+    """Exact chance of a set of height >= ``least`` in ``dice`` d10, ``fixed_tens`` set at 10.
+
+    Counting the rolls with no such set: every face from ``least`` (at least 1) up shows at
+    most once among the rolled dice, and no rolled die matches a fixed 10 (two fixed tens
+    are a set already).
+    """
+    if dice < 2:
+        return 0.0
+    if fixed_tens >= 2:
+        return 1.0
+    rolled = dice - fixed_tens
+    high = 11 - max(1, least)  # faces that make a good set
+    low = 10 - high
+    free = high - fixed_tens  # high faces a rolled die may show once without a set
+    none = sum(comb(rolled, k) * perm(free, k) * low ** (rolled - k)
+               for k in range(0, min(rolled, free) + 1))
+    return 1 - none / 10**rolled
 
 
 # ---------------------------------------------------------------------------- worth of a hit
@@ -186,6 +206,22 @@ class OreAdvisor(Advisor):
     def can_hit(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
         """A set needs two dice: fewer after the penalties is a hopeless attack."""
         return self.dice(enc, actor, [Attack(target)]) >= 2
+
+    def attack_odds(self, enc: Encounter, actor: OreFighter,
+                    intents: list[Intent]) -> float | None:
+        """Chance the roll holds a set for the first attack (one that beats the difficulty).
+
+        Exact: a die set to 10 (called head shot, expert die) makes a set with any rolled
+        10; otherwise two rolled dice must match. Gobble dice are not counted.
+        """
+        attack = next((i for i in intents if type(i) is Attack), None)
+        if attack is None:
+            return None
+        plan = self.rules.plan(enc, actor, intents)
+        skill = plan.skill
+        fixed = (plan.called is not None) + (skill in actor.expert)
+        least = getattr(self.rules.options, "difficulty", 0)
+        return p_set_at_least(plan.dice, min(fixed, plan.dice), least)
 
     def hopeless(self, enc: Encounter, actor: OreFighter,
                  target: Combatant) -> tuple[list[Intent], str]:
