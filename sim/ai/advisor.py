@@ -37,6 +37,10 @@ class Advisor(ABC):
         """Whether ``actor`` could attack ``target`` from where both stand (its reach)."""
         return tactics.in_reach(enc, actor, target)
 
+    def single_shot(self, actor: Combatant) -> bool:
+        """Whether the weapon holds one shot (a crossbow): never two attacks a round."""
+        return False
+
     def needs_reload(self, actor: Combatant) -> bool:
         """Whether the actor's weapon must be reloaded (or picked up) before it can attack."""
         return False
@@ -79,6 +83,16 @@ class Advisor(ABC):
             return ([Move(target, stop_at=closer)],
                     f"no chance to hit {target.name} from here: closes in")
         return [], f"no chance to hit {target.name}: holds its ground"
+
+    def called_locations(self, enc: Encounter, actor: Combatant,
+                         target: Combatant) -> tuple[str, ...]:
+        """Where a called shot may aim under this ruleset (a player's menu); () for none."""
+        return ()
+
+    def defense_kinds(self, enc: Encounter, actor: Combatant) -> tuple[str, ...]:
+        """Every defense ``actor`` may declare now (a player's menu, not only the best)."""
+        kind = self.defense_kind(enc, actor, ranged=False)
+        return (kind,) if kind else ()
 
     def called_shot(self, enc: Encounter, actor: Combatant, target: Combatant) -> str | None:
         """The location an aggressive AI should call, or None (no called shot)."""

@@ -26,7 +26,7 @@ from sim.core.combatant import Combatant, Status
 from sim.rulesets import registry
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator
+    from collections.abc import Callable, Generator, Mapping
 
     from sim.core.actions import Intent
     from sim.scenario.specs import MapSpec, Scenario
@@ -85,10 +85,14 @@ class Encounter:
         ruleset: registry name; defaults to the scenario's own.
         seed: the encounter's seed; the same seed replays the same fight.
         log: keep an event log (a list of dicts) for ``fray run``; off in batches.
+        minds: who decides for a combatant, by name, instead of its AI profile (``fray play``:
+            the player). A mind takes the encounter and the combatant and returns its intents.
     """
 
     def __init__(self, scenario: Scenario, ruleset: str | None = None, seed: int = 0,
-                 log: bool = False):
+                 log: bool = False,
+                 minds: Mapping[str, Callable[[Encounter, Combatant], list[Intent]]]
+                 | None = None):
         self.scenario = scenario
         self.seed = seed
         self.rng = random.Random(seed)
@@ -102,6 +106,7 @@ class Encounter:
         self.round = 0
         self.round_start = 0.0
         self.first_casualty_round = 0
+        self.minds = minds or {}
         self.fight_over = False  # set when the fight ends and the aftermath begins
         self.died_after: frozenset[Combatant] = frozenset()
         self.declared: dict[Combatant, list[Intent]] = {}
@@ -158,7 +163,8 @@ class Encounter:
         A ruleset whose fighters declare at their own turn (OpenD6 re-declares a plan made
         stale by faster fighters) calls this rather than the AI.
         """
-        intents = ai.decide(self, c)
+        mind = self.minds.get(c.name)
+        intents = mind(self, c) if mind is not None else ai.decide(self, c)
         self.declared[c] = intents
         return intents
 

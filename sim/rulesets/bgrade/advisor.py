@@ -54,6 +54,11 @@ class BGradeAdvisor(OreAdvisor):
         """Wounds out of 5: Shock knocks out, it does not kill (it turns to wounds when full)."""
         return actor.wounds.wounds / WOUND_BOXES
 
+    def called_locations(self, enc: Encounter, actor: BGradeFighter,
+                         target: Combatant) -> tuple[str, ...]:
+        """No hit locations in B-Grade: no called shots."""
+        return ()
+
     def called_shot(self, enc: Encounter, actor: BGradeFighter,
                     target: Combatant) -> str | None:
         """Ruling: no hit locations, so a called shot buys nothing."""

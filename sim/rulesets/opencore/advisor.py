@@ -36,6 +36,10 @@ class OpenCoreAdvisor(Advisor):
     defaults).
     """
 
+    def single_shot(self, actor: OpenCoreFighter) -> bool:
+        """A single-shot weapon (the crossbow)."""
+        return actor.weapon.single_shot
+
     def needs_reload(self, actor: OpenCoreFighter) -> bool:
         """A dropped weapon, or a single-shot weapon that has shot.
 

@@ -52,6 +52,10 @@ class OpenD6Advisor(Advisor):
         """The share of its health lost (wounds toward death, or hit points)."""
         return self.rules.health_lost(actor)
 
+    def single_shot(self, actor: D6Fighter) -> bool:
+        """A weapon with a reload action (crossbow)."""
+        return actor.weapon.reload_actions > 0
+
     def needs_reload(self, actor: D6Fighter) -> bool:
         """A crossbow that has shot needs a reload action."""
         return actor.weapon.reload_actions > 0 and not actor.loaded
@@ -250,6 +254,11 @@ class OpenD6Advisor(Advisor):
                 dice, pips, roll, rules.target_number(enc, e, actor, 0, parry), complication)
             spared += n * (bare - guarded) * rules.expected_harm(e, actor)
         return spared
+
+    def defense_kinds(self, enc: Encounter, actor: D6Fighter) -> tuple[str, ...]:
+        """Dodge; parry with a melee weapon; block with a shield."""
+        return (("dodge",) + (("parry",) if not actor.weapon.ranged else ())
+                + (("block",) if actor.shield is not None else ()))
 
     def defense_kind(self, enc: Encounter, actor: D6Fighter, ranged: bool) -> str | None:
         """The active defense with the highest average roll, if that beats the 10 it replaces.

@@ -22,7 +22,14 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move
-from sim.rulesets.ore.catalog import BOXES, HEAD, LIMBS, LOCATION_BY_HEIGHT, TORSO
+from sim.rulesets.ore.catalog import (
+    BOXES,
+    CALLED_HEIGHT,
+    HEAD,
+    LIMBS,
+    LOCATION_BY_HEIGHT,
+    TORSO,
+)
 from sim.rulesets.ore.rules import action_pool, arms_ok, parry_implement
 
 if TYPE_CHECKING:
@@ -184,6 +191,10 @@ class OreAdvisor(Advisor):
         """A usable arm (two for a two-handed weapon) and the target within reach."""
         return arms_ok(actor) and tactics.in_reach(enc, actor, target)
 
+    def single_shot(self, actor: OreFighter) -> bool:
+        """A reload weapon (crossbow)."""
+        return actor.weapon.reload
+
     def needs_reload(self, actor: OreFighter) -> bool:
         """A crossbow that has shot."""
         return actor.weapon.reload and not actor.loaded
@@ -206,6 +217,16 @@ class OreAdvisor(Advisor):
     def can_hit(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
         """A set needs two dice: fewer after the penalties is a hopeless attack."""
         return self.dice(enc, actor, [Attack(target)]) >= 2
+
+    def called_locations(self, enc: Encounter, actor: OreFighter,
+                         target: Combatant) -> tuple[str, ...]:
+        """Every hit location (a called shot sets one die to its height)."""
+        return tuple(CALLED_HEIGHT)
+
+    def defense_kinds(self, enc: Encounter, actor: OreFighter) -> tuple[str, ...]:
+        """Dodge always; parry with a usable arm and a melee weapon or a shield."""
+        parry = parry_implement(actor) and arms_ok(actor)
+        return ("dodge", "parry") if parry else ("dodge",)
 
     def attack_odds(self, enc: Encounter, actor: OreFighter,
                     intents: list[Intent]) -> float | None:

@@ -1,0 +1,195 @@
+"""``fray play``: fight as your own characters while the AI runs everyone else.
+
+The player's fighters are asked at each declaration (``Encounter(minds=...)``): a situation
+panel and a numbered menu of the legal declarations (``sim.ai.menu``), each attack with its
+exact odds, and 0 for what the tactical AI would do. Answers come from the terminal, or one
+a line from a script when stdin is not a terminal; at the end of a script the fighters'
+own AI profiles take over. Every answer is recorded, so ``--replay`` fights the same fight.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import click
+
+from sim.ai import menu as menus
+from sim.ai import profiles as ai
+from sim.batch import files
+from sim.batch.runner import scenario_digest
+from sim.cli import params
+from sim.core.combatant import Status
+from sim.core.engine import Encounter
+from sim.report.log import render
+from sim.report.panel import menu_text, situation
+from sim.scenario.errors import FrayInputError, unknown
+
+EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 3 "
+               "--log journal.md")
+
+
+class Player:
+    """The mind of the player's fighters: shows the panel and the menu, reads an answer.
+
+    Args:
+        lines: the answers, one per line (a script or a record); None reads the terminal.
+        say: where the fight and the prompts are written.
+    """
+
+    def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None]):
+        self.lines = lines
+        self.say = say
+        self.answers: list[str] = []  # every answer read, in order: the record
+        self.shown = 0  # log events already written
+        self.done = False  # the script ran out: the AI profiles decide from here on
+
+    def __call__(self, enc: Encounter, c) -> list:
+        """Declare for ``c``: the player's choice (or, after the script, its AI's)."""
+        self.show_log(enc)
+        if self.done:
+            return ai.decide(enc, c)
+        state = enc.rng.getstate()  # looking at the menu must not change the fight
+        menu = menus.options(enc, c)
+        why = c.why
+        suggested = ai.PROFILES["tactical"](enc, c)
+        suggestion = f"{_intents_text(suggested) or 'hold'} ({c.why})"
+        c.why = why
+        enc.rng.setstate(state)
+        self.say(situation(enc, c) + "\n" + menu_text(menu, suggestion))
+        return self._choose(enc, c, menu, suggested)
+
+    def _choose(self, enc: Encounter, c, menu: list, suggested: list) -> list:
+        while True:
+            answer = self._read(c)
+            if answer is None:
+                self.done = True
+                enc.emit("note", text=f"End of the player's answers: {c.name}'s AI profile "
+                                      f"({c.ai}) decides from here on.")
+                self.show_log(enc)
+                return ai.decide(enc, c)
+            self.answers.append(answer)
+            if answer.strip() in ("0", "ai"):
+                c.why = "the player takes the tactical AI's choice"
+                return list(suggested)
+            option = menus.find(menu, answer)
+            if option is None:
+                reason = (f"'{answer}' is not on the menu: answer 0-{len(menu)} or a keyword "
+                          f"in brackets")
+                if self.lines is not None:
+                    raise FrayInputError(f"answer {len(self.answers)}", [("", reason)])
+                self.say(reason)
+                self.answers.pop()
+                continue
+            if option.surrender:
+                enc.take_out(c, Status.SURRENDERED, "yields")
+                return []
+            c.why = f"the player's choice: {option.label}"
+            return list(option.intents)
+
+    def _read(self, c) -> str | None:
+        if self.lines is None:
+            try:
+                return click.prompt(f"{c.name}", prompt_suffix="> ")
+            except click.exceptions.Abort:
+                raise KeyboardInterrupt from None
+        return next(self.lines, None)
+
+    def show_log(self, enc: Encounter) -> None:
+        """Write the log events not written yet."""
+        new = enc.log[self.shown:]
+        self.shown = len(enc.log)
+        if new:
+            self.say(render(new, "text").rstrip("\n"))
+
+
+def _intents_text(intents: list) -> str:
+    words = []
+    for i in intents:
+        kind = type(i).__name__.lower()
+        target = getattr(i, "target", None)
+        words.append(f"{kind} {target.name}" if target is not None else kind)
+    return " and ".join(words)
+
+
+@click.command(epilog=EPILOG_PLAY)
+@params.scenario_argument()
+@click.option("--as", "names",
+              help="The combatants you play, comma-separated (any side); a --replay knows.")
+@params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
+@params.seed_option("Encounter seed.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the whole fight as markdown to FILE (a solo journal).")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the record (seed, ruleset, answers) to FILE; default: beside --log.")
+@click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Fight a recorded play again, answer for answer.")
+@params.force_option("Overwrite --log and --record if they exist.")
+def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, force):
+    """Play your own combatants; the AI runs everyone else.
+
+    When stdin is not a terminal, each line is one answer (a menu number or a keyword such as
+    `attack Bandit 1`); at the end of the input the fighters' own AI profiles decide.
+    """
+    scenario = params.load_scenario(scenario_file)
+    answers = None
+    if replay_file is not None:
+        record = _read_record(replay_file, scenario)
+        names, ruleset, seed = ",".join(record["as"]), record["ruleset"], record["seed"]
+        answers = iter(record["answers"])
+    elif not sys.stdin.isatty():
+        answers = (line.rstrip("\n") for line in sys.stdin)
+    if names is None:
+        raise FrayInputError("--as", [("", "name the combatants you play, e.g. --as 'Ser "
+                                       "Aldric' (or --replay a record)")])
+    played = _played(scenario, names)
+    if record_file is None and log_file is not None:
+        record_file = log_file.with_name(log_file.name + ".record.json")
+    for path in (log_file, record_file):
+        if path is not None:
+            files.claim_out_file(path, force)
+    player = Player(answers, click.echo)
+    enc = Encounter(scenario, ruleset, seed, log=True, minds=dict.fromkeys(played, player))
+    record = {"scenario": scenario.slug, "digest": scenario_digest(scenario),
+              "ruleset": enc.ruleset.name, "seed": seed, "as": played}
+    try:
+        enc.run()
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        _write_record(record_file, record, player.answers)
+        sys.exit(130)
+    player.show_log(enc)
+    _write_record(record_file, record, player.answers)
+    if log_file is not None:
+        files.write_out_file(log_file, render(enc.log, "markdown"))
+        click.echo(f"wrote {log_file}", err=True)
+
+
+def _played(scenario, names: str) -> list[str]:
+    """The combatants named by ``--as``, each checked against the scenario's."""
+    everyone = [m.name for side in scenario.sides for m in side.members]
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    bad = [n for n in wanted if n not in everyone]
+    if bad or not wanted:
+        raise FrayInputError("--as", [("", unknown("combatant", n, everyone)) for n in bad]
+                             or [("", "name at least one combatant")])
+    return list(dict.fromkeys(wanted))
+
+
+def _read_record(path: Path, scenario) -> dict:
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise FrayInputError(str(path), [("", f"cannot read the record: {exc}")]) from None
+    if record.get("digest") != scenario_digest(scenario):
+        raise FrayInputError(str(path), [("", "the record is of another scenario (or of "
+                                          "this one before it changed)")])
+    return record
+
+
+def _write_record(path: Path | None, record: dict, answers: list[str]) -> None:
+    if path is not None:
+        files.write_json(path, {**record, "answers": answers})
+        click.echo(f"wrote {path}", err=True)

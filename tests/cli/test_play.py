@@ -1,0 +1,118 @@
+"""``fray play``: a fight with the player's fighters answered from a script, and replayed.
+
+The menu comes from ``sim.ai.menu`` (the ruleset's advisor); each attack's odds are exact
+(``Advisor.attack_odds``), checked here against counts by hand for a pinned case.
+"""
+
+from __future__ import annotations
+
+import json
+from math import perm
+
+import pytest
+from helpers import SCENARIOS, fray, scenario
+
+from sim.ai import menu as menus
+from sim.ai import profiles as ai
+from sim.core.actions import Attack
+from sim.core.engine import Encounter
+from sim.rulesets import registry
+from sim.rulesets.opencore.rules import opposed_attack
+
+DUEL = str(SCENARIOS / "duel.yaml")
+AMBUSH = str(SCENARIOS / "ambush.yaml")
+
+
+def play(capsys, monkeypatch, answers: str, *args: str):
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(answers))
+    return fray(capsys, "play", *args)
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_a_scripted_fight_reaches_its_end_and_replays(capsys, monkeypatch, tmp_path, ruleset):
+    log = tmp_path / "journal.md"
+    first = play(capsys, monkeypatch, "1\n1\n1\n1\n", AMBUSH, "--as", "Wolfman,Kestrel",
+                 "--ruleset", ruleset, "--seed", "4", "--log", str(log))
+    assert first.code == 0, first.err
+    assert " win after " in first.out or "Draw after" in first.out
+    assert "Aftermath" in first.out and "End of the player's answers" in first.out
+    record = json.loads((tmp_path / "journal.md.record.json").read_text())
+    assert record["as"] == ["Wolfman", "Kestrel"] and record["answers"] == ["1"] * 4
+    assert log.read_text().startswith("# ")
+    again = play(capsys, monkeypatch, "", AMBUSH, "--replay",
+                 str(tmp_path / "journal.md.record.json"))
+    assert again.code == 0 and again.out == first.out
+
+
+def test_a_bad_answer_in_a_script_names_it(capsys, monkeypatch):
+    result = play(capsys, monkeypatch, "1\nswing wildly\n", DUEL, "--as", "Ser Aldric")
+    assert result.code == 2
+    assert "answer 2: 'swing wildly' is not on the menu" in result.err
+
+
+def test_unknown_players_and_keywords(capsys, monkeypatch):
+    bad = play(capsys, monkeypatch, "", DUEL, "--as", "Ser Aldrik")
+    assert bad.code == 2 and "did you mean 'Ser Aldric'" in bad.err
+    keyword = play(capsys, monkeypatch, "defend parry\nhold\nattack Ser Benedek\n", DUEL,
+                   "--as", "Ser Aldric", "--seed", "5")
+    assert keyword.code == 0
+    assert "the player's choice: parry" in keyword.out
+    assert "the player's choice: attack Ser Benedek" in keyword.out
+
+
+def test_a_replay_of_another_scenario_is_refused(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--record",
+                str(record)).code == 0
+    other = play(capsys, monkeypatch, "", AMBUSH, "--replay", str(record))
+    assert other.code == 2 and "another scenario" in other.err
+
+
+def _menu(ruleset: str, **a):
+    scen = scenario({"a": [{"name": "A", **a}], "b": [{"name": "B"}]}, ruleset=ruleset)
+    enc = Encounter(scen, ruleset, 0)
+    return enc, enc.combatants[0], enc.combatants[1], menus.options(enc, enc.combatants[0])
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_ore_menu_odds_are_the_exact_chance_of_a_set(ruleset):
+    enc, a, b, menu = _menu(ruleset, traits={"strength": 3, "endurance": 3},
+                            skills={"melee": 3}, weapon="sword")
+    plain = menus.find(menu, "attack B")
+    assert plain.odds == pytest.approx(1 - perm(10, 6) / 10**6)  # 6 dice, no pair in 10P6
+    if ruleset == "ore":  # a called head shot: 5 dice, one set at 10
+        head = menus.find(menu, "called head B")
+        assert head.odds == pytest.approx(1 - perm(9, 4) / 10**4)
+
+
+def test_opencore_menu_odds_count_every_pair_of_d100():
+    enc, a, b, menu = _menu("opencore", skills={"melee": 3}, weapon="sword")
+    skill = enc.ruleset.attack_skill(enc, a, b)
+    evade = enc.ruleset.defense_skill(b)
+    hits = sum(opposed_attack(x, skill, y, evade).hit
+               for x in range(1, 101) for y in range(1, 101))
+    assert menus.find(menu, "attack B").odds == pytest.approx(hits / 10_000)
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_every_basic_declaration_is_on_the_menu(ruleset):
+    """The menu and the basic profile ask the same advisor: what basic declares is offered."""
+    scen = scenario({"a": [{"name": "A", "count": 2, "weapon": "crossbow", "at": "hill",
+                            "skills": {"ranged": 3}}],
+                     "b": [{"name": "B", "count": 2, "weapon": "sword",
+                            "skills": {"melee": 3}}]},
+                    map={"nodes": {"hill": {}, "road": {}}, "edges": [["hill", "road", 30]]})
+    for seed in range(8):
+        enc = Encounter(scen, ruleset, seed)
+
+        def checked(e, c):
+            state = e.rng.getstate()
+            offered = {o.intents for o in menus.options(e, c)}
+            e.rng.setstate(state)
+            intents = ai.decide(e, c)
+            assert not intents or tuple(intents) in offered, (c.name, intents, c.why)
+            return intents
+
+        enc.minds = {c.name: checked for c in enc.combatants}
+        enc.run()
+        assert any(type(i) is Attack for i in sum(enc.declared.values(), []))
