@@ -12,12 +12,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sim.ai import profiles, tactics
+from sim.ai.doctrine import COVER_MOVES
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+
+MAX_ATTACKS = 4  # attacks on one foe a menu offers in a round (the AIs declare at most 4)
+TIMES = {2: "twice", 3: "3 times", 4: "4 times"}
 
 
 @dataclass(frozen=True)
@@ -78,15 +82,20 @@ def _attacks(enc: Encounter, c: Combatant, foe: Combatant, kinds: tuple[str, ...
         if chance is None or chance > 0:
             out.append(Option(key, label, intents, chance))
 
-    offer(f"attack {foe.name}", f"attack {foe.name}", (Attack(foe),))
+    shots = 1 if advisor.single_shot(c) else min(most, MAX_ATTACKS)
+    for n in range(1, shots + 1):
+        times = "" if n == 1 else f" {TIMES[n]}"
+        offer(f"attack {foe.name}{times}", f"attack {foe.name}{times}", (Attack(foe),) * n)
+        for kind in kinds if n < most else ():
+            offer(f"attack {foe.name}{times} and {kind}",
+                  f"attack {foe.name}{times} and {kind}", (Attack(foe),) * n + (Defend(kind),))
     for where in advisor.called_locations(enc, c, foe):
         offer(f"called {where} {foe.name}", f"called shot at {foe.name}'s {where}",
               (Attack(foe, where),))
-    if most >= 2 and not advisor.single_shot(c):
-        offer(f"twice {foe.name}", f"attack {foe.name} twice", (Attack(foe), Attack(foe)))
-    for kind in kinds if most >= 2 else ():
-        offer(f"attack {foe.name} and {kind}", f"attack {foe.name} and {kind}",
-              (Attack(foe), Defend(kind)))
+        if shots >= 2:
+            offer(f"called {where} {foe.name} and again",
+                  f"called shot at {foe.name}'s {where}, then attack again",
+                  (Attack(foe, where), Attack(foe)))
     if Aim in supports and c.ranged and most >= 1:
         out.append(Option(f"aim {foe.name}", f"aim at {foe.name} (a better shot later)",
                           (Aim(foe),)))
@@ -98,23 +107,72 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
     """Moving: toward each foe out of reach, to cover, back to the edge and off the field."""
     field = enc.field
     out = []
+    advisor, most = enc.advisor, enc.ruleset.max_actions or 99
     if Move in supports:
         for foe in foes:
-            if not profiles.within_strike(enc, c, foe):
-                gap = field.distance(c.pos, foe.pos)
-                out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.0f} m "
-                                  f"away)", (Move(foe, stop_at=profiles.stop_at(c)),)))
+            if profiles.within_strike(enc, c, foe):
+                if not advisor.can_hit(enc, c, foe):  # the ruleset's answer to a hopeless shot
+                    instead, why = advisor.hopeless(enc, c, foe)
+                    out.append(Option(f"instead {foe.name}", why, tuple(instead)))
+                continue
+            gap = field.distance(c.pos, foe.pos)
+            move = Move(foe, stop_at=profiles.stop_at(c))
+            out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.0f} m "
+                              f"away)", (move,)))
+            if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
+                _offer(enc, c, out, f"charge {foe.name}", f"charge {foe.name}",
+                       (move, Attack(foe)))
+            if most >= 2 and Aim in supports and c.ranged:
+                out.append(Option(f"move {foe.name} and aim", f"move toward {foe.name} and "
+                                  f"aim", (move, Aim(foe))))
+        for ally in enc.allies(c):
+            if ally.ranged and field.distance(c.pos, ally.pos) > 0:
+                out.append(Option(f"guard {ally.name}", f"go to {ally.name}'s side",
+                                  (Move(ally, stop_at=0.0),)))
     if Retreat in supports and foes:
-        target = tactics.nearest_enemy(enc, c)
-        spot = tactics.cover_spot(enc, c, foes, target, c.speed * 2) if c.ranged else None
-        if spot is not None:
-            place = field.describe(spot)
-            out.append(Option("cover", f"take cover at {place} ({field.cover(spot).label})",
-                              (Retreat(spot),)))
+        if c.ranged:
+            out += _shooter_places(enc, c, foes, most)
         edge = tactics.edge(enc, c, foes)
         out.append(Option("flee", f"fall back to {field.describe(edge)} and leave the field "
                           f"there", (Retreat(edge, leave=True),)))
     return out
+
+
+def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
+                    most: int) -> list[Option]:
+    """A shooter's places, for each foe it would shoot: better cover, a step out of melee.
+
+    The same spots the cautious and tactical profiles find (``tactics.cover_spot`` within
+    ``COVER_MOVES`` moves, ``tactics.step_back_spot``), alone or with the shot.
+    """
+    field = enc.field
+    out: list[Option] = []
+    seen = set()
+    for foe in foes:
+        for spot in tactics.cover_spots(enc, c, foes, foe, c.speed * COVER_MOVES):
+            place = field.describe(spot)
+            if spot not in seen:
+                seen.add(spot)
+                out.append(Option(f"cover {place}", f"take cover at {place} "
+                                  f"({field.cover(spot).label})", (Retreat(spot),)))
+            if most >= 2:
+                _offer(enc, c, out, f"cover {place} and shoot {foe.name}",
+                       f"take cover at {place} and shoot {foe.name}",
+                       (Retreat(spot), Attack(foe)))
+        for back in tactics.step_back_spots(enc, c, foes, foe) if most >= 2 else ():
+            place = field.describe(back)
+            _offer(enc, c, out, f"step back {place} and shoot {foe.name}",
+                   f"step back to {place} and shoot {foe.name}", (Retreat(back), Attack(foe)))
+    return out
+
+
+def _offer(enc: Encounter, c: Combatant, out: list[Option], key: str, label: str,
+           intents: tuple[Intent, ...]) -> None:
+    """Add a declaration that moves, then attacks.
+
+    No odds on the menu: the attack is rolled from where the move ends, not from here.
+    """
+    out.append(Option(key, label, intents))
 
 
 def find(menu: list[Option], answer: str) -> Option | None:

@@ -169,12 +169,19 @@ def cover_spot(enc: Encounter, c: Combatant, foes: list[Combatant], target: Comb
     """
     field = enc.field
     distance = field.distance
+    return best(enc, cover_spots(enc, c, foes, target, metres),
+                lambda node: (field.cover(node), min(distance(node, e.pos) for e in foes)))
+
+
+def cover_spots(enc: Encounter, c: Combatant, foes: list[Combatant], target: Combatant,
+                metres: float) -> list[Position]:
+    """Every node ``cover_spot`` may choose from (a player's menu offers them all)."""
+    field = enc.field
+    distance = field.distance
     here = field.cover(c.pos)
-    spots = [node for node in nodes(field)
-             if field.cover(node) > here and distance(c.pos, node) <= metres
-             and distance(node, target.pos) <= c.reach and not _exposed(enc, c, node, foes)]
-    return best(enc, spots, lambda node: (field.cover(node),
-                                          min(distance(node, e.pos) for e in foes)))
+    return [node for node in nodes(field)
+            if field.cover(node) > here and distance(c.pos, node) <= metres
+            and distance(node, target.pos) <= c.reach and not _exposed(enc, c, node, foes)]
 
 
 def step_back_spot(enc: Encounter, c: Combatant, foes: list[Combatant],
@@ -184,16 +191,27 @@ def step_back_spot(enc: Encounter, c: Combatant, foes: list[Combatant],
     Prefers the spot farthest from the nearest melee foe, then the best cover.
     """
     field = enc.field
-    distance = field.distance
-    melee = [e for e in foes if not e.ranged] or foes
+    melee = _melee(foes)
+    return best(enc, step_back_spots(enc, c, foes, target),
+                lambda node: (_nearest(enc, node, melee), field.cover(node)))
 
-    def nearest_melee(node: Position) -> float:
-        return min(distance(node, e.pos) for e in melee)
 
-    spots = [node for node in nodes(field)
-             if distance(c.pos, node) <= c.speed and distance(node, target.pos) <= c.reach
-             and nearest_melee(node) > MELEE_REACH]
-    return best(enc, spots, lambda node: (nearest_melee(node), field.cover(node)))
+def step_back_spots(enc: Encounter, c: Combatant, foes: list[Combatant],
+                    target: Combatant) -> list[Position]:
+    """Every node ``step_back_spot`` may choose from (a player's menu offers them all)."""
+    distance = enc.field.distance
+    melee = _melee(foes)
+    return [node for node in nodes(enc.field)
+            if distance(c.pos, node) <= c.speed and distance(node, target.pos) <= c.reach
+            and _nearest(enc, node, melee) > MELEE_REACH]
+
+
+def _melee(foes: list[Combatant]) -> list[Combatant]:
+    return [e for e in foes if not e.ranged] or foes
+
+
+def _nearest(enc: Encounter, node: Position, foes: list[Combatant]) -> float:
+    return min(enc.field.distance(node, e.pos) for e in foes)
 
 
 def edge(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:

@@ -14,7 +14,6 @@ from helpers import SCENARIOS, fray, scenario
 
 from sim.ai import menu as menus
 from sim.ai import profiles as ai
-from sim.core.actions import Attack
 from sim.core.engine import Encounter
 from sim.rulesets import registry
 from sim.rulesets.opencore.rules import opposed_attack
@@ -94,15 +93,20 @@ def test_opencore_menu_odds_count_every_pair_of_d100():
     assert menus.find(menu, "attack B").odds == pytest.approx(hits / 10_000)
 
 
+@pytest.mark.parametrize("profile", ["basic", "aggressive", "cautious", "tactical"])
 @pytest.mark.parametrize("ruleset", registry.names())
-def test_every_basic_declaration_is_on_the_menu(ruleset):
-    """The menu and the basic profile ask the same advisor: what basic declares is offered."""
-    scen = scenario({"a": [{"name": "A", "count": 2, "weapon": "crossbow", "at": "hill",
-                            "skills": {"ranged": 3}}],
-                     "b": [{"name": "B", "count": 2, "weapon": "sword",
-                            "skills": {"melee": 3}}]},
-                    map={"nodes": {"hill": {}, "road": {}}, "edges": [["hill", "road", 30]]})
-    for seed in range(8):
+def test_every_ai_declaration_is_on_the_menu(ruleset, profile):
+    """The menu and the profiles ask the same advisor: what a profile declares is offered.
+
+    The mirror match (swords and bows, walls and a copse) gives every profile its moves:
+    cover, stepping back, holding at a shooter's side, charges, several attacks, defenses.
+    """
+    data = __import__("yaml").safe_load((SCENARIOS / "mirror.yaml").read_text())
+    for members in data["sides"].values():
+        for member in members:
+            member["ai"] = profile
+    scen = __import__("sim.scenario", fromlist=["parse"]).parse(data, "mirror.yaml")
+    for seed in range(4):
         enc = Encounter(scen, ruleset, seed)
 
         def checked(e, c):
@@ -115,4 +119,3 @@ def test_every_basic_declaration_is_on_the_menu(ruleset):
 
         enc.minds = {c.name: checked for c in enc.combatants}
         enc.run()
-        assert any(type(i) is Attack for i in sum(enc.declared.values(), []))
