@@ -18,6 +18,7 @@ import click
 
 from sim.ai import menu as menus
 from sim.ai import profiles as ai
+from sim.ai.doctrine import Policy
 from sim.batch import files
 from sim.batch.runner import scenario_digest
 from sim.cli import params
@@ -27,6 +28,7 @@ from sim.report.log import render
 from sim.report.panel import menu_text, situation
 from sim.scenario.errors import FrayInputError, unknown
 
+PLAYER = Policy(spends=True, reacts=True)
 EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 3 "
                "--log journal.md")
 
@@ -65,10 +67,7 @@ class Player:
         while True:
             answer = self._read(c)
             if answer is None:
-                self.done = True
-                enc.emit("note", text=f"End of the player's answers: {c.name}'s AI profile "
-                                      f"({c.ai}) decides from here on.")
-                self.show_log(enc)
+                self._end(enc, c)
                 return ai.decide(enc, c)
             self.answers.append(answer)
             if answer.strip() in ("0", "ai"):
@@ -76,12 +75,8 @@ class Player:
                 return list(suggested)
             option = menus.find(menu, answer)
             if option is None:
-                reason = (f"'{answer}' is not on the menu: answer 0-{len(menu)} or a keyword "
-                          f"in brackets")
-                if self.lines is not None:
-                    raise FrayInputError(f"answer {len(self.answers)}", [("", reason)])
-                self.say(reason)
-                self.answers.pop()
+                self._refuse(f"'{answer}' is not on the menu: answer 0-{len(menu)} or a "
+                             f"keyword in brackets")
                 continue
             if option.surrender:
                 enc.take_out(c, Status.SURRENDERED, "yields")
@@ -89,10 +84,47 @@ class Player:
             c.why = f"the player's choice: {option.label}"
             return list(option.intents)
 
-    def _read(self, c) -> str | None:
+    def choose(self, enc: Encounter, c, question: str, labels: list[str], default: int) -> int:
+        """A choice a ruleset asks after a roll: a number, or Enter for the AI's (default)."""
+        self.show_log(enc)
+        self.say("\n".join([question] + [
+            f"  {k}. {label}{'   <- the AI would (Enter)' if k - 1 == default else ''}"
+            for k, label in enumerate(labels, start=1)]))
+        while not self.done:
+            answer = self._read(c, blank=True)
+            if answer is None:
+                self._end(enc, c)
+                break
+            self.answers.append(answer)
+            text = answer.strip().lower()
+            if not text:
+                return default
+            if text.isdigit() and 1 <= int(text) <= len(labels):
+                return int(text) - 1
+            if text in (label.lower() for label in labels):
+                return [label.lower() for label in labels].index(text)
+            self._refuse(f"'{answer}' is not one of the choices: answer 1-{len(labels)}, or "
+                         f"an empty line for the AI's")
+        return default
+
+    def _refuse(self, reason: str) -> None:
+        """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""
+        if self.lines is not None:
+            raise FrayInputError(f"answer {len(self.answers)}", [("", reason)])
+        self.say(reason)
+        self.answers.pop()
+
+    def _end(self, enc: Encounter, c) -> None:
+        self.done = True
+        enc.emit("note", text=f"End of the player's answers: the AI profiles of the "
+                              f"player's fighters decide from here on ({c.name}: {c.ai}).")
+        self.show_log(enc)
+
+    def _read(self, c, blank: bool = False) -> str | None:
         if self.lines is None:
             try:
-                return click.prompt(f"{c.name}", prompt_suffix="> ")
+                return click.prompt(f"{c.name}", prompt_suffix="> ",
+                                    default="" if blank else None, show_default=False)
             except click.exceptions.Abort:
                 raise KeyboardInterrupt from None
         return next(self.lines, None)
@@ -152,6 +184,9 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
             files.claim_out_file(path, force)
     player = Player(answers, click.echo)
     enc = Encounter(scenario, ruleset, seed, log=True, minds=dict.fromkeys(played, player))
+    for c in enc.combatants:
+        if c.name in played:  # the player decides what to spend, whatever the profile
+            c.policy = PLAYER
     record = {"scenario": scenario.slug, "digest": scenario_digest(scenario),
               "ruleset": enc.ruleset.name, "seed": seed, "as": played}
     try:

@@ -168,6 +168,26 @@ class Encounter:
         self.declared[c] = intents
         return intents
 
+    # ---------------------------------------------------------------- choices after a roll
+    def asks(self, c: Combatant) -> bool:
+        """Whether ``c``'s mind makes the choices a ruleset asks after a roll (a player).
+
+        Rules check this before building the options, so fights without a player pay
+        nothing for the question.
+        """
+        return getattr(self.minds.get(c.name), "choose", None) is not None
+
+    def choose(self, c: Combatant, question: str, options: list[tuple[str, Any]],
+               default: int) -> Any:
+        """The choice ``c``'s mind makes among ``options`` (label, value); else the default.
+
+        ``default`` is the index of the AI's own choice, which the player gets on Enter.
+        """
+        mind = self.minds.get(c.name)
+        ask = getattr(mind, "choose", None)
+        k = default if ask is None else ask(self, c, question, [t for t, _ in options], default)
+        return options[k][1]
+
     # ---------------------------------------------------------------- changes
     def take_out(self, c: Combatant, status: Status, why: str = "") -> None:
         """Mark ``c`` out of the fight (or change how it is out, e.g. unconscious -> dead)."""

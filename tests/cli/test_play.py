@@ -44,16 +44,21 @@ def test_a_scripted_fight_reaches_its_end_and_replays(capsys, monkeypatch, tmp_p
 
 
 def test_a_bad_answer_in_a_script_names_it(capsys, monkeypatch):
-    result = play(capsys, monkeypatch, "1\nswing wildly\n", DUEL, "--as", "Ser Aldric")
+    result = play(capsys, monkeypatch, "swing wildly\n", DUEL, "--as", "Ser Aldric")
     assert result.code == 2
-    assert "answer 2: 'swing wildly' is not on the menu" in result.err
+    assert "answer 1: 'swing wildly' is not on the menu" in result.err
+    # after the roll, the sets are the player's to give: a choice, not a menu
+    choice = play(capsys, monkeypatch, "1\nswing wildly\n", DUEL, "--as", "Ser Aldric")
+    assert choice.code == 2
+    assert "answer 2: 'swing wildly' is not one of the choices" in choice.err
 
 
 def test_unknown_players_and_keywords(capsys, monkeypatch):
     bad = play(capsys, monkeypatch, "", DUEL, "--as", "Ser Aldrik")
     assert bad.code == 2 and "did you mean 'Ser Aldric'" in bad.err
-    keyword = play(capsys, monkeypatch, "defend parry\nhold\nattack Ser Benedek\n", DUEL,
-                   "--as", "Ser Aldric", "--seed", "5")
+    # each declaration, then an empty line: the AI's choice of which set goes where
+    keyword = play(capsys, monkeypatch, "defend parry\n\nhold\nattack Ser Benedek\n\n",
+                   DUEL, "--as", "Ser Aldric", "--seed", "5")
     assert keyword.code == 0
     assert "the player's choice: parry" in keyword.out
     assert "the player's choice: attack Ser Benedek" in keyword.out
@@ -119,3 +124,12 @@ def test_every_ai_declaration_is_on_the_menu(ruleset, profile):
 
         enc.minds = {c.name: checked for c in enc.combatants}
         enc.run()
+
+
+def test_choices_after_the_roll_are_the_players(capsys, monkeypatch):
+    """ORE: the player gives its roll's sets to its actions; 2 picks the AI's second choice."""
+    default = play(capsys, monkeypatch, "1\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
+    other = play(capsys, monkeypatch, "1\n2\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
+    assert "2x7 -> attack on Ser Benedek." in default.out  # the widest set, as the AI gives
+    assert "2x1 -> attack on Ser Benedek." in other.out     # the player's other pick
+    assert "which set for which action?" in other.out

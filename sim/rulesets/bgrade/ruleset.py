@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sim.core.actions import Attack, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
-from sim.rulesets.bgrade.deck import DramaDeck, card_name
+from sim.rulesets.bgrade.deck import DramaDeck, card_dice, card_name
 from sim.rulesets.bgrade.fighter import (
     BGradeBlock,
     BGradeFighter,
@@ -35,6 +35,7 @@ from sim.rulesets.bgrade.fighter import (
 from sim.rulesets.bgrade.rules import (
     Benefit,
     Track,
+    allowed_benefits,
     armor_soak,
     beats_difficulty,
     choose_benefit,
@@ -45,7 +46,7 @@ from sim.rulesets.bgrade.rules import (
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
-from sim.rulesets.ore.rules import RolledSet, assign_sets, lose_die, roll_action_pool
+from sim.rulesets.ore.rules import RolledSet, assign_sets, roll_action_pool
 from sim.rulesets.ore.ruleset import OreRuleset, intent_text
 from sim.rulesets.registry import register
 
@@ -123,6 +124,8 @@ class BGradeRuleset(OreRuleset):
             rolls = self._work_together(enc, rolls, actions)
         for r in rolls:
             pairs = assign_sets(r.rolled, r.sets, self.set_succeeds())
+            if enc.asks(r.f) and r.sets:
+                pairs = self.ask_sets(enc, r.f, r.faces, pairs, r.sets)
             if enc.log is not None:
                 self._log_roll_b(enc, r, pairs)
             self._commit(enc, r.f, pairs, actions)
@@ -159,15 +162,21 @@ class BGradeRuleset(OreRuleset):
         card = None
         sides = 10
         if attacks and f.policy.spends:
-            if f.hand:  # which card: the fighter's choice, asked of the advisor
+            if f.hand:  # which card: the fighter's choice, asked of the advisor (or a player)
                 card = self.advisor.card_to_play(f, dice)
+                if enc.asks(f):
+                    options = [("no card", None)] + [
+                        (f"the {card_name(c)} (+{card_dice(c)}d)", c) for c in f.hand]
+                    card = enc.choose(f, f"{f.name} attacks with {dice}d: play a drama card?",
+                                      options, [c for _, c in options].index(card))
+            if f.hand and card is not None:
                 extra = self.deck.play(f.hand, card)
                 dice += extra
                 if log is not None:
                     enc.emit("card", who=f.name, card=card_name(card), dice=extra,
                              text=f"{f.name} plays the {card_name(card)} (+{extra}d) and "
                                   f"draws a replacement ({len(f.hand)} cards in hand).")
-            if f.points and self.advisor.spends_point(enc, f, rolled, dice):
+            if f.points and self._spends_point(enc, f, rolled, dice):
                 f.points -= 1
                 sides = 6
                 if log is not None:
@@ -179,6 +188,16 @@ class BGradeRuleset(OreRuleset):
         team = target if attacks == len(rolled) and target else None
         return Roll(f, intents, rolled, faces, team, lethal(f), base, skill,
                     (base, skill, penalty, bonus, card, sides))
+
+    def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: list[Intent],
+                      dice: int) -> bool:
+        """A possibility point on this roll: the advisor's choice, or a player's."""
+        spend = self.advisor.spends_point(enc, f, rolled, dice)
+        if not enc.asks(f):
+            return spend
+        return enc.choose(f, f"{f.name} rolls {dice}d: spend a possibility point (d6s instead "
+                          f"of d10s, {f.points} left)?", [("no", False), ("yes", True)],
+                          int(spend))
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
                        actions: list[TimedAction]) -> list[Roll]:
@@ -228,13 +247,18 @@ class BGradeRuleset(OreRuleset):
             width, foe_out=track.dead or track.unconscious,
             foe_armed=not target.weapon.unarmed, shock_lands=not soak_left,
             shock_fills=track.shock_fills())
+        if enc.asks(f):
+            allowed = allowed_benefits(width)
+            benefit = enc.choose(f, f"{f.name}'s {degree_name(width)} success on "
+                                 f"{target.name}: which benefit?",
+                                 [(b.value, b) for b in allowed], allowed.index(benefit))
         if benefit is Benefit.BONUS_DIE:
             f.bonus += 1
         elif benefit is Benefit.SHOCK:
             track.take(0, 1)
         elif benefit is Benefit.DISARM:
             disarm(target)
-        lost = lose_die(target.sets, s.key)  # hit before acting, even a minimal success
+        lost = self.lose_die(enc, target, s.key)  # hit before acting, even a minimal success
         if enc.log is not None:
             self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost)
         if track.dead:

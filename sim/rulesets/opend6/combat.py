@@ -208,7 +208,7 @@ class OpenD6Combat:
         Ruling: a fumble's removed dice stay removed; the fate point's dice add in full.
         """
         spends = f.policy.spends
-        cp = 1 if spends and f.cp > 0 and self.advisor.character_point(f, target) else 0
+        cp = 1 if spends and f.cp > 0 and self._character_point(enc, f, target) else 0
         f.cp -= cp
         rolled = pool_with_points(dice, cp, False)
         r = roll_code(enc.rng, rolled, f.attack_code.pips,
@@ -216,8 +216,7 @@ class OpenD6Combat:
         if cp and notes is not None:
             notes.append("a character point +1D")
         extra = fate_extra_dice(dice, cp)
-        if (spends and extra and f.fate > 0
-                and self.advisor.fate_point(enc, f, target, r.total, extra)):
+        if spends and extra and f.fate > 0 and self._fate_point(enc, f, target, r, extra):
             f.fate -= 1
             more = tuple(roll_pool(enc.rng, extra, 6))
             r = replace(r, normal=r.normal + more, total=r.total + sum(more))
@@ -225,6 +224,24 @@ class OpenD6Combat:
             if notes is not None:
                 notes.append(f"a fate point after the roll +{extra}D {list(more)}")
         return r, rolled
+
+    def _character_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> bool:
+        """Whether ``f`` spends a character point (+1D) before rolling (a player asks)."""
+        spend = self.advisor.character_point(f, target)
+        if not enc.asks(f):
+            return spend
+        return enc.choose(f, f"{f.name} attacks {target.name}: spend a character point "
+                          f"(+1D, {f.cp} left)?", [("no", False), ("yes", True)], int(spend))
+
+    def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, r, extra: int
+                    ) -> bool:
+        """Whether ``f`` spends a fate point on the roll ``r`` it has seen (a player asks)."""
+        spend = self.advisor.fate_point(enc, f, target, r.total, extra)
+        if not enc.asks(f):
+            return spend
+        return enc.choose(f, f"{f.name} rolled {r.total} to hit {target.name}: spend a fate "
+                          f"point (+{extra}D, {f.fate} left)?",
+                          [("no", False), ("yes", True)], int(spend))
 
     @staticmethod
     def _out_of_reach(enc: Encounter, f: D6Fighter, target: D6Fighter) -> str:

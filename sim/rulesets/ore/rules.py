@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat, TimedAction
@@ -266,14 +267,41 @@ def lose_die(pending: list[TimedAction], faster: tuple[int, int]) -> TimedAction
     The AI gives up the least useful die: from its widest set when that set stays a set
     (width >= 3), otherwise from a width-2 defense, then a move, then an attack.
     """
-    slower = [a for a in pending if not a.done and a.payload.key < faster and a.payload.width >= 2]
+    slower = slower_sets(pending, faster)
     if not slower:
         return None
-    wide = [a for a in slower if a.payload.width >= 3]
-    if wide:
-        victim = max(wide, key=lambda a: a.payload.width)
-    else:
-        order = {Defend: 0, Move: 1, Retreat: 1, Attack: 2}
-        victim = min(slower, key=lambda a: order.get(type(a.intent), 3))
+    victim = pick_lost(slower)
     victim.payload.width -= 1
     return victim
+
+
+def slower_sets(pending: list[TimedAction], faster: tuple[int, int]) -> list[TimedAction]:
+    """The sets a hit of speed ``faster`` can cost a die: not yet acted, slower, still sets."""
+    return [a for a in pending if not a.done and a.payload.key < faster
+            and a.payload.width >= 2]
+
+
+def pick_lost(slower: list[TimedAction]) -> TimedAction:
+    """The AI's pick of the set that loses the die (see ``lose_die``)."""
+    wide = [a for a in slower if a.payload.width >= 3]
+    if wide:
+        return max(wide, key=lambda a: a.payload.width)
+    order = {Defend: 0, Move: 1, Retreat: 1, Attack: 2}
+    return min(slower, key=lambda a: order.get(type(a.intent), 3))
+
+
+def set_assignments(pairs: list[tuple[Intent, Set | None]], sets: list[Set]
+                    ) -> list[list[tuple[Intent, Set | None]]]:
+    """Every way to give the roll's ``sets`` to the actions, ``pairs`` (the AI's) first.
+
+    Each action takes one set or none; a set serves one action.
+    """
+    intents = [i for i, _ in pairs]
+    pool = list(sets) + [None] * len(intents)
+    out = [list(pairs)]
+    seen = {tuple(s for _, s in pairs)}
+    for combo in permutations(pool, len(intents)):
+        if combo not in seen:
+            seen.add(combo)
+            out.append(list(zip(intents, combo, strict=True)))
+    return out

@@ -34,9 +34,12 @@ from sim.rulesets.ore.rules import (
     gobble,
     lose_die,
     parry_implement,
+    pick_lost,
     plan_roll,
     roll_action_pool,
+    set_assignments,
     situational_penalty,
+    slower_sets,
 )
 from sim.rulesets.ore.sets import Set, find_sets
 from sim.rulesets.registry import register
@@ -144,6 +147,8 @@ class OreRuleset(Ruleset):
                                      needed=len(p.rolled))
         sets = find_sets(faces)
         pairs = assign_sets(list(p.rolled), sets, self.set_succeeds())
+        if enc.asks(f) and sets:
+            pairs = self.ask_sets(enc, f, faces, pairs, sets)
         if log is not None:
             self._log_roll(enc, f, intents, p, faces, sets, pairs)
         self._commit(enc, f, pairs, actions)
@@ -152,6 +157,16 @@ class OreRuleset(Ruleset):
         """The test a set must pass against the difficulty (None: no difficulty)."""
         difficulty = self.options.difficulty
         return (lambda s: s.height >= difficulty) if difficulty else None
+
+    def ask_sets(self, enc: Encounter, f: OreFighter, faces: list[int],
+                 pairs: list[tuple[Intent, Set | None]],
+                 sets: list[Set]) -> list[tuple[Intent, Set | None]]:
+        """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
+        options = [(", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given),
+                    given) for given in set_assignments(pairs, sets)]
+        shown = " ".join(map(str, sorted(faces, reverse=True)))
+        return enc.choose(f, f"{f.name} rolled {shown}: which set for which action?",
+                          options, 0)
 
     def _commit(self, enc: Encounter, f: OreFighter, pairs: list[tuple[Intent, Set | None]],
                 actions: list[TimedAction]) -> None:
@@ -277,7 +292,7 @@ class OreRuleset(Ruleset):
         ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         landed = target.wounds.take(loc, killing, shock)
-        lost = lose_die(target.sets, s.key)  # hit before acting, even if armor stopped it all
+        lost = self.lose_die(enc, target, s.key)  # hit before acting, even if armor stopped it
         if enc.log is not None:
             where = LOCATION_NAMES[loc] + ("" if landed == loc else
                                            f" (useless, to the {LOCATION_NAMES[landed]})")
@@ -298,6 +313,22 @@ class OreRuleset(Ruleset):
         elif wounds.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "head full")
         return killing + shock
+
+    def lose_die(self, enc: Encounter, target: OreFighter,
+                 faster: tuple[int, int]) -> TimedAction | None:
+        """Hit before acting: the die ``target`` loses (``rules.lose_die``; a player picks)."""
+        if not enc.asks(target):
+            return lose_die(target.sets, faster)
+        slower = slower_sets(target.sets, faster)
+        if not slower:
+            return None
+        default = slower.index(pick_lost(slower))
+        options = [(f"a die from its {intent_text(a.intent)} set ({a.payload})", a)
+                   for a in slower]
+        victim = enc.choose(target, f"{target.name} is hit before acting: which set loses a "
+                            f"die?", options, default)
+        victim.payload.width -= 1
+        return victim
 
     # ------------------------------------------------------------ log text
     def _log_roll(self, enc, f, intents, p, faces, sets, pairs):
