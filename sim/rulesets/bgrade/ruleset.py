@@ -46,7 +46,7 @@ from sim.rulesets.bgrade.rules import (
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
-from sim.rulesets.ore.rules import RolledSet, assign_sets, roll_action_pool
+from sim.rulesets.ore.rules import RolledSet, assign_sets
 from sim.rulesets.ore.ruleset import OreRuleset, intent_text
 from sim.rulesets.registry import register
 
@@ -183,8 +183,7 @@ class BGradeRuleset(OreRuleset):
                     enc.emit("point", who=f.name, points=f.points,
                              text=f"{f.name} spends a possibility point: d6s instead of "
                                   f"d10s ({f.points} left).")
-        faces = roll_action_pool(enc.rng, dice, expert=skill in f.expert,
-                                 master=skill in f.master, needed=len(rolled), sides=sides)
+        faces = self.roll_special(enc, f, dice, skill, None, len(rolled), sides)
         team = target if attacks == len(rolled) and target else None
         return Roll(f, intents, rolled, faces, team, lethal(f), base, skill,
                     (base, skill, penalty, bonus, card, sides))

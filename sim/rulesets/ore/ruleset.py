@@ -31,6 +31,7 @@ from sim.rulesets.ore.rules import (
     RollPlan,
     arms_ok,
     assign_sets,
+    best_master_face,
     gobble,
     lose_die,
     parry_implement,
@@ -142,9 +143,7 @@ class OreRuleset(Ruleset):
         if p.called is None and not f.expert and not f.master:
             faces = roll_pool(enc.rng, p.dice, 10)
         else:
-            faces = roll_action_pool(enc.rng, p.dice, expert=p.skill in f.expert,
-                                     master=p.skill in f.master, called=p.called,
-                                     needed=len(p.rolled))
+            faces = self.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
         sets = find_sets(faces)
         pairs = assign_sets(list(p.rolled), sets, self.set_succeeds())
         if enc.asks(f) and sets:
@@ -157,6 +156,27 @@ class OreRuleset(Ruleset):
         """The test a set must pass against the difficulty (None: no difficulty)."""
         difficulty = self.options.difficulty
         return (lambda s: s.height >= difficulty) if difficulty else None
+
+    def roll_special(self, enc: Encounter, f: OreFighter, dice: int, skill: str,
+                     called: int | None, needed: int, sides: int = 10) -> list[int]:
+        """Roll a pool with its special dice (``rules.roll_action_pool``).
+
+        A player sets its master die's face after seeing the rest (the AI's face on Enter).
+        """
+        master = skill in f.master
+        fixed = (called is not None) + (skill in f.expert)
+        if not (master and dice > fixed and enc.asks(f)):
+            return roll_action_pool(enc.rng, dice, expert=skill in f.expert, master=master,
+                                    called=called, needed=needed, sides=sides)
+        faces = roll_action_pool(enc.rng, dice - 1, expert=skill in f.expert, called=called,
+                                 sides=sides)
+        best = best_master_face(faces, called, needed, sides)
+        shown = " ".join(map(str, sorted(faces, reverse=True)))
+        options = [(f"{face} (sets: {', '.join(map(str, find_sets([*faces, face]))) or 'none'})",
+                    face) for face in range(1, sides + 1)]
+        face = enc.choose(f, f"{f.name} rolled {shown}: the master die shows?", options,
+                          best - 1)
+        return [*faces, face]
 
     def ask_sets(self, enc: Encounter, f: OreFighter, faces: list[int],
                  pairs: list[tuple[Intent, Set | None]],
