@@ -41,9 +41,11 @@ class Player:
         say: where the fight and the prompts are written.
     """
 
-    def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None]):
+    def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
+                 fmt: str = "text"):
         self.lines = lines
         self.say = say
+        self.fmt = fmt
         self.answers: list[str] = []  # every answer read, in order: the record
         self.shown = 0  # log events already written
         self.done = False  # the script ran out: the AI profiles decide from here on
@@ -134,7 +136,7 @@ class Player:
         new = enc.log[self.shown:]
         self.shown = len(enc.log)
         if new:
-            self.say(render(new, "text").rstrip("\n"))
+            self.say(render(new, self.fmt).rstrip("\n"))
 
 
 def _intents_text(intents: list) -> str:
@@ -158,8 +160,10 @@ def _intents_text(intents: list) -> str:
               help="Write the record (seed, ruleset, answers) to FILE; default: beside --log.")
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Fight a recorded play again, answer for answer.")
+@click.option("--format", "fmt", type=click.Choice(("text", "markdown")), default="text",
+              show_default=True, help="How the fight is told on the terminal.")
 @params.force_option("Overwrite --log and --record if they exist.")
-def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, force):
+def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force):
     """Play your own combatants; the AI runs everyone else.
 
     When stdin is not a terminal, each line is one answer (a menu number or a keyword such as
@@ -182,7 +186,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     for path in (log_file, record_file):
         if path is not None:
             files.claim_out_file(path, force)
-    player = Player(answers, click.echo)
+    player = Player(answers, click.echo, fmt)
     enc = Encounter(scenario, ruleset, seed, log=True, minds=dict.fromkeys(played, player))
     for c in enc.combatants:
         if c.name in played:  # the player decides what to spend, whatever the profile

@@ -276,13 +276,17 @@ class OpenCoreFighter(Combatant):
                 f"(skill {self.attack_skill}), evade {self.evade}")
 
     def state(self) -> str:
-        """HP, armor and Toughness left, for the log."""
+        """HP, armor and Toughness left, and the effects running, for the log."""
         text = f"HP {self.hp}/{self.max_hp}"
         if self.armor.damage_rating:
             text += f", armor {self.armor_left}"
         if self.toughness:
             text += f", Toughness {self.toughness}"
-        return text
+        effects = [word for word, on in (("stunned", self.stun), ("bleeding", self.bleeding),
+                                         (f"bloodloss x{self.bloodloss}", self.bloodloss),
+                                         (f"-{self.skill_penalty} from injuries",
+                                          self.skill_penalty)) if on]
+        return text + (f"; {', '.join(effects)}" if effects else "")
 
 
 # ---------------------------------------------------------------------------- health and effects
