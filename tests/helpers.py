@@ -7,6 +7,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import icepool
+
 from sim import scenario as scenario_mod
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,3 +88,41 @@ def without_added_keys(doc):
     if isinstance(doc, dict):
         return {k: without_added_keys(v) for k, v in doc.items() if k not in ADDED_KEYS}
     return doc
+
+
+# ---------------------------------------------------------------- OpenD6's icepool oracle
+
+TRUNCATION_MASS = 1e-9
+# The wild die explodes on its first 6 (probability 1/6); the reroll die d6.explode(depth=D)
+# stops exploding after D more sixes, which misplaces a mass of 6**-(D + 1) of that branch.
+EXPLODE_DEPTH = next(d for d in range(50) if 6.0 ** -(d + 2) < TRUNCATION_MASS)
+D6 = icepool.d6
+
+
+def opend6_exact_roll(dice: int, pips: int, *, complication: bool = False) -> icepool.Die:
+    """Exact distribution of dice D + pips under the wild-die rules, built from the rules text.
+
+    Conditioned on the wild die's first face f:
+      f = 1: fumble; remove the wild die and the highest normal die (the sum of the lowest
+             dice - 2 normal dice), or count everything (complication);
+      f = 6: 6 + an exploding d6 (a later 1 just adds 1) + the normal dice;
+      else:  f + the normal dice.
+    """
+    others = dice - 1
+    rest = others @ D6 if others else icepool.Die([0])
+    if complication:
+        fumble = 1 + rest
+    elif others >= 2:
+        fumble = D6.lowest(others, others - 1)
+    else:
+        fumble = icepool.Die([0])
+    exploded = 6 + D6.explode(depth=EXPLODE_DEPTH) + rest
+
+    def branch(face: int) -> icepool.Die:
+        if face == 1:
+            return fumble
+        if face == 6:
+            return exploded
+        return face + rest
+
+    return D6.map(branch) + pips

@@ -146,3 +146,15 @@ def test_the_player_sets_the_master_die(capsys, monkeypatch, tmp_path):
     assert "the master die shows?" in nine.out
     assert "rolls 6d (fight pool 6, master die): 9 8 7 7 7 4" in ai_face.out  # the AI: 3x7
     assert "rolls 6d (fight pool 6, master die): 9 9 8 7 7 4" in nine.out
+
+
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+def test_opend6_menu_odds_are_the_exact_wild_die_chance(ruleset):
+    """A 7D attack (agility 4 + sword 3) against the base difficulty of 10: icepool's odds."""
+    from helpers import TRUNCATION_MASS, opend6_exact_roll
+
+    enc, a, b, menu = _menu(ruleset, traits={"agility": 4}, skills={"melee": 3},
+                            weapon="sword")
+    assert str(a.attack_code) == "7D"
+    exact = opend6_exact_roll(7, 0).probability(">=", 10)
+    assert menus.find(menu, "attack B").odds == pytest.approx(exact, abs=10 * TRUNCATION_MASS)

@@ -11,6 +11,7 @@ import random
 
 import icepool
 import pytest
+from helpers import opend6_exact_roll
 
 from sim.rulesets.opend6.catalog import (
     ARMOR_BY_NEUTRAL,
@@ -42,42 +43,7 @@ from sim.rulesets.opend6.rules import (
 )
 from sim.scenario.vocabulary import Cover, Visibility
 
-# --------------------------------------------------------------------------- the icepool oracle
-
-TRUNCATION_MASS = 1e-9
-# The wild die explodes on its first 6 (probability 1/6); the reroll die d6.explode(depth=D)
-# stops exploding after D more sixes, which misplaces a mass of 6**-(D + 1) of that branch.
-EXPLODE_DEPTH = next(d for d in range(50) if 6.0 ** -(d + 2) < TRUNCATION_MASS)
-D6 = icepool.d6
-
-
-def exact_roll(dice: int, pips: int, *, complication: bool = False) -> icepool.Die:
-    """Exact distribution of dice D + pips under the wild-die rules, built from the rules text.
-
-    Conditioned on the wild die's first face f:
-      f = 1: fumble; remove the wild die and the highest normal die (the sum of the lowest
-             dice - 2 normal dice), or count everything (complication);
-      f = 6: 6 + an exploding d6 (a later 1 just adds 1) + the normal dice;
-      else:  f + the normal dice.
-    """
-    others = dice - 1
-    rest = others @ D6 if others else icepool.Die([0])
-    if complication:
-        fumble = 1 + rest
-    elif others >= 2:
-        fumble = D6.lowest(others, others - 1)
-    else:
-        fumble = icepool.Die([0])
-    exploded = 6 + D6.explode(depth=EXPLODE_DEPTH) + rest
-
-    def branch(face: int) -> icepool.Die:
-        if face == 1:
-            return fumble
-        if face == 6:
-            return exploded
-        return face + rest
-
-    return D6.map(branch) + pips
+# the icepool oracle of the wild-die rules: helpers.opend6_exact_roll
 
 
 def summary(die: icepool.Die) -> tuple[float, float, float]:
@@ -102,7 +68,7 @@ CASES = [(n, p, c) for c in (False, True) for n in range(1, 8) for p in (0, 2)]
 
 @pytest.mark.parametrize(("dice", "pips", "complication"), CASES)
 def test_monte_carlo_matches_exact(dice: int, pips: int, complication: bool) -> None:
-    die = exact_roll(dice, pips, complication=complication)
+    die = opend6_exact_roll(dice, pips, complication=complication)
     mean, p10, p15 = summary(die)
     rng = random.Random(1000 * dice + 10 * pips + complication)
     totals = [roll_code(rng, dice, pips, complication=complication).total for _ in range(SAMPLES)]
@@ -115,8 +81,8 @@ def test_monte_carlo_matches_exact(dice: int, pips: int, complication: bool) -> 
 def test_tolerances_tell_the_fumble_rule_apart(dice: int) -> None:
     # The Monte Carlo test can fail: counting a fumble's dice moves the mean or a
     # probability by more than the tolerance, for every pool size.
-    standard = exact_roll(dice, 0)
-    counted = exact_roll(dice, 0, complication=True)
+    standard = opend6_exact_roll(dice, 0)
+    counted = opend6_exact_roll(dice, 0, complication=True)
     mean_gap = float(counted.mean() - standard.mean())
     prob_gaps = [b - a for a, b in zip(summary(standard)[1:], summary(counted)[1:], strict=True)]
     assert mean_gap > mean_tolerance(standard) or max(prob_gaps) > PROB_TOL
@@ -124,12 +90,12 @@ def test_tolerances_tell_the_fumble_rule_apart(dice: int) -> None:
 
 def test_oracle_small_cases_by_hand() -> None:
     # 1D: a fumble leaves 0; faces 2..5 as rolled; a 6 explodes (mean 6 + 4.2).
-    one = exact_roll(1, 0)
+    one = opend6_exact_roll(1, 0)
     assert one.probability(0) == pytest.approx(1 / 6)
     assert one.probability(3) == pytest.approx(1 / 6)
     assert float(one.mean()) == pytest.approx((2 + 3 + 4 + 5 + 6 + 4.2) / 6, abs=1e-8)
     # 2D fumble: only the wild 1 and the single normal die, both removed.
-    assert exact_roll(2, 2).probability(2) == pytest.approx(1 / 6)
+    assert opend6_exact_roll(2, 2).probability(2) == pytest.approx(1 / 6)
 
 
 # ----------------------------------------------------------------------- hand-set dice (stub rng)
