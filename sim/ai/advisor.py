@@ -84,6 +84,10 @@ class Advisor(ABC):
                     f"no chance to hit {target.name} from here: closes in")
         return [], f"no chance to hit {target.name}: holds its ground"
 
+    def pools(self, enc: Encounter, actor: Combatant) -> str:
+        """The fighter's rolls now, in the ruleset's terms, for a player's panel ("" if none)."""
+        return ""
+
     def called_locations(self, enc: Encounter, actor: Combatant,
                          target: Combatant) -> tuple[str, ...]:
         """Where a called shot may aim under this ruleset (a player's menu); () for none."""

@@ -32,7 +32,8 @@ def situation(enc: Encounter, c: Combatant) -> str:
     console = Console(file=out, width=WIDTH, color_system=None)
     console.print(f"Round {enc.round}: {c.name} ({c.side}) at {field.describe(c.pos)}, "
                   f"cover {field.cover(c.pos).label}")
-    console.print(f"  {c.state()}", soft_wrap=True)
+    pools = advisor.pools(enc, c)
+    console.print(f"  {c.state()}" + (f"; {pools}" if pools else ""), soft_wrap=True)
     console.print(f"  {c.describe()}", soft_wrap=True)
     table = Table(show_edge=False, pad_edge=False)
     for column in ("fighter", "side", "distance", "cover", "looks", "status"):

@@ -158,3 +158,27 @@ def test_opend6_menu_odds_are_the_exact_wild_die_chance(ruleset):
     assert str(a.attack_code) == "7D"
     exact = opend6_exact_roll(7, 0).probability(">=", 10)
     assert menus.find(menu, "attack B").odds == pytest.approx(exact, abs=10 * TRUNCATION_MASS)
+
+
+@pytest.mark.slow
+def test_ctrl_c_leaves_cleanly_and_keeps_the_record(tmp_path):
+    """SIGINT while the play waits for its next answer: exit 130, the record so far kept."""
+    import signal
+    import subprocess
+    import sys
+
+    record = tmp_path / "r.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-c", "from sim.cli import main; main()", "play", DUEL, "--as",
+         "Ser Aldric", "--seed", "3", "--record", str(record)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdin.write("1\n\n")
+    proc.stdin.flush()
+    for line in proc.stdout:  # the second round's panel: the play waits for answer 3
+        if line.startswith("Round 2:"):
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert json.loads(record.read_text())["answers"] == ["1", ""]

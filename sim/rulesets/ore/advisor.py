@@ -218,6 +218,13 @@ class OreAdvisor(Advisor):
         """A set needs two dice: fewer after the penalties is a hopeless attack."""
         return self.dice(enc, actor, [Attack(target)]) >= 2
 
+    def pools(self, enc: Encounter, actor: OreFighter) -> str:
+        """Dice each action rolls alone now (penalties and the cap applied; before range)."""
+        rolls = {"attack": [Attack(actor)], "dodge": [Defend("dodge")],
+                 "parry": [Defend("parry")], "run": [Move(actor)]}
+        return "pools: " + ", ".join(f"{name} {self.dice(None, actor, intents)}d"
+                                     for name, intents in rolls.items())
+
     def called_locations(self, enc: Encounter, actor: OreFighter,
                          target: Combatant) -> tuple[str, ...]:
         """Every hit location (a called shot sets one die to its height)."""
