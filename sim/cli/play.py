@@ -59,10 +59,12 @@ class Player:
         menu = menus.options(enc, c)
         why = c.why
         suggested = ai.PROFILES["tactical"](enc, c)
-        suggestion = f"{_intents_text(suggested) or 'hold'} ({c.why})"
+        same = next((o.label for o in menu if list(o.intents) == suggested), None)
+        suggestion = f"{same or _intents_text(suggested) or 'hold'} ({c.why})"
         c.why = why
         enc.rng.setstate(state)
-        self.say(situation(enc, c) + "\n" + menu_text(menu, suggestion))
+        # the menu first, the situation last: what the player weighs stays beside the prompt
+        self.say(menu_text(menu, suggestion) + "\n" + situation(enc, c))
         return self._choose(enc, c, menu, suggested)
 
     def _choose(self, enc: Encounter, c, menu: list, suggested: list) -> list:
@@ -72,7 +74,7 @@ class Player:
                 self._end(enc, c)
                 return ai.decide(enc, c)
             self.answers.append(answer)
-            if answer.strip() in ("0", "ai"):
+            if answer.strip() in ("", "0", "ai"):
                 c.why = "the player takes the tactical AI's choice"
                 return list(suggested)
             option = menus.find(menu, answer)
@@ -93,7 +95,7 @@ class Player:
             f"  {k}. {label}{'   <- the AI would (Enter)' if k - 1 == default else ''}"
             for k, label in enumerate(labels, start=1)]))
         while not self.done:
-            answer = self._read(c, blank=True)
+            answer = self._read(c)
             if answer is None:
                 self._end(enc, c)
                 break
@@ -122,14 +124,18 @@ class Player:
                               f"player's fighters decide from here on ({c.name}: {c.ai}).")
         self.show_log(enc)
 
-    def _read(self, c, blank: bool = False) -> str | None:
+    def _read(self, c) -> str | None:
+        """The next answer; an empty one (Enter) takes the AI's choice."""
         if self.lines is None:
             try:
-                return click.prompt(f"{c.name}", prompt_suffix="> ",
-                                    default="" if blank else None, show_default=False)
+                return click.prompt(f"{c.name}", prompt_suffix="> ", default="",
+                                    show_default=False)
             except click.exceptions.Abort:
                 raise KeyboardInterrupt from None
-        return next(self.lines, None)
+        answer = next(self.lines, None)
+        if answer is not None:
+            self.say(f"{c.name}> {answer}")  # a script's answers show in the story
+        return answer
 
     def show_log(self, enc: Encounter) -> None:
         """Write the log events not written yet."""
@@ -199,6 +205,10 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
         click.echo("interrupted", err=True)
         _write_record(record_file, record, player.answers)
         sys.exit(130)
+    except FrayInputError:  # a bad answer in a script: keep the answers that were good
+        player.answers.pop()
+        _write_record(record_file, record, player.answers)
+        raise
     player.show_log(enc)
     _write_record(record_file, record, player.answers)
     if log_file is not None:

@@ -55,7 +55,7 @@ def situation(enc: Encounter, c: Combatant) -> str:
 
 def menu_text(menu: list[Option], suggestion: str) -> str:
     """The numbered menu, odds beside each attack, and the tactical AI's choice as 0."""
-    lines = [f"  0. what the tactical AI would do: {suggestion}"]
+    lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
     for k, option in enumerate(menu, start=1):
         odds = f"  [{option.odds:.0%} to hit]" if option.odds is not None else ""
         lines.append(f"  {k}. {option.label}{odds}   ({option.key})")
