@@ -133,8 +133,12 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
         if c.ranged:
             out += _shooter_places(enc, c, foes, most)
         edge = tactics.edge(enc, c, foes)
-        out.append(Option("flee", f"fall back to {field.describe(edge)} and leave the field "
-                          f"there", (Retreat(edge, leave=True),)))
+        # a fighter leaves only where no foe could reach it in one move: say so
+        where = field.describe(edge)
+        label = (f"leave the field here at {where}" if edge == c.pos
+                 else f"fall back to {where} and leave the field there")
+        out.append(Option("flee", f"{label} (only if no foe could then reach you)",
+                          (Retreat(edge, leave=True),)))
     return out
 
 

@@ -90,6 +90,8 @@ class Player:
 
     def choose(self, enc: Encounter, c, question: str, labels: list[str], default: int) -> int:
         """A choice a ruleset asks after a roll: a number, or Enter for the AI's (default)."""
+        if self.done:  # the answers ran out: the AI's choice, without asking
+            return default
         self.show_log(enc)
         self.say("\n".join([question] + [
             f"  {k}. {label}{'   <- the AI would (Enter)' if k - 1 == default else ''}"

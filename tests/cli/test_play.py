@@ -168,8 +168,11 @@ def test_ctrl_c_leaves_cleanly_and_keeps_the_record(tmp_path):
     import sys
 
     record = tmp_path / "r.json"
+    # a job started in the background inherits SIGINT ignored; a terminal's Ctrl-C is not
+    child = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from sim.cli import main; main()")
     proc = subprocess.Popen(
-        [sys.executable, "-u", "-c", "from sim.cli import main; main()", "play", DUEL, "--as",
+        [sys.executable, "-u", "-c", child, "play", DUEL, "--as",
          "Ser Aldric", "--seed", "3", "--record", str(record)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdin.write("1\n\n")
@@ -182,3 +185,17 @@ def test_ctrl_c_leaves_cleanly_and_keeps_the_record(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert json.loads(record.read_text())["answers"] == ["1", ""]
+
+
+def test_an_empty_answer_takes_the_ai_choice_and_no_question_follows_the_script(
+        capsys, monkeypatch, tmp_path):
+    record = tmp_path / "r.json"
+    # the declaration, then the character point before the first of the AI's 4 attacks
+    result = play(capsys, monkeypatch, "\n\n", str(SCENARIOS / "neutral_duel.yaml"), "--as",
+                  "Ilse", "--ruleset", "opend6", "--seed", "2", "--record", str(record))
+    assert result.code == 0, result.err
+    assert "the player takes the tactical AI's choice" in result.out
+    assert "Ilse> \n" in result.out  # a script's answers are echoed, the empty one too
+    assert json.loads(record.read_text())["answers"] == ["", ""]
+    after = result.out.split("End of the player's answers", 1)[1]
+    assert "?\n  1. " not in after and "Ilse> " not in after

@@ -190,10 +190,19 @@ class OpenD6Advisor(Advisor):
         rules = self.rules
         if f.fate < 1 or not (rules.one_from_death(target) and rules.would_finish(f, target)):
             return False
+        now, boosted = self.fate_odds(enc, f, target, total, extra)
+        return boosted - now >= FATE_POINT_GAIN
+
+    def fate_odds(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
+                  extra: int) -> tuple[float, float]:
+        """Chance, as ``f`` sees it, that ``total`` hits: as rolled, and with ``extra`` dice.
+
+        What a fate point is weighed by, for the AI and for a player asked.
+        """
         now = self._total_hits(enc, f, target, total)
         boosted = sum(p * self._total_hits(enc, f, target, total + s)
                       for s, p in enumerate(opend6_odds.normal_dice(extra)) if p)
-        return boosted - now >= FATE_POINT_GAIN
+        return now, boosted
 
     # ------------------------------------------------------------ cautious and tactical
     def danger(self, enc: Encounter, actor: D6Fighter) -> float:

@@ -239,7 +239,9 @@ class OpenD6Combat:
         spend = self.advisor.fate_point(enc, f, target, r.total, extra)
         if not enc.asks(f):
             return spend
-        return enc.choose(f, f"{f.name} rolled {r.total} to hit {target.name}: spend a fate "
+        now, boosted = self.advisor.fate_odds(enc, f, target, r.total, extra)
+        return enc.choose(f, f"{f.name} rolled {r.total} to hit {target.name} ({now:.0%} to "
+                          f"hit as rolled, {boosted:.0%} with the fate point): spend a fate "
                           f"point (+{extra}D, {f.fate} left)?",
                           [("no", False), ("yes", True)], int(spend))
 

@@ -7,6 +7,8 @@ built from the rules text, never from the code under test.
 
 from __future__ import annotations
 
+import itertools
+
 import icepool
 import pytest
 from helpers import StubRandom, faces
@@ -157,6 +159,16 @@ def test_no_fate_point_when_the_extra_dice_can_hardly_reach() -> None:
     assert enc.advisor.fate_point(enc, a, b, 12, 4)  # 12 + 13 or more: about 0.56
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
     assert (a.cp, a.fate, a.hits) == (4, 1, 0)
+
+
+def test_the_fate_odds_a_player_is_shown_are_exact() -> None:
+    enc, a, b = dying_foe(map={"nodes": {"wall": {"cover": "heavy"}}})  # 10 + 15 = 25
+    # 12 rolled: misses as it stands; 4 more dice hit on 13 or more of 4d6
+    now, boosted = enc.advisor.fate_odds(enc, a, b, 12, 4)
+    assert now == 0.0
+    assert boosted == pytest.approx(sum(
+        1 for d in itertools.product(range(1, 7), repeat=4) if sum(d) >= 13) / 6**4)
+    assert enc.advisor.fate_odds(enc, a, b, 25, 4) == pytest.approx((1.0, 1.0))
 
 
 def test_against_a_defense_roll_the_total_it_must_meet_stays_secret() -> None:
