@@ -135,7 +135,7 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
         edge = tactics.edge(enc, c, foes)
         # a fighter leaves only where no foe could reach it in one move: say so
         where = field.describe(edge)
-        label = (f"leave the field here at {where}" if edge == c.pos
+        label = (f"leave the field from here ({where})" if edge == c.pos
                  else f"fall back to {where} and leave the field there")
         out.append(Option("flee", f"{label} (only if no foe could then reach you)",
                           (Retreat(edge, leave=True),)))

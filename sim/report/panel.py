@@ -54,9 +54,24 @@ def situation(enc: Encounter, c: Combatant) -> str:
 
 
 def menu_text(menu: list[Option], suggestion: str) -> str:
-    """The numbered menu, odds beside each attack, and the tactical AI's choice as 0."""
+    """The numbered menu, odds beside each attack, and the tactical AI's choice as 0.
+
+    An option ``X and again`` (a called shot, then a plain attack) shares the line of its
+    ``X``: the called shots of ORE and B-Grade would otherwise fill a screen.
+    """
+    def odds(option: Option) -> str:
+        return f"  [{option.odds:.0%} to hit]" if option.odds is not None else ""
+
     lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
-    for k, option in enumerate(menu, start=1):
-        odds = f"  [{option.odds:.0%} to hit]" if option.odds is not None else ""
-        lines.append(f"  {k}. {option.label}{odds}   ({option.key})")
+    k = 0
+    while k < len(menu):
+        option = menu[k]
+        again = menu[k + 1] if k + 1 < len(menu) else None
+        if again is not None and again.key == f"{option.key} and again":
+            lines.append(f"  {k + 1}. {option.label}{odds(option)}  | {k + 2}. then attack "
+                         f"again{odds(again)}   ({option.key}[ and again])")
+            k += 2
+            continue
+        lines.append(f"  {k + 1}. {option.label}{odds(option)}   ({option.key})")
+        k += 1
     return "\n".join(lines)

@@ -199,3 +199,20 @@ def test_an_empty_answer_takes_the_ai_choice_and_no_question_follows_the_script(
     assert json.loads(record.read_text())["answers"] == ["", ""]
     after = result.out.split("End of the player's answers", 1)[1]
     assert "?\n  1. " not in after and "Ilse> " not in after
+
+
+def test_each_menu_number_picks_the_option_it_is_printed_beside():
+    """Paired lines (a called shot | then again) keep every number on its own option."""
+    import re
+
+    from sim.report.panel import menu_text
+
+    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    text = menu_text(menu, "hold")
+    shown = {int(n): label.strip() for n, label in
+             re.findall(r"(?:^  |\| )(\d+)\. (.+?)(?:  \[|   \(|  \||$)", text, re.M)}
+    assert sorted(shown) == list(range(len(menu) + 1))
+    head = menus.find(menu, "called head B and again")
+    k = menu.index(head) + 1
+    assert shown[k] == "then attack again" and shown[k - 1] == "called shot at B's head"
+    assert len(text.splitlines()) < len(menu) + 1  # the pairs share lines
