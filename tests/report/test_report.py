@@ -107,3 +107,23 @@ def test_conversion_text_names_every_combatant_and_builder():
 def test_summary_file_renders_like_the_tally(tally):
     on_disk = json.loads((DATA / "summary.json").read_text())  # made before the aftermath
     assert batch_table(on_disk) == batch_table(without_added_keys(tally.summary()))
+
+
+def test_aftermath_lines_count_rounds_from_the_end_of_the_fight():
+    """In-round times would read out of order after the fight: rounds since its end instead."""
+    from sim.report.log import render
+
+    events = [
+        {"round": 12, "t": 4.0, "type": "hit", "text": "A hits B."},
+        {"round": 12, "t": 5.0, "type": "end", "text": "a win after 12 rounds."},
+        {"round": 12, "t": 5.0, "type": "aftermath", "text": "Aftermath: nobody tends."},
+        {"round": 44, "t": 0.5, "type": "status", "text": "B is dead."},
+        {"round": 45, "t": 5.0, "type": "rollcall", "text": "  B (b): dead"},
+    ]
+    text = render(events, "text").splitlines()
+    assert text[-3:] == ["  [+ 0 rd] Aftermath: nobody tends.", "  [+32 rd] B is dead.",
+                         "    B (b): dead"]
+    assert "  [ 4.00s] A hits B." in text
+    markdown = render(events, "markdown").splitlines()
+    assert markdown[-3:] == ["- `+ 0 rd` Aftermath: nobody tends.", "- `+32 rd` B is dead.",
+                             "- B (b): dead"]
