@@ -216,3 +216,11 @@ def test_each_menu_number_picks_the_option_it_is_printed_beside():
     k = menu.index(head) + 1
     assert shown[k] == "then attack again" and shown[k - 1] == "called shot at B's head"
     assert len(text.splitlines()) < len(menu) + 1  # the pairs share lines
+
+
+def test_no_fate_point_question_on_a_roll_that_already_surely_hits(capsys, monkeypatch):
+    result = play(capsys, monkeypatch, "4\n\n\n\n\n\n", str(SCENARIOS / "neutral_duel.yaml"),
+                  "--as", "Ilse", "--ruleset", "opend6", "--seed", "2")
+    assert result.code == 0, result.err
+    assert "= 27 vs difficulty 10: HIT" in result.out  # Ilse's first attack, sure to hit
+    assert "spend a character point" in result.out and "spend a fate point" not in result.out

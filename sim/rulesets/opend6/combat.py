@@ -240,6 +240,8 @@ class OpenD6Combat:
         if not enc.asks(f):
             return spend
         now, boosted = self.advisor.fate_odds(enc, f, target, r.total, extra)
+        if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
+            return spend
         return enc.choose(f, f"{f.name} rolled {r.total} to hit {target.name} ({now:.0%} to "
                           f"hit as rolled, {boosted:.0%} with the fate point): spend a fate "
                           f"point (+{extra}D, {f.fate} left)?",
