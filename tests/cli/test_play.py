@@ -224,3 +224,23 @@ def test_no_fate_point_question_on_a_roll_that_already_surely_hits(capsys, monke
     assert result.code == 0, result.err
     assert "= 27 vs difficulty 10: HIT" in result.out  # Ilse's first attack, sure to hit
     assert "spend a character point" in result.out and "spend a fate point" not in result.out
+
+
+def test_at_a_terminal_a_bad_answer_is_asked_again_with_the_reason(monkeypatch):
+    """The terminal path (no script): the reason is said, the answer asked again, and only
+    the good answers go to the record."""
+    from sim.cli.play import Player
+
+    typed = iter(["swing wildly", "99", "attack B twice", "7", "2"])
+    monkeypatch.setattr("click.prompt", lambda *a, **k: next(typed))
+    said: list[str] = []
+    player = Player(None, said.append)
+    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    chosen = player._choose(enc, a, menu, [])
+    assert chosen == list(menus.find(menu, "attack B twice").intents)
+    assert "'swing wildly' is not on the menu" in said[0] and "'99'" in said[1]
+    assert player.answers == ["attack B twice"]
+    enc.log = []  # a play's encounter keeps its log: the question follows the events
+    choice = player.choose(enc, a, "which?", ["one", "two"], 0)
+    assert choice == 1 and "'7' is not one of the choices" in said[-1]
+    assert player.answers[-1] == "2" and "7" not in player.answers
