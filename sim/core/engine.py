@@ -226,8 +226,9 @@ class Encounter:
         if self.standing[c.side] == 1:
             self.sides_left += 1
         if self.log is not None:
+            back = "is on its feet again" if self.fight_over else "is back in the fight"
             self.emit("status", who=c.name, status="ok",
-                      text=f"{c.name} is back in the fight{': ' + why if why else ''}.")
+                      text=f"{c.name} {back}{': ' + why if why else ''}.")
 
     def start_effect(self, c: Combatant, effect: Callable[[], Generator], *,
                      persistent: bool = False) -> simpy.Process:
