@@ -117,7 +117,7 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                 continue
             gap = field.distance(c.pos, foe.pos)
             move = Move(foe, stop_at=profiles.stop_at(c))
-            out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.0f} m "
+            out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.1f} m "
                               f"away)", (move,)))
             if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
                 _offer(enc, c, out, f"charge {foe.name}", f"charge {foe.name}",

@@ -110,7 +110,7 @@ class Player:
             if text in (label.lower() for label in labels):
                 return [label.lower() for label in labels].index(text)
             self._refuse(f"'{answer}' is not one of the choices: answer 1-{len(labels)}, or "
-                         f"an empty line for the AI's")
+                         f"an empty line for the AI's choice")
         return default
 
     def _refuse(self, reason: str) -> None:
@@ -147,6 +147,16 @@ class Player:
             self.say(render(new, self.fmt).rstrip("\n"))
 
 
+def _no_overrides(ctx: click.Context, names: tuple[str, ...]) -> None:
+    """A replay takes these from its record: given as well, they would be silently ignored."""
+    given = [p.opts[0] for p in ctx.command.params if p.name in names
+             and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise FrayInputError(given[0], [("", "--replay takes the fighters, the ruleset and the "
+                                             "seed from its record; drop "
+                                             f"{', '.join(given)}")])
+
+
 def _intents_text(intents: list) -> str:
     words = []
     for i in intents:
@@ -180,6 +190,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     scenario = params.load_scenario(scenario_file)
     answers = None
     if replay_file is not None:
+        _no_overrides(click.get_current_context(), ("names", "ruleset", "seed"))
         record = _read_record(replay_file, scenario)
         names, ruleset, seed = ",".join(record["as"]), record["ruleset"], record["seed"]
         answers = iter(record["answers"])

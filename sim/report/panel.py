@@ -42,7 +42,8 @@ def situation(enc: Encounter, c: Combatant) -> str:
         if other is c:
             continue
         table.add_row(other.name, other.side, f"{field.distance(c.pos, other.pos):.1f} m",
-                      field.cover(other.pos).label, _looks(advisor.threat(other)),
+                      field.cover(other.pos).label,
+                      _looks(advisor.threat(other)) if other.in_fight else "-",
                       other.status.value)
     console.print(table)
     on_me = [f"{who.name} ({sum(type(i) is Attack and i.target is c for i in intents)})"

@@ -168,9 +168,16 @@ class Ruleset(ABC):
         if enc.log is not None and f.pos != before:
             enc.emit("move", who=f.name, to=field.describe(f.pos),
                      text=f"{f.name} moves to {field.describe(f.pos)} ({f.why}).")
-        if intent.leave and f.pos == intent.dest and f.in_fight:
-            if tactics.can_leave(enc, f, enc.enemies(f)):
+        if intent.leave and f.in_fight:
+            foes = enc.enemies(f)
+            if f.pos == intent.dest and tactics.can_leave(enc, f, foes):
                 enc.take_out(f, Status.FLED, f"leaves the field at {field.describe(f.pos)}")
+            elif enc.log is not None:  # a flight that fails silently would mislead: say why
+                near = [e.name for e in foes if tactics.can_charge(enc, e, f.pos)]
+                others = f" and {len(near) - 1} more" if len(near) > 1 else ""
+                why = (f"{near[0]}{others} could still reach it" if f.pos == intent.dest and near
+                       else f"not yet at {field.describe(intent.dest)}")
+                enc.emit("move", who=f.name, text=f"{f.name} cannot leave the field yet: {why}.")
 
 
 def offsets_by_rank(keys: list, seconds: float, *, reverse: bool = True,

@@ -354,6 +354,15 @@ def test_every_ruleset_resolves_a_retreat_and_leaves_at_the_edge(ruleset):
     for action in near.ruleset.plan_round(near, [(a, [Retreat(a.pos, leave=True)])]):
         near.ruleset.resolve(near, action)
     assert a.in_fight  # a foe one move away: no way out
+    told = Encounter(scenario({"a": [{"name": "A", "at": "camp"}],
+                               "b": [{"name": "B", "at": "wall"}]}, map=MAP), ruleset, 1,
+                     log=True)
+    a, b = told.combatants
+    b.pos = told.field.advance(a.pos, b.pos, 4.0)
+    for action in told.ruleset.plan_round(told, [(a, [Retreat(a.pos, leave=True)])]):
+        told.ruleset.resolve(told, action)
+    assert "A cannot leave the field yet: B could still reach it." in [
+        e.get("text") for e in told.log]  # a flight that fails says so
 
 
 # ---------------------------------------------------------------------------- whole fights

@@ -244,3 +244,14 @@ def test_at_a_terminal_a_bad_answer_is_asked_again_with_the_reason(monkeypatch):
     choice = player.choose(enc, a, "which?", ["one", "two"], 0)
     assert choice == 1 and "'7' is not one of the choices" in said[-1]
     assert player.answers[-1] == "2" and "7" not in player.answers
+
+
+def test_a_replay_refuses_options_it_would_ignore(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "r.json"
+    first = play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                 "--record", str(record))
+    assert first.code == 0, first.err
+    for extra in (["--seed", "9"], ["--ruleset", "opend6"], ["--as", "Ser Benedek"]):
+        again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record), *extra)
+        assert again.code == 2 and f"drop {extra[0]}" in again.err, again.err
+    assert play(capsys, monkeypatch, "", DUEL, "--replay", str(record)).out == first.out
