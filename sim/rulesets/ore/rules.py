@@ -9,6 +9,7 @@ the AI expects to roll is what the ruleset rolls.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -294,14 +295,22 @@ def set_assignments(pairs: list[tuple[Intent, Set | None]], sets: list[Set]
                     ) -> list[list[tuple[Intent, Set | None]]]:
     """Every way to give the roll's ``sets`` to the actions, ``pairs`` (the AI's) first.
 
-    Each action takes one set or none; a set serves one action.
+    Each action takes one set or none; a set serves one action. Equal actions (two attacks on
+    one foe) are interchangeable: which of them takes which set is one choice, offered once.
     """
     intents = [i for i, _ in pairs]
     pool = list(sets) + [None] * len(intents)
     out = [list(pairs)]
-    seen = {tuple(s for _, s in pairs)}
+    seen = {_assignment_key(pairs)}
     for combo in permutations(pool, len(intents)):
-        if combo not in seen:
-            seen.add(combo)
-            out.append(list(zip(intents, combo, strict=True)))
+        given = list(zip(intents, combo, strict=True))
+        key = _assignment_key(given)
+        if key not in seen:
+            seen.add(key)
+            out.append(given)
     return out
+
+
+def _assignment_key(given: list[tuple[Intent, Set | None]]) -> frozenset:
+    """What an assignment gives to whom, blind to the order of equal actions."""
+    return frozenset(Counter(given).items())

@@ -182,11 +182,8 @@ class OreRuleset(Ruleset):
                  pairs: list[tuple[Intent, Set | None]],
                  sets: list[Set]) -> list[tuple[Intent, Set | None]]:
         """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
-        by_label: dict[str, list] = {}  # two equal sets read alike: offer the choice once
-        for given in set_assignments(pairs, sets):
-            label = ", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given)
-            by_label.setdefault(label, given)
-        options = list(by_label.items())
+        options = [(", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given),
+                    given) for given in set_assignments(pairs, sets)]
         shown = " ".join(map(str, sorted(faces, reverse=True)))
         return enc.choose(f, f"{f.name} rolled {shown}: which set for which action?",
                           options, 0)

@@ -9,6 +9,8 @@ ties by skill name (losing an expert die) and summed range and cover penalties p
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from helpers import StubRandom, face, scenario
 
@@ -153,3 +155,21 @@ def test_bgrade_two_attacks_at_range_hit_at_the_exact_rate():
     tolerance = 4.5 * ((sq / n - mean * mean) / n) ** 0.5  # 4.5 standard errors
     assert abs(mean - exact) <= tolerance, (mean, exact, old)
     assert abs(old - exact) > 10 * tolerance  # the old roll would fail this test
+
+
+def test_set_assignments_offer_each_real_choice_once():
+    """Two attacks on one foe are interchangeable: 2x7 on the first or the second is one
+    choice. Counted by hand: sets {2x7, 2x3} over (attack, attack, dodge) gives each action a
+    set or none, a set to one action at most, attacks unordered."""
+    from sim.rulesets.ore.rules import set_assignments
+    from sim.rulesets.ore.sets import Set
+
+    _, _, b = _encounter("ore", _fighter("A", "ore"))
+    hit, dodge = Attack(b), Defend("dodge")
+    high, low = Set(2, 7), Set(2, 3)
+    given = set_assignments([(hit, high), (hit, low), (dodge, None)], [high, low])
+    assert given[0] == [(hit, high), (hit, low), (dodge, None)]  # the AI's first
+    # to the dodge: nothing (attacks {7,3}, {7,-}, {3,-}, {-,-}: 4), 7 (attacks {3}, {-}: 2),
+    # 3 (2): 8 in all
+    assert len(given) == 8
+    assert len({frozenset(Counter(g).items()) for g in given}) == 8
