@@ -182,8 +182,15 @@ class OreRuleset(Ruleset):
                  pairs: list[tuple[Intent, Set | None]],
                  sets: list[Set]) -> list[tuple[Intent, Set | None]]:
         """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
-        options = [(", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given),
-                    given) for given in set_assignments(pairs, sets)]
+        def label(given: list[tuple[Intent, Set | None]]) -> str:
+            text = ", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given)
+            stays = any(type(i) is Move and s is None for i, s in given)
+            if stays and any(type(i) is Attack and s is not None
+                             and not tactics.in_reach(enc, f, i.target) for i, s in given):
+                text += "  (no move, so the attack cannot reach)"
+            return text
+
+        options = [(label(given), given) for given in set_assignments(pairs, sets)]
         shown = " ".join(map(str, sorted(faces, reverse=True)))
         return enc.choose(f, f"{f.name} rolled {shown}: which set for which action?",
                           options, 0)
