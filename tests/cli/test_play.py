@@ -255,3 +255,13 @@ def test_a_replay_refuses_options_it_would_ignore(capsys, monkeypatch, tmp_path)
         again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record), *extra)
         assert again.code == 2 and f"drop {extra[0]}" in again.err, again.err
     assert play(capsys, monkeypatch, "", DUEL, "--replay", str(record)).out == first.out
+
+
+def test_a_charge_warns_when_its_move_would_get_no_set(capsys, monkeypatch):
+    """Wolfman charges Bandit 1 (12 m off): the roll's one set on the attack leaves the move
+    without one, and the choice says the attack then cannot reach."""
+    result = play(capsys, monkeypatch, "charge Bandit 1\n\n\n\n", AMBUSH, "--as", "Wolfman",
+                  "--ruleset", "bgrade", "--seed", "5")
+    assert result.code == 0, result.err
+    warned = [line for line in result.out.splitlines() if "cannot reach" in line]
+    assert warned and all("no set -> move toward Bandit 1, 2x5 -> attack" in w for w in warned)

@@ -167,7 +167,8 @@ class BGradeRuleset(OreRuleset):
                 if enc.asks(f):
                     options = [("no card", None)] + [
                         (f"the {card_name(c)} (+{card_dice(c)}d)", c) for c in f.hand]
-                    card = enc.choose(f, f"{f.name} rolls {dice}d for its attack: play a drama card?",
+                    card = enc.choose(f, f"{f.name} rolls {dice}d for its attack: play a "
+                                      f"drama card?",
                                       options, [c for _, c in options].index(card))
             if f.hand and card is not None:
                 extra = self.deck.play(f.hand, card)
