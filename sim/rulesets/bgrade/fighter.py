@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from sim.core.battlefield import MELEE_REACH
+from sim.core.words import count
 from sim.rulesets.bgrade.deck import card_name
 from sim.rulesets.bgrade.rules import armor_soak
 from sim.rulesets.ore.catalog import TORSO, WEAPONS
@@ -68,7 +69,8 @@ class BGradeFighter(OreFighter):
         return (f"body {self.body}, coordination {self.coordination}, sense {self.sense}; "
                 f"fight {self.fight}, shoot {self.shoot}, dodge {self.dodge}, "
                 f"parry {self.parry}; {self.weapon.name} ({'Killing' if lethal(self) else 'Shock'})"
-                f", armor {armor_soak(self.armor[TORSO], 0)}; {self.points} possibility points"
+                f", armor {armor_soak(self.armor[TORSO], 0)}; "
+                f"{count(self.points, 'possibility point')}"
                 + (f", hand {hand}" if hand else ""))
 
 

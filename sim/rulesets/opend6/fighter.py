@@ -14,6 +14,7 @@ from pydantic import AliasChoices, Field, create_model, field_validator
 
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
+from sim.core.words import count
 from sim.rulesets.opend6.catalog import (
     ARMOR_BY_NEUTRAL,
     ARMORS,
@@ -178,7 +179,7 @@ class D6Fighter(Combatant):
     def describe(self) -> str:
         """Dice codes, gear, points, health and initiative, for the log's roster."""
         a = self.attrs
-        health = (f"HP {self.hp}/{self.hp_max}" if self.hp_max else f"{self.wounds} wounds")
+        health = (f"HP {self.hp}/{self.hp_max}" if self.hp_max else count(self.wounds, "wound"))
         return (f"STR {a['strength']} END {a['endurance']} DEX {a['dexterity']} "
                 f"AGI {a['agility']}; {self.weapon.name} {self.attack_code} to hit, "
                 f"damage {self.damage_code}; resistance {self.resist_code}; "

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from sim.ai import tactics
 from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
+from sim.core.words import count
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
@@ -290,7 +291,7 @@ class OreRuleset(Ruleset):
                 unarmed_attack=f.weapon.unarmed, shield=target.shield,
                 can_parry=parry_implement(target), arms=arms_ok(target))
             if width < 2:
-                reason = f"{target.name} gobbles {gobbled} dice"
+                reason = f"{target.name} gobbles {count(gobbled, 'die', 'dice')}"
         if not reason:
             reason = self._miss_reason(width, s)
         if reason:
