@@ -42,10 +42,18 @@ def intent_text(intent: Intent, f: OpenCoreFighter) -> str:
 
 
 def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: AttackOutcome,
-             def_roll: int, chart: int | None, fumble: Fumble | None, depth: int) -> None:
-    """Both d100 rolls with their totals, the verdict, and a fumble's chart roll."""
+             def_roll: int, chart: int | None, fumble: Fumble | None, depth: int,
+             terms: tuple[int, list[tuple[str, int]]] | None = None) -> None:
+    """Both d100 rolls with their totals and the verdict, and a fumble's chart roll.
+
+    ``terms`` (``attack_terms``: the skill and its penalties by name) explain a lowered
+    attack bonus: ``+ 35 (45 - 10 poor visibility)``.
+    """
+    base, penalties = terms if terms is not None else (0, [])
+    why = f" ({base}{''.join(f' - {p} {name}' for name, p in penalties)})" if penalties else ""
     text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
-            f"d100 {out.attack_roll}{signed(out.attack_total - out.attack_roll)} = "
+            f"d100 {out.attack_roll}{signed(out.attack_total - out.attack_roll)}"
+            f"{why} = "
             f"{out.attack_total} vs d100 {def_roll}{signed(out.defense_total - def_roll)} = "
             f"{out.defense_total} -> {'hit' if out.hit else 'miss'}")
     if fumble is not None:

@@ -247,15 +247,23 @@ class OpenCoreRuleset(Ruleset):
             held: as if ``f`` held (True) or had dropped (False) its weapon; None: as it
                 stands. Without it, ``f`` fights hand to hand.
         """
-        if not (f.held if held is None else held):
-            # never declared in practice: the AI picks the weapon up first
-            return f.unarmed_skill - f.skill_penalty
-        skill = f.attack_skill - f.skill_penalty
-        if f.ranged and self.options.cover:
+        base, terms = self.attack_terms(enc, f, target, held)
+        return base - sum(penalty for _, penalty in terms)
+
+    def attack_terms(self, enc: Encounter, f: OpenCoreFighter, target: Combatant,
+                     held: bool | None = None) -> tuple[int, list[tuple[str, int]]]:
+        """The skill an attack starts from and each penalty on it, named for the log."""
+        armed = f.held if held is None else held
+        # unarmed: never declared in practice, the AI picks the weapon up first
+        base = f.attack_skill if armed else f.unarmed_skill
+        terms = [("injuries", f.skill_penalty)]
+        if armed and f.ranged and self.options.cover:
             field = enc.field
-            skill -= COVER_PENALTY[field.cover(target.pos)] + \
-                VISIBILITY_PENALTY[field.visibility(target.pos)]
-        return skill
+            terms += [(f"{field.cover(target.pos).label} cover",
+                       COVER_PENALTY[field.cover(target.pos)]),
+                      (f"{field.visibility(target.pos).label} visibility",
+                       VISIBILITY_PENALTY[field.visibility(target.pos)])]
+        return base, [(why, penalty) for why, penalty in terms if penalty]
 
     def defense_skill(self, f: OpenCoreFighter, defending: bool | None = None) -> int:
         """Defense for one roll: Evade (doubled by a defense action), then the penalties.
@@ -291,7 +299,8 @@ class OpenCoreRuleset(Ruleset):
             chart = roll(rng, 100)
             fumble = fumble_lookup(chart, out.fumbled_by)
         if enc.log is not None:
-            log_roll(enc, f, target, out, def_roll, chart, fumble, depth)
+            log_roll(enc, f, target, out, def_roll, chart, fumble, depth,
+                     self.attack_terms(enc, f, target))
         if out.hit:
             mult = fumble.damage_multiplier if out.fumbled_by is Role.DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))

@@ -450,3 +450,28 @@ def test_both_d100_rolls_cover_1_to_100_uniformly_through_the_engine():
         # each face 1/100: no face off by more than 5 standard errors
         sd = (n * 0.01 * 0.99) ** 0.5
         assert all(abs(c - n / 100) <= 5 * sd for c in counts.values())
+
+
+def test_a_lowered_attack_bonus_names_its_penalties_and_adds_up():
+    """``d100 29 + 35 (45 - 10 poor visibility) = 64``: the skill less each named penalty is
+    the bonus, and the roll plus the bonus the total."""
+    import re
+
+    pattern = re.compile(r"attacks [^:]+: d100 (\d+) ([+-]) (\d+) \((\d+)((?: - \d+ [a-z ]+)+)\)"
+                         r" = (-?\d+) vs")
+    named = set()
+    for seed in range(40):
+        enc = Encounter(scenario_mod.load(SCENARIOS / "ambush.yaml"), "opencore", seed,
+                        log=True)
+        enc.run()
+        for e in enc.log:
+            m = pattern.search(e.get("text", ""))
+            if not m:
+                continue
+            roll, sign, bonus, base, terms, total = m.groups()
+            bonus = int(bonus) * (1 if sign == "+" else -1)
+            penalties = re.findall(r" - (\d+) ([a-z]+(?: [a-z]+)*)", terms)
+            assert int(base) - sum(int(p) for p, _ in penalties) == bonus
+            assert int(roll) + bonus == int(total)
+            named |= {name.strip() for _, name in penalties}
+    assert {"injuries", "poor visibility"} <= named
