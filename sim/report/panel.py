@@ -61,7 +61,10 @@ def menu_text(menu: list[Option], suggestion: str) -> str:
     ``X``: the called shots of ORE and B-Grade would otherwise fill a screen.
     """
     def odds(option: Option) -> str:
-        return f"  [{option.odds:.0%} to hit]" if option.odds is not None else ""
+        if option.odds is None:
+            return ""
+        several = sum(type(i) is Attack for i in option.intents) > 1
+        return f"  [{option.odds:.0%} {'the first hits' if several else 'to hit'}]"
 
     lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
     k = 0
