@@ -89,6 +89,24 @@ def test_ore_menu_odds_are_the_exact_chance_of_a_set(ruleset):
         assert head.odds == pytest.approx(1 - perm(9, 4) / 10**4)
 
 
+def test_bgrade_menu_odds_with_a_difficulty_count_every_roll():
+    """Difficulty 6: a pair must be 7+, three of a kind of anything beats it. 5 dice, all
+    100,000 rolls counted by brute force (the menu showed only pairs over 6 before)."""
+    import itertools
+    from collections import Counter
+
+    scen = scenario({"a": [{"name": "A", "traits": {"strength": 2}, "skills": {"melee": 3},
+                            "weapon": "sword"}], "b": [{"name": "B"}]},
+                    ruleset="bgrade", options={"bgrade": {"difficulty": 6}})
+    enc = Encounter(scen, "bgrade", 0)
+    a = enc.combatants[0]
+    menu = menus.options(enc, a)
+    assert enc.advisor.dice(enc, a, [menu[0].intents[0]]) == 5
+    good = sum(1 for roll in itertools.product(range(1, 11), repeat=5)
+               if any(n >= 3 or (n == 2 and h > 6) for h, n in Counter(roll).items()))
+    assert menus.find(menu, "attack B").odds == pytest.approx(good / 10**5)
+
+
 def test_opencore_menu_odds_count_every_pair_of_d100():
     enc, a, b, menu = _menu("opencore", skills={"melee": 3}, weapon="sword")
     skill = enc.ruleset.attack_skill(enc, a, b)

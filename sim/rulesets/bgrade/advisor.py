@@ -14,12 +14,17 @@ from typing import TYPE_CHECKING
 from sim.core.actions import Attack, Defend, Intent, Move
 from sim.rulesets.bgrade.deck import choose_card
 from sim.rulesets.bgrade.fighter import lethal
-from sim.rulesets.bgrade.rules import WOUND_BOXES, armor_soak, expected_sets, hit_damage
+from sim.rulesets.bgrade.rules import (
+    WOUND_BOXES,
+    armor_soak,
+    expected_sets,
+    hit_damage,
+    p_beats_difficulty,
+)
 from sim.rulesets.ore.advisor import (
     MULTI_ACTION_MIN_DICE,
     MULTI_ACTION_ODDS,
     OreAdvisor,
-    p_set_at_least,
     p_sets,
     widest,
 )
@@ -73,14 +78,13 @@ class BGradeAdvisor(OreAdvisor):
                     intents: list[Intent]) -> float | None:
         """Chance of a set for the first attack, pending bonus dice counted (no cards).
 
-        Exact on d10s: a width-2 set must beat the difficulty, so it counts only when it is
-        higher; a wider set always does (the chance counts pairs and better, a safe floor).
+        Exact on d10s (``p_beats_difficulty``): a width-2 set must be higher than the
+        difficulty, a wider set always beats it.
         """
         if not any(type(i) is Attack for i in intents):
             return None
         dice = self.dice(enc, actor, intents) + actor.bonus
-        d = self.rules.options.difficulty
-        return p_set_at_least(dice, 0, d + 1 if d else 0)
+        return p_beats_difficulty(dice, self.rules.options.difficulty)
 
     def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> int:
         """Rounded expected number of sets in the pool, minus the first attack (at most 3).

@@ -11,6 +11,8 @@ Difficulty D: a width-2 set needs height > D; width 3+ always beats it. Five wou
 from __future__ import annotations
 
 from enum import Enum
+from fractions import Fraction
+from math import factorial
 
 WOUND_BOXES = 5
 DEGREE_NAMES = {2: "minimal", 3: "adequate", 4: "good", 5: "spectacular"}
@@ -82,6 +84,32 @@ def beats_difficulty(width: int, height: int, difficulty: int) -> bool:
     if width < 2:
         return False
     return width >= 3 or height > difficulty
+
+
+def p_beats_difficulty(dice: int, difficulty: int, sides: int = 10) -> float:
+    """Exact chance that ``dice`` rolled dice hold a set that ``beats_difficulty``.
+
+    Counted from the rule itself: a failing roll shows each face ``h`` at most ``cap(h)``
+    times, the widest set of ``h`` that does not beat the difficulty; the rolls are summed
+    face by face as multinomial counts (``dice! / prod(count!)``).
+    """
+    if dice < 2:
+        return 0.0
+
+    def cap(h: int) -> int:
+        width = 1
+        while width + 1 <= dice and not beats_difficulty(width + 1, h, difficulty):
+            width += 1
+        return width
+
+    # ways[k]: sum over the faces so far, showing k dice in all, of 1 / prod(count!)
+    ways = [Fraction(1)] + [Fraction(0)] * dice
+    for h in range(1, sides + 1):
+        top = cap(h)
+        ways = [sum((ways[k - c] / factorial(c) for c in range(0, min(top, k) + 1)),
+                    Fraction(0)) for k in range(dice + 1)]
+    failing = ways[dice] * factorial(dice)
+    return float(1 - failing / sides**dice)
 
 
 def armor_soak(ar: int, ap: int) -> int:
