@@ -70,6 +70,15 @@ class Advisor(ABC):
         """
         return None
 
+    def head_odds(self, enc: Encounter, actor: Combatant,
+                  intents: list[Intent]) -> float | None:
+        """Chance that the roll for the first attack holds a head hit (ORE: a set of 10s).
+
+        None where the ruleset has no hit locations, or the attack is a called shot (whose
+        location its odds already name).
+        """
+        return None
+
     def hopeless(self, enc: Encounter, actor: Combatant,
                  target: Combatant) -> tuple[list[Intent], str]:
         """In reach of ``target`` but with no chance to hit: what to do instead, and why.

@@ -33,6 +33,7 @@ class Option:
         label: what the menu shows.
         intents: what is declared.
         odds: the chance the first attack hits, or None.
+        head: the chance its roll holds a head hit (ORE), or None.
         surrender: the fighter yields instead of declaring (out of the fight, alive).
     """
 
@@ -41,6 +42,7 @@ class Option:
     intents: tuple[Intent, ...]
     odds: float | None = None
     surrender: bool = False
+    head: float | None = None
 
 
 def options(enc: Encounter, c: Combatant) -> list[Option]:
@@ -80,7 +82,8 @@ def _attacks(enc: Encounter, c: Combatant, foe: Combatant, kinds: tuple[str, ...
     def offer(key: str, label: str, intents: tuple[Intent, ...]) -> None:
         chance = advisor.attack_odds(enc, c, list(intents))
         if chance is None or chance > 0:
-            out.append(Option(key, label, intents, chance))
+            out.append(Option(key, label, intents, chance,
+                              head=advisor.head_odds(enc, c, list(intents))))
 
     shots = 1 if advisor.single_shot(c) else min(most, MAX_ATTACKS)
     for n in range(1, shots + 1):

@@ -64,7 +64,8 @@ def menu_text(menu: list[Option], suggestion: str) -> str:
         if option.odds is None:
             return ""
         several = sum(type(i) is Attack for i in option.intents) > 1
-        return f"  [{option.odds:.0%} {'the first hits' if several else 'to hit'}]"
+        head = f", {option.head:.0%} to the head" if option.head else ""
+        return f"  [{option.odds:.0%} {'the first hits' if several else 'to hit'}{head}]"
 
     lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
     k = 0

@@ -87,6 +87,11 @@ def test_ore_menu_odds_are_the_exact_chance_of_a_set(ruleset):
     if ruleset == "ore":  # a called head shot: 5 dice, one set at 10
         head = menus.find(menu, "called head B")
         assert head.odds == pytest.approx(1 - perm(9, 4) / 10**4)
+        # the plain attack's head set: two or more 10s among 6 dice
+        assert plain.head == pytest.approx(1 - 0.9**6 - 6 * 0.1 * 0.9**5)
+        assert head.head is None  # a called shot's odds already name its location
+    else:
+        assert plain.head is None  # B-Grade has no hit locations
 
 
 def test_bgrade_menu_odds_with_a_difficulty_count_every_roll():

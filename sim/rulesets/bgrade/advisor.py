@@ -69,6 +69,11 @@ class BGradeAdvisor(OreAdvisor):
         """Ruling: no hit locations, so a called shot buys nothing."""
         return None
 
+    def head_odds(self, enc: Encounter, actor: BGradeFighter,
+                  intents: list[Intent]) -> float | None:
+        """Ruling: no hit locations, so no head hit to weigh."""
+        return None
+
     def can_hit(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
         """Two dice at least, counting pending bonus dice and a card a spender will play."""
         card = 1 if actor.policy.spends and actor.hand else 0

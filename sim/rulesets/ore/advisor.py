@@ -251,6 +251,20 @@ class OreAdvisor(Advisor):
         least = getattr(self.rules.options, "difficulty", 0)
         return p_set_at_least(plan.dice, min(fixed, plan.dice), least)
 
+    def head_odds(self, enc: Encounter, actor: OreFighter,
+                  intents: list[Intent]) -> float | None:
+        """Chance the roll holds a set of 10s (the head) for an attack not called.
+
+        Exact as ``attack_odds``: the expert die, set to 10, makes a head set with any
+        rolled 10.
+        """
+        attack = next((i for i in intents if type(i) is Attack), None)
+        if attack is None or attack.called is not None:
+            return None
+        plan = self.rules.plan(enc, actor, intents)
+        fixed = int(plan.skill in actor.expert)
+        return p_set_at_least(plan.dice, min(fixed, plan.dice), CALLED_HEIGHT["head"])
+
     def hopeless(self, enc: Encounter, actor: OreFighter,
                  target: Combatant) -> tuple[list[Intent], str]:
         """Too few dice: a shooter steps closer (smaller range penalty), else it defends.
