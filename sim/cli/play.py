@@ -49,6 +49,7 @@ class Player:
         self.answers: list[str] = []  # every answer read, in order: the record
         self.shown = 0  # log events already written
         self.done = False  # the script ran out: the AI profiles decide from here on
+        self.policies: dict = {}  # the played fighters' own spending policies, for then
 
     def __call__(self, enc: Encounter, c) -> list:
         """Declare for ``c``: the player's choice (or, after the script, its AI's)."""
@@ -122,6 +123,8 @@ class Player:
 
     def _end(self, enc: Encounter, c) -> None:
         self.done = True
+        for f in enc.combatants:  # the profiles decide again, spending points included
+            f.policy = self.policies.get(f.name, f.policy)
         enc.emit("note", text=f"End of the player's answers: the AI profiles of the "
                               f"player's fighters decide from here on ({c.name}: {c.ai}).")
         self.show_log(enc)
@@ -209,21 +212,26 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     enc = Encounter(scenario, ruleset, seed, log=True, minds=dict.fromkeys(played, player))
     for c in enc.combatants:
         if c.name in played:  # the player decides what to spend, whatever the profile
-            c.policy = PLAYER
+            player.policies[c.name], c.policy = c.policy, PLAYER
     record = {"scenario": scenario.slug, "digest": scenario_digest(scenario),
               "ruleset": enc.ruleset.name, "seed": seed, "as": played}
     try:
         enc.run()
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        _write_record(record_file, record, player.answers)
+        _keep(record_file, record, player.answers, log_file, enc)
         sys.exit(130)
     except FrayInputError:  # a bad answer in a script: keep the answers that were good
         player.answers.pop()
-        _write_record(record_file, record, player.answers)
+        _keep(record_file, record, player.answers, log_file, enc)
         raise
     player.show_log(enc)
-    _write_record(record_file, record, player.answers)
+    _keep(record_file, record, player.answers, log_file, enc)
+
+
+def _keep(record_file, record: dict, answers: list[str], log_file, enc: Encounter) -> None:
+    """Write the record and the journal as far as the play went (whatever ended it)."""
+    _write_record(record_file, record, answers)
     if log_file is not None:
         files.write_out_file(log_file, render(enc.log, "markdown"))
         click.echo(f"wrote {log_file}", err=True)

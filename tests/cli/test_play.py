@@ -194,9 +194,10 @@ def test_ctrl_c_leaves_cleanly_and_keeps_the_record(tmp_path):
     # a job started in the background inherits SIGINT ignored; a terminal's Ctrl-C is not
     child = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
              "from sim.cli import main; main()")
+    journal = tmp_path / "j.md"
     proc = subprocess.Popen(
         [sys.executable, "-u", "-c", child, "play", DUEL, "--as",
-         "Ser Aldric", "--seed", "3", "--record", str(record)],
+         "Ser Aldric", "--seed", "3", "--record", str(record), "--log", str(journal)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     proc.stdin.write("1\n\n")
     proc.stdin.flush()
@@ -208,6 +209,7 @@ def test_ctrl_c_leaves_cleanly_and_keeps_the_record(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert json.loads(record.read_text())["answers"] == ["1", ""]
+    assert journal.read_text().startswith("# ") and "## Round 2" in journal.read_text()
 
 
 def test_an_empty_answer_takes_the_ai_choice_and_no_question_follows_the_script(
@@ -288,3 +290,27 @@ def test_a_charge_warns_when_its_move_would_get_no_set(capsys, monkeypatch):
     assert result.code == 0, result.err
     warned = [line for line in result.out.splitlines() if "cannot reach" in line]
     assert warned and all("no set -> move toward Bandit 1, 2x5 -> attack" in w for w in warned)
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_a_bad_declaration_in_a_script_names_it_under_every_ruleset(capsys, monkeypatch,
+                                                                     ruleset):
+    result = play(capsys, monkeypatch, "1\nswing wildly\n", DUEL, "--as", "Ser Aldric",
+                  "--ruleset", ruleset, "--seed", "3")
+    assert result.code == 2
+    assert "answer 2: 'swing wildly' is not " in result.err  # the menu or a choice
+
+
+def test_when_the_script_runs_out_the_profile_spends_again():
+    from sim.cli.play import PLAYER, Player
+
+    scen = scenario({"a": [{"name": "A", "ai": "passive"}], "b": [{"name": "B"}]},
+                    ruleset="opend6")
+    player = Player(iter([]), lambda text: None)
+    enc = Encounter(scen, "opend6", 0, log=True, minds={"A": player})
+    a = enc.combatants[0]
+    own = a.policy
+    player.policies["A"], a.policy = own, PLAYER
+    assert own != PLAYER
+    player(enc, a)  # no answer left: the AI decides, with its own policy back
+    assert player.done and a.policy is own
