@@ -120,8 +120,9 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                 continue
             gap = field.distance(c.pos, foe.pos)
             move = Move(foe, stop_at=profiles.stop_at(c))
-            out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.1f} m "
-                              f"away)", (move,)))
+            ends = min(gap, max(gap - c.speed, profiles.stop_at(c)))
+            out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.1f} m away; "
+                              f"you end {ends:.1f} m from it if it stays)", (move,)))
             if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
                 _offer(enc, c, out, f"charge {foe.name}", f"charge {foe.name}",
                        (move, Attack(foe)))
@@ -142,6 +143,9 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                  else f"fall back to {where} and leave the field there")
         out.append(Option("flee", f"{label} (only if no foe could then reach you)",
                           (Retreat(edge, leave=True),)))
+        if edge != c.pos:  # moving away without leaving: room to shoot, or to wait for help
+            out.append(Option("fall back", f"fall back toward {where} and stay on the field",
+                              (Retreat(edge),)))
     return out
 
 

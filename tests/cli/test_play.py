@@ -314,3 +314,18 @@ def test_when_the_script_runs_out_the_profile_spends_again():
     assert own != PLAYER
     player(enc, a)  # no answer left: the AI decides, with its own policy back
     assert player.done and a.policy is own
+
+
+def test_moves_say_where_they_end_and_a_fall_back_may_stay_on_the_field():
+    from sim import scenario as scenario_mod
+    from sim.core.actions import Retreat
+
+    enc = Encounter(scenario_mod.load(AMBUSH), "ore", 5)
+    wolfman = next(c for c in enc.combatants if c.name == "Wolfman")
+    menu = menus.options(enc, wolfman)
+    toward = menus.find(menu, "move Bandit 2")
+    assert "12.0 m away; you end 2.0 m from it" in toward.label  # 12 m, a move of 10 m
+    stay, flee = menus.find(menu, "fall back"), menus.find(menu, "flee")
+    assert stay.intents == (Retreat(flee.intents[0].dest),)  # the same place, not leaving
+    wolfman.pos = flee.intents[0].dest
+    assert menus.find(menus.options(enc, wolfman), "fall back") is None  # already there
