@@ -26,7 +26,7 @@ from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.report.log import render
 from sim.report.panel import menu_text, situation
-from sim.scenario.errors import FrayInputError, unknown
+from sim.scenario.errors import FrayInputError, suggest, unknown
 
 PLAYER = Policy(spends=True, reacts=True)
 EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 3 "
@@ -80,8 +80,8 @@ class Player:
                 return list(suggested)
             option = menus.find(menu, answer)
             if option is None:
-                self._refuse(f"'{answer}' is not on the menu: answer 0-{len(menu)} or a "
-                             f"keyword in brackets")
+                self._refuse(f"'{answer}' is not on the menu{_hint(menu, answer)}: answer "
+                             f"0-{len(menu)} or a keyword in brackets")
                 continue
             if option.surrender:
                 enc.take_out(c, Status.SURRENDERED, "yields")
@@ -148,6 +148,17 @@ class Player:
         self.shown = len(enc.log)
         if new:
             self.say(render(new, self.fmt).rstrip("\n"))
+
+
+def _hint(menu: list, answer: str) -> str:
+    """The nearest keywords to a refused answer: the shortest holding its words, or a typo's."""
+    words = answer.lower().split()
+    keys = [o.key for o in menu]
+    holding = sorted((k for k in keys if words and all(w in k.lower().split() for w in words)),
+                     key=len)[:2]
+    if holding:
+        return f" (did you mean {' or '.join(repr(k) for k in holding)}?)"
+    return suggest(answer, keys)
 
 
 def _no_overrides(ctx: click.Context, names: tuple[str, ...]) -> None:

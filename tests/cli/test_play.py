@@ -329,3 +329,11 @@ def test_moves_say_where_they_end_and_a_fall_back_may_stay_on_the_field():
     assert stay.intents == (Retreat(flee.intents[0].dest),)  # the same place, not leaving
     wolfman.pos = flee.intents[0].dest
     assert menus.find(menus.options(enc, wolfman), "fall back") is None  # already there
+
+
+def test_a_refused_keyword_gets_the_nearest_ones(capsys, monkeypatch):
+    word = play(capsys, monkeypatch, "parry\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
+    assert word.code == 2 and "(did you mean 'defend parry' or 'attack Ser Benedek and " \
+        "parry'?)" in word.err
+    typo = play(capsys, monkeypatch, "atack Ser Benedek\n", DUEL, "--as", "Ser Aldric")
+    assert typo.code == 2 and "(did you mean 'attack Ser Benedek'?)" in typo.err
