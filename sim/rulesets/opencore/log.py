@@ -43,14 +43,19 @@ def intent_text(intent: Intent, f: OpenCoreFighter) -> str:
 
 def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: AttackOutcome,
              def_roll: int, chart: int | None, fumble: Fumble | None, depth: int,
-             terms: tuple[int, list[tuple[str, int]]] | None = None) -> None:
+             terms: tuple[int, int, int, int] | None = None) -> None:
     """Both d100 rolls with their totals and the verdict, and a fumble's chart roll.
 
-    ``terms`` (``attack_terms``: the skill and its penalties by name) explain a lowered
-    attack bonus: ``+ 35 (45 - 10 poor visibility)``.
+    ``terms`` (``attack_terms``: the skill, then its injuries, cover and visibility
+    penalties) explain a lowered attack bonus: ``+ 35 (45 - 10 poor visibility)``.
     """
-    base, penalties = terms if terms is not None else (0, [])
-    why = f" ({base}{''.join(f' - {p} {name}' for name, p in penalties)})" if penalties else ""
+    why = ""
+    if terms is not None and any(terms[1:]):
+        base, injuries, cover, visibility = terms
+        field = enc.field
+        named = ((injuries, "injuries"), (cover, f"{field.cover(target.pos).label} cover"),
+                 (visibility, f"{field.visibility(target.pos).label} visibility"))
+        why = f" ({base}{''.join(f' - {p} {name}' for p, name in named if p)})"
     text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
             f"d100 {out.attack_roll}{signed(out.attack_total - out.attack_roll)}"
             f"{why} = "

@@ -247,23 +247,23 @@ class OpenCoreRuleset(Ruleset):
             held: as if ``f`` held (True) or had dropped (False) its weapon; None: as it
                 stands. Without it, ``f`` fights hand to hand.
         """
-        base, terms = self.attack_terms(enc, f, target, held)
-        return base - sum(penalty for _, penalty in terms)
+        base, injuries, cover, visibility = self.attack_terms(enc, f, target, held)
+        return base - injuries - cover - visibility
 
     def attack_terms(self, enc: Encounter, f: OpenCoreFighter, target: Combatant,
-                     held: bool | None = None) -> tuple[int, list[tuple[str, int]]]:
-        """The skill an attack starts from and each penalty on it, named for the log."""
+                     held: bool | None = None) -> tuple[int, int, int, int]:
+        """The skill an attack starts from, and its penalties: injuries, cover, visibility.
+
+        Plain numbers (this runs for every attack of a batch); the log names them.
+        """
         armed = f.held if held is None else held
         # unarmed: never declared in practice, the AI picks the weapon up first
         base = f.attack_skill if armed else f.unarmed_skill
-        terms = [("injuries", f.skill_penalty)]
         if armed and f.ranged and self.options.cover:
             field = enc.field
-            terms += [(f"{field.cover(target.pos).label} cover",
-                       COVER_PENALTY[field.cover(target.pos)]),
-                      (f"{field.visibility(target.pos).label} visibility",
-                       VISIBILITY_PENALTY[field.visibility(target.pos)])]
-        return base, [(why, penalty) for why, penalty in terms if penalty]
+            return (base, f.skill_penalty, COVER_PENALTY[field.cover(target.pos)],
+                    VISIBILITY_PENALTY[field.visibility(target.pos)])
+        return base, f.skill_penalty, 0, 0
 
     def defense_skill(self, f: OpenCoreFighter, defending: bool | None = None) -> int:
         """Defense for one roll: Evade (doubled by a defense action), then the penalties.
