@@ -33,7 +33,8 @@ ProgressFactory = Callable[[str], AbstractContextManager[Advance]]
 
 
 @contextlib.contextmanager
-def _silent(_label: str) -> Iterator[Advance]:
+def silent(_label: str) -> Iterator[Advance]:
+    """A progress factory that shows nothing."""
     yield lambda _n: None
 
 
@@ -80,7 +81,7 @@ def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, 
     entries = {}
     for name in rulesets:
         spec = BatchSpec(scenario, name, n, seed, workers)
-        tally = ruleset_tally(spec, out_dir / name, progress or _silent, resume)
+        tally = ruleset_tally(spec, out_dir / name, progress or silent, resume)
         entries[name] = tally.lethality()
     doc = document(scenario.slug, n, seed, entries)
     doc["scenario_name"] = scenario.name

@@ -24,7 +24,7 @@ from typing import IO, Any
 
 from sim.scenario.errors import FrayInputError
 
-RESULT_FILES = ("summary.json", "encounters.csv")
+RESULT_FILES = ("summary.json", "encounters.csv", "campaign.csv")  # campaign.csv: campaigns
 PART = ".encounters.csv.part"
 STATE = ".batch-state.json"
 RESULTS_ROOT = Path("results")  # default home of outputs, relative to where fray runs
@@ -114,9 +114,9 @@ def complete(folder: Path) -> bool:
     return bool(found) and STATE not in found
 
 
-def finished_summary(folder: Path) -> dict[str, Any] | None:
+def finished_summary(folder: Path, rows_file: str = "encounters.csv") -> dict[str, Any] | None:
     """The ``summary.json`` of a finished batch in ``folder``, or None (none, or unreadable)."""
-    if not complete(folder) or not (folder / "encounters.csv").exists():
+    if not complete(folder) or not (folder / rows_file).exists():
         return None
     try:
         return json.loads((folder / "summary.json").read_text())
@@ -156,7 +156,7 @@ def claim_batch_dir(folder: Path, force: bool) -> None:
         raise FrayInputError(str(folder), [("", "folder holds an interrupted batch; use "
                                             "--resume to continue it, or --force to start "
                                             "over")])
-    claim_out_dir(folder, "results (summary.json or encounters.csv)" if found else None, force)
+    claim_out_dir(folder, "results (summary.json and its rows)" if found else None, force)
 
 
 def claim_out_file(path: Path, force: bool) -> None:
@@ -192,9 +192,9 @@ def clear_state(folder: Path) -> None:
     (folder / STATE).unlink(missing_ok=True)
 
 
-def publish_rows(folder: Path) -> Path:
-    """Rename the finished ``PART`` file to ``encounters.csv`` (atomic, like every write)."""
-    final = folder / "encounters.csv"
+def publish_rows(folder: Path, name: str = "encounters.csv") -> Path:
+    """Rename the finished ``PART`` file to ``name`` (atomic, like every write)."""
+    final = folder / name
     os.replace(folder / PART, final)
     return final
 

@@ -93,10 +93,12 @@ def fold_rows(tally: Tally, rows: Iterable[dict[str, Any]]) -> Tally:
     return tally
 
 
-def fold_csv(path: Path, scenario: Scenario, ruleset: str, seed: int) -> Tally:
-    """The tally of a finished ``encounters.csv``, streamed (one row in memory at a time)."""
+def fold_csv(path: Path, scenario: Any, ruleset: str, seed: int, work: Work | None = None
+             ) -> Any:
+    """The tally of a finished rows file, streamed (one row in memory at a time)."""
+    work = work or ENCOUNTERS
     with open(path, newline="") as handle:
-        return fold_rows(new_tally(scenario, ruleset, seed), csv.DictReader(handle))
+        return fold_rows(work.new_tally(scenario, ruleset, seed), csv.DictReader(handle))
 
 
 @dataclass
@@ -112,19 +114,19 @@ class ChunkResult:
     tally: Tally
 
 
-def fold_chunk(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
-               stop: int) -> Tally:
-    """``run_chunk`` folded into a tally in the worker (a batch with no output files)."""
-    rows = run_chunk(scenario, ruleset, batch_seed, start, stop)
-    return fold_rows(new_tally(scenario, ruleset, batch_seed), rows)
+def fold_chunk(work: Work, subject: Any, ruleset: str, batch_seed: int, start: int,
+               stop: int) -> Any:
+    """The chunk's rows folded into a tally in the worker (a batch with no output files)."""
+    rows = work.run_rows(subject, ruleset, batch_seed, start, stop)
+    return fold_rows(work.new_tally(subject, ruleset, batch_seed), rows)
 
 
-def run_chunk_packed(scenario: Scenario, ruleset: str, batch_seed: int, start: int,
+def run_chunk_packed(work: Work, subject: Any, ruleset: str, batch_seed: int, start: int,
                      stop: int) -> ChunkResult:
-    """``run_chunk``, with the rows already folded and formatted (the batch's unit of work)."""
-    rows = run_chunk(scenario, ruleset, batch_seed, start, stop)
-    tally = fold_rows(new_tally(scenario, ruleset, batch_seed), rows)
-    return ChunkResult(len(rows), csv_text(rows, columns(scenario)), tally)
+    """The chunk's rows, already folded and formatted (the batch's unit of work)."""
+    rows = work.run_rows(subject, ruleset, batch_seed, start, stop)
+    tally = fold_rows(work.new_tally(subject, ruleset, batch_seed), rows)
+    return ChunkResult(len(rows), csv_text(rows, work.columns(subject)), tally)
 
 
 def scenario_digest(scenario: Scenario) -> str:
@@ -133,11 +135,39 @@ def scenario_digest(scenario: Scenario) -> str:
 
 
 @dataclass(frozen=True)
+class Work:
+    """What a batch runs and writes: encounters of a scenario, or runs of a campaign.
+
+    The functions are module-level (workers receive them by name). Attributes:
+        rows_file: the rows' file name (``encounters.csv``).
+        subject_key, count_key: the ``summary.json`` keys naming what ran and how many.
+        run_rows: ``(subject, ruleset, seed, start, stop)`` -> the rows of one chunk.
+        columns: ``subject`` -> the rows file's header.
+        new_tally: ``(subject, ruleset, seed)`` -> an empty tally (``add``, ``merge``,
+            ``summary``).
+        digest: ``subject`` -> a fingerprint of what it says (resume checks it).
+    """
+
+    rows_file: str
+    subject_key: str
+    count_key: str
+    run_rows: Callable[..., list[dict[str, Any]]]
+    columns: Callable[[Any], list[str]]
+    new_tally: Callable[..., Any]
+    digest: Callable[[Any], str]
+
+
+ENCOUNTERS = Work("encounters.csv", "scenario", "encounters", run_chunk, columns, new_tally,
+                  scenario_digest)
+
+
+@dataclass(frozen=True)
 class BatchSpec:
     """What to run and where.
 
     Attributes:
-        scenario, ruleset, n, seed: the batch itself (these decide the output).
+        scenario, ruleset, n, seed: the batch itself (these decide the output);
+            ``scenario`` is a campaign when ``work`` is a campaign's.
         workers: processes (local) or the window of chunks in flight (dask).
         chunk_size: encounters per chunk; 0 picks one from ``n`` and ``workers``.
         executor: ``local`` (a process pool; in-process for one worker) or ``dask``.
@@ -152,6 +182,7 @@ class BatchSpec:
     chunk_size: int = 0
     executor: str = "local"
     scheduler: str = "local"
+    work: Work = ENCOUNTERS
 
     def chunks(self, start: int = 0) -> list[tuple[int, int]]:
         """``(start, stop)`` index ranges covering ``start..n-1``."""
@@ -160,7 +191,8 @@ class BatchSpec:
 
     def identity(self) -> dict[str, Any]:
         """What a resumed batch must share with the interrupted one."""
-        return {"scenario": self.scenario.slug, "digest": scenario_digest(self.scenario),
+        return {self.work.subject_key: self.scenario.slug,
+                "digest": self.work.digest(self.scenario),
                 "ruleset": self.ruleset, "seed": self.seed, "n": self.n}
 
 
@@ -173,11 +205,11 @@ def finished_here(spec: BatchSpec, folder: Path) -> bool:
     Raises:
         FrayInputError: ``folder`` holds a finished batch of something else.
     """
-    summary = files.finished_summary(folder)
+    summary = files.finished_summary(folder, spec.work.rows_file)
     if summary is None:
         return False
-    want = {"scenario": spec.scenario.slug, "ruleset": spec.ruleset, "seed": spec.seed,
-            "encounters": spec.n}
+    want = {spec.work.subject_key: spec.scenario.slug, "ruleset": spec.ruleset,
+            "seed": spec.seed, spec.work.count_key: spec.n}
     differ = [k for k in want if summary.get(k) != want[k]]
     if differ:
         detail = ", ".join(f"{k}: {summary.get(k)!r} there, {want[k]!r} now" for k in differ)
@@ -188,14 +220,14 @@ def finished_here(spec: BatchSpec, folder: Path) -> bool:
     return True
 
 
-def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk
+def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk_packed
               ) -> Iterator[Any]:
-    """Yield ``fn``'s result for each chunk (its rows by default), in index order.
+    """Yield ``fn(work, subject, ruleset, seed, a, b)`` for each chunk, in index order.
 
     The chunks run on the spec's executor.
     """
     chunks = spec.chunks(start)
-    args = (spec.scenario, spec.ruleset, spec.seed)
+    args = (spec.work, spec.scenario, spec.ruleset, spec.seed)
     if spec.executor == "dask":
         return executors.run_dask(fn, args, chunks, spec.scheduler, spec.workers)
     if spec.workers <= 1:
@@ -213,7 +245,7 @@ def run_batch(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
 
 
 def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None = None, *,
-              resume: bool = False) -> Tally:
+              resume: bool = False) -> Any:
     """Run a batch and return its tally (``summary()``, ``lethality()``).
 
     With ``out_dir``, rows stream to disk as chunks finish and the final files appear only
@@ -226,11 +258,11 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
         KeyboardInterrupt: after keeping every finished chunk on disk.
     """
     progress = progress or (lambda _n: None)
-    tally = new_tally(spec.scenario, spec.ruleset, spec.seed)
+    tally = spec.work.new_tally(spec.scenario, spec.ruleset, spec.seed)
     if out_dir is None:
         for chunk in iter_rows(spec, 0, fold_chunk):
             tally.merge(chunk)
-            progress(chunk.encounters)
+            progress(chunk.count)
         return tally
     out_dir.mkdir(parents=True, exist_ok=True)
     done, size = 0, 0
@@ -241,7 +273,7 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
     else:
         files.clear_state(out_dir)  # a batch started over (--force) forgets the old one
     _stream(spec, out_dir, tally, progress, done, size)
-    files.publish_rows(out_dir)
+    files.publish_rows(out_dir, spec.work.rows_file)
     files.write_json(out_dir / "summary.json", tally.summary())
     files.clear_state(out_dir)
     return tally
@@ -259,7 +291,7 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
         handle.truncate(size)  # drop a half-written tail left by a kill
         handle.seek(size)
         if not size:
-            size = handle.write(csv_text([], columns(spec.scenario), header=True))
+            size = handle.write(csv_text([], spec.work.columns(spec.scenario), header=True))
         for chunk in iter_rows(spec, done, run_chunk_packed):
             size += handle.write(chunk.text)
             handle.flush()

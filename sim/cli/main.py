@@ -16,12 +16,13 @@ import click
 
 from sim import __version__
 from sim.cli.batch import batch
+from sim.cli.campaign import campaign
 from sim.cli.compare import compare, convert, sweep
 from sim.cli.play import play
 from sim.cli.run import rulesets_command, run, validate
 from sim.scenario.errors import FrayInputError
 
-COMMANDS = (run, play, batch, compare, convert, sweep, validate, rulesets_command)
+COMMANDS = (run, play, batch, campaign, compare, convert, sweep, validate, rulesets_command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -50,12 +50,15 @@ class Player:
         self.shown = 0  # log events already written
         self.done = False  # the script ran out: the AI profiles decide from here on
         self.policies: dict = {}  # the played fighters' own spending policies, for then
+        self.enc: Encounter | None = None  # the fight being told (a campaign has several)
 
     def __call__(self, enc: Encounter, c) -> list:
         """Declare for ``c``: the player's choice (or, after the script, its AI's)."""
         self.show_log(enc)
         if self.done:
             return ai.decide(enc, c)
+        if c.policy is not PLAYER:  # the player decides what to spend, whatever the profile
+            self.policies[c.name], c.policy = c.policy, PLAYER
         state = enc.rng.getstate()  # looking at the menu must not change the fight
         menu = menus.options(enc, c)
         why = c.why
@@ -144,6 +147,8 @@ class Player:
 
     def show_log(self, enc: Encounter) -> None:
         """Write the log events not written yet."""
+        if enc is not self.enc:  # a new fight (the next stage of a campaign)
+            self.enc, self.shown = enc, 0
         new = enc.log[self.shown:]
         self.shown = len(enc.log)
         if new:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Mapping
 
     from sim.core.actions import Intent
+    from sim.rulesets.base import Ruleset
     from sim.scenario.specs import MapSpec, Scenario
 
 
@@ -77,6 +78,12 @@ def battlefield_for(spec: MapSpec) -> Battlefield:
     return Battlefield(spec)
 
 
+def ruleset_for(scenario: Scenario, name: str | None = None) -> Ruleset:
+    """The ruleset ``name`` (default: the scenario's own) with the scenario's options."""
+    cls = registry.get(name or scenario.ruleset)
+    return cls(cls.options_for(scenario))
+
+
 class Encounter:
     """One fight: a seeded RNG, the battlefield, the combatants and a SimPy environment.
 
@@ -87,18 +94,18 @@ class Encounter:
         log: keep an event log (a list of dicts) for ``fray run``; off in batches.
         minds: who decides for a combatant, by name, instead of its AI profile (``fray play``:
             the player). A mind takes the encounter and the combatant and returns its intents.
+        carried: fighters of an earlier fight, by name (a campaign's party): each member of
+            that name is built as usual, then takes what lasts from it (``Ruleset.carry``).
     """
 
     def __init__(self, scenario: Scenario, ruleset: str | None = None, seed: int = 0,
                  log: bool = False,
                  minds: Mapping[str, Callable[[Encounter, Combatant], list[Intent]]]
-                 | None = None):
+                 | None = None, carried: Mapping[str, Combatant] | None = None):
         self.scenario = scenario
         self.seed = seed
         self.rng = random.Random(seed)
-        name = ruleset or scenario.ruleset
-        cls = registry.get(name)
-        self.ruleset = cls(cls.options_for(scenario))
+        self.ruleset = ruleset_for(scenario, ruleset)
         self.advisor = self.ruleset.advisor  # what the AI asks the ruleset
         self.field = battlefield_for(scenario.map)
         self.env = simpy.Environment()
@@ -112,9 +119,13 @@ class Encounter:
         self.declared: dict[Combatant, list[Intent]] = {}
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
+        carried = carried or {}
         for side in scenario.sides:
             members = [self.ruleset.build(m, self.field.node(m.at), self.rng)
                        for m in side.members]
+            for f in members:
+                if f.name in carried:
+                    self.ruleset.carry(carried[f.name], f)
             self.sides[side.name] = members
             self.combatants.extend(members)
         # members still in the fight per side, kept up to date by take_out (checked after

@@ -148,3 +148,43 @@ def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str,
     fig.suptitle(f"sweep over {path_label}")
     fig.savefig(path, dpi=DPI, format="png")
     return path
+
+
+# Okabe-Ito: told apart by readers with any common colour-vision deficiency
+SAFE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+                "#000000")
+
+
+def campaign_chart(summaries: list[dict[str, Any]], path: Path) -> Path:
+    """The party's survival across stages: P(reach stage k) (95% CIs) and fighters per stage.
+
+    One line per summary (one per ruleset in a compare). The last point, "cleared", is
+    P(won every stage).
+    """
+    first = summaries[0]
+    labels = [f"{s['stage']}\n{s['scenario']}" for s in first["stages"]] + ["cleared"]
+    x = list(range(1, len(labels) + 1))
+    fig, (left, right) = _figure(2, width=5.5)
+    for k, doc in enumerate(summaries):
+        colour = SAFE_COLOURS[k % len(SAFE_COLOURS)]
+        points = [s["p_reach"] for s in doc["stages"]] + [doc["p_clear"]]
+        left.errorbar(x, [m["value"] for m in points], yerr=_errors(points), marker="o",
+                      capsize=3, color=colour, label=doc["ruleset"])
+        stages = [s for s in doc["stages"] if s["fighters_mean"] is not None]
+        right.plot([s["stage"] for s in stages], [s["fighters_mean"] for s in stages],
+                   marker="s", color=colour, label=doc["ruleset"])
+    left.set_title("P(the party reaches the stage)")
+    left.set_ylabel("share of runs (95% CI)")
+    left.set_ylim(-0.02, 1.02)
+    right.set_title("party members fit to fight it")
+    right.set_ylabel(f"members (mean over runs reaching it; of {first['members']})")
+    right.set_ylim(0, first["members"] + 0.3)
+    for ax, ticks in ((left, labels), (right, labels[:-1])):
+        ax.set_xticks(range(1, len(ticks) + 1), ticks)
+        ax.set_xlabel("stage")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.suptitle(f"{first['name']}: the party across {len(first['stages'])} stages "
+                 f"({first['runs']} runs)")
+    fig.savefig(path, dpi=DPI, format="png")
+    return path

@@ -230,6 +230,11 @@ class Tally:
         all_out.sort()
         self.overall.add(rounds, *total, all_out)
 
+    @property
+    def count(self) -> int:
+        """Rows folded in (encounters)."""
+        return self.encounters
+
     def merge(self, other: Tally) -> None:
         """Add another tally of the same batch (e.g. a chunk's, folded in a worker)."""
         self.encounters += other.encounters

@@ -126,6 +126,33 @@ class Ruleset(ABC):
         cause are counted as deaths after the fight. Default: nothing happens after.
         """
 
+    # ---------------------------------------------------------------- between fights
+    # A campaign (``sim.core.campaign``) chains fights: each stage builds its fighters
+    # afresh from the scenario, then the ruleset hands them what lasts from the last fight.
+    def carry(self, old: Combatant, new: Combatant) -> None:  # noqa: B027 - optional
+        """Give ``new`` (just built for the next fight) what ``old`` carries out of the last.
+
+        Damage, points and cards spent, an empty weapon: whatever the ruleset says lasts.
+        Default: nothing lasts (a ruleset without lasting harm).
+        """
+
+    def recover(self, f: Combatant, rest: str, rng: random.Random) -> list[str]:
+        """Recovery between two fights; ``rest`` is ``none``, ``short`` or ``long``.
+
+        Runs after the aftermath, on the fighter as the last fight left it, with a
+        generator of its own (so one fighter's rolls never shift another's). Returns what
+        happened, for the solo log. Default: nothing.
+        """
+        return []
+
+    def fit(self, f: Combatant) -> bool:
+        """Whether ``f``, as its wounds now stand, can fight the next stage.
+
+        Default: anyone alive (a fighter out only for the fight, fled or surrendered, is
+        the campaign's business, not the ruleset's).
+        """
+        return f.status is not Status.DEAD
+
     # ---------------------------------------------------------------- shared resolution
     def walk_toward(self, enc: Encounter, f: Combatant, intent: Move, metres: float) -> None:
         """Resolve a ``Move``: walk up to ``metres`` toward its foe, stopping in reach.

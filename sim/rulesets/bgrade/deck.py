@@ -44,10 +44,12 @@ class DramaDeck:
 
     __slots__ = ("rng", "pile", "discards")
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, held: frozenset[int] = frozenset()):
         self.rng = rng
         self.pile = list(range(52))
         rng.shuffle(self.pile)
+        if held:  # cards still in hands from the last fight of a campaign stay there
+            self.pile = [card for card in self.pile if card not in held]
         self.discards: list[int] = []
 
     def draw(self) -> int | None:

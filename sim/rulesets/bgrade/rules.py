@@ -165,6 +165,25 @@ class Track:
         """As ORE: half the Shock (rounded down) goes away after a fight."""
         self.shock -= self.shock // 2
 
+    def copy(self) -> Track:
+        """The same marks in a new ``Track`` (a fighter carried into the next fight)."""
+        new = Track(0)
+        new.wounds, new.shock, new.shock_boxes = self.wounds, self.shock, self.shock_boxes
+        return new
+
+    def heal_shock(self, amount: int) -> int:
+        """Remove up to ``amount`` Shock; returns the Shock removed."""
+        removed = min(amount, self.shock)
+        self.shock -= removed
+        return removed
+
+    def heal_killing(self) -> str | None:
+        """Heal one wound (ORE's one point of Killing a day); None when there was none."""
+        if not self.wounds:
+            return None
+        self.wounds -= 1
+        return "1 wound"
+
     def shock_fills(self, amount: int = 1) -> bool:
         """Whether ``amount`` more Shock would fill the Shock track."""
         return self.shock + amount >= self.shock_boxes

@@ -96,11 +96,26 @@ class BGradeRuleset(OreRuleset):
         block["stats"].update({k: getattr(f, k) for k in ("intelligence", "command", "charm")})
         return block
 
+    def carry(self, old: BGradeFighter, new: BGradeFighter) -> None:
+        """ORE's (the track, a fired crossbow), plus the points and the cards still held.
+
+        Ruling: spent possibility points stay spent through a campaign (at most what this
+        fight's options give); the hand is kept when this fight has a deck.
+        """
+        super().carry(old, new)
+        new.points = min(old.points, new.points)
+        new.hand = list(old.hand) if self.options.drama_deck else []
+
     def start(self, enc: Encounter) -> None:
-        """Shuffle the fight's deck with the encounter's RNG and deal every hand."""
+        """Shuffle the fight's deck with the encounter's RNG and deal every hand.
+
+        Cards a fighter carried from the last fight of a campaign stay in its hand and out
+        of the new deck.
+        """
         self.deck = None
         if self.options.drama_deck:
-            self.deck = DramaDeck(enc.rng)
+            held = frozenset(card for c in enc.combatants for card in c.hand)
+            self.deck = DramaDeck(enc.rng, held)
             for c in enc.combatants:
                 self.deck.deal(c.hand)
 

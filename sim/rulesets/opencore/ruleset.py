@@ -42,6 +42,7 @@ from sim.rulesets.opencore.log import (
     log_roll,
     weapon_name,
 )
+from sim.rulesets.opencore.recovery import BetweenFights
 from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
@@ -71,7 +72,7 @@ MAX_EXTRA_ATTACK_CHAIN = 3
 
 
 @register
-class OpenCoreRuleset(Ruleset):
+class OpenCoreRuleset(BetweenFights, Ruleset):
     """OpenCore d100: opposed d100 rolls, initiative, fumbles, armor and critical tables."""
 
     name = "opencore"

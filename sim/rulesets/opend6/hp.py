@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.fighter import HpOptions
-from sim.rulesets.opend6.rules import hp_damage, hp_status, starting_hp
+from sim.rulesets.opend6.rules import HP_PER_DAY, hp_damage, hp_status, starting_hp
 from sim.rulesets.opend6.ruleset import OpenD6Ruleset
 from sim.rulesets.registry import register
 
@@ -48,6 +48,15 @@ class OpenD6HpRuleset(OpenD6Ruleset):
     @staticmethod
     def _health(f: D6Fighter) -> int:
         return f.hp
+
+    def _heal_day(self, f: D6Fighter) -> str | None:
+        """A day of rest gives back 5 hit points, up to the starting HP (seed 004)."""
+        gained = min(HP_PER_DAY, f.hp_max - f.hp)
+        if gained <= 0:
+            return None
+        f.hp += gained
+        f.level = hp_status(f.hp)
+        return f"{gained} HP"
 
     def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
         lost = hp_damage(damage, resistance)

@@ -148,6 +148,7 @@ def wound_penalty(wounds: int) -> int:
 
 
 HP_BASE = 20
+HP_PER_DAY = 5  # hit points a day of rest gives back (seed 004)
 
 
 def starting_hp(rng: Random, endurance: DiceCode, base: int = HP_BASE) -> int:

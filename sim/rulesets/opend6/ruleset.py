@@ -38,6 +38,7 @@ from sim.rulesets.opend6.fighter import (
     native_block,
 )
 from sim.rulesets.opend6.log import log_turn
+from sim.rulesets.opend6.recovery import BetweenFights
 from sim.rulesets.opend6.rules import (
     WoundStatus,
     extra_move_difficulty,
@@ -57,7 +58,7 @@ STUNNED = WoundStatus.STUNNED
 
 
 @register
-class OpenD6Ruleset(OpenD6Combat, Ruleset):
+class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     """OpenD6 as in seed 004's notes, with wound levels (5 wounds kill)."""
 
     name = "opend6"
@@ -87,6 +88,14 @@ class OpenD6Ruleset(OpenD6Combat, Ruleset):
     def _health(f: D6Fighter) -> int:
         """The health measure damage is counted in: wounds here, hit points in -hp."""
         return f.wounds
+
+    def _heal_day(self, f: D6Fighter) -> str | None:
+        """A day of rest heals 1 wound (seed 004); returns what it healed."""
+        if not f.wounds:
+            return None
+        f.wounds -= 1
+        f.level = wound_status(f.wounds, self.options.wounds_limit)
+        return "1 wound"
 
     def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
         """Apply a hit's damage against the resistance total; return the log's words."""

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from sim.rulesets.ore.catalog import ARMS, BOXES, HEAD, LEGS, LIMBS, LOCATION_NAMES, TORSO
 
+# Where healing goes first: the head and the torso (they knock out, daze and kill), then the
+# limbs (the fullest first; ties: arms before legs, right before left)
+HEALING_ORDER = (HEAD, TORSO, *sorted(LIMBS, reverse=True))
+
 
 class Body:
     """Shock and Killing marked in each location's boxes.
@@ -95,6 +99,46 @@ class Body:
         """Half the Shock in each location (rounded down) goes away after a fight."""
         self.shock = [s - s // 2 for s in self.shock]
         self._refresh()
+
+    # ------------------------------------------------------------------ between fights
+    def copy(self) -> Body:
+        """The same marks in a new ``Body`` (a fighter carried into the next fight)."""
+        new = Body()
+        new.killing, new.shock = list(self.killing), list(self.shock)
+        new._refresh()
+        return new
+
+    def heal_shock(self, amount: int) -> int:
+        """Remove up to ``amount`` Shock, head first, then torso, then the fullest limb.
+
+        Ruling (the seed says "from any location"): the boxes that knock out or daze go
+        first. Returns the Shock removed.
+        """
+        removed = 0
+        while removed < amount:
+            marked = [loc for loc in HEALING_ORDER if self.shock[loc]]
+            if not marked:
+                break
+            loc = marked[0] if marked[0] in (HEAD, TORSO) else max(marked,
+                                                                    key=self.shock.__getitem__)
+            self.shock[loc] -= 1
+            removed += 1
+        self._refresh()
+        return removed
+
+    def heal_killing(self) -> str | None:
+        """Heal one point of Killing (once a day, seed): head, torso, else the worst limb.
+
+        Returns what was healed (``1 Killing (torso)``), or None when there was no Killing.
+        """
+        marked = [loc for loc in HEALING_ORDER if self.killing[loc]]
+        if not marked:
+            return None
+        loc = marked[0] if marked[0] in (HEAD, TORSO) else max(marked,
+                                                                key=self.killing.__getitem__)
+        self.killing[loc] -= 1
+        self._refresh()
+        return f"1 Killing ({LOCATION_NAMES[loc]})"
 
     def summary(self) -> str:
         """``torso 3K+2S/10, head 1S/4`` for the marked locations."""

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.scenario.specs import MemberSpec
 
-SKILLS = ("fight", "shoot", "dodge", "parry", "run")
+SKILLS = ("fight", "shoot", "dodge", "parry", "run", "vigor")  # vigor: the rest roll
 MOVE_METRES = 10.0
 
 Stat = Field(default=None, ge=1, le=6)
@@ -43,13 +43,14 @@ class OreStats(Strict):
 
 
 class OreSkills(Strict):
-    """ORE combat skills 0-6 of a native block (None: from the neutral skills)."""
+    """ORE skills 0-6 of a native block (None: from the neutral skills; vigor 0)."""
 
     fight: int | None = SkillLevel
     shoot: int | None = SkillLevel
     dodge: int | None = SkillLevel
     parry: int | None = SkillLevel
     run: int | None = SkillLevel
+    vigor: int | None = SkillLevel
 
 
 def skill_names(value: str | tuple[str, ...] | list[str] | None, field: str) -> tuple[str, ...]:
@@ -95,7 +96,7 @@ class OreFighter(Combatant):
     """An ORE combatant: stats, skills, special dice, gear and wound boxes."""
 
     __slots__ = ("body", "coordination", "sense", "fight", "shoot", "dodge", "parry", "run",
-                 "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
+                 "vigor", "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
                  "defenses", "sets")
 
     def describe(self) -> str:
@@ -125,7 +126,7 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
              "coordination": (t.agility + t.dexterity) // 2,
              "sense": t.perception}
     skills = {"fight": s.brawl if weapon.unarmed else s.melee, "shoot": s.ranged,
-              "dodge": s.dodge, "parry": s.parry, "run": 1}
+              "dodge": s.dodge, "parry": s.parry, "run": 1, "vigor": 0}
     expert: tuple[str, ...] = ()
     master: tuple[str, ...] = ()
     if block is not None:
@@ -136,7 +137,7 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
         master = skill_names(block.master, "master")
     f.body, f.coordination, f.sense = stats["body"], stats["coordination"], stats["sense"]
     f.fight, f.shoot, f.dodge = skills["fight"], skills["shoot"], skills["dodge"]
-    f.parry, f.run = skills["parry"], skills["run"]
+    f.parry, f.run, f.vigor = skills["parry"], skills["run"], skills["vigor"]
     f.expert, f.master = frozenset(expert), frozenset(master)
     f.weapon = weapon
     f.armor = ARMOR[member.armor]

@@ -27,6 +27,7 @@ from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES
 from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
+from sim.rulesets.ore.recovery import BetweenFights
 from sim.rulesets.ore.rules import (
     RolledSet,
     RollPlan,
@@ -62,7 +63,7 @@ def _no_situation(intent: Intent) -> int:
 
 
 @register
-class OreRuleset(Ruleset):
+class OreRuleset(BetweenFights, Ruleset):
     """One Roll Engine as written for Reign."""
 
     name = "ore"

@@ -1,0 +1,149 @@
+"""``fray campaign``: a party through a chain of fights, many times, told once, or played."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sim.batch import files
+from sim.batch.campaign import run_campaigns, spec_for
+from sim.cli import params
+from sim.cli.play import Player
+from sim.core.campaign import run_campaign
+from sim.report.campaign import campaign_table, ending_text, stage_end, stage_text
+from sim.report.tables import progress_bar
+from sim.scenario.campaign import Campaign, load_campaign
+from sim.scenario.errors import FrayInputError, unknown
+
+ROAD = "scenarios/campaigns/road_to_the_keep.yaml"
+EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
+                   f"Told once: fray campaign {ROAD} --solo --seed 7. "
+                   f"Played: fray campaign {ROAD} --play Kestrel")
+
+
+@click.command(epilog=EPILOG_CAMPAIGN)
+@click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path())
+@params.count_option(1000, "Runs of the whole campaign.")
+@params.ruleset_option(allow_all=False, help="Ruleset (default: the campaign's).")
+@params.seed_option("Batch seed (run i has a seed derived from it); with --solo or --play, "
+                    "the run's own seed (campaign.csv lists each run's).")
+@params.workers_option()
+@params.out_option("results/<campaign>-<ruleset>-<time>")
+@params.force_option("Replace results in --out (or the --output / --log file).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted campaign batch in --out.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Local process pool, or a Dask cluster.")
+@click.option("--scheduler", default="local", show_default=True,
+              callback=params.check_scheduler,
+              help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a LocalCluster.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Runs per chunk (default: from -n and --workers, at most 1000).")
+@click.option("--solo", is_flag=True, help="Tell one whole campaign, stage by stage.")
+@click.option("--play", "names", metavar="NAME[,NAME]",
+              help="Play these party members through every stage; the AI runs the rest.")
+@click.option("--format", "fmt", type=click.Choice(("text", "markdown")), default="text",
+              show_default=True, help="How --solo or --play tells the campaign.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --solo: write the story to FILE. With --play: also write it there "
+                   "as markdown (a journal).")
+@params.quiet_option()
+def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
+             scheduler, chunk_size, solo, names, fmt, output, quiet):
+    """Run a party through a campaign's stages, carrying wounds and resting between.
+
+    A run stops at the first stage the party does not win. Writes campaign.csv (one row per
+    run), summary.json (per stage: reached, won, deaths, P(reach), P(win | reached) with 95%
+    intervals; P(clear every stage)) and survival.png; prints a table.
+    """
+    camp = load_campaign(campaign_file)
+    if solo and names:
+        raise FrayInputError("--play", [("", "--solo tells a campaign, --play plays it: "
+                                         "give one of them")])
+    if solo or names:
+        if output is not None:
+            files.claim_out_file(output, force)
+        if solo:
+            _solo(camp, ruleset, seed, fmt, output)
+        else:
+            _play(camp, ruleset, seed, names, fmt, output)
+        return
+    params.check_executor(executor, scheduler)
+    params.check_resume(resume, out_dir, "campaign", force)
+    name = ruleset or camp.ruleset
+    target = out_dir or files.default_out_dir(camp.slug, name)
+    if not resume:
+        files.claim_batch_dir(target, force)
+    spec = spec_for(camp, name, count, seed, params.workers_or_cores(workers),
+                    chunk_size or 0, executor, scheduler)
+    try:
+        with progress_bar(count, f"{camp.slug} [{name}]", quiet) as advance:
+            summary = run_campaigns(spec, target, advance, resume=resume)
+    except KeyboardInterrupt:
+        state = files.read_state(target)
+        kept = f"{state['rows']} of {count} runs kept" if state else "nothing kept"
+        click.echo(f"interrupted: {kept} in {target}"
+                   + (f"; continue with the same command plus --resume --out {target}"
+                      if state else ""), err=True)
+        sys.exit(130)
+    click.echo(campaign_table(summary))
+    click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}, "
+               f"{target / 'survival.png'}")
+
+
+def _solo(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path | None) -> None:
+    """Tell one whole campaign: every stage's fight, its aftermath, the rests between."""
+    parts: list[str] = []
+    result = run_campaign(camp, ruleset, seed, log=True,
+                          after_stage=lambda outcome, _enc: parts.append(
+                              stage_text(camp, outcome, fmt)))
+    text = _title(camp, ruleset, seed, fmt) + "\n".join(parts) + ending_text(camp, result, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    files.write_out_file(output, text)
+    click.echo(f"wrote {output}", err=True)
+
+
+def _title(camp: Campaign, ruleset: str | None, seed: int, fmt: str) -> str:
+    head = (f"{camp.name}: {len(camp.stages)} stages under {ruleset or camp.ruleset}, "
+            f"party '{camp.party}', seed {seed}")
+    return (f"# {head}\n\n" if fmt == "markdown" else f"{head}\n\n")
+
+
+def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
+          journal: Path | None) -> None:
+    """Chain ``fray play`` through the stages for the named party members."""
+    roster = camp.roster()
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    bad = [n for n in wanted if n not in roster]
+    if bad or not wanted:
+        raise FrayInputError("--play", [("", unknown("party member", n, roster)) for n in bad]
+                             or [("", "name at least one party member")])
+    answers = None if sys.stdin.isatty() else (line.rstrip("\n") for line in sys.stdin)
+    player = Player(answers, click.echo, fmt)
+    story: list[str] = [_title(camp, ruleset, seed, "markdown")]
+
+    def between(outcome, enc) -> None:
+        if enc is not None:
+            player.show_log(enc)  # the fight was told as it went: only its end is left
+        click.echo(stage_end(camp, outcome, fmt).rstrip("\n"))
+        story.append(stage_text(camp, outcome, "markdown"))
+
+    try:
+        result = run_campaign(camp, ruleset, seed, log=True,
+                              minds=dict.fromkeys(wanted, player), after_stage=between)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        _journal(journal, story)
+        sys.exit(130)
+    click.echo(ending_text(camp, result, fmt).rstrip("\n"))
+    story.append(ending_text(camp, result, "markdown"))
+    _journal(journal, story)
+
+
+def _journal(path: Path | None, story: list[str]) -> None:
+    if path is not None:
+        files.write_out_file(path, "\n".join(story))
+        click.echo(f"wrote {path}", err=True)

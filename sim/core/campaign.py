@@ -1,0 +1,193 @@
+"""One campaign run: a party through a chain of fights, carrying its wounds, resting between.
+
+Per stage (``docs/campaigns.md``):
+1. The party's members named in the stage's file fight, less those out of the campaign (dead,
+   fled, surrendered; the fled rejoin with ``fled_rejoin``) and those not fit to fight
+   (``Ruleset.fit``: still unconscious after the last rest), who sit it out with the party.
+   No fit member left: the stage is reached and not won (``unable``).
+2. ``Encounter(..., carried=party)`` builds every fighter from the file, then hands each
+   party member what lasts from its last fight (``Ruleset.carry``), fights, settles the
+   aftermath.
+3. Won: the run goes on. Every living member recovers by the stage's ``rest``
+   (``Ruleset.recover``), each with a generator of its own. Lost or drawn: the run ends.
+
+Seeds: stage 1 runs with the run's seed (a one-stage campaign fights ``fray batch``'s
+encounters), later stages and every rest with seeds hashed from it (``sim.core.seeds``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from sim.core.combatant import Combatant, Status
+from sim.core.engine import Encounter, EncounterResult, ruleset_for
+from sim.core.seeds import rest_seed, stage_seed
+
+if TYPE_CHECKING:
+    from sim.core.actions import Intent
+    from sim.scenario.campaign import Campaign, StageSpec
+    from sim.scenario.specs import Scenario
+
+OUTCOMES = ("won", "lost", "draw", "unable")  # of a stage, for the party
+
+
+@dataclass(frozen=True, slots=True)
+class StageOutcome:
+    """How the party fared in one stage.
+
+    Attributes:
+        stage: 1-based; ``label``: the stage's scenario (file stem).
+        outcome: ``won``, ``lost``, ``draw`` or ``unable`` (no member fit to fight).
+        seed: the encounter's seed (``fray run STAGE --seed`` replays it without carry-over
+            only for stage 1).
+        fighters: the members who fought; ``sat_out``: those not fit, kept with the party.
+        deaths: party members who died in it, in the fight or after.
+        rounds: the fight's rounds (0 when unable).
+        result: the encounter's result (None when unable); ``events``: its log, if kept.
+        recovery: after a won stage, per living member, what its rest did.
+        entering: when logging, each fighting member's state as the fight begins (what
+            it carried in).
+    """
+
+    stage: int
+    label: str
+    outcome: str
+    seed: int
+    fighters: tuple[str, ...]
+    sat_out: tuple[str, ...]
+    deaths: int
+    rounds: int
+    result: EncounterResult | None = None
+    events: list[dict[str, Any]] | None = None
+    recovery: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    entering: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignResult:
+    """One run: its stages (up to the first not won) and each member's fate at the end.
+
+    ``fates``: per party member who joined, ``dead``, ``fled``, ``surrendered`` (out of the
+    campaign) or its state with the party (``standing``, ``wounded``, ``unconscious``, ...).
+    """
+
+    seed: int
+    stages: tuple[StageOutcome, ...]
+    fates: tuple[tuple[str, str], ...]
+    total_stages: int
+
+    @property
+    def reached(self) -> int:
+        """The last stage the party came to (1-based)."""
+        return len(self.stages)
+
+    @property
+    def cleared(self) -> bool:
+        """Whether the party won every stage."""
+        return self.reached == self.total_stages and self.stages[-1].outcome == "won"
+
+    @property
+    def survivors(self) -> int:
+        """Members alive and still with the party at the end (standing or unconscious)."""
+        return sum(fate in ("standing", Status.UNCONSCIOUS.value, Status.INCAPACITATED.value)
+                   for _, fate in self.fates)
+
+
+Mind = Callable[[Encounter, Combatant], list["Intent"]]
+
+
+def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: bool = False,
+                 minds: Mapping[str, Mind] | None = None,
+                 after_stage: Callable[[StageOutcome, Encounter | None], None] | None = None
+                 ) -> CampaignResult:
+    """Run the campaign once; ``after_stage`` is told each stage as it ends (solo play)."""
+    name = ruleset or campaign.ruleset
+    party: dict[str, Combatant] = {}  # each member as its last fight (and rest) left it
+    gone: dict[str, Status] = {}  # out of the campaign
+    stages: list[StageOutcome] = []
+    for k, stage in enumerate(campaign.stages, start=1):
+        enc, outcome = _fight(campaign, stage, k, name, seed, party, gone, log, minds)
+        if outcome.outcome == "won" and k < len(campaign.stages):
+            outcome = replace(outcome, recovery=_rest(enc, stage, k, seed, party, gone))
+        stages.append(outcome)
+        if after_stage is not None:
+            after_stage(outcome, enc)
+        if outcome.outcome != "won":
+            break
+    return CampaignResult(seed, tuple(stages), _fates(campaign, party, gone),
+                          len(campaign.stages))
+
+
+def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int,
+           party: dict[str, Combatant], gone: dict[str, Status], log: bool,
+           minds: Mapping[str, Mind] | None) -> tuple[Encounter | None, StageOutcome]:
+    """Fight stage ``k`` with the members able to; note who is out of the campaign after."""
+    fit = _fit_check(ruleset, stage.scenario)
+    members = campaign.party_side(stage.scenario)
+    present = [m for m in members if m.name not in gone]
+    fighting = [m for m in present if m.name not in party or fit(party[m.name])]
+    sat_out = tuple(m.name for m in present if m not in fighting)
+    the_seed = stage_seed(seed, k)
+    if not fighting:
+        return None, StageOutcome(k, stage.label, "unable", the_seed, (), sat_out, 0, 0)
+    scenario = _with_party(stage.scenario, campaign.party, tuple(fighting))
+    carried = {m.name: party[m.name] for m in fighting if m.name in party}
+    enc = Encounter(scenario, ruleset, the_seed, log=log, minds=minds, carried=carried)
+    entering = tuple((c.name, c.state()) for c in enc.sides[campaign.party]) if log else ()
+    result = enc.run()
+    for c in enc.sides[campaign.party]:
+        party[c.name] = c
+        if c.status is Status.DEAD or c.status is Status.SURRENDERED or (
+                c.status is Status.FLED and not campaign.fled_rejoin):
+            gone[c.name] = c.status
+    side = next(s for s in result.sides if s.name == campaign.party)
+    outcome = ("won" if result.winner == campaign.party
+               else "draw" if result.winner is None else "lost")
+    return enc, StageOutcome(k, stage.label, outcome, the_seed,
+                             tuple(m.name for m in fighting), sat_out, side.deaths,
+                             result.rounds, result, enc.log, entering=entering)
+
+
+def _fit_check(ruleset: str, scenario: Scenario) -> Callable[[Combatant], bool]:
+    """The ruleset's ``fit`` question (with the stage's options)."""
+    return ruleset_for(scenario, ruleset).fit
+
+
+def _with_party(scenario: Scenario, party: str, members: tuple) -> Scenario:
+    """``scenario`` with the party side reduced to ``members``."""
+    sides = tuple(replace(s, members=members) if s.name == party else s
+                  for s in scenario.sides)
+    return replace(scenario, sides=sides)
+
+
+def _rest(enc: Encounter, stage: StageSpec, k: int, seed: int, party: dict[str, Combatant],
+          gone: dict[str, Status]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Every living member's recovery after stage ``k``, each with its own generator."""
+    done = []
+    for name, c in party.items():
+        if name in gone:
+            continue
+        said = enc.ruleset.recover(c, stage.rest, random.Random(rest_seed(seed, k, name)))
+        done.append((name, tuple(said)))
+    return tuple(done)
+
+
+def _fates(campaign: Campaign, party: dict[str, Combatant],
+           gone: dict[str, Status]) -> tuple[tuple[str, str], ...]:
+    """Each member who joined, as the end of its last fight left it.
+
+    Out of the campaign: ``dead``, ``fled``, ``surrendered``; with the party: ``standing``,
+    or ``unconscious`` (the roll call's words: a member who sat the last stage out is
+    still as its last fight left it).
+    """
+    fates = []
+    for name in campaign.roster():
+        if name in gone:
+            fates.append((name, gone[name].value))
+        elif name in party:
+            status = party[name].status
+            fates.append((name, "standing" if status is Status.OK else status.value))
+    return tuple(fates)

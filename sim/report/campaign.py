@@ -1,0 +1,159 @@
+"""Campaign outputs people read: the batch table, the compare report, the solo story."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.table import Table
+
+from sim.core.words import count
+from sim.report.log import render
+
+if TYPE_CHECKING:
+    from sim.core.campaign import CampaignResult, StageOutcome
+    from sim.scenario.campaign import Campaign
+
+
+def _ci(m: dict[str, Any] | None) -> str:
+    if m is None:
+        return "n/a"
+    lo, hi = m["ci95"]
+    return f"{m['value']:.3f} ({lo:.3f}-{hi:.3f})"
+
+
+def campaign_table(summary: dict[str, Any]) -> str:
+    """A plain-text table of one campaign batch: each stage, then the whole campaign."""
+    title = (f"{summary['campaign']} under {summary['ruleset']}: {summary['runs']} runs, "
+             f"seed {summary['seed']}, party '{summary['party']}' "
+             f"({count(summary['members'], 'member')})")
+    table = Table(title=title, title_justify="left")
+    for column in ("stage", "rest after", "reached", "P(reach), 95% CI",
+                   "P(win | reached), 95% CI", "party deaths", "fighting (mean)"):
+        table.add_column(column, justify="left" if column == "stage" else "right")
+    for s in summary["stages"]:
+        fighting = f"{s['fighters_mean']:.2f}" if s["fighters_mean"] is not None else "n/a"
+        table.add_row(f"{s['stage']} {s['scenario']}", s["rest"], str(s["reached"]),
+                      _ci(s["p_reach"]), _ci(s["p_win_given_reached"]), str(s["deaths"]),
+                      fighting)
+    buffer = io.StringIO()
+    Console(file=buffer, width=130, color_system=None).print(table)
+    o = summary["outcomes"]
+    buffer.write(f"P(clear every stage) {_ci(summary['p_clear'])}; runs: {o['cleared']} "
+                 f"cleared, {o['lost']} lost, {o['draw']} drawn, {o['unable']} with nobody "
+                 f"fit to fight\n")
+    buffer.write(f"party at the end: {summary['survivors']['mean']['value']:.2f} of "
+                 f"{summary['members']} alive and with it on average; "
+                 f"{summary['deaths_per_run']['value']:.2f} deaths per run\n")
+    return buffer.getvalue().rstrip("\n")
+
+
+def compare_table(summaries: list[dict[str, Any]]) -> str:
+    """How far the same party gets under each ruleset: P(reach) per stage, P(clear)."""
+    first = summaries[0]
+    table = Table(title=f"{first['campaign']}: {first['runs']} runs per ruleset, seed "
+                        f"{first['seed']}", title_justify="left")
+    table.add_column("ruleset")
+    for s in first["stages"]:
+        table.add_column(f"reach {s['stage']} {s['scenario']}", justify="right")
+    for column in ("P(clear) (95% CI)", "deaths/run", "alive at end"):
+        table.add_column(column, justify="right")
+    for doc in summaries:
+        table.add_row(doc["ruleset"], *(f"{s['p_reach']['value']:.3f}" for s in doc["stages"]),
+                      _ci(doc["p_clear"]), f"{doc['deaths_per_run']['value']:.2f}",
+                      f"{doc['survivors']['mean']['value']:.2f}")
+    buffer = io.StringIO()
+    Console(file=buffer, width=120, color_system=None).print(table)
+    return buffer.getvalue().rstrip("\n")
+
+
+def compare_markdown(summaries: list[dict[str, Any]], chart: bool = True) -> str:
+    """``report.md`` of a campaign compare: the answer first, then the numbers."""
+    first = summaries[0]
+    best = max(summaries, key=lambda d: d["p_clear"]["value"])
+    worst = min(summaries, key=lambda d: d["p_clear"]["value"])
+    lines = [f"# {first['name']}: how far the party gets under each ruleset", "",
+             f"{first['runs']} runs per ruleset, seed {first['seed']}, party "
+             f"'{first['party']}' ({count(first['members'], 'member')}). The party clears "
+             f"every stage most often under **{best['ruleset']}** "
+             f"({best['p_clear']['value']:.1%}) and least under **{worst['ruleset']}** "
+             f"({worst['p_clear']['value']:.1%}).", "",
+             "P(reach) is the share of runs that came to a stage; P(win | reached) the share "
+             "of those that won it (95% Wilson intervals). Deaths count the party's dead, "
+             "in the fights and after them.", "",
+             "| ruleset | " + " | ".join(f"stage {s['stage']} {s['scenario']}: reach / win"
+                                         for s in first["stages"])
+             + " | P(clear) | deaths/run |",
+             "|---" * (len(first["stages"]) + 3) + "|"]
+    for doc in summaries:
+        cells = [f"{s['p_reach']['value']:.3f} / "
+                 + (f"{s['p_win_given_reached']['value']:.3f}" if s["p_win_given_reached"]
+                    else "n/a") for s in doc["stages"]]
+        lines.append(f"| {doc['ruleset']} | " + " | ".join(cells)
+                     + f" | {_ci(doc['p_clear'])} | {doc['deaths_per_run']['value']:.2f} |")
+    if chart:
+        lines += ["", "![survival across stages](survival.png)"]
+    lines += ["", "Each ruleset's own folder holds its summary.json and campaign.csv."]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- the solo story
+def stage_text(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> str:
+    """One stage of a solo campaign: a header, the fight's log, what the rest did after."""
+    stage = campaign.stages[outcome.stage - 1]
+    head = (f"Stage {outcome.stage} of {len(campaign.stages)}: {stage.scenario.name} "
+            f"({outcome.label})")
+    out = [f"## {head}" if fmt == "markdown" else f"{'=' * 8} {head} {'=' * 8}", ""]
+    if outcome.entering:
+        out.append("The party goes in: "
+                   + "; ".join(f"{name} {state}" for name, state in outcome.entering) + ".")
+    if outcome.sat_out:
+        out.append(f"Not fit to fight, sitting this one out: {', '.join(outcome.sat_out)}.")
+    if outcome.entering or outcome.sat_out:
+        out.append("")
+    if outcome.outcome != "unable":
+        body = render(outcome.events or [], fmt)
+        if fmt == "markdown":  # under the campaign's title and the stage's: two levels down
+            body = "\n".join("##" + line if line.startswith("#") else line
+                             for line in body.splitlines()) + "\n"
+        out.append(body.rstrip("\n"))
+    return "\n".join(out) + "\n" + stage_end(campaign, outcome, fmt)
+
+
+def stage_end(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> str:
+    """How a stage ended for the party, and each member's rest before the next."""
+    if outcome.outcome == "unable":
+        return f"Nobody in {campaign.party} is fit to fight: the campaign ends here.\n"
+    words = {"won": f"{campaign.party} win the stage", "lost": f"{campaign.party} lose: the "
+             "campaign ends here", "draw": "a draw: the campaign ends here"}
+    out = ["", _bold(f"Stage {outcome.stage}: {words[outcome.outcome]}.", fmt)]
+    if outcome.recovery:
+        rest = campaign.stages[outcome.stage - 1].rest
+        out += ["", _bold(f"Between stages: {_rest_words(rest)}", fmt)]
+        for name, said in outcome.recovery:
+            text = "; ".join(said) if said else "no change"
+            out.append(f"- {name}: {text}" if fmt == "markdown" else f"  {name}: {text}")
+    return "\n".join(out) + "\n"
+
+
+def _bold(text: str, fmt: str) -> str:
+    return f"**{text}**" if fmt == "markdown" else text
+
+
+def _rest_words(rest: str) -> str:
+    return {"none": "no rest, straight on", "short": "a short rest (an hour)",
+            "long": "a long rest (a night and a day)"}[rest]
+
+
+def ending_text(campaign: Campaign, result: CampaignResult, fmt: str = "text") -> str:
+    """The end of a solo campaign: how far the party got and each member's fate."""
+    if result.cleared:
+        head = f"The campaign is cleared: {campaign.party} won all {result.total_stages} stages."
+    else:
+        head = (f"The campaign ends at stage {result.reached} of {result.total_stages} "
+                f"({result.stages[-1].outcome}).")
+    out = ["", _bold(head, fmt), "", _bold("The party at the end:", fmt)]
+    for name, fate in result.fates:
+        out.append(f"- {name}: {fate}" if fmt == "markdown" else f"  {name}: {fate}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,173 @@
+"""Campaign files: a party through a chain of scenarios, validated like scenarios.
+
+```yaml
+name: Road to the keep
+ruleset: ore              # optional: default the first stage's ruleset
+party: heroes             # the side that carries on from stage to stage
+fled_rejoin: false        # optional: members who fled the field rejoin at the next stage
+stages:
+  - scenario: ambush.yaml # relative to the campaign file, or an inline scenario mapping
+    rest: short           # none | short | long: recovery after this stage
+  - scenario: keep.yaml
+```
+
+Each stage is a whole scenario (it also runs alone with ``fray batch``) holding the party
+side. A party member is one character throughout: matched by name, defined where it first
+appears; a later stage may move it (``at``) and give it another AI, nothing else. A
+member may join at a later stage; one who was in the party may not go missing from a later
+stage's file (the dead, fled and surrendered are left out when the campaign runs).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+from sim.rulesets import registry
+from sim.scenario.errors import ScenarioError, pydantic_problems, unknown
+from sim.scenario.loader import load, parse, read_yaml
+from sim.scenario.models import Strict
+from sim.scenario.specs import MemberSpec, Scenario
+from sim.scenario.vocabulary import RESTS
+
+# what a later stage may change about a party member: where it starts and how it fights
+PLACEMENT = frozenset({"at", "ai", "doctrine"})
+
+
+class StageModel(Strict):
+    """One stage: a scenario (a path, or the scenario itself) and the rest after it."""
+
+    scenario: str | dict[str, Any]
+    rest: Literal[RESTS] = "none"  # type: ignore[valid-type]
+
+
+class CampaignModel(Strict):
+    """The whole campaign file."""
+
+    name: str = Field(min_length=1)
+    ruleset: str | None = None
+    party: str = Field(min_length=1)
+    fled_rejoin: bool = False
+    stages: list[StageModel] = Field(min_length=1)
+
+
+@dataclass(frozen=True, slots=True)
+class StageSpec:
+    """A stage: its scenario, the rest after it and a label for tables (the file's stem)."""
+
+    scenario: Scenario
+    rest: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Campaign:
+    """A validated campaign, ready for ``sim.core.campaign.run_campaign``."""
+
+    name: str
+    source: str
+    ruleset: str
+    party: str
+    stages: tuple[StageSpec, ...]
+    fled_rejoin: bool = False
+
+    @property
+    def slug(self) -> str:
+        """The file's stem, used to name outputs."""
+        return Path(self.source).stem
+
+    def roster(self) -> list[str]:
+        """Every party member's name, in order of first appearance."""
+        names: dict[str, None] = {}
+        for stage in self.stages:
+            names.update(dict.fromkeys(m.name for m in self.party_side(stage.scenario)))
+        return list(names)
+
+    def party_side(self, scenario: Scenario) -> tuple[MemberSpec, ...]:
+        """The party's members as ``scenario`` lists them."""
+        return next(s.members for s in scenario.sides if s.name == self.party)
+
+
+def is_campaign(data: Any) -> bool:
+    """Whether parsed YAML looks like a campaign (a mapping with ``stages``)."""
+    return isinstance(data, dict) and "stages" in data
+
+
+def load_campaign(path: str | Path) -> Campaign:
+    """Read, validate and freeze a campaign file and every scenario it names.
+
+    Raises:
+        ScenarioError: with every problem found, each naming the file and the field.
+    """
+    source = str(path)
+    return parse_campaign(read_yaml(source), source)
+
+
+def parse_campaign(data: Any, source: str = "<campaign>") -> Campaign:
+    """Validate parsed YAML (a mapping) into a ``Campaign``."""
+    if not isinstance(data, dict):
+        raise ScenarioError(source, [("", "the top level must be a mapping with keys "
+                                      f"{', '.join(CampaignModel.model_fields)}")])
+    try:
+        model = CampaignModel.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(source, pydantic_problems(exc, CampaignModel)) from None
+    problems: list[tuple[str, str]] = []
+    stages = [_stage(stage, i, source) for i, stage in enumerate(model.stages)]
+    ruleset = model.ruleset or stages[0].scenario.ruleset
+    if ruleset not in registry.names():
+        problems.append(("ruleset", unknown("ruleset", ruleset, registry.names())))
+    _check_party(model.party, stages, problems)
+    if problems:
+        raise ScenarioError(source, problems)
+    return Campaign(name=model.name, source=source, ruleset=ruleset, party=model.party,
+                    stages=tuple(stages), fled_rejoin=model.fled_rejoin)
+
+
+def _stage(stage: StageModel, i: int, source: str) -> StageSpec:
+    """Load one stage's scenario: a file next to the campaign, or the inline mapping."""
+    if isinstance(stage.scenario, str):
+        path = Path(source).parent / stage.scenario
+        scenario = load(path)
+        return StageSpec(scenario, stage.rest, scenario.slug)
+    where = f"{source}: stages[{i}].scenario"
+    scenario = parse(stage.scenario, where)
+    label = re.sub(r"[^a-z0-9]+", "_", scenario.name.lower()).strip("_") or f"stage{i + 1}"
+    return StageSpec(replace(scenario, source=label), stage.rest, label)
+
+
+def _check_party(party: str, stages: list[StageSpec], problems: list[tuple[str, str]]) -> None:
+    """Every stage holds the party side; a member stays the same character throughout."""
+    first: dict[str, tuple[int, MemberSpec]] = {}
+    for i, stage in enumerate(stages):
+        where = f"stages[{i}].scenario"
+        names = stage.scenario.side_names
+        if party not in names:
+            problems.append((where, f"{stage.label} has no side '{party}' (the party); "
+                             f"its sides: {', '.join(names)}"))
+            continue
+        members = {m.name: m for side in stage.scenario.sides if side.name == party
+                   for m in side.members}
+        for name, (k, was) in first.items():
+            if name not in members:
+                problems.append((where, f"party member '{name}' (from stage {k + 1}) is "
+                                 f"missing from side '{party}' of {stage.label}; every stage "
+                                 "lists the whole party (the fallen are left out as it runs)"))
+                continue
+            differ = _differences(was, members[name])
+            if differ:
+                problems.append((where, f"'{name}' is defined differently than in stage "
+                                 f"{k + 1} ({', '.join(differ)}); a party member is the same "
+                                 "character in every stage: only 'at' and 'ai' may change"))
+        for name, member in members.items():
+            first.setdefault(name, (i, member))
+
+
+def _differences(a: MemberSpec, b: MemberSpec) -> list[str]:
+    """The fields (other than placement) in which two descriptions of a member differ."""
+    return [f for f in MemberSpec.__slots__
+            if f not in PLACEMENT and getattr(a, f) != getattr(b, f)]
