@@ -12,11 +12,14 @@ import click
 
 from sim.batch import files
 from sim.batch import sweep as sweep_mod
+from sim.batch.campaign import run_compare_campaign
 from sim.batch.compare import prepare_out_dir, run_compare
 from sim.cli import params
+from sim.report.campaign import compare_table as campaign_compare_table
 from sim.report.compare import compare_table, sweep_table
 from sim.report.convert import conversion_text
 from sim.report.tables import progress_bar
+from sim.scenario.campaign import Campaign
 
 EPILOG_CONVERT = "Example: fray convert scenarios/ambush.yaml --ruleset all"
 EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets ore,opencore "
@@ -54,27 +57,37 @@ def convert(scenario_file, ruleset):
                    "an interrupted one resumes, the rest run.")
 @params.quiet_option()
 def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resume, quiet):
-    """Run one scenario under several rulesets and compare how lethal they are.
+    """Run one scenario (or campaign) under several rulesets and compare how lethal they are.
 
     Same scenario, same encounter seeds, each ruleset in turn. Writes one subfolder per
     ruleset (summary.json, encounters.csv), and at the top of the folder lethality.json,
     report.md and charts (survival.png, death_rate.png, rounds.png); prints the rulesets
     side by side with 95% intervals and a one-line verdict.
+
+    Given a campaign file: how far the same party gets under each ruleset (-n runs each);
+    one subfolder per ruleset as fray campaign writes it, report.md and survival.png.
     """
-    scenario = params.load_scenario(scenario_file)
+    scenario = params.load_scenario_or_campaign(scenario_file)
     params.check_resume(resume, out_dir, "comparison", force)
     out_dir = out_dir or files.default_out_dir(scenario.slug, "compare")
     prepare_out_dir(out_dir, rulesets, force or resume)
+    settings = {"seed": seed, "workers": params.workers_or_cores(workers), "resume": resume,
+                "progress": lambda label: progress_bar(count, label, quiet)}
     try:
-        doc = run_compare(scenario, rulesets, count, out_dir, seed=seed,
-                          workers=params.workers_or_cores(workers),
-                          progress=lambda label: progress_bar(count, label, quiet),
-                          resume=resume)
+        if isinstance(scenario, Campaign):
+            summaries = run_compare_campaign(scenario, rulesets, count, out_dir, **settings)
+        else:
+            doc = run_compare(scenario, rulesets, count, out_dir, **settings)
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished rulesets and every finished chunk are kept in "
                    f"{out_dir}; continue with the same command plus --resume --out {out_dir}",
                    err=True)
         sys.exit(130)
+    if isinstance(scenario, Campaign):
+        click.echo(campaign_compare_table(summaries))
+        click.echo(f"wrote {out_dir / 'report.md'}, survival.png and one folder per ruleset "
+                   "(summary.json, campaign.csv)")
+        return
     click.echo(compare_table(doc))
     click.echo(f"wrote {out_dir / 'report.md'}, lethality.json, survival.png, death_rate.png, "
                f"rounds.png and one folder per ruleset")

@@ -18,6 +18,7 @@ import click
 
 from sim import scenario as scenario_mod
 from sim.rulesets import registry
+from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
 
 SCHEDULER = re.compile(r"(tcp|tls)://[^\s:/]+:\d{1,5}")
@@ -118,6 +119,14 @@ def scenario_argument() -> Decorator:
 def load_scenario(path: str) -> scenario_mod.Scenario:
     """The scenario at ``path``; an unreadable or invalid file raises ``ScenarioError``."""
     return scenario_mod.load(path)
+
+
+def load_scenario_or_campaign(path: str) -> scenario_mod.Scenario | Campaign:
+    """A scenario, or a campaign (a file with ``stages``), each validated as such."""
+    data = scenario_mod.read_yaml(path)
+    if is_campaign(data):
+        return parse_campaign(data, path)
+    return scenario_mod.parse(data, path)
 
 
 def workers_or_cores(workers: int | None) -> int:

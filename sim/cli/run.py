@@ -43,14 +43,14 @@ def run(scenario_file, ruleset, seed, fmt, output, force):
 @click.command()
 @click.argument("scenario_files", metavar="SCENARIO...", nargs=-1, required=True)
 def validate(scenario_files):
-    """Check scenario files; print OK per valid file.
+    """Check scenario and campaign files (a campaign with its stages); print OK per valid file.
 
-    Example: fray validate scenarios/*.yaml
+    Example: fray validate scenarios/*.yaml scenarios/campaigns/road_to_the_keep.yaml
     """
     bad = 0
     for path in scenario_files:
         try:
-            params.load_scenario(path)
+            params.load_scenario_or_campaign(path)
         except ScenarioError as exc:
             bad += 1
             click.echo(exc.render(), err=True)

@@ -13,10 +13,13 @@ from coinflip import CoinFlip
 from helpers import SCENARIOS
 
 from sim import scenario as scenario_mod
+from sim.core.campaign import run_campaign
 from sim.core.engine import Encounter
 from sim.rulesets import registry
+from sim.scenario.campaign import is_campaign, load_campaign
 
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
+CAMPAIGN_FILES = sorted((SCENARIOS / "campaigns").glob("*.yaml"))
 RULESETS = [*registry.names(), CoinFlip.name]
 FIGHTS = 12  # per ruleset and scenario: enough to reach every branch of the bookkeeping
 ROLL_EVENTS = {"roll", "attack"}  # the log line that shows an attack's or a pool's dice
@@ -135,3 +138,28 @@ def test_advisor_answers_every_question_safely(ruleset):
         waits, _ = adv.wait_intents(enc, c, [foe])
         assert all(type(i) in rules.supports for i in waits)
         assert all(type(i) in rules.supports for i in adv.while_closing(enc, c, foe))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_bundled_campaign_runs(ruleset):
+    """Each bundled campaign, run through, under every ruleset: its stages and fates add up.
+
+    Its stage files, which sit beside it, run alone as scenarios too.
+    """
+    campaigns = [p for p in CAMPAIGN_FILES if is_campaign(yaml.safe_load(p.read_text()))]
+    assert campaigns
+    for path in CAMPAIGN_FILES:
+        if path not in campaigns:
+            _check_books(_checked_encounter(scenario_mod.load(path), ruleset, 0))
+    for path in campaigns:
+        camp = load_campaign(path)
+        for seed in range(FIGHTS):
+            run = run_campaign(camp, ruleset, seed, log=seed == 0)
+            assert 1 <= run.reached <= len(camp.stages)
+            assert all(s.outcome == "won" for s in run.stages[:-1])
+            roster = set(camp.roster())
+            for s in run.stages:
+                assert set(s.fighters) | set(s.sat_out) <= roster
+                assert 0 <= s.deaths <= len(s.fighters)
+            assert {n for n, _ in run.fates} <= roster
+            assert 0 <= run.survivors <= len(roster)
