@@ -62,7 +62,8 @@ def run_rows(campaign: Campaign, ruleset: str, batch_seed: int, start: int,
 
 def new_tally(campaign: Campaign, ruleset: str, seed: int) -> CampaignTally:
     """An empty tally for runs of ``campaign``."""
-    return CampaignTally(campaign.slug, campaign.name, ruleset, seed, campaign.party,
+    return CampaignTally(campaign.slug, campaign.name, digest(campaign), ruleset, seed,
+                         campaign.party,
                          len(campaign.roster()),
                          [StageFold(s.label, s.rest) for s in campaign.stages])
 
@@ -88,13 +89,16 @@ def spec_for(campaign: Campaign, ruleset: str, n: int, seed: int = 1, workers: i
 
 def run_campaigns(spec: BatchSpec, out_dir: Path | None, progress=None, *,
                   resume: bool = False, chart: bool = True) -> dict[str, Any]:
-    """Run (or resume) a campaign batch; write the chart; return ``summary.json``."""
+    """Run (or resume) a campaign batch; write the chart; return ``summary.json``.
+
+    ``resume``: a finished batch of the same runs is read back; an interrupted one goes on;
+    anything else is refused (``run_tally``: no interrupted batch, or another one).
+    """
     if resume and out_dir is not None and finished_here(spec, out_dir):
         tally = fold_csv(out_dir / CAMPAIGN.rows_file, spec.scenario, spec.ruleset, spec.seed,
                          CAMPAIGN)
     else:
-        tally = run_tally(spec, out_dir, progress, resume=resume and out_dir is not None
-                          and files.read_state(out_dir) is not None)
+        tally = run_tally(spec, out_dir, progress, resume=resume)
     summary = tally.summary()
     if chart and out_dir is not None:
         with files.atomic_path(out_dir / "survival.png") as tmp:
@@ -115,9 +119,11 @@ def run_compare_campaign(campaign: Campaign, rulesets: list[str], n: int, out_di
     summaries = []
     for name in rulesets:
         spec = spec_for(campaign, name, n, seed, workers)
+        sub = out_dir / name
+        # resuming a comparison: a ruleset finished or interrupted goes on, the rest start
+        again = resume and (files.read_state(sub) is not None or finished_here(spec, sub))
         with prepare(f"{campaign.slug} [{name}]") as advance:
-            summaries.append(run_campaigns(spec, out_dir / name, advance, resume=resume,
-                                           chart=chart))
+            summaries.append(run_campaigns(spec, sub, advance, resume=again, chart=chart))
     if chart:
         with files.atomic_path(out_dir / "survival.png") as tmp:
             charts.campaign_chart(summaries, tmp)

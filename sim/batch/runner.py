@@ -210,9 +210,13 @@ def finished_here(spec: BatchSpec, folder: Path) -> bool:
         return False
     want = {spec.work.subject_key: spec.scenario.slug, "ruleset": spec.ruleset,
             "seed": spec.seed, spec.work.count_key: spec.n}
+    if "digest" in summary:  # what the subject says, where the summary records it
+        want["digest"] = spec.work.digest(spec.scenario)
     differ = [k for k in want if summary.get(k) != want[k]]
     if differ:
-        detail = ", ".join(f"{k}: {summary.get(k)!r} there, {want[k]!r} now" for k in differ)
+        detail = ", ".join(f"{k}: {summary.get(k)!r} there, {want[k]!r} now" if k != "digest"
+                           else f"the {spec.work.subject_key} file's contents changed"
+                           for k in differ)
         raise FrayInputError(str(folder), [("", f"holds a finished batch that differs "
                                              f"({detail}); --resume keeps finished results: "
                                              f"choose another --out, or rerun with --force "

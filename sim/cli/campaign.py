@@ -9,6 +9,7 @@ import click
 
 from sim.batch import files
 from sim.batch.campaign import run_campaigns, spec_for
+from sim.batch.runner import finished_here
 from sim.cli import params
 from sim.cli.play import Player
 from sim.core.campaign import run_campaign
@@ -77,6 +78,9 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
         files.claim_batch_dir(target, force)
     spec = spec_for(camp, name, count, seed, params.workers_or_cores(workers),
                     chunk_size or 0, executor, scheduler)
+    if resume and finished_here(spec, target):
+        click.echo(f"{target}: already complete", err=True)
+        return
     try:
         with progress_bar(count, f"{camp.slug} [{name}]", quiet) as advance:
             summary = run_campaigns(spec, target, advance, resume=resume)

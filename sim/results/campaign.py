@@ -71,6 +71,7 @@ class CampaignTally:
 
     campaign: str
     name: str
+    digest: str  # what the campaign says (its stages included): a resume checks it
     ruleset: str
     seed: int
     party: str
@@ -118,7 +119,8 @@ class CampaignTally:
         s_mean, s_lo, s_hi = normal_ci(*histogram_sums(self.survivors))
         d_mean, d_lo, d_hi = normal_ci(*histogram_sums(self.deaths))
         return {
-            "campaign": self.campaign, "name": self.name, "ruleset": self.ruleset,
+            "campaign": self.campaign, "name": self.name, "digest": self.digest,
+            "ruleset": self.ruleset,
             "runs": n, "seed": self.seed, "party": self.party, "members": self.members,
             "outcomes": {k: self.outcomes[k] for k in RUN_OUTCOMES},
             "p_clear": metric(cleared / n if n else 0.0, lo, hi, "wilson"),

@@ -132,7 +132,12 @@ def _stage(stage: StageModel, i: int, source: str) -> StageSpec:
     """Load one stage's scenario: a file next to the campaign, or the inline mapping."""
     if isinstance(stage.scenario, str):
         path = Path(source).parent / stage.scenario
-        scenario = load(path)
+        try:
+            scenario = load(path)
+        except ScenarioError as exc:  # name the campaign's field, then the stage file's
+            raise ScenarioError(source, [
+                (f"stages[{i}].scenario", f"{exc.source}: {field + ': ' if field else ''}{msg}")
+                for field, msg in exc.problems]) from None
         return StageSpec(scenario, stage.rest, scenario.slug)
     where = f"{source}: stages[{i}].scenario"
     scenario = parse(stage.scenario, where)
