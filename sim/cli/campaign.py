@@ -13,7 +13,13 @@ from sim.batch.runner import finished_here
 from sim.cli import params
 from sim.cli.play import Player
 from sim.core.campaign import run_campaign
-from sim.report.campaign import campaign_table, ending_text, stage_end, stage_text
+from sim.report.campaign import (
+    campaign_table,
+    ending_text,
+    stage_end,
+    stage_head,
+    stage_text,
+)
 from sim.report.tables import progress_bar
 from sim.scenario.campaign import Campaign, load_campaign
 from sim.scenario.errors import FrayInputError, unknown
@@ -62,6 +68,7 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
     if solo and names:
         raise FrayInputError("--play", [("", "--solo tells a campaign, --play plays it: "
                                          "give one of them")])
+    _only_with(solo or names is not None)
     if solo or names:
         if output is not None:
             files.claim_out_file(output, force)
@@ -96,6 +103,23 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
                f"{target / 'survival.png'}")
 
 
+BATCH_ONLY = ("count", "out_dir", "resume", "workers", "executor", "scheduler", "chunk_size",
+              "quiet")
+ONE_ONLY = ("fmt", "output")
+
+
+def _only_with(one: bool) -> None:
+    """Refuse options the chosen mode would silently ignore (batch vs --solo / --play)."""
+    ctx = click.get_current_context()
+    wrong = BATCH_ONLY if one else ONE_ONLY
+    given = [p.opts[0] for p in ctx.command.params if p.name in wrong
+             and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE]
+    if given:
+        why = ("--solo and --play tell one run: drop " if one else
+               "only --solo and --play tell a run: add one of them, or drop ")
+        raise FrayInputError(given[0], [("", why + ", ".join(given))])
+
+
 def _solo(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path | None) -> None:
     """Tell one whole campaign: every stage's fight, its aftermath, the rests between."""
     parts: list[str] = []
@@ -127,7 +151,11 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
                              or [("", "name at least one party member")])
     answers = None if sys.stdin.isatty() else (line.rstrip("\n") for line in sys.stdin)
     player = Player(answers, click.echo, fmt)
+    click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]
+
+    def start(outcome, _enc) -> None:
+        click.echo(stage_head(camp, outcome, fmt).rstrip("\n"))
 
     def between(outcome, enc) -> None:
         if enc is not None:
@@ -137,7 +165,8 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
 
     try:
         result = run_campaign(camp, ruleset, seed, log=True,
-                              minds=dict.fromkeys(wanted, player), after_stage=between)
+                              minds=dict.fromkeys(wanted, player), before_stage=start,
+                              after_stage=between)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         _journal(journal, story)

@@ -99,17 +99,26 @@ class CampaignResult:
 Mind = Callable[[Encounter, Combatant], list["Intent"]]
 
 
+StageHook = Callable[[StageOutcome, "Encounter | None"], None]
+
+
 def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: bool = False,
                  minds: Mapping[str, Mind] | None = None,
-                 after_stage: Callable[[StageOutcome, Encounter | None], None] | None = None
+                 before_stage: StageHook | None = None, after_stage: StageHook | None = None
                  ) -> CampaignResult:
-    """Run the campaign once; ``after_stage`` is told each stage as it ends (solo play)."""
+    """Run the campaign once.
+
+    For solo play, ``before_stage`` is told each stage as its fight is about to begin (an
+    outcome still ``pending``, with who fights, who sits out and what they carry in) and
+    ``after_stage`` as it ends.
+    """
     name = ruleset or campaign.ruleset
     party: dict[str, Combatant] = {}  # each member as its last fight (and rest) left it
     gone: dict[str, Status] = {}  # out of the campaign
     stages: list[StageOutcome] = []
     for k, stage in enumerate(campaign.stages, start=1):
-        enc, outcome = _fight(campaign, stage, k, name, seed, party, gone, log, minds)
+        enc, outcome = _fight(campaign, stage, k, name, seed, party, gone, log, minds,
+                              before_stage)
         if outcome.outcome == "won" and k < len(campaign.stages):
             outcome = replace(outcome, recovery=_rest(enc, stage, k, seed, party, gone))
         stages.append(outcome)
@@ -123,7 +132,8 @@ def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: boo
 
 def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int,
            party: dict[str, Combatant], gone: dict[str, Status], log: bool,
-           minds: Mapping[str, Mind] | None) -> tuple[Encounter | None, StageOutcome]:
+           minds: Mapping[str, Mind] | None, before: StageHook | None
+           ) -> tuple[Encounter | None, StageOutcome]:
     """Fight stage ``k`` with the members able to; note who is out of the campaign after."""
     fit = _fit_check(ruleset, stage.scenario)
     members = campaign.party_side(stage.scenario)
@@ -137,6 +147,10 @@ def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int
     carried = {m.name: party[m.name] for m in fighting if m.name in party}
     enc = Encounter(scenario, ruleset, the_seed, log=log, minds=minds, carried=carried)
     entering = tuple((c.name, c.state()) for c in enc.sides[campaign.party]) if log else ()
+    if before is not None:
+        before(StageOutcome(k, stage.label, "pending", the_seed,
+                            tuple(m.name for m in fighting), sat_out, 0, 0,
+                            entering=entering), enc)
     result = enc.run()
     for c in enc.sides[campaign.party]:
         party[c.name] = c

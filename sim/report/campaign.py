@@ -99,8 +99,8 @@ def compare_markdown(summaries: list[dict[str, Any]], chart: bool = True) -> str
 
 
 # ---------------------------------------------------------------------------- the solo story
-def stage_text(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> str:
-    """One stage of a solo campaign: a header, the fight's log, what the rest did after."""
+def stage_head(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> str:
+    """A stage's header: its number and scenario, the party going in, who sits out."""
     stage = campaign.stages[outcome.stage - 1]
     head = (f"Stage {outcome.stage} of {len(campaign.stages)}: {stage.scenario.name} "
             f"({outcome.label})")
@@ -112,6 +112,12 @@ def stage_text(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> 
         out.append(f"Not fit to fight, sitting this one out: {', '.join(outcome.sat_out)}.")
     if outcome.entering or outcome.sat_out:
         out.append("")
+    return "\n".join(out) + "\n"
+
+
+def stage_text(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> str:
+    """One stage of a solo campaign: a header, the fight's log, what the rest did after."""
+    out = [stage_head(campaign, outcome, fmt).rstrip("\n")]
     if outcome.outcome != "unable":
         body = render(outcome.events or [], fmt)
         if fmt == "markdown":  # under the campaign's title and the stage's: two levels down

@@ -1,0 +1,631 @@
+"""``fray campaign``: a party through a chain of fights, run many times, told once, played.
+
+Small campaigns of sword duels written into ``tmp_path`` (JSON is YAML) keep this quick;
+stage files are given by paths relative to the campaign file, or inline. Everything runs
+through ``sim.cli.main.main`` with ``sys.argv`` set, as the installed script does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import SCENARIOS, Result, fray
+
+DUEL = SCENARIOS / "duel.yaml"
+ROAD = SCENARIOS / "campaigns" / "road_to_the_keep.yaml"
+OUTCOME_OF_WINNER = {"red": "won", "blue": "lost", "draw": "draw"}
+STAGE_COLUMNS = ("outcome", "deaths", "fighters", "rounds")
+
+
+# ---------------------------------------------------------------------------- helpers
+def assert_bad_input(result: Result, *needles: str) -> None:
+    """Exit 2, every needle in stderr, no traceback or internal error."""
+    text = result.out + result.err
+    assert result.code == 2, text
+    assert "Traceback" not in text and "internal error" not in text, text
+    for needle in needles:
+        assert needle in result.err, f"{needle!r} missing:\n{result.err}"
+
+
+def write_campaign(folder: Path, data: dict, name: str = "two_duels.yaml") -> Path:
+    """Write a campaign (as JSON, which is YAML) into ``folder``; return its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(json.dumps(data, indent=1))
+    return path
+
+
+def two_duels(tmp_path: Path, **top) -> Path:
+    """Two duels for Ser Aldric (party ``red``): the first a file next to the campaign, the
+    second a file in a subfolder; a long rest between."""
+    shutil.copy(DUEL, tmp_path / "duel.yaml")
+    (tmp_path / "stages").mkdir(exist_ok=True)
+    shutil.copy(DUEL, tmp_path / "stages" / "second_duel.yaml")
+    data = {"name": "Two duels", "party": "red",
+            "stages": [{"scenario": "duel.yaml", "rest": "long"},
+                       {"scenario": "stages/second_duel.yaml"}], **top}
+    return write_campaign(tmp_path, data)
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file in ``folder`` (hidden ones too): its bytes and modification time."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def campaign(capsys, path: Path, out: Path, *args: str) -> Result:
+    return fray(capsys, "campaign", str(path), "--out", str(out), "-q", *args)
+
+
+def first_won_seed(rows: list[dict[str, str]]) -> dict[str, str]:
+    """The first row of a two-stage batch whose party won stage 1 (and so rested)."""
+    return next(r for r in rows if r["stage1_outcome"] == "won")
+
+
+# ---------------------------------------------------------------------------- a batch
+def test_a_batch_writes_its_files_and_table(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "out"
+    result = campaign(capsys, camp, out, "-n", "40", "--workers", "1")
+    assert result.code == 0, result.err
+    assert sorted(p.name for p in out.iterdir()) == ["campaign.csv", "summary.json",
+                                                     "survival.png"]
+    assert (out / "survival.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    # the table on the terminal
+    assert "two_duels under ore: 40 runs, seed 1, party 'red' (1 member)" in result.out
+    assert "P(reach), 95% CI" in result.out and "P(win | reached), 95% CI" in result.out
+    assert "1 duel" in result.out and "2 second_duel" in result.out
+    assert "P(clear every stage)" in result.out
+    assert f"wrote {out / 'summary.json'}, {out / 'campaign.csv'}" in result.out
+
+    rows = read_rows(out / "campaign.csv")
+    header = (out / "campaign.csv").read_text().splitlines()[0].split(",")
+    assert header == ["index", "seed", "reached", "outcome", "survivors", "deaths",
+                      *(f"stage{k}_{c}" for k in (1, 2) for c in STAGE_COLUMNS)]
+    assert len(rows) == 40 and [int(r["index"]) for r in rows] == list(range(40))
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["campaign"], summary["name"], summary["ruleset"]) == (
+        "two_duels", "Two duels", "ore")
+    assert (summary["runs"], summary["seed"], summary["party"], summary["members"]) == (
+        40, 1, "red", 1)
+    stages = summary["stages"]
+    assert [(s["stage"], s["scenario"], s["rest"]) for s in stages] == [
+        (1, "duel", "long"), (2, "second_duel", "none")]
+    for s in stages:
+        assert {"reached", "won", "deaths", "p_reach", "p_win_given_reached"} <= set(s)
+        assert s["won"] + s["lost"] + s["draw"] + s["unable"] == s["reached"]
+        assert s["p_reach"]["value"] == pytest.approx(s["reached"] / 40, abs=1e-6)
+        lo, hi = s["p_reach"]["ci95"]
+        assert lo <= s["p_reach"]["value"] <= hi and s["p_reach"]["method"] == "wilson"
+    assert stages[0]["reached"] == 40
+    assert stages[1]["reached"] == stages[0]["won"]  # a run goes on only after a win
+    assert 0 < stages[0]["won"] < 40  # both branches are exercised by this batch
+    assert stages[0]["p_win_given_reached"]["value"] == pytest.approx(
+        stages[0]["won"] / 40, abs=1e-6)
+    assert stages[1]["p_reach"]["value"] == pytest.approx(
+        stages[0]["p_reach"]["value"] * stages[0]["p_win_given_reached"]["value"], abs=1e-5)
+    assert summary["p_clear"]["value"] == pytest.approx(stages[1]["won"] / 40, abs=1e-6)
+    assert summary["outcomes"]["cleared"] == stages[1]["won"]
+    assert sum(summary["outcomes"].values()) == 40
+
+    # the summary is the tally of the rows
+    for k, s in enumerate(stages, start=1):
+        outcomes = Counter(r[f"stage{k}_outcome"] for r in rows if r[f"stage{k}_outcome"])
+        assert outcomes.total() == s["reached"]
+        assert (outcomes["won"], outcomes["lost"], outcomes["draw"]) == (
+            s["won"], s["lost"], s["draw"])
+        assert sum(int(r[f"stage{k}_deaths"] or 0) for r in rows) == s["deaths"]
+    assert Counter(r["outcome"] for r in rows) == Counter(
+        {k: v for k, v in summary["outcomes"].items() if v})
+    assert summary["survivors"]["histogram"] == dict(
+        sorted(Counter(r["survivors"] for r in rows).items()))
+    for r in rows:  # a stage not reached is empty; the last one reached is the run's end
+        reached = int(r["reached"])
+        assert all(r[f"stage{k}_outcome"] == "won" for k in range(1, reached))
+        assert all(r[f"stage{k}_{c}"] == "" for k in range(reached + 1, 3)
+                   for c in STAGE_COLUMNS)
+        last = r[f"stage{reached}_outcome"]
+        assert r["outcome"] == ("cleared" if reached == 2 and last == "won" else last)
+
+
+def test_inline_stages_and_a_ruleset_override(capsys, tmp_path):
+    data = {"name": "Inline", "party": "red", "stages": [
+        {"scenario": {"name": "First blood", "max_rounds": 20, "sides": {
+            "red": [{"name": "Hero", "weapon": "sword"}],
+            "blue": [{"name": "Foe", "weapon": "club"}]}}, "rest": "short"},
+        {"scenario": {"name": "Second blood", "sides": {
+            "red": [{"name": "Hero", "weapon": "sword", "ai": "aggressive"}],
+            "blue": [{"name": "Foe", "weapon": "knife"}]}}}]}
+    camp = write_campaign(tmp_path, data, "inline.yaml")
+    out = tmp_path / "out"
+    result = campaign(capsys, camp, out, "-n", "20", "--workers", "1", "--ruleset", "opencore")
+    assert result.code == 0, result.err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["ruleset"] == "opencore" and summary["runs"] == 20
+    assert [s["scenario"] for s in summary["stages"]] == ["first_blood", "second_blood"]
+    assert len(read_rows(out / "campaign.csv")) == 20
+
+
+def test_the_default_folder_is_under_results(capsys, tmp_path, monkeypatch):
+    camp = two_duels(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = fray(capsys, "campaign", str(camp), "-n", "5", "--workers", "1", "-q",
+                  "--ruleset", "opend6")
+    assert result.code == 0, result.err
+    made = list((tmp_path / "results").glob("two_duels-opend6-*"))
+    assert len(made) == 1
+    assert sorted(p.name for p in made[0].iterdir()) == ["campaign.csv", "summary.json",
+                                                         "survival.png"]
+
+
+# ---------------------------------------------------------------------------- determinism
+def test_output_does_not_depend_on_workers_or_chunks(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    runs = {"one": ("--workers", "1"), "two": ("--workers", "2"),
+            "chunks": ("--workers", "1", "--chunk-size", "7")}
+    for name, args in runs.items():
+        result = campaign(capsys, camp, tmp_path / name, "-n", "30", "--seed", "11", *args)
+        assert result.code == 0, (name, result.err)
+    for name in ("two", "chunks"):
+        for file in ("summary.json", "campaign.csv"):
+            assert (tmp_path / name / file).read_bytes() == (
+                tmp_path / "one" / file).read_bytes(), (name, file)
+    other = campaign(capsys, camp, tmp_path / "seed12", "-n", "30", "--seed", "12",
+                     "--workers", "1")
+    assert other.code == 0
+    assert (tmp_path / "seed12" / "campaign.csv").read_bytes() != (
+        tmp_path / "one" / "campaign.csv").read_bytes()
+
+
+def test_a_one_stage_campaign_fights_the_batch_encounters(capsys, tmp_path):
+    camp = write_campaign(tmp_path, {"name": "One duel", "party": "red",
+                                     "stages": [{"scenario": str(DUEL)}]}, "one.yaml")
+    args = ("-n", "50", "--seed", "5", "--workers", "1", "-q")
+    assert fray(capsys, "campaign", str(camp), *args, "--out", str(tmp_path / "c")).code == 0
+    assert fray(capsys, "batch", str(DUEL), *args, "--out", str(tmp_path / "b")).code == 0
+    runs = read_rows(tmp_path / "c" / "campaign.csv")
+    encounters = read_rows(tmp_path / "b" / "encounters.csv")
+    assert len(runs) == len(encounters) == 50
+    assert {e["winner"] for e in encounters} >= {"red", "blue"}  # not a one-sided sample
+    for run, enc in zip(runs, encounters, strict=True):
+        assert (run["index"], run["seed"]) == (enc["index"], enc["seed"])
+        assert run["stage1_outcome"] == OUTCOME_OF_WINNER[enc["winner"]], run["index"]
+        assert run["stage1_rounds"] == enc["rounds"]
+        assert run["stage1_deaths"] == run["deaths"] == enc["red_deaths"]
+
+
+def test_solo_retells_the_runs_of_the_batch(capsys, tmp_path):
+    """``--solo --seed`` with a seed from campaign.csv ends as that row says."""
+    camp = two_duels(tmp_path)
+    assert campaign(capsys, camp, tmp_path / "out", "-n", "12", "--workers", "1").code == 0
+    rows = read_rows(tmp_path / "out" / "campaign.csv")
+    assert {r["outcome"] for r in rows} >= {"lost"} and any(r["reached"] == "2" for r in rows)
+    for row in rows[:8]:
+        told = fray(capsys, "campaign", str(camp), "--solo", "--seed", row["seed"])
+        assert told.code == 0, told.err
+        if row["outcome"] == "cleared":
+            assert "The campaign is cleared: red won all 2 stages." in told.out
+        else:
+            assert (f"The campaign ends at stage {row['reached']} of 2 ({row['outcome']})."
+                    in told.out), row
+        assert told.out.count(" of 2: Sword duel") == int(row["reached"])
+
+
+def test_an_unhurt_member_fights_stage_two_as_fray_run_would(capsys, tmp_path):
+    """Nothing carried: stage 2 of the story is ``fray run`` with the stage's seed."""
+    camp = two_duels(tmp_path)
+    assert campaign(capsys, camp, tmp_path / "out", "-n", "20", "--workers", "1").code == 0
+    rows = read_rows(tmp_path / "out" / "campaign.csv")
+    for row in rows:
+        if row["stage1_outcome"] != "won":
+            continue
+        told = fray(capsys, "campaign", str(camp), "--solo", "--seed", row["seed"]).out
+        stage2 = told.split("Stage 2 of 2", 1)[1]
+        if "The party goes in: Ser Aldric unhurt." not in stage2:
+            continue
+        seed = stage2.split("(seed ", 1)[1].split(")", 1)[0]
+        alone = fray(capsys, "run", str(tmp_path / "stages" / "second_duel.yaml"),
+                     "--seed", seed)
+        assert alone.code == 0
+        assert alone.out.strip() in stage2
+        return
+    pytest.fail("no run in the sample won stage 1 unhurt")
+
+
+# ---------------------------------------------------------------------------- resume
+def interrupt_after_first_chunk(monkeypatch) -> None:
+    """Make the progress bar of ``fray campaign`` raise Ctrl-C once a chunk is done."""
+
+    @contextlib.contextmanager
+    def bar(_total, _label, _quiet=False):
+        def advance(_n):
+            raise KeyboardInterrupt
+
+        yield advance
+
+    monkeypatch.setattr("sim.cli.campaign.progress_bar", bar)
+
+
+def test_an_interrupted_batch_resumes_to_the_same_files(capsys, tmp_path, monkeypatch):
+    camp = two_duels(tmp_path)
+    args = ("-n", "30", "--workers", "1", "--chunk-size", "10")
+    whole = campaign(capsys, camp, tmp_path / "whole", *args)
+    assert whole.code == 0, whole.err
+
+    out = tmp_path / "cut"
+    with monkeypatch.context() as patch:
+        interrupt_after_first_chunk(patch)
+        cut = campaign(capsys, camp, out, *args)
+    assert cut.code == 130, cut.err
+    assert f"interrupted: 10 of 30 runs kept in {out}" in cut.err
+    assert "--resume" in cut.err
+    assert not (out / "summary.json").exists() and not (out / "campaign.csv").exists()
+    assert (out / ".batch-state.json").exists()
+
+    again = campaign(capsys, camp, out, *args)  # not without --resume
+    assert_bad_input(again, "interrupted batch", "--resume")
+    other = campaign(capsys, camp, out, "-n", "31", "--workers", "1", "--resume")
+    assert_bad_input(other, "the interrupted batch differs", "n: was 30, now 31")
+
+    resumed = campaign(capsys, camp, out, *args, "--resume")
+    assert resumed.code == 0, resumed.err
+    for file in ("summary.json", "campaign.csv"):
+        assert (out / file).read_bytes() == (tmp_path / "whole" / file).read_bytes(), file
+    assert not (out / ".batch-state.json").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["campaign.csv", "summary.json",
+                                                     "survival.png"]
+
+
+def test_resume_of_a_finished_batch_says_it_is_complete(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "out"
+    args = ("-n", "20", "--workers", "1")
+    assert campaign(capsys, camp, out, *args).code == 0
+    before = snapshot(out)
+    again = campaign(capsys, camp, out, *args, "--resume")
+    assert again.code == 0, again.err
+    assert "already complete" in again.err
+    assert snapshot(out) == before  # survival.png not rewritten either
+
+
+def test_resume_refuses_a_finished_batch_of_other_options(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "out"
+    assert campaign(capsys, camp, out, "-n", "20", "--workers", "1").code == 0
+    before = snapshot(out)
+    more = campaign(capsys, camp, out, "-n", "30", "--workers", "1", "--resume")
+    assert_bad_input(more, f"error: {out}: holds a finished batch that differs",
+                     "runs: 20 there, 30 now", "--force")
+    seed = campaign(capsys, camp, out, "-n", "20", "--seed", "3", "--workers", "1",
+                    "--resume")
+    assert_bad_input(seed, "holds a finished batch that differs", "seed: 1 there, 3 now")
+    rules = campaign(capsys, camp, out, "-n", "20", "--ruleset", "opend6", "--workers", "1",
+                     "--resume")
+    assert_bad_input(rules, "holds a finished batch that differs", "ruleset: 'ore' there")
+    both = campaign(capsys, camp, out, "-n", "20", "--resume", "--force")
+    assert_bad_input(both, "give one of them")
+    no_out = fray(capsys, "campaign", str(camp), "-n", "20", "--resume")
+    assert_bad_input(no_out, "--resume: name the folder of the interrupted campaign")
+    assert snapshot(out) == before
+
+
+def test_a_second_batch_into_the_same_folder_needs_force(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "out"
+    assert campaign(capsys, camp, out, "-n", "20", "--workers", "1").code == 0
+    before = snapshot(out)
+    again = campaign(capsys, camp, out, "-n", "25", "--seed", "4", "--workers", "1")
+    assert_bad_input(again, f"error: {out}: folder already holds results", "--force")
+    assert snapshot(out) == before
+    forced = campaign(capsys, camp, out, "-n", "25", "--seed", "4", "--workers", "1",
+                      "--force")
+    assert forced.code == 0, forced.err
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["runs"], summary["seed"]) == (25, 4)
+    assert len(read_rows(out / "campaign.csv")) == 25
+
+
+def test_resume_after_the_campaign_changed_is_bad_input(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "out"
+    assert campaign(capsys, camp, out, "-n", "20", "--workers", "1").code == 0
+    before = snapshot(out)
+    data = json.loads(camp.read_text())
+    data["stages"].append({"scenario": "duel.yaml"})
+    camp.write_text(json.dumps(data))
+    again = campaign(capsys, camp, out, "-n", "20", "--workers", "1", "--resume")
+    assert_bad_input(again, "differs")
+    assert snapshot(out) == before
+
+
+def test_resume_never_replaces_the_results_of_a_scenario_batch(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "out"
+    assert fray(capsys, "batch", str(DUEL), "-n", "10", "--workers", "1", "-q",
+                "--out", str(out)).code == 0
+    before = snapshot(out)
+    again = campaign(capsys, camp, out, "-n", "10", "--workers", "1", "--resume")
+    assert_bad_input(again, str(out))
+    assert snapshot(out) == before
+
+
+def test_resume_with_nothing_to_resume_is_bad_input(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "typo"
+    result = campaign(capsys, camp, out, "-n", "10", "--workers", "1", "--resume")
+    assert_bad_input(result, "no interrupted batch to resume here")
+    assert not (out / "summary.json").exists()
+
+
+# ---------------------------------------------------------------------------- bad input
+def bad_campaigns(tmp_path: Path) -> dict[str, tuple[Path, tuple[str, ...], tuple[str, ...]]]:
+    """Each bad case: the campaign file, extra arguments, what stderr must say."""
+    shutil.copy(DUEL, tmp_path / "duel.yaml")
+    (tmp_path / "duel_mace.yaml").write_text(
+        DUEL.read_text().replace("weapon: sword", "weapon: mace", 1))
+    (tmp_path / "duel_alone.yaml").write_text(
+        DUEL.read_text().replace("name: Ser Aldric", "name: Ser Osric", 1))
+    good = {"name": "Good", "party": "red", "stages": [{"scenario": "duel.yaml"}]}
+    cases = {
+        "no-party": ({"name": "X", "stages": [{"scenario": "duel.yaml"}]}, (),
+                     ("party: required key is missing",)),
+        "no-stage-file": ({**good, "stages": [{"scenario": "nowhere.yaml"}]}, (),
+                          ("stages[0].scenario", str(tmp_path / "nowhere.yaml"), "file not found")),
+        "no-party-side": ({**good, "party": "green"}, (),
+                          ("stages[0].scenario: duel has no side 'green' (the party)",
+                           "its sides: red, blue")),
+        "member-differs": ({**good, "stages": [{"scenario": "duel.yaml"},
+                                               {"scenario": "duel_mace.yaml"}]}, (),
+                           ("stages[1].scenario: 'Ser Aldric' is defined differently than "
+                            "in stage 1 (weapon)",)),
+        "member-missing": ({**good, "stages": [{"scenario": "duel.yaml"},
+                                               {"scenario": "duel_alone.yaml"}]}, (),
+                           ("stages[1].scenario: party member 'Ser Aldric' (from stage 1) "
+                            "is missing from side 'red' of duel_alone",)),
+        "unknown-rest": ({**good, "stages": [{"scenario": "duel.yaml", "rest": "nap"}]}, (),
+                         ("stages[0].rest: unknown rest 'nap'", "none, short, long")),
+        "unknown-key": ({**good, "stagse": []}, (), ("stagse",)),
+        "solo-and-play": (good, ("--solo", "--play", "Ser Aldric"),
+                          ("--play", "give one of them")),
+        "play-stranger": (good, ("--play", "Ser Benedek"),
+                          ("--play: unknown party member 'Ser Benedek'",
+                           "allowed: Ser Aldric")),
+        "play-typo": (good, ("--play", "Ser Aldrik"),
+                      ("unknown party member 'Ser Aldrik' (did you mean 'Ser Aldric'?)",)),
+    }
+    made = {}
+    for name, (data, args, needles) in cases.items():
+        path = write_campaign(tmp_path, data, f"{name}.yaml")
+        file_needles = () if name.startswith(("solo", "play")) else (str(path),)
+        made[name] = (path, args, (*file_needles, *needles))
+    return made
+
+
+BAD = ["no-party", "no-stage-file", "no-party-side", "member-differs", "member-missing",
+       "unknown-rest", "unknown-key", "solo-and-play", "play-stranger", "play-typo"]
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_campaigns_are_bad_input(capsys, monkeypatch, tmp_path, case):
+    path, args, needles = bad_campaigns(tmp_path)[case]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    out = tmp_path / "out"
+    batch = () if case.startswith(("play", "solo")) else ("-n", "5", "--workers", "1", "-q",
+                                                          "--out", str(out))
+    result = fray(capsys, "campaign", str(path), *batch, *args)
+    assert_bad_input(result, *needles)
+    assert not out.exists() or not any(out.iterdir())
+    if case not in ("solo-and-play", "play-stranger", "play-typo"):
+        checked = fray(capsys, "validate", str(path))
+        assert_bad_input(checked, *needles)
+        assert checked.out == ""
+
+
+# ---------------------------------------------------------------------------- solo
+def test_solo_tells_the_stages_the_rest_and_the_end(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    assert campaign(capsys, camp, tmp_path / "out", "-n", "10", "--workers", "1").code == 0
+    row = first_won_seed(read_rows(tmp_path / "out" / "campaign.csv"))
+    told = fray(capsys, "campaign", str(camp), "--solo", "--seed", row["seed"])
+    assert told.code == 0, told.err
+    text = told.out
+    assert text.startswith(f"Two duels: 2 stages under ore, party 'red', seed {row['seed']}")
+    assert "Stage 1 of 2: Sword duel (duel)" in text
+    assert "Stage 2 of 2: Sword duel (second_duel)" in text
+    assert "The party goes in: Ser Aldric" in text
+    assert "Ser Aldric (red): standing" in text  # stage 1's roll call: it won
+    assert "Stage 1: red win the stage." in text
+    assert "Between stages: a long rest (a night and a day)" in text
+    assert "  Ser Aldric: rest roll Body + Vigor" in text
+    assert text.index("Stage 1 of 2") < text.index("Between stages") < text.index(
+        "Stage 2 of 2") < text.index("The party at the end:")
+    assert "The party at the end:\n  Ser Aldric: " in text
+    assert fray(capsys, "campaign", str(camp), "--solo", "--seed", row["seed"]).out == text
+
+
+def test_solo_ends_at_a_lost_first_stage_without_a_rest(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    assert campaign(capsys, camp, tmp_path / "out", "-n", "10", "--workers", "1").code == 0
+    row = next(r for r in read_rows(tmp_path / "out" / "campaign.csv")
+               if r["stage1_outcome"] == "lost")
+    text = fray(capsys, "campaign", str(camp), "--solo", "--seed", row["seed"]).out
+    assert "Stage 1: red lose: the campaign ends here." in text
+    assert "Between stages" not in text and "Stage 2 of 2" not in text
+    assert "The campaign ends at stage 1 of 2 (lost)." in text
+    assert "The party at the end:\n  Ser Aldric: dead" in text
+
+
+def test_solo_markdown_to_a_file_is_not_overwritten(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    story = tmp_path / "story.md"
+    result = fray(capsys, "campaign", str(camp), "--solo", "--seed", "7",
+                  "--format", "markdown", "--output", str(story))
+    assert result.code == 0, result.err
+    assert result.out == "" and f"wrote {story}" in result.err
+    text = story.read_text()
+    assert text.startswith("# Two duels: 2 stages under ore, party 'red', seed 7\n")
+    assert "\n## Stage 1 of 2: Sword duel (duel)\n" in text
+    assert "\n### Sword duel under ore (seed " in text  # the fight, a level down
+    assert "**The party at the end:**" in text
+    before = story.read_bytes()
+    again = fray(capsys, "campaign", str(camp), "--solo", "--seed", "8",
+                 "--format", "markdown", "--output", str(story))
+    assert_bad_input(again, f"error: {story}: file exists; use --force to overwrite it")
+    assert story.read_bytes() == before
+    forced = fray(capsys, "campaign", str(camp), "--solo", "--seed", "8",
+                  "--format", "markdown", "--output", str(story), "--force")
+    assert forced.code == 0
+    assert "seed 8" in story.read_text().splitlines()[0]
+
+
+# ---------------------------------------------------------------------------- play
+def play(capsys, monkeypatch, answers: str, *args: str) -> Result:
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    return fray(capsys, "campaign", *args)
+
+
+def test_play_a_campaign_from_a_script_with_a_journal(capsys, monkeypatch, tmp_path):
+    camp = two_duels(tmp_path)
+    assert campaign(capsys, camp, tmp_path / "out", "-n", "10", "--workers", "1").code == 0
+    row = first_won_seed(read_rows(tmp_path / "out" / "campaign.csv"))
+    journal = tmp_path / "journal.md"
+    result = play(capsys, monkeypatch, "1\n", str(camp), "--play", "Ser Aldric",
+                  "--seed", row["seed"], "--output", str(journal))
+    assert result.code == 0, result.err
+    out = result.out
+    assert "(attack Ser Benedek)" in out  # the menu was shown
+    assert "End of the player's answers" in out
+    assert "Stage 1: red win the stage." in out  # the seed of a won first stage
+    assert "Between stages: a long rest (a night and a day)" in out
+    assert "The party at the end:\n  Ser Aldric: " in out
+    assert ("The campaign is cleared" in out) or ("The campaign ends at stage 2 of 2" in out)
+    assert f"wrote {journal}" in result.err
+
+    text = journal.read_text()
+    assert text.startswith(f"# Two duels: 2 stages under ore, party 'red', seed {row['seed']}")
+    assert "\n## Stage 1 of 2: Sword duel (duel)\n" in text
+    assert "\n## Stage 2 of 2: Sword duel (second_duel)\n" in text
+    assert "the player's choice: attack Ser Benedek" in text
+    assert "**Between stages: a long rest (a night and a day)**" in text
+    assert "**The party at the end:**" in text
+
+    before = journal.read_bytes()
+    again = play(capsys, monkeypatch, "1\n", str(camp), "--play", "Ser Aldric",
+                 "--seed", row["seed"], "--output", str(journal))
+    assert_bad_input(again, f"error: {journal}: file exists")
+    assert journal.read_bytes() == before
+
+
+class CtrlCAtOnce:
+    """A non-terminal stdin whose first answer is a Ctrl-C."""
+
+    def isatty(self):
+        return False
+
+    def __iter__(self):
+        raise KeyboardInterrupt
+        yield  # a generator: the Ctrl-C comes when the first answer is asked for
+
+
+def test_ctrl_c_in_play_keeps_the_journal_of_finished_stages(capsys, monkeypatch, tmp_path):
+    """A squire joins at stage 2 and is played: stage 1 (AI only) is over at the Ctrl-C."""
+    second = yaml.safe_load(DUEL.read_text())
+    second["sides"]["red"].append({"name": "Squire", "weapon": "club"})
+    camp = write_campaign(tmp_path, {"name": "Squire joins", "party": "red", "stages": [
+        {"scenario": str(DUEL), "rest": "short"}, {"scenario": second}]}, "squire.yaml")
+    assert campaign(capsys, camp, tmp_path / "out", "-n", "10", "--workers", "1").code == 0
+    row = first_won_seed(read_rows(tmp_path / "out" / "campaign.csv"))
+    monkeypatch.setattr("sys.stdin", CtrlCAtOnce())
+    journal = tmp_path / "journal.md"
+    result = fray(capsys, "campaign", str(camp), "--play", "Squire", "--seed", row["seed"],
+                  "--output", str(journal))
+    assert result.code == 130, result.err
+    assert "interrupted" in result.err and f"wrote {journal}" in result.err
+    assert "Stage 1: red win the stage." in result.out
+    assert "Between stages: a short rest (an hour)" in result.out
+    assert "The party at the end" not in result.out
+    text = journal.read_text()
+    assert text.startswith("# Squire joins: 2 stages under ore")
+    assert "\n## Stage 1 of 2: Sword duel (duel)\n" in text
+    assert "**Stage 1: red win the stage.**" in text
+    assert "Stage 2 of 2" not in text and "The party at the end" not in text
+
+
+# ---------------------------------------------------------------------------- compare
+def test_compare_a_campaign_under_two_rulesets(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "cmp"
+    result = fray(capsys, "compare", str(camp), "-n", "20", "--rulesets", "ore,opend6",
+                  "--out", str(out), "--workers", "1", "-q")
+    assert result.code == 0, result.err
+    for name in ("ore/summary.json", "ore/campaign.csv", "opend6/summary.json",
+                 "opend6/campaign.csv", "report.md", "survival.png"):
+        assert (out / name).exists(), name
+    assert "reach 2 second_duel" in result.out and "opend6" in result.out
+    for name in ("ore", "opend6"):
+        summary = json.loads((out / name / "summary.json").read_text())
+        assert (summary["ruleset"], summary["runs"]) == (name, 20)
+        assert len(read_rows(out / name / "campaign.csv")) == 20
+    report = (out / "report.md").read_text()
+    assert report.startswith("# Two duels: how far the party gets under each ruleset")
+    assert "clears every stage most often under" in report
+    assert "| ore |" in report and "| opend6 |" in report
+    # the same runs as fray campaign under that ruleset
+    alone = campaign(capsys, camp, tmp_path / "alone", "-n", "20", "--ruleset", "opend6",
+                     "--workers", "1")
+    assert alone.code == 0
+    for file in ("campaign.csv", "summary.json"):
+        assert (tmp_path / "alone" / file).read_bytes() == (
+            out / "opend6" / file).read_bytes()
+    ore_seeds = [r["seed"] for r in read_rows(out / "ore" / "campaign.csv")]
+    assert ore_seeds == [r["seed"] for r in read_rows(out / "opend6" / "campaign.csv")]
+
+
+# ---------------------------------------------------------------------------- validate
+def test_validate_the_bundled_campaign(capsys):
+    result = fray(capsys, "validate", str(ROAD))
+    assert result.code == 0, result.err
+    assert result.out == f"{ROAD}: OK\n"
+
+
+def test_validate_good_and_bad_campaigns(capsys, tmp_path):
+    good = two_duels(tmp_path)
+    joins = write_campaign(tmp_path, {"name": "Joins", "party": "red", "stages": [
+        {"scenario": {"name": "A", "sides": {"red": [{"name": "X"}], "blue": [{"name": "Y"}]}}},
+        {"scenario": {"name": "B", "sides": {"red": [{"name": "X", "ai": "aggressive"},
+                                                     {"name": "Z"}],
+                                             "blue": [{"name": "Y"}]}}}]}, "joins.yaml")
+    bad = write_campaign(tmp_path, {"name": "Bad", "party": "red",
+                                    "stages": [{"scenario": "duel.yaml", "rest": "week"}]},
+                         "bad.yaml")
+    result = fray(capsys, "validate", str(good), str(joins), str(bad), str(DUEL))
+    assert_bad_input(result, f"{bad}: stages[0].rest: unknown rest 'week'")
+    assert result.out.splitlines() == [f"{good}: OK", f"{joins}: OK", f"{DUEL}: OK"]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("--solo", "-n", "5"), "--solo and --play tell one run: drop -n"),
+    (("--play", "Ser Aldric", "--out", "somewhere"), "drop --out"),
+    (("-n", "5", "--output", "story.md"), "only --solo and --play tell a run"),
+    (("-n", "5", "--format", "markdown"), "drop --format"),
+])
+def test_options_a_mode_would_ignore_are_refused(capsys, monkeypatch, tmp_path, args, needle):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.chdir(tmp_path)
+    result = fray(capsys, "campaign", str(ROAD), *args)
+    assert_bad_input(result, needle)
+    assert not any(tmp_path.iterdir())  # nothing run, nothing written
