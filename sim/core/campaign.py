@@ -28,6 +28,7 @@ from sim.core.seeds import rest_seed, stage_seed
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
+    from sim.rulesets.base import Ruleset
     from sim.scenario.campaign import Campaign, StageSpec
     from sim.scenario.specs import Scenario
 
@@ -71,13 +72,15 @@ class CampaignResult:
     """One run: its stages (up to the first not won) and each member's fate at the end.
 
     ``fates``: per party member who joined, ``dead``, ``fled``, ``surrendered`` (out of the
-    campaign) or its state with the party (``standing``, ``wounded``, ``unconscious``, ...).
+    campaign) or how it stands with the party (``standing``, ``unconscious``, or ``fled``
+    with ``fled_rejoin``); ``survivors``: members alive and still with the party.
     """
 
     seed: int
     stages: tuple[StageOutcome, ...]
     fates: tuple[tuple[str, str], ...]
     total_stages: int
+    survivors: int  # members alive and still with the party at the end
 
     @property
     def reached(self) -> int:
@@ -89,11 +92,6 @@ class CampaignResult:
         """Whether the party won every stage."""
         return self.reached == self.total_stages and self.stages[-1].outcome == "won"
 
-    @property
-    def survivors(self) -> int:
-        """Members alive and still with the party at the end (standing or unconscious)."""
-        return sum(fate in ("standing", Status.UNCONSCIOUS.value, Status.INCAPACITATED.value)
-                   for _, fate in self.fates)
 
 
 Mind = Callable[[Encounter, Combatant], list["Intent"]]
@@ -126,8 +124,9 @@ def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: boo
             after_stage(outcome, enc)
         if outcome.outcome != "won":
             break
-    return CampaignResult(seed, tuple(stages), _fates(campaign, party, gone),
-                          len(campaign.stages))
+    fates = _fates(campaign, party, gone, ruleset_for(campaign.stages[-1].scenario, name))
+    return CampaignResult(seed, tuple(stages), fates, len(campaign.stages),
+                          sum(n not in gone for n in party))
 
 
 def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int,
@@ -135,11 +134,13 @@ def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int
            minds: Mapping[str, Mind] | None, before: StageHook | None
            ) -> tuple[Encounter | None, StageOutcome]:
     """Fight stage ``k`` with the members able to; note who is out of the campaign after."""
-    fit = _fit_check(ruleset, stage.scenario)
+    rules = ruleset_for(stage.scenario, ruleset)  # the ruleset with this stage's options
     members = campaign.party_side(stage.scenario)
     present = [m for m in members if m.name not in gone]
-    fighting = [m for m in present if m.name not in party or fit(party[m.name])]
+    fighting = [m for m in present if m.name not in party or rules.fit(party[m.name])]
     sat_out = tuple(m.name for m in present if m not in fighting)
+    for name in sat_out:
+        rules.sit_out(party[name])
     the_seed = stage_seed(seed, k)
     if not fighting:
         return None, StageOutcome(k, stage.label, "unable", the_seed, (), sat_out, 0, 0)
@@ -165,11 +166,6 @@ def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int
                              result.rounds, result, enc.log, entering=entering)
 
 
-def _fit_check(ruleset: str, scenario: Scenario) -> Callable[[Combatant], bool]:
-    """The ruleset's ``fit`` question (with the stage's options)."""
-    return ruleset_for(scenario, ruleset).fit
-
-
 def _with_party(scenario: Scenario, party: str, members: tuple) -> Scenario:
     """``scenario`` with the party side reduced to ``members``."""
     sides = tuple(replace(s, members=members) if s.name == party else s
@@ -189,19 +185,20 @@ def _rest(enc: Encounter, stage: StageSpec, k: int, seed: int, party: dict[str, 
     return tuple(done)
 
 
-def _fates(campaign: Campaign, party: dict[str, Combatant],
-           gone: dict[str, Status]) -> tuple[tuple[str, str], ...]:
-    """Each member who joined, as the end of its last fight left it.
+def _fates(campaign: Campaign, party: dict[str, Combatant], gone: dict[str, Status],
+           rules: Ruleset) -> tuple[tuple[str, str], ...]:
+    """Each member who joined: out of the campaign, or how it stands with the party.
 
-    Out of the campaign: ``dead``, ``fled``, ``surrendered``; with the party: ``standing``,
-    or ``unconscious`` (the roll call's words: a member who sat the last stage out is
-    still as its last fight left it).
+    Out: ``dead``, ``fled``, ``surrendered``. With the party: ``standing`` when its wounds
+    let it fight (a fighter knocked out who came to after the fight included),
+    ``unconscious`` when they do not, ``fled`` for one who fled and may rejoin.
     """
     fates = []
     for name in campaign.roster():
         if name in gone:
             fates.append((name, gone[name].value))
         elif name in party:
-            status = party[name].status
-            fates.append((name, "standing" if status is Status.OK else status.value))
+            c = party[name]
+            fates.append((name, "fled" if c.status is Status.FLED
+                          else "standing" if rules.fit(c) else "unconscious"))
     return tuple(fates)

@@ -145,6 +145,13 @@ class Ruleset(ABC):
         """
         return []
 
+    def sit_out(self, f: Combatant) -> None:  # noqa: B027 - optional
+        """``f`` is not fit and sits the next fight out (it stays with the party).
+
+        Default: nothing changes. A ruleset whose fight shares something among those present
+        (B-Grade's deck) takes it back here.
+        """
+
     def fit(self, f: Combatant) -> bool:
         """Whether ``f``, as its wounds now stand, can fight the next stage.
 

@@ -122,7 +122,7 @@ def test_members_not_fit_sit_out_and_nobody_fit_ends_the_run(monkeypatch):
     assert [s.outcome for s in run.stages] == ["won", "unable"]
     assert run.stages[1].sat_out == ("Ser Aldric",) and run.stages[1].fighters == ()
     assert run.reached == 2 and not run.cleared
-    assert run.fates == (("Ser Aldric", "standing"),)
+    assert run.fates == (("Ser Aldric", "unconscious"),) and run.survivors == 1
 
 
 def test_rest_rolls_use_their_own_generator():

@@ -113,7 +113,7 @@ def test_ore_fit_follows_the_boxes_not_the_fight_status():
 def test_bgrade_carries_track_points_and_hand():
     enc, f = _fighter("bgrade")
     f.wounds.take(2, 3)
-    f.points, f.hand, f.bonus = 1, [0, 5, 50], 2
+    f.points, f.spent, f.hand, f.bonus = 1, 1, [0, 5, 50], 2
     enc2, g = _carried("bgrade", f)
     enc2.ruleset.start(enc2)  # deals every hand up to four
     assert (g.wounds.wounds, g.wounds.shock) == (2, 3) and g.wounds is not f.wounds
@@ -135,10 +135,57 @@ def test_bgrade_new_deck_leaves_out_the_cards_still_held():
 
 def test_bgrade_no_deck_or_fewer_points_in_the_next_fight():
     enc, f = _fighter("bgrade")
-    f.hand, f.points = [7, 8], 2
+    f.hand, f.points, f.spent = [7, 8], 1, 1
     _, g = _carried("bgrade", f, options={"bgrade": {"drama_deck": False,
-                                                      "possibility_points": 1}})
-    assert g.hand == [] and g.points == 1
+                                                      "possibility_points": 3}})
+    assert g.hand == [] and g.points == 2  # 3 this fight, less the one spent
+
+
+def test_bgrade_a_fight_without_points_does_not_wipe_them():
+    enc, f = _fighter("bgrade")
+    f.points, f.spent = 1, 1
+    _, g = _carried("bgrade", f, options={"bgrade": {"possibility_points": 0}})
+    assert g.points == 0
+    _, h = _carried("bgrade", g)  # the next fight gives 2 again, less the one spent
+    assert h.points == 1
+
+
+def test_bgrade_a_weapon_knocked_away_is_picked_up_as_it_was_dropped():
+    from sim.rulesets.bgrade.fighter import disarm
+
+    enc, f = _fighter("bgrade")
+    f.loaded = False  # shot, then disarmed before reloading
+    disarm(f)
+    assert f.weapon.name == "fists" and f.loaded  # fists need no loading
+    _, g = _carried("bgrade", f)
+    assert g.weapon.name == "heavy crossbow" and not g.loaded
+
+
+def test_bgrade_sitting_out_gives_the_cards_back():
+    enc, f = _fighter("bgrade")
+    f.hand = [1, 2, 3, 4]
+    enc.ruleset.sit_out(f)
+    assert f.hand == []
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_only_the_shock_taken_in_a_fight_is_halved_after_it(ruleset):
+    enc, f = _fighter(ruleset)
+    if ruleset == "ore":
+        f.wounds.take(TORSO, 0, 6)
+    else:
+        f.wounds.take(0, 4)
+    f.wounds.heal_after_fight()  # first fight: 6 -> 3 (ORE), 4 -> 2 (B-Grade)
+    _, g = _carried(ruleset, f)
+    if ruleset == "ore":
+        assert g.wounds.shock[TORSO] == 3
+        g.wounds.take(TORSO, 0, 3)  # 3 carried + 3 new
+        g.wounds.heal_after_fight()
+        assert g.wounds.shock[TORSO] == 3 + 3 - 3 // 2
+    else:
+        assert g.wounds.shock == 2
+        g.wounds.heal_after_fight()  # nothing new: nothing halved
+        assert g.wounds.shock == 2
 
 
 def test_bgrade_rests_heal_shock_then_a_wound():
@@ -226,3 +273,28 @@ def test_opencore_fit_needs_hit_points_above_zero():
 
 def test_hp_per_day_is_con_over_ten_at_least_one():
     assert [hp_per_day(c) for c in (5, 9, 10, 60, 99)] == [1, 1, 1, 6, 9]
+
+
+def test_opend6_level_follows_the_next_fights_wound_limit():
+    from sim.rulesets.opend6.rules import WoundStatus
+
+    enc, f = _fighter("opend6", options={"opend6": {"wounds_limit": 10}})
+    f.wounds = 6
+    enc2, g = _carried("opend6", f)  # default limit 5: six wounds kill
+    assert g.level is WoundStatus.DEAD and not enc2.ruleset.fit(g)
+    f.wounds = 3
+    enc2, g = _carried("opend6", f)
+    assert g.level is WoundStatus.SEVERELY_WOUNDED and enc2.ruleset.fit(g)
+
+
+def test_opend6_initiative_pays_for_carried_wounds():
+    from sim.rulesets.opend6.rules import wound_status
+
+    def dice_rolled(wounds: int) -> int:
+        enc, f = _fighter("opend6")  # agility 3D
+        f.wounds, f.level = wounds, wound_status(wounds)
+        enc.rng = StubRandom([0.35] * 40)  # every die a 3: nothing explodes or fumbles
+        enc.ruleset.start(enc)
+        return f.initiative
+
+    assert dice_rolled(0) - dice_rolled(3) == 2 * 3  # severely wounded: -2D

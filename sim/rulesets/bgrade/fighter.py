@@ -61,7 +61,8 @@ class BGradeFighter(OreFighter):
     left, ``hand`` the drama cards held.
     """
 
-    __slots__ = ("intelligence", "command", "charm", "bonus", "points", "hand")
+    __slots__ = ("intelligence", "command", "charm", "bonus", "points", "spent", "hand",
+                 "dropped_loaded")
 
     def describe(self) -> str:
         """Stats, skills, weapon, armor, points and hand for the solo log."""
@@ -80,8 +81,13 @@ def lethal(f: OreFighter) -> bool:
     return bool(d.k_width or d.k_plus)
 
 
-def disarm(f: OreFighter) -> None:
-    """Ruling: a disarmed fighter fights with its fists (Body + Fight, Shock, reach 2 m)."""
+def disarm(f: BGradeFighter) -> None:
+    """Ruling: a disarmed fighter fights with its fists (Body + Fight, Shock, reach 2 m).
+
+    The weapon is picked up after the fight as it was dropped (loaded or not).
+    """
+    if f.dropped_loaded is None:
+        f.dropped_loaded = f.loaded
     f.weapon = WEAPONS["unarmed"]
     f.ranged = False
     f.reach = MELEE_REACH

@@ -145,7 +145,7 @@ class Track:
     legs) so that the ORE resolution can run unchanged: B-Grade has neither.
     """
 
-    __slots__ = ("wounds", "shock", "shock_boxes")
+    __slots__ = ("wounds", "shock", "shock_boxes", "carried_shock")
     dazed = False
     arms = legs = 2  # no crippled limbs in B-Grade
 
@@ -153,6 +153,7 @@ class Track:
         self.wounds = 0
         self.shock = 0
         self.shock_boxes = body + 2
+        self.carried_shock = 0  # brought in from an earlier fight of a campaign
 
     def take(self, wounds: int, shock: int) -> None:
         """Mark wounds, then Shock; Shock with no box left becomes wounds."""
@@ -162,13 +163,14 @@ class Track:
         self.wounds = min(WOUND_BOXES, self.wounds + wounds + over)
 
     def heal_after_fight(self) -> None:
-        """As ORE: half the Shock (rounded down) goes away after a fight."""
-        self.shock -= self.shock // 2
+        """As ORE: half the Shock taken in the fight (rounded down) goes away after it."""
+        self.shock -= max(0, self.shock - self.carried_shock) // 2
 
     def copy(self) -> Track:
         """The same marks in a new ``Track`` (a fighter carried into the next fight)."""
         new = Track(0)
         new.wounds, new.shock, new.shock_boxes = self.wounds, self.shock, self.shock_boxes
+        new.carried_shock = self.shock
         return new
 
     def heal_shock(self, amount: int) -> int:

@@ -87,7 +87,9 @@ class BGradeRuleset(OreRuleset):
         f.wounds = Track(f.body)
         f.bonus = 0
         f.points = self.options.possibility_points
+        f.spent = 0  # possibility points spent, over a whole campaign
         f.hand = []
+        f.dropped_loaded = None
         return f
 
     def native_block_of(self, f: BGradeFighter) -> dict[str, Any]:
@@ -99,12 +101,20 @@ class BGradeRuleset(OreRuleset):
     def carry(self, old: BGradeFighter, new: BGradeFighter) -> None:
         """ORE's (the track, a fired crossbow), plus the points and the cards still held.
 
-        Ruling: spent possibility points stay spent through a campaign (at most what this
-        fight's options give); the hand is kept when this fight has a deck.
+        Ruling: possibility points spent stay spent through a campaign (this fight gives
+        what its options give, less every point spent so far); the hand is kept when this
+        fight has a deck; a weapon knocked away is picked up as it was dropped.
         """
         super().carry(old, new)
-        new.points = min(old.points, new.points)
+        new.spent = old.spent
+        new.points = max(0, new.points - old.spent)
         new.hand = list(old.hand) if self.options.drama_deck else []
+        if old.dropped_loaded is not None:
+            new.loaded = old.dropped_loaded
+
+    def sit_out(self, f: BGradeFighter) -> None:
+        """Ruling: a fighter who sits a fight out gives its cards back (no card in two hands)."""
+        f.hand = []
 
     def start(self, enc: Encounter) -> None:
         """Shuffle the fight's deck with the encounter's RNG and deal every hand.
@@ -194,6 +204,7 @@ class BGradeRuleset(OreRuleset):
                                   f"draws a replacement ({len(f.hand)} cards in hand).")
             if f.points and self._spends_point(enc, f, rolled, dice):
                 f.points -= 1
+                f.spent += 1
                 sides = 6
                 if log is not None:
                     enc.emit("point", who=f.name, points=f.points,

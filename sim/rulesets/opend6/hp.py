@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING
 
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.fighter import HpOptions
-from sim.rulesets.opend6.rules import HP_PER_DAY, hp_damage, hp_status, starting_hp
+from sim.rulesets.opend6.rules import (
+    HP_PER_DAY,
+    WoundStatus,
+    hp_damage,
+    hp_status,
+    starting_hp,
+)
 from sim.rulesets.opend6.ruleset import OpenD6Ruleset
 from sim.rulesets.registry import register
 
@@ -49,13 +55,17 @@ class OpenD6HpRuleset(OpenD6Ruleset):
     def _health(f: D6Fighter) -> int:
         return f.hp
 
+    def level_of(self, f: D6Fighter) -> WoundStatus:
+        """The wound level ``f``'s hit points give."""
+        return hp_status(f.hp)
+
     def _heal_day(self, f: D6Fighter) -> str | None:
         """A day of rest gives back 5 hit points, up to the starting HP (seed 004)."""
         gained = min(HP_PER_DAY, f.hp_max - f.hp)
         if gained <= 0:
             return None
         f.hp += gained
-        f.level = hp_status(f.hp)
+        f.level = self.level_of(f)
         return f"{gained} HP"
 
     def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.core.combatant import Status
+from sim.rulesets.opend6.rules import WoundStatus
+
 if TYPE_CHECKING:
     import random
 
@@ -23,15 +26,21 @@ if TYPE_CHECKING:
 class BetweenFights:
     """``carry`` and ``recover`` of the OpenD6 rulesets (mixed into ``OpenD6Ruleset``).
 
-    The ruleset supplies ``_heal_day`` (a wound, or hit points, by its health measure).
+    The ruleset supplies ``_heal_day`` (a wound, or hit points, by its health measure) and
+    ``level_of`` (the wound level its health gives under this fight's options).
     """
 
     def _heal_day(self, f: D6Fighter) -> str | None:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def level_of(self, f: D6Fighter) -> WoundStatus:  # pragma: no cover - overridden
+        """The wound level ``f``'s health gives under this fight's options."""
+        raise NotImplementedError
+
     def carry(self, old: D6Fighter, new: D6Fighter) -> None:
         """Wounds or hit points, the points left and an empty crossbow carry over."""
-        new.wounds, new.hp, new.hp_max, new.level = old.wounds, old.hp, old.hp_max, old.level
+        new.wounds, new.hp, new.hp_max = old.wounds, old.hp, old.hp_max
+        new.level = self.level_of(new)  # under this fight's options (its wound limit)
         new.cp, new.fate = min(old.cp, new.cp), min(old.fate, new.fate)
         new.loaded = old.loaded
 
@@ -46,3 +55,7 @@ class BetweenFights:
             if healed:
                 said.append(f"a day's rest heals {healed}")
         return said
+
+    def fit(self, f: D6Fighter) -> bool:
+        """Alive by its wounds under this fight's options (the wound limit may differ)."""
+        return f.status is not Status.DEAD and self.level_of(f) is not WoundStatus.DEAD

@@ -89,12 +89,16 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         """The health measure damage is counted in: wounds here, hit points in -hp."""
         return f.wounds
 
+    def level_of(self, f: D6Fighter) -> WoundStatus:
+        """The wound level ``f``'s wounds give under this fight's wound limit."""
+        return wound_status(f.wounds, self.options.wounds_limit)
+
     def _heal_day(self, f: D6Fighter) -> str | None:
         """A day of rest heals 1 wound (seed 004); returns what it healed."""
         if not f.wounds:
             return None
         f.wounds -= 1
-        f.level = wound_status(f.wounds, self.options.wounds_limit)
+        f.level = self.level_of(f)
         return "1 wound"
 
     def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
@@ -164,7 +168,10 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         else:
             for f in enc.combatants:
                 agility = f.attrs["agility"]
-                r = roll_code(rng, agility.dice, agility.pips, complication=complication)
+                # an action roll: a wound carried in from an earlier fight costs its dice
+                penalty = self.health_penalty(enc, f)
+                dice = max(1, agility.dice + penalty) if penalty else agility.dice
+                r = roll_code(rng, dice, agility.pips, complication=complication)
                 f.initiative = r.total - f.encumbrance  # an Agility roll, like any other
                 f.init_text = str(f.initiative)
                 keys[f] = (f.initiative, agility.dice, agility.pips, rng.random())

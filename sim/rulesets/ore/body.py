@@ -11,7 +11,7 @@ from __future__ import annotations
 from sim.rulesets.ore.catalog import ARMS, BOXES, HEAD, LEGS, LIMBS, LOCATION_NAMES, TORSO
 
 # Where healing goes first: the head and the torso (they knock out, daze and kill), then the
-# limbs (the fullest first; ties: arms before legs, right before left)
+# limb with the most of what is healed (ties: arms before legs, right before left)
 HEALING_ORDER = (HEAD, TORSO, *sorted(LIMBS, reverse=True))
 
 
@@ -22,11 +22,13 @@ class Body:
     once after each hit rather than on every query: the AI and the pools ask every round.
     """
 
-    __slots__ = ("killing", "shock", "dead", "unconscious", "dazed", "arms", "legs")
+    __slots__ = ("killing", "shock", "carried_shock", "dead", "unconscious", "dazed", "arms",
+                 "legs")
 
     def __init__(self) -> None:
         self.killing = [0, 0, 0, 0, 0, 0]
         self.shock = [0, 0, 0, 0, 0, 0]
+        self.carried_shock = (0, 0, 0, 0, 0, 0)  # brought in from an earlier fight
         self.dead = self.unconscious = self.dazed = False
         self.arms = self.legs = 2
 
@@ -96,8 +98,13 @@ class Body:
         return self.legs
 
     def heal_after_fight(self) -> None:
-        """Half the Shock in each location (rounded down) goes away after a fight."""
-        self.shock = [s - s // 2 for s in self.shock]
+        """Half the Shock taken in the fight (rounded down) goes away, in each location.
+
+        Seed 002: "half of shock taken disappears". Shock carried in from an earlier fight of
+        a campaign was halved after that fight already; only the new Shock is halved now.
+        """
+        self.shock = [s - max(0, s - before) // 2
+                      for s, before in zip(self.shock, self.carried_shock, strict=True)]
         self._refresh()
 
     # ------------------------------------------------------------------ between fights
@@ -105,11 +112,12 @@ class Body:
         """The same marks in a new ``Body`` (a fighter carried into the next fight)."""
         new = Body()
         new.killing, new.shock = list(self.killing), list(self.shock)
+        new.carried_shock = tuple(self.shock)
         new._refresh()
         return new
 
     def heal_shock(self, amount: int) -> int:
-        """Remove up to ``amount`` Shock, head first, then torso, then the fullest limb.
+        """Remove up to ``amount`` Shock: head, torso, then the limb with the most Shock.
 
         Ruling (the seed says "from any location"): the boxes that knock out or daze go
         first. Returns the Shock removed.
@@ -127,7 +135,7 @@ class Body:
         return removed
 
     def heal_killing(self) -> str | None:
-        """Heal one point of Killing (once a day, seed): head, torso, else the worst limb.
+        """Heal one point of Killing: head, torso, else the limb with the most Killing.
 
         Returns what was healed (``1 Killing (torso)``), or None when there was no Killing.
         """
