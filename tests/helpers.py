@@ -126,3 +126,15 @@ def opend6_exact_roll(dice: int, pips: int, *, complication: bool = False) -> ic
         return face + rest
 
     return D6.map(branch) + pips
+
+
+class StopAfter:
+    """A progress callback that presses Ctrl-C after ``chunks`` chunks."""
+
+    def __init__(self, chunks):
+        self.left = chunks
+
+    def __call__(self, n):
+        self.left -= 1
+        if self.left == 0:
+            raise KeyboardInterrupt

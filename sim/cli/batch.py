@@ -26,13 +26,7 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 @params.force_option("Write into --out even if it holds results (they are replaced).")
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted batch in --out (same scenario and options).")
-@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
-              show_default=True, help="Local process pool, or a Dask cluster.")
-@click.option("--scheduler", default="local", show_default=True,
-              callback=params.check_scheduler,
-              help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a LocalCluster.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
-              help="Encounters per chunk (default: from -n and --workers, at most 1000).")
+@params.executor_options("Encounters")
 @click.option("--parquet", is_flag=True,
               help="Also write encounters.parquet (needs the [parquet] extra).")
 @params.quiet_option()

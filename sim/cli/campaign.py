@@ -40,13 +40,7 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 @params.out_option("results/<campaign>-<ruleset>-<time>")
 @params.force_option("Replace results in --out (or the --output / --log file).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted campaign batch in --out.")
-@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
-              show_default=True, help="Local process pool, or a Dask cluster.")
-@click.option("--scheduler", default="local", show_default=True,
-              callback=params.check_scheduler,
-              help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a LocalCluster.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
-              help="Runs per chunk (default: from -n and --workers, at most 1000).")
+@params.executor_options("Runs")
 @click.option("--solo", is_flag=True, help="Tell one whole campaign, stage by stage.")
 @click.option("--play", "names", metavar="NAME[,NAME]",
               help="Play these party members through every stage; the AI runs the rest.")

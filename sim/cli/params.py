@@ -110,6 +110,27 @@ def quiet_option() -> Decorator:
     return click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 
 
+def executor_options(unit: str) -> Decorator:
+    """``--executor``, ``--scheduler`` and ``--chunk-size`` (``unit``: what a chunk holds)."""
+    options = (
+        click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+                     show_default=True, help="Local process pool, or a Dask cluster."),
+        click.option("--scheduler", default="local", show_default=True,
+                     callback=check_scheduler,
+                     help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a "
+                          "LocalCluster."),
+        click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+                     help=f"{unit} per chunk (default: from -n and --workers, at most 1000)."),
+    )
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 def scenario_argument() -> Decorator:
     """The ``SCENARIO`` file argument (read by ``load_scenario``, errors exit 2)."""
     return click.argument("scenario_file", metavar="SCENARIO", type=click.Path())

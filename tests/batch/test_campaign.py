@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 
 import pytest
-from helpers import SCENARIOS
+from helpers import SCENARIOS, StopAfter
 
 from sim import scenario as scenario_mod
 from sim.batch.campaign import run_campaigns, spec_for
@@ -63,18 +63,6 @@ def test_same_output_for_any_workers_and_chunks(road, reference, tmp_path):
         run_campaigns(spec_for(road, "bgrade", 120, seed=4, workers=workers,
                                chunk_size=chunk), out, chart=False)
         assert _files(out) == reference
-
-
-class StopAfter:
-    """A progress callback that presses Ctrl-C after ``chunks`` chunks."""
-
-    def __init__(self, chunks):
-        self.left = chunks
-
-    def __call__(self, _n):
-        self.left -= 1
-        if self.left == 0:
-            raise KeyboardInterrupt
 
 
 def test_interrupted_then_resumed_equals_uninterrupted(road, reference, tmp_path):

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SCENARIOS
+from helpers import ROOT, SCENARIOS, StopAfter
 
 from sim import scenario as scenario_mod
 from sim.batch.files import PART, STATE, write_parquet
@@ -30,18 +30,6 @@ def reference(tmp_path_factory):
     run_batch(BatchSpec(scenario_mod.load(DUEL), "ore", 1200, seed=4, workers=1,
                         chunk_size=100), out)
     return files(out)
-
-
-class StopAfter:
-    """A progress callback that presses Ctrl-C after ``chunks`` chunks."""
-
-    def __init__(self, chunks):
-        self.left = chunks
-
-    def __call__(self, n):
-        self.left -= 1
-        if self.left == 0:
-            raise KeyboardInterrupt
 
 
 @pytest.mark.parametrize("workers", [1, 2])

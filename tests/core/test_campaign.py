@@ -7,6 +7,7 @@ import pytest
 from helpers import SCENARIOS
 
 from sim.core.campaign import run_campaign
+from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.core.seeds import encounter_seed, stage_seed
 from sim.rulesets import registry
@@ -146,3 +147,29 @@ def test_a_member_joining_later_is_built_fresh():
     run = run_campaign(camp, "ore", 2, log=True)
     assert "Squire" in run.stages[1].fighters
     assert dict(run.stages[1].entering)["Squire"] == "unhurt"
+
+
+@pytest.mark.parametrize("rejoin", [False, True])
+def test_the_fled_leave_the_campaign_unless_they_may_rejoin(monkeypatch, rejoin):
+    pair = {"name": "Two", "max_rounds": 50, "sides": {
+        "red": [{"name": "Ser Aldric", **ALDRIC}, {"name": "Squire", "weapon": "club"}],
+        "dummy": [{"name": "Dummy", "ai": "passive"}]}}
+    camp = parse_campaign({"name": "c", "party": "red", "fled_rejoin": rejoin,
+                           "stages": [{"scenario": pair}, {"scenario": pair}]},
+                          str(SCENARIOS / "x.yaml"))
+    real_run = Encounter.run
+
+    def squire_flees(enc):
+        result = real_run(enc)
+        for c in enc.combatants:
+            if c.name == "Squire":  # as if its morale broke and it left the field
+                c.status = Status.FLED
+        return result
+
+    monkeypatch.setattr(Encounter, "run", squire_flees)
+    run = run_campaign(camp, "ore", 3)
+    assert run.stages[0].outcome == "won"
+    assert ("Squire" in run.stages[1].fighters) == rejoin
+    fates = dict(run.fates)
+    assert fates["Squire"] == "fled"
+    assert run.survivors == (2 if rejoin else 1)
