@@ -64,7 +64,7 @@ def compare_table(summaries: list[dict[str, Any]]) -> str:
                       _ci(doc["p_clear"]), f"{doc['deaths_per_run']['value']:.2f}",
                       f"{doc['survivors']['mean']['value']:.2f}")
     buffer = io.StringIO()
-    Console(file=buffer, width=120, color_system=None).print(table)
+    Console(file=buffer, width=140, color_system=None).print(table)
     return buffer.getvalue().rstrip("\n")
 
 
