@@ -30,6 +30,7 @@ from sim.batch import executors, files
 from sim.batch.files import PART, STATE
 from sim.core.engine import Encounter, EncounterResult
 from sim.core.seeds import encounter_seed
+from sim.results.fighters import fighter_columns
 from sim.results.tally import Tally
 from sim.scenario.errors import FrayInputError
 from sim.scenario.specs import Scenario
@@ -44,7 +45,14 @@ def columns(scenario: Scenario) -> list[str]:
     cols = ["index", "seed", "winner", "rounds", "first_casualty_round"]
     for side in scenario.side_names:
         cols += [f"{side}_{c}" for c in SIDE_COLUMNS]
+    for name, _ in fighters(scenario):
+        cols += fighter_columns(name)
     return cols
+
+
+def fighters(scenario: Scenario) -> list[tuple[str, str]]:
+    """Every combatant's ``(name, side)``, in file order."""
+    return [(m.name, side.name) for side in scenario.sides for m in side.members]
 
 
 def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
@@ -66,6 +74,12 @@ def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
         row[f"{s.name}_damaging_hits"] = s.damaging_hits
         row[f"{s.name}_damage"] = s.damage
         row[f"{s.name}_out_rounds"] = " ".join(map(str, s.out_rounds))
+    for f in result.fighters:
+        row[f"{f.name}.status"] = f.status
+        row[f"{f.name}.died_after"] = int(f.died_after)
+        row[f"{f.name}.attacks"] = f.attacks
+        row[f"{f.name}.hits"] = f.hits
+        row[f"{f.name}.damage"] = f.damage
     return row
 
 
@@ -83,7 +97,7 @@ def members(scenario: Scenario) -> dict[str, int]:
 
 def new_tally(scenario: Scenario, ruleset: str, seed: int) -> Tally:
     """An empty tally for a batch of ``scenario``: its ``summary.json`` and lethality."""
-    return Tally.for_sides(scenario.slug, ruleset, seed, members(scenario))
+    return Tally.for_sides(scenario.slug, ruleset, seed, members(scenario), fighters(scenario))
 
 
 def fold_rows(tally: Tally, rows: Iterable[dict[str, Any]]) -> Tally:

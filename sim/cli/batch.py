@@ -10,7 +10,7 @@ import click
 from sim.batch import files
 from sim.batch.runner import BatchSpec, finished_here, run_batch
 from sim.cli import params
-from sim.report.tables import batch_table, progress_bar
+from sim.report.tables import batch_table, fighter_table, progress_bar
 
 EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 
@@ -27,11 +27,13 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted batch in --out (same scenario and options).")
 @params.executor_options("Encounters")
+@click.option("--by", "by", type=click.Choice(["side", "fighter"]), default="side",
+              show_default=True, help="The table per side, or per combatant.")
 @click.option("--parquet", is_flag=True,
               help="Also write encounters.parquet (needs the [parquet] extra).")
 @params.quiet_option()
 def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-          scheduler, chunk_size, parquet, quiet):
+          scheduler, chunk_size, by, parquet, quiet):
     """Run many encounters; write summary.json and encounters.csv; print a summary.
 
     Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
@@ -55,7 +57,7 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
         summary = _run(spec, target, quiet, resume)
         if parquet:
             files.write_parquet(target)
-        click.echo(batch_table(summary))
+        click.echo(batch_table(summary) if by == "side" else fighter_table(summary))
         also = f" and {target / 'encounters.parquet'}" if parquet else ""
         click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
 

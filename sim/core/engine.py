@@ -58,6 +58,19 @@ class SideResult:
 
 
 @dataclass(frozen=True, slots=True)
+class FighterResult:
+    """How one combatant fared: its status at the end of the scene and its books."""
+
+    name: str
+    side: str
+    status: str
+    died_after: bool
+    attacks: int
+    hits: int
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
 class EncounterResult:
     """The outcome of one encounter: the winner (None for a draw), rounds, per-side counts.
 
@@ -70,6 +83,7 @@ class EncounterResult:
     rounds: int
     sides: tuple[SideResult, ...]
     first_casualty_round: int  # 0 when nobody was taken out
+    fighters: tuple[FighterResult, ...] = ()  # every combatant, in file order
 
 
 @lru_cache(maxsize=32)
@@ -386,7 +400,10 @@ class Encounter:
             )
             for name, members in self.sides.items()
         )
-        return EncounterResult(self.seed, winner, rounds, sides, self.first_casualty_round)
+        fighters = tuple(FighterResult(c.name, c.side, c.status.value, c in after, c.attacks,
+                                       c.hits, c.damage) for c in self.combatants)
+        return EncounterResult(self.seed, winner, rounds, sides, self.first_casualty_round,
+                               fighters)
 
     def _emit_start(self) -> None:
         self.emit("start", scenario=self.scenario.name, ruleset=self.ruleset.name,

@@ -39,7 +39,7 @@ def batch_table(summary: dict[str, Any]) -> str:
 
         table.add_row(name, str(side["members"]),
                       f"{side['win_rate']:.3f} ({lo:.3f}-{hi:.3f})",
-                      f"{side['hit_rate']:.3f}",
+                      rate(side["hit_rate"]),
                       per(side["deaths"], f"; {side['deaths_after']} after"
                           if "deaths_after" in side else ""),
                       per(side["out_of_fight"]))
@@ -55,6 +55,34 @@ def batch_table(summary: dict[str, Any]) -> str:
     buffer.write(f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight{split}, "
                  f"P(any death) {le['p_any_death']:.3f}, death rate per combatant "
                  f"{le['death_rate']:.3f}\n")
+    return buffer.getvalue().rstrip("\n")
+
+
+def rate(value: float | None) -> str:
+    """A rate to three places; "n/a" where there was nothing to rate (no attacks)."""
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def fighter_table(summary: dict[str, Any]) -> str:
+    """Per-fighter results of a batch: deaths (95% CI), out of the fight, attacks, hits."""
+    n = summary["encounters"]
+    table = Table(title=f"{summary['scenario']} under {summary['ruleset']}: each combatant "
+                        f"over {n} encounters", title_justify="left")
+    for column in ("combatant", "side", "death rate (95% CI)", "deaths (after)",
+                   "out of fight", "fled/surr.", "attacks", "hit rate", "damage"):
+        table.add_column(column, justify="left" if column in ("combatant", "side")
+                         else "right")
+    for name, f in summary.get("combatants", {}).items():
+        ci = f["death_rate_ci95"]
+        death = (f"{f['death_rate']:.3f} ({ci[0]:.3f}-{ci[1]:.3f})"
+                 if f["death_rate"] is not None else "n/a")
+        table.add_row(name, f["side"], death, f"{f['deaths']} ({f['deaths_after']})",
+                      str(f["out_of_fight"]), f"{f['fled']} / {f['surrendered']}",
+                      str(f["attacks"]), rate(f["hit_rate"]), str(f["damage"]))
+    buffer = io.StringIO()
+    Console(file=buffer, width=150, color_system=None).print(table)
+    buffer.write("deaths count to the end of the scene, those after the fight in brackets; "
+                 "fled/surr.: out of the fight alive, by morale\n")
     return buffer.getvalue().rstrip("\n")
 
 

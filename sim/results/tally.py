@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim.results.fighters import FighterFold
 from sim.results.stats import (
     RatioSums,
     histogram_sums,
@@ -160,7 +161,7 @@ class SideFold:
             "attacks": c["attacks"],
             "hits": c["hits"],
             "damaging_hits": c["damaging_hits"],
-            "hit_rate": round(c["hits"] / c["attacks"], 6) if c["attacks"] else 0,
+            "hit_rate": round(c["hits"] / c["attacks"], 6) if c["attacks"] else None,
             "deaths": c["deaths"],
             "deaths_in_fight": c["deaths"] - c["deaths_after"],
             "deaths_after": c["deaths_after"],
@@ -168,7 +169,7 @@ class SideFold:
             "fled": c["fled"],
             "surrendered": c["surrendered"],
             "damage": c["damage"],
-            "damage_per_hit": round(c["damage"] / c["hits"], 6) if c["hits"] else 0,
+            "damage_per_hit": round(c["damage"] / c["hits"], 6) if c["hits"] else None,
         }
 
 
@@ -197,14 +198,19 @@ class Tally:
     draws: int = 0
     rounds: Counter = field(default_factory=Counter)
     first: Counter = field(default_factory=Counter)  # first casualty round; 0 = none
+    fighters: dict[str, FighterFold] = field(default_factory=dict)  # by name, file order
 
     @classmethod
-    def for_sides(cls, scenario: str, ruleset: str, seed: int,
-                  members: dict[str, int]) -> Tally:
-        """An empty tally for sides with the given member counts (in file order)."""
+    def for_sides(cls, scenario: str, ruleset: str, seed: int, members: dict[str, int],
+                  fighters: list[tuple[str, str]] = ()) -> Tally:
+        """An empty tally for sides with the given member counts (in file order).
+
+        ``fighters``: every combatant's ``(name, side)``, for the per-fighter results.
+        """
         return cls(scenario, ruleset, seed,
                    {name: SideFold(m) for name, m in members.items()},
-                   SideFold(sum(members.values())))
+                   SideFold(sum(members.values())),
+                   fighters={name: FighterFold(side) for name, side in fighters})
 
     def add(self, row: dict[str, Any]) -> None:
         """Fold in one ``encounters.csv`` row (ints or the strings ``csv`` reads)."""
@@ -229,6 +235,8 @@ class Tally:
             all_out += out_rounds
         all_out.sort()
         self.overall.add(rounds, *total, all_out)
+        for name, fighter in self.fighters.items():
+            fighter.add(row, name)
 
     @property
     def count(self) -> int:
@@ -244,6 +252,8 @@ class Tally:
         for name, side in self.sides.items():
             side.merge(other.sides[name])
         self.overall.merge(other.overall)
+        for name, fighter in self.fighters.items():
+            fighter.merge(other.fighters[name])
 
     def summary(self) -> dict[str, Any]:
         """The ``summary.json`` document (see DESIGN.md, contracts)."""
@@ -264,6 +274,7 @@ class Tally:
                 "max": max(self.rounds) if self.rounds else 0,
             },
             "sides": {name: s.totals(n) for name, s in self.sides.items()},
+            "combatants": {name: f.summary() for name, f in self.fighters.items()},
             "lethality": {
                 "deaths_per_encounter": round(deaths / n, 6) if n else 0,
                 "p_any_death": round(self.overall.any_death / n, 6) if n else 0,
