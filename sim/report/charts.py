@@ -4,6 +4,11 @@ Figures are built with ``matplotlib.figure.Figure`` on an Agg canvas rather than
 ``pyplot``: no global figure state, no display needed, safe in any process. Each chart is
 written as PNG to the path it is given, whatever its name (callers write to a temporary
 file and rename it, ``sim.batch.files.atomic_path``).
+
+Every chart has a title and axis labels with their units, whole-number ticks on a round axis,
+the round limit marked where rounds are drawn, and the Okabe-Ito palette (``SAFE_COLOURS``):
+one colour (and marker) per ruleset in the comparison charts, one colour per side in the
+sweep chart. Rates are drawn as percentages and their intervals never leave 0-100%.
 """
 
 from __future__ import annotations
@@ -14,27 +19,99 @@ from typing import Any
 
 DPI = 110
 
+# Okabe-Ito: told apart by readers with any common colour-vision deficiency
+SAFE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+                "#000000")
+# the series colours: black is kept for draws, grey for the round limit
+SERIES = SAFE_COLOURS[:-1]
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+DRAWS_COLOUR = SAFE_COLOURS[-1]
+LIMIT_COLOUR = "#555555"
+RATE = (0.0, 1.0)
 
-def _figure(ncols: int = 1, width: float = 7.0, height: float = 4.2):
+
+def _canvas(nrows: int, ncols: int, width: float, height: float):
     # imported here, not at the top: matplotlib is slow to import and most commands draw nothing
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width * ncols if ncols > 1 else width, height),
-                 layout="constrained")
+    fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    return fig, list(axes)
+    return fig, fig.subplots(nrows, ncols, squeeze=False)
 
 
-def _errors(metrics: list[dict[str, Any]]) -> list[list[float]]:
-    """Asymmetric error bars ``[below, above]`` from ``{"value", "ci95"}`` metrics."""
+def _figure(ncols: int = 1, width: float = 7.0, height: float = 4.2):
+    fig, axes = _canvas(1, ncols, width * ncols if ncols > 1 else width, height)
+    return fig, list(axes[0])
+
+
+def _style(k: int) -> dict[str, str]:
+    """The colour and marker of the k-th series (a ruleset, or a side in a sweep)."""
+    return {"color": SERIES[k % len(SERIES)], "marker": MARKERS[k % len(MARKERS)]}
+
+
+def _errors(metrics: list[dict[str, Any]],
+            bounds: tuple[float, float] | None = None) -> list[list[float]]:
+    """Asymmetric error bars ``[below, above]`` from ``{"value", "ci95"}`` metrics.
+
+    With ``bounds`` (a rate's 0 and 1) no bar reaches past them.
+    """
     below, above = [], []
     for m in metrics:
-        lo, hi = m["ci95"]
-        below.append(m["value"] - lo if lo is not None else 0.0)
-        above.append(hi - m["value"] if hi is not None else 0.0)
+        value, (lo, hi) = m["value"], m["ci95"]
+        if value is None:
+            below.append(0.0)
+            above.append(0.0)
+            continue
+        if bounds is not None:
+            lo = None if lo is None else max(bounds[0], lo)
+            hi = None if hi is None else min(bounds[1], hi)
+        below.append(max(0.0, value - lo) if lo is not None else 0.0)
+        above.append(max(0.0, hi - value) if hi is not None else 0.0)
     return [below, above]
+
+
+def _percent(axis) -> None:
+    """Show a 0-1 rate axis as 0%-100%."""
+    from matplotlib.ticker import PercentFormatter  # lazily, as in _canvas
+
+    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
+
+
+def _whole(axis) -> None:
+    """Whole-number ticks only (rounds, counts)."""
+    from matplotlib.ticker import MaxNLocator  # lazily, as in _canvas
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _mark_limit(ax, limit: int | None, longest: int) -> None:
+    """Mark the round limit (``max_rounds``): a line when fights came near it, else a note.
+
+    A fight still undecided at the limit is a draw. A limit far beyond the longest fight
+    would squash every curve into the left of the chart, so it is named in a corner instead.
+    """
+    if not limit:
+        return
+    if longest * 2 >= limit:
+        ax.axvline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.2,
+                   label=f"round limit ({limit}): undecided = draw")
+        left, right = ax.get_xlim()
+        ax.set_xlim(left, max(right, limit + 0.6))
+    else:
+        ax.text(0.99, 0.98, f"round limit {limit}: not reached (longest fight {longest})",
+                transform=ax.transAxes, ha="right", va="top", fontsize="small",
+                color=LIMIT_COLOUR)
+
+
+def _clip(values: list[float | None], fallback: list[float]) -> list[float]:
+    """Interval bounds of a rate for a band: a missing bound is the value; inside 0..1."""
+    return [min(1.0, max(0.0, v if v is not None else f))
+            for v, f in zip(values, fallback, strict=True)]
+
+
+def _longest(doc: dict[str, Any]) -> int:
+    return max((r["rounds"]["max"] for r in doc["rulesets"].values()), default=0)
 
 
 def survival_chart(doc: dict[str, Any], path: Path) -> Path:
@@ -43,21 +120,27 @@ def survival_chart(doc: dict[str, Any], path: Path) -> Path:
     sides = list(next(iter(rulesets.values()))["sides"])
     fig, axes = _figure(len(sides), width=5.5 if len(sides) > 1 else 7.0)
     for ax, side in zip(axes, sides, strict=True):
-        for name, r in rulesets.items():
+        for k, (name, r) in enumerate(rulesets.items()):
             curve = r["sides"][side]["survival"]
             x = [0, *curve["rounds"]]
             y = [1.0, *curve["value"]]
-            lo = [1.0, *(v if v is not None else y[i + 1] for i, v in enumerate(curve["lo"]))]
-            hi = [1.0, *(v if v is not None else y[i + 1] for i, v in enumerate(curve["hi"]))]
-            (line,) = ax.step(x, y, where="post", label=name)
-            ax.fill_between(x, lo, hi, step="post", alpha=0.15, color=line.get_color())
-        ax.set_title(f"{side}: still fighting after round r")
-        ax.set_xlabel("round")
-        ax.set_ylabel("share of combatants")
+            lo = [1.0, *_clip(curve["lo"], y[1:])]
+            hi = [1.0, *_clip(curve["hi"], y[1:])]
+            colour = _style(k)["color"]
+            ax.step(x, y, where="post", color=colour, linewidth=1.6, label=name)
+            ax.fill_between(x, lo, hi, step="post", alpha=0.18, color=colour, linewidth=0)
+        members = next(iter(rulesets.values()))["sides"][side]["members"]
+        ax.set_title(f"{side} ({members} per fight)")
+        ax.set_xlabel("rounds fought")
+        ax.set_ylabel(f"{side} still fighting (% of the side)")
         ax.set_ylim(-0.02, 1.02)
+        _percent(ax.yaxis)
+        _whole(ax.xaxis)
+        _mark_limit(ax, doc.get("max_rounds"), _longest(doc))
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
-    fig.suptitle(f"{doc['scenario']}: survival by round (95% bands)")
+        ax.legend(fontsize="small", title="ruleset", title_fontsize="small")
+    fig.suptitle(f"{doc['scenario']}: combatants still fighting after each round "
+                 f"(shaded: 95% intervals)")
     fig.savefig(path, dpi=DPI, format="png")
     return path
 
@@ -65,38 +148,53 @@ def survival_chart(doc: dict[str, Any], path: Path) -> Path:
 def death_rate_chart(doc: dict[str, Any], path: Path) -> Path:
     """Death rate per combatant for each side and all sides, bars per ruleset, 95% error bars."""
     rulesets = doc["rulesets"]
-    groups = [*next(iter(rulesets.values()))["sides"], "all sides"]
-    fig, (ax,) = _figure(1, width=min(12.0, max(6.0, 0.5 * len(groups) * len(rulesets) + 2)))
+    first = next(iter(rulesets.values()))
+    sides = list(first["sides"])
+    groups = [f"{s}\n({first['sides'][s]['members']} per fight)" for s in sides]
+    groups.append(f"all sides\n({first['overall']['members']} per fight)")
+    fig, (ax,) = _figure(1, width=min(12.0, max(6.5, 0.5 * len(groups) * len(rulesets) + 2)))
     width = 0.8 / max(1, len(rulesets))
     for k, (name, r) in enumerate(rulesets.items()):
-        metrics = [r["sides"][g]["death_rate"] for g in groups[:-1]]
+        metrics = [r["sides"][s]["death_rate"] for s in sides]
         metrics.append(r["overall"]["death_rate"])
         xs = [i - 0.4 + width * (k + 0.5) for i in range(len(groups))]
-        ax.bar(xs, [m["value"] for m in metrics], width, yerr=_errors(metrics), capsize=3,
-               label=name)
+        ax.bar(xs, [m["value"] for m in metrics], width, yerr=_errors(metrics, RATE),
+               capsize=3, color=_style(k)["color"], edgecolor="white", linewidth=0.5,
+               error_kw={"ecolor": "#333333", "elinewidth": 1}, label=name)
     ax.set_xticks(range(len(groups)), groups)
-    ax.set_ylabel("deaths per combatant per fight")
-    ax.set_title(f"{doc['scenario']}: death rate per combatant (95% intervals)")
+    ax.set_xlabel("side")
+    ax.set_ylabel("combatants who die per fight (%)")
+    ax.set_ylim(bottom=0)
+    _percent(ax.yaxis)
+    ax.set_title(f"{doc['scenario']}: death rate per combatant, by side and ruleset "
+                 f"(error bars: 95% intervals)")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", title="ruleset", title_fontsize="small")
     fig.savefig(path, dpi=DPI, format="png")
     return path
 
 
 def rounds_chart(doc: dict[str, Any], path: Path) -> Path:
     """Distribution of the number of rounds a fight lasts, one line per ruleset."""
-    fig, (ax,) = _figure(1)
-    for name, r in doc["rulesets"].items():
+    fig, (ax,) = _figure(1, width=7.5)
+    for k, (name, r) in enumerate(doc["rulesets"].items()):
         hist = {int(k): v for k, v in r["rounds"]["histogram"].items()}
         n = sum(hist.values()) or 1
         xs = list(range(1, max(hist, default=1) + 1))
-        label = f"{name} (median {r['rounds']['median']:g}, p90 {r['rounds']['p90']:g})"
-        ax.plot(xs, [hist.get(x, 0) / n for x in xs], marker="o", markersize=3, label=label)
-    ax.set_xlabel("rounds to the end of the fight")
-    ax.set_ylabel("share of fights")
-    ax.set_title(f"{doc['scenario']}: rounds to the end")
+        draws = r["draw_rate"]["value"]
+        label = (f"{name} (median {r['rounds']['median']:g}, p90 {r['rounds']['p90']:g}, "
+                 f"draws {100 * draws:.0f}%)")
+        ax.plot(xs, [hist.get(x, 0) / n for x in xs], markersize=3.5, linewidth=1.4,
+                label=label, **_style(k))
+    ax.set_xlabel("fight length (rounds)")
+    ax.set_ylabel("fights (%)")
+    ax.set_ylim(bottom=0)
+    _percent(ax.yaxis)
+    _whole(ax.xaxis)
+    _mark_limit(ax, doc.get("max_rounds"), _longest(doc))
+    ax.set_title(f"{doc['scenario']}: how many rounds a fight lasts")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", title="ruleset", title_fontsize="small")
     fig.savefig(path, dpi=DPI, format="png")
     return path
 
@@ -109,50 +207,77 @@ COMPARE_CHARTS: dict[str, Callable[[dict[str, Any], Path], Path]] = {
 }
 
 
-def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str,
-                path: Path) -> Path:
-    """Win rate and death rate against the swept value, per ruleset and side, 95% bars."""
-    fig, axes = _figure(2, width=5.5)
+def _dodge(positions: list[float], count: int) -> list[float]:
+    """Small horizontal offsets for ``count`` series at the same x, so their bars show."""
+    ordered = sorted(set(positions))
+    gaps = [b - a for a, b in zip(ordered, ordered[1:], strict=False)]
+    step = min(gaps, default=1.0) * 0.05
+    return [(i - (count - 1) / 2) * step for i in range(count)]
+
+
+def _rate_metric(row: dict[str, Any], key: str) -> dict[str, Any]:
+    """``{"value", "ci95"}`` of ``key`` (``heroes_win``, ``draw``) in a sweep row."""
+    return {"value": row[f"{key}_rate"], "ci95": [row.get(f"{key}_lo"), row.get(f"{key}_hi")]}
+
+
+def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str, path: Path,
+                scenario: str | None = None) -> Path:
+    """Who wins and who dies against the swept value: one row of two panels per ruleset.
+
+    Left, who wins: each side's win rate (solid line, circles) and the draws (black, dotted,
+    diamonds). Right, who dies: each side's death rate per combatant (dashed, squares). One
+    colour per side throughout, 95% error bars, one legend.
+    """
     values = list(dict.fromkeys(row["value"] for row in rows))
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
     position = {v: (v if numeric else i) for i, v in enumerate(values)}
-    styles = ["-", "--", ":", "-."]
     rulesets = list(dict.fromkeys(row["ruleset"] for row in rows))
-    colours = {name: f"C{i % 10}" for i, name in enumerate(rulesets)}
-    for ax, key, title in ((axes[0], "win", "win rate"), (axes[1], "death", "death rate")):
-        for name in rulesets:
-            mine = [row for row in rows if row["ruleset"] == name]
-            for s, side in enumerate(sides):
-                metrics = [{"value": row[f"{side}_{key}_rate"],
-                            "ci95": [row[f"{side}_{key}_lo"], row[f"{side}_{key}_hi"]]}
-                           for row in mine]
-                ax.errorbar([position[row["value"]] for row in mine],
-                            [m["value"] for m in metrics], yerr=_errors(metrics), capsize=3,
-                            marker="o", markersize=3, color=colours[name],
-                            linestyle=styles[s % len(styles)], label=f"{name}: {side}")
-        if not numeric:
-            ax.set_xticks(range(len(values)), [str(v) for v in values])
-        elif all(isinstance(v, int) for v in values):
-            from matplotlib.ticker import MaxNLocator  # lazily, as in _figure
-
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(path_label)
-        ax.set_ylabel(title)
-        if key == "win":
-            ax.set_ylim(-0.02, 1.02)
-        else:  # death rates are often small: let them fill the panel
-            ax.set_ylim(bottom=0)
-        ax.grid(alpha=0.3)
-        ax.set_title(f"{title} (95% intervals)")
-    axes[1].legend(fontsize="x-small")
-    fig.suptitle(f"sweep over {path_label}")
+    fig, grid = _canvas(len(rulesets), 2, 11.0, 0.6 + 3.4 * len(rulesets))
+    shift = _dodge(list(position.values()), len(sides) + 1)
+    top = max([row.get(f"{s}_death_hi") or row[f"{s}_death_rate"] for row in rows
+               for s in sides] + [0.05])
+    for (wins, deaths), name in zip(grid, rulesets, strict=True):
+        mine = [row for row in rows if row["ruleset"] == name]
+        xs = [position[row["value"]] for row in mine]
+        for s, side in enumerate(sides):
+            colour = _style(s)["color"]
+            metrics = [_rate_metric(row, f"{side}_win") for row in mine]
+            wins.errorbar([x + shift[s] for x in xs], [m["value"] for m in metrics],
+                          yerr=_errors(metrics, RATE), capsize=3, color=colour, marker="o",
+                          markersize=4, linestyle="-", label=f"{side}: wins")
+            metrics = [_rate_metric(row, f"{side}_death") for row in mine]
+            deaths.errorbar([x + shift[s] for x in xs], [m["value"] for m in metrics],
+                            yerr=_errors(metrics, RATE), capsize=3, color=colour, marker="s",
+                            markersize=4, linestyle="--", label=f"{side}: deaths")
+        metrics = [_rate_metric(row, "draw") for row in mine]
+        wins.errorbar([x + shift[-1] for x in xs], [m["value"] for m in metrics],
+                      yerr=_errors(metrics, RATE), capsize=3, color=DRAWS_COLOUR, marker="D",
+                      markersize=4, linestyle=":", label="draws")
+        wins.set_title(f"{name}: who wins")
+        wins.set_ylabel("fights won or drawn (%)")
+        wins.set_ylim(-0.02, 1.02)
+        deaths.set_title(f"{name}: who dies")
+        deaths.set_ylabel("combatants who die per fight (%)")
+        deaths.set_ylim(0, min(1.02, top * 1.1))
+        for ax in (wins, deaths):
+            _percent(ax.yaxis)
+            if not numeric:
+                ax.set_xticks(range(len(values)), [str(v) for v in values])
+            elif all(isinstance(v, int) for v in values):
+                _whole(ax.xaxis)
+            ax.set_xlabel(f"{path_label} (the swept value)")
+            ax.grid(alpha=0.3)
+    found = {}
+    for ax in grid[0]:
+        found.update(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
+    # the legend fills column by column: one column per side (wins over deaths), then draws
+    labels = [f"{side}: {what}" for side in sides for what in ("wins", "deaths")] + ["draws"]
+    fig.legend([found[label] for label in labels], labels, loc="outside lower center",
+               ncols=len(sides) + 1, fontsize="small")
+    about = f"{scenario}: " if scenario else ""
+    fig.suptitle(f"{about}sweep over {path_label} (error bars: 95% intervals)")
     fig.savefig(path, dpi=DPI, format="png")
     return path
-
-
-# Okabe-Ito: told apart by readers with any common colour-vision deficiency
-SAFE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-                "#000000")
 
 
 def campaign_chart(summaries: list[dict[str, Any]], path: Path) -> Path:

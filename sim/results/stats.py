@@ -184,11 +184,15 @@ class RatioSums:
         return metric(p, lo, hi, "wilson-deff")
 
     def ratio_ci(self) -> dict[str, Any]:
-        """The ratio with a delta-method normal interval (any units)."""
+        """The ratio with a delta-method normal interval (any units).
+
+        Every ratio folded here is of counts (damage per hit), never negative: the lower end
+        stops at 0 rather than claim a negative value.
+        """
         if self.n < 2 or not self.sy:
             return metric(self.ratio, None, None, "delta")
         half = Z95 * math.sqrt(self.variance() * self.n / (self.n - 1))
-        return metric(self.ratio, self.ratio - half, self.ratio + half, "delta")
+        return metric(self.ratio, max(0.0, self.ratio - half), self.ratio + half, "delta")
 
     def x_mean(self) -> dict[str, Any]:
         """The mean of ``x`` per encounter, with a normal interval."""

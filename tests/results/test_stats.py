@@ -59,6 +59,16 @@ def test_delta_method_ratio_by_hand():
     assert ci["ci95"][1] == approx(2.4 + 0.718530, abs=1e-5)
 
 
+def test_delta_method_ratio_never_goes_below_zero():
+    # x = 0 0 9 over y = 1 1 1: R = 3, half 1.96 * sqrt(var * 1.5) > 3: the plain interval
+    # would start below 0; damage per hit cannot
+    sums = RatioSums()
+    for x in (0, 0, 9):
+        sums.add(x, 1)
+    lo, hi = sums.ratio_ci()["ci95"]
+    assert lo == 0.0 and hi > 3
+
+
 def test_rate_with_one_trial_per_encounter_is_plain_wilson():
     sums = RatioSums()
     for k in range(100):
