@@ -27,6 +27,12 @@ class Status(Enum):
     FLED = "fled"
     SURRENDERED = "surrendered"
 
+    def phrase(self, already: bool = False) -> str:
+        """The status as words after a name: ``is dead``, ``has fled`` (``has already fled``)."""
+        verb, rest = (("has", self.value) if self in (Status.FLED, Status.SURRENDERED)
+                      else ("is", "standing" if self is Status.OK else self.value))
+        return f"{verb} {'already ' if already else ''}{rest}"
+
 
 class Combatant:
     """A fighter in one encounter. Mutable: it lives and dies within a single fight.

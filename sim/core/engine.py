@@ -230,7 +230,7 @@ class Encounter:
                 self.first_casualty_round = self.round
         if self.log is not None:
             self.emit("status", who=c.name, status=status.value,
-                      text=f"{c.name} is {status.value}{': ' + why if why else ''}.")
+                      text=f"{c.name} {status.phrase()}{': ' + why if why else ''}.")
         if c.effects:
             keep = []
             for proc in c.effects:
@@ -292,7 +292,7 @@ class Encounter:
         winner = standing[0] if len(standing) == 1 else None
         if self.log is not None:
             self.emit("end", winner=winner, rounds=rounds,
-                      text=f"{winner} win after {rounds} rounds." if winner
+                      text=f"Victory to {winner} after {rounds} rounds." if winner
                       else f"Draw after {rounds} rounds.")
         self.fight_over = True
         aftermath.settle(self, winner)

@@ -131,8 +131,9 @@ def stage_end(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> s
     """How a stage ended for the party, and each member's rest before the next."""
     if outcome.outcome == "unable":
         return f"Nobody in {campaign.party} is fit to fight: the campaign ends here.\n"
-    words = {"won": f"{campaign.party} win the stage", "lost": f"{campaign.party} lose: the "
-             "campaign ends here", "draw": "a draw: the campaign ends here"}
+    words = {"won": f"victory to {campaign.party}",
+             "lost": f"defeat for {campaign.party}: the campaign ends here",
+             "draw": "a draw: the campaign ends here"}
     out = ["", _bold(f"Stage {outcome.stage}: {words[outcome.outcome]}.", fmt)]
     if outcome.recovery:
         rest = campaign.stages[outcome.stage - 1].rest

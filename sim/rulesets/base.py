@@ -171,8 +171,8 @@ class Ruleset(ABC):
         target = intent.target
         if not target.in_fight:
             if enc.log is not None:
-                enc.emit("move", who=f.name, text=f"{f.name} stays: {target.name} is already "
-                         f"{target.status.value}.")
+                enc.emit("move", who=f.name, text=f"{f.name} stays: {target.name} "
+                         f"{target.status.phrase(already=True)}.")
             return
         field = enc.field
         before = f.pos

@@ -448,7 +448,7 @@ def test_solo_tells_the_stages_the_rest_and_the_end(capsys, tmp_path):
     assert "Stage 2 of 2: Sword duel (second_duel)" in text
     assert "The party goes in: Ser Aldric" in text
     assert "Ser Aldric (red): standing" in text  # stage 1's roll call: it won
-    assert "Stage 1: red win the stage." in text
+    assert "Stage 1: victory to red." in text
     assert "Between stages: a long rest (a night and a day)" in text
     assert "  Ser Aldric: rest roll Body + Vigor" in text
     assert text.index("Stage 1 of 2") < text.index("Between stages") < text.index(
@@ -463,7 +463,7 @@ def test_solo_ends_at_a_lost_first_stage_without_a_rest(capsys, tmp_path):
     row = next(r for r in read_rows(tmp_path / "out" / "campaign.csv")
                if r["stage1_outcome"] == "lost")
     text = fray(capsys, "campaign", str(camp), "--solo", "--seed", row["seed"]).out
-    assert "Stage 1: red lose: the campaign ends here." in text
+    assert "Stage 1: defeat for red: the campaign ends here." in text
     assert "Between stages" not in text and "Stage 2 of 2" not in text
     assert "The campaign ends at stage 1 of 2 (lost)." in text
     assert "The party at the end:\n  Ser Aldric: dead" in text
@@ -509,7 +509,7 @@ def test_play_a_campaign_from_a_script_with_a_journal(capsys, monkeypatch, tmp_p
     out = result.out
     assert "(attack Ser Benedek)" in out  # the menu was shown
     assert "End of the player's answers" in out
-    assert "Stage 1: red win the stage." in out  # the seed of a won first stage
+    assert "Stage 1: victory to red." in out  # the seed of a won first stage
     assert "Between stages: a long rest (a night and a day)" in out
     assert "The party at the end:\n  Ser Aldric: " in out
     assert ("The campaign is cleared" in out) or ("The campaign ends at stage 2 of 2" in out)
@@ -555,13 +555,13 @@ def test_ctrl_c_in_play_keeps_the_journal_of_finished_stages(capsys, monkeypatch
                   "--output", str(journal))
     assert result.code == 130, result.err
     assert "interrupted" in result.err and f"wrote {journal}" in result.err
-    assert "Stage 1: red win the stage." in result.out
+    assert "Stage 1: victory to red." in result.out
     assert "Between stages: a short rest (an hour)" in result.out
     assert "The party at the end" not in result.out
     text = journal.read_text()
     assert text.startswith("# Squire joins: 2 stages under ore")
     assert "\n## Stage 1 of 2: Sword duel (duel)\n" in text
-    assert "**Stage 1: red win the stage.**" in text
+    assert "**Stage 1: victory to red.**" in text
     assert "Stage 2 of 2" not in text and "The party at the end" not in text
 
 

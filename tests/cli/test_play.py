@@ -33,7 +33,7 @@ def test_a_scripted_fight_reaches_its_end_and_replays(capsys, monkeypatch, tmp_p
     first = play(capsys, monkeypatch, "1\n1\n1\n1\n", AMBUSH, "--as", "Wolfman,Kestrel",
                  "--ruleset", ruleset, "--seed", "4", "--log", str(log))
     assert first.code == 0, first.err
-    assert " win after " in first.out or "Draw after" in first.out
+    assert "Victory to " in first.out or "Draw after" in first.out
     assert "Aftermath" in first.out and "End of the player's answers" in first.out
     record = json.loads((tmp_path / "journal.md.record.json").read_text())
     assert record["as"] == ["Wolfman", "Kestrel"] and record["answers"] == ["1"] * 4
