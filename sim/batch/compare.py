@@ -6,7 +6,7 @@ exactly what ``fray batch`` writes; encounter *i* has the same seed under every 
 The batch's tally gives its lethality entry directly (one fold for ``summary.json`` and
 ``lethality.json``); a ruleset already finished by an interrupted comparison is folded
 from its ``encounters.csv`` on ``resume``. The top of the folder gets ``lethality.json``,
-``report.md`` and the charts.
+``report.md`` and the charts (and, asked for, ``report.html``: the same in one file).
 """
 
 from __future__ import annotations
@@ -21,11 +21,13 @@ from sim.batch import files
 from sim.batch.runner import BatchSpec, finished_here, fold_csv, members, run_tally
 from sim.report import charts as charts_mod
 from sim.report.compare import report_markdown
+from sim.report.html import compare_html
 from sim.results.lethality import document
 from sim.results.tally import Tally
 from sim.scenario.specs import Scenario
 
-TOP_FILES = ("lethality.json", "report.md", "survival.png", "death_rate.png", "rounds.png")
+TOP_FILES = ("lethality.json", "report.md", "survival.png", "death_rate.png", "rounds.png",
+             "report.html")
 BATCH_FILES = files.RESULT_FILES
 
 Advance = Callable[[int], None]
@@ -70,13 +72,14 @@ def ruleset_tally(spec: BatchSpec, sub: Path, progress: ProgressFactory, resume:
 
 def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, *,
                 seed: int = 1, workers: int = 1, charts: bool = True,
-                progress: ProgressFactory | None = None, resume: bool = False
-                ) -> dict[str, Any]:
+                progress: ProgressFactory | None = None, resume: bool = False,
+                html: bool = False) -> dict[str, Any]:
     """Run the scenario under each ruleset and write every output; return ``lethality.json``.
 
     ``out_dir`` must already be prepared (``prepare_out_dir``). ``progress(label)`` gives a
     context manager yielding the per-batch progress callback. With ``resume``, a ruleset
     whose batch finished with the same seed and size is kept, an interrupted one resumes.
+    With ``html``, ``report.html`` too.
     """
     entries = {}
     for name in rulesets:
@@ -87,13 +90,18 @@ def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, 
     doc["scenario_name"] = scenario.name
     doc["scenario_file"] = scenario.source
     doc["members"] = members(scenario)
+    doc["max_rounds"] = scenario.max_rounds  # the round limit: the charts mark it
     doc["files"] = {name: {f: f"{name}/{f}" for f in BATCH_FILES} for name in rulesets}
-    write_outputs(doc, out_dir, charts=charts)
+    write_outputs(doc, out_dir, charts=charts, html=html)
     return doc
 
 
-def write_outputs(doc: dict[str, Any], out_dir: Path, *, charts: bool = True) -> list[Path]:
-    """Write ``lethality.json``, ``report.md`` and (unless ``charts`` is off) the charts."""
+def write_outputs(doc: dict[str, Any], out_dir: Path, *, charts: bool = True,
+                  html: bool = False) -> list[Path]:
+    """Write ``lethality.json``, ``report.md`` and (unless ``charts`` is off) the charts.
+
+    With ``html``, also ``report.html``: the report in one file, the charts embedded.
+    """
     written = []
     for name, draw in (charts_mod.COMPARE_CHARTS.items() if charts else ()):
         with files.atomic_path(out_dir / name) as tmp:
@@ -101,4 +109,7 @@ def write_outputs(doc: dict[str, Any], out_dir: Path, *, charts: bool = True) ->
         written.append(out_dir / name)
     written.append(files.write_json(out_dir / "lethality.json", doc))
     written.append(files.write_text(out_dir / "report.md", report_markdown(doc, charts=charts)))
+    if html:
+        images = {path.name: path.read_bytes() for path in written if path.suffix == ".png"}
+        written.append(files.write_text(out_dir / "report.html", compare_html(doc, images)))
     return written

@@ -20,6 +20,7 @@ import yaml
 from sim.batch import files
 from sim.batch.runner import BatchSpec, run_tally
 from sim.report.charts import sweep_chart
+from sim.report.html import sweep_html
 from sim.scenario import Scenario, parse, read_yaml
 from sim.scenario.errors import FrayInputError, ScenarioError, field_path, unknown
 
@@ -143,6 +144,8 @@ def sweep_row(path: str, value: Any, summary: dict[str, Any]) -> dict[str, Any]:
         for key, metric in (("win", s["win_rate"]), ("death", s["death_rate"])):
             row[f"{side}_{key}_rate"] = metric["value"]
             row[f"{side}_{key}_lo"], row[f"{side}_{key}_hi"] = metric["ci95"]
+    # added last, so the columns scripts read by position stay where they were
+    row["draw_lo"], row["draw_hi"] = summary["draw_rate"]["ci95"]
     return row
 
 
@@ -175,10 +178,31 @@ def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] 
     return rows
 
 
+def command(rows: list[dict[str, Any]], path: str, source: str, seed: int) -> str:
+    """The ``fray sweep`` command that runs this sweep again."""
+    values = ",".join(str(v).lower() if isinstance(v, bool) else str(v)
+                      for v in dict.fromkeys(row["value"] for row in rows))
+    rulesets = ",".join(dict.fromkeys(row["ruleset"] for row in rows))
+    n = rows[0]["encounters"] if rows else 0
+    return (f"fray sweep {source} --set '{path}={values}' --ruleset {rulesets} -n {n} "
+            f"--seed {seed}")
+
+
 def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
-                  out_dir: Path) -> list[Path]:
-    """Write ``sweep.csv`` (an empty interval bound is an empty cell) and ``sweep.png``."""
+                  out_dir: Path, *, scenario: Scenario | None = None, seed: int = 1,
+                  html: bool = False) -> list[Path]:
+    """Write ``sweep.csv`` (an empty interval bound is an empty cell) and ``sweep.png``.
+
+    With ``html``, also ``report.html``: the answer, the table and the chart in one file.
+    ``scenario`` (any of the swept variants) names the chart and the page.
+    """
     written = [files.write_csv(out_dir / "sweep.csv", rows), out_dir / "sweep.png"]
     with files.atomic_path(written[1]) as tmp:
-        sweep_chart(rows, sides, path, tmp)
+        sweep_chart(rows, sides, path, tmp, scenario=scenario.slug if scenario else None)
+    if html:
+        page = sweep_html(rows, sides, path, {"sweep.png": written[1].read_bytes()},
+                          scenario=scenario.name if scenario else "",
+                          command=command(rows, path, scenario.source, seed)
+                          if scenario else "")
+        written.append(files.write_text(out_dir / "report.html", page))
     return written

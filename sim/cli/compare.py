@@ -20,10 +20,13 @@ from sim.report.compare import compare_table, sweep_table
 from sim.report.convert import conversion_text
 from sim.report.tables import progress_bar
 from sim.scenario.campaign import Campaign
+from sim.scenario.errors import FrayInputError
 
 EPILOG_CONVERT = "Example: fray convert scenarios/ambush.yaml --ruleset all"
 EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets ore,opencore "
                   "-n 2000 --out results/ambush-compare")
+HTML_HELP = ("Also write report.html: the answer, the tables and the charts in one file that "
+             "reads offline (nothing to download), to share.")
 EPILOG_SWEEP = ("Example: fray sweep scenarios/ambush.yaml --set 'sides.bandits[0].count=1..6' "
                 "--ruleset all -n 500")
 
@@ -55,19 +58,24 @@ def convert(scenario_file, ruleset):
 @click.option("--resume", is_flag=True,
               help="Continue an interrupted comparison in --out: finished rulesets are kept, "
                    "an interrupted one resumes, the rest run.")
+@click.option("--html", is_flag=True, help=HTML_HELP)
 @params.quiet_option()
-def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resume, quiet):
+def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resume, html,
+            quiet):
     """Run one scenario (or campaign) under several rulesets and compare how lethal they are.
 
     Same scenario, same encounter seeds, each ruleset in turn. Writes one subfolder per
     ruleset (summary.json, encounters.csv), and at the top of the folder lethality.json,
-    report.md and charts (survival.png, death_rate.png, rounds.png); prints the rulesets
-    side by side with 95% intervals and a one-line verdict.
+    report.md and charts (survival.png, death_rate.png, rounds.png), with --html also
+    report.html; prints the rulesets side by side with 95% intervals and a one-line verdict.
 
     Given a campaign file: how far the same party gets under each ruleset (-n runs each);
     one subfolder per ruleset as fray campaign writes it, report.md and survival.png.
     """
     scenario = params.load_scenario_or_campaign(scenario_file)
+    if html and isinstance(scenario, Campaign):
+        raise FrayInputError("--html", [("", "report.html is written for a scenario's "
+                                             "comparison, not yet for a campaign's")])
     params.check_resume(resume, out_dir, "comparison", force)
     out_dir = out_dir or files.default_out_dir(scenario.slug, "compare")
     prepare_out_dir(out_dir, rulesets, force or resume)
@@ -77,7 +85,7 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
         if isinstance(scenario, Campaign):
             summaries = run_compare_campaign(scenario, rulesets, count, out_dir, **settings)
         else:
-            doc = run_compare(scenario, rulesets, count, out_dir, **settings)
+            doc = run_compare(scenario, rulesets, count, out_dir, html=html, **settings)
     except KeyboardInterrupt:
         click.echo(f"interrupted: finished rulesets and every finished chunk are kept in "
                    f"{out_dir}; continue with the same command plus --resume --out {out_dir}",
@@ -89,8 +97,9 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
                    "(summary.json, campaign.csv)")
         return
     click.echo(compare_table(doc))
+    extra = ", report.html" if html else ""
     click.echo(f"wrote {out_dir / 'report.md'}, lethality.json, survival.png, death_rate.png, "
-               f"rounds.png and one folder per ruleset")
+               f"rounds.png{extra} and one folder per ruleset")
 
 
 @click.command(epilog=EPILOG_SWEEP)
@@ -105,11 +114,13 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
 @params.workers_option()
 @params.out_option("results/<scenario>-sweep-<time>")
 @params.force_option("Overwrite sweep.csv and sweep.png in --out.")
+@click.option("--html", is_flag=True, help=HTML_HELP)
 @params.quiet_option()
-def sweep(scenario_file, setting, ruleset, count, seed, workers, out_dir, force, quiet):
+def sweep(scenario_file, setting, ruleset, count, seed, workers, out_dir, force, html, quiet):
     """Vary one scenario value; report win and death rates (95% intervals) for each.
 
-    Writes sweep.csv (one row per value and ruleset) and sweep.png, and prints a table.
+    Writes sweep.csv (one row per value and ruleset) and sweep.png (with --html also
+    report.html), and prints a table.
     """
     path, cases = sweep_mod.load_cases(scenario_file, setting)
     rulesets = params.expand_rulesets(ruleset)
@@ -120,6 +131,7 @@ def sweep(scenario_file, setting, ruleset, count, seed, workers, out_dir, force,
     with progress_bar(total, f"{slug} sweep {path}", quiet) as advance:
         rows = sweep_mod.run_sweep(path, cases, rulesets, count, seed=seed,
                                    workers=params.workers_or_cores(workers), advance=advance)
-    sweep_mod.write_outputs(rows, sides, path, out_dir)
+    written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],
+                                      seed=seed, html=html)
     click.echo(sweep_table(rows, sides, path))
-    click.echo(f"wrote {out_dir / 'sweep.csv'} and {out_dir / 'sweep.png'}")
+    click.echo("wrote " + ", ".join(str(p) for p in written[:-1]) + f" and {written[-1]}")

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sim.report.compare import percent
+
 DPI = 110
 
 # Okabe-Ito: told apart by readers with any common colour-vision deficiency
@@ -88,20 +90,27 @@ def _whole(axis) -> None:
 def _mark_limit(ax, limit: int | None, longest: int) -> None:
     """Mark the round limit (``max_rounds``): a line when fights came near it, else a note.
 
-    A fight still undecided at the limit is a draw. A limit far beyond the longest fight
-    would squash every curve into the left of the chart, so it is named in a corner instead.
+    A fight still on at the limit is a draw. A limit far beyond the longest fight would
+    squash every curve into the left of the chart, so the axis label names it instead (call
+    this after ``set_xlabel``).
     """
     if not limit:
         return
     if longest * 2 >= limit:
         ax.axvline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.2,
-                   label=f"round limit ({limit}): undecided = draw")
+                   label=f"round limit ({limit}): a fight still on is a draw")
         left, right = ax.get_xlim()
         ax.set_xlim(left, max(right, limit + 0.6))
     else:
-        ax.text(0.99, 0.98, f"round limit {limit}: not reached (longest fight {longest})",
-                transform=ax.transAxes, ha="right", va="top", fontsize="small",
-                color=LIMIT_COLOUR)
+        ax.set_xlabel(f"{ax.get_xlabel()}; round limit {limit}, not reached "
+                      f"(longest fight {longest})")
+
+
+def _legend_below(fig, ax, title: str, ncols: int = 3) -> None:
+    """One legend under the panels, from ``ax``'s entries, so no curve is hidden by it."""
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(ncols, len(labels)),
+               fontsize="small", title=title, title_fontsize="small")
 
 
 def _clip(values: list[float | None], fallback: list[float]) -> list[float]:
@@ -114,11 +123,21 @@ def _longest(doc: dict[str, Any]) -> int:
     return max((r["rounds"]["max"] for r in doc["rulesets"].values()), default=0)
 
 
+def _save(fig, path: Path) -> Path:
+    fig.savefig(path, dpi=DPI, format="png")
+    return path
+
+
 def survival_chart(doc: dict[str, Any], path: Path) -> Path:
+    """``survival_figure`` written as PNG to ``path``."""
+    return _save(survival_figure(doc), path)
+
+
+def survival_figure(doc: dict[str, Any]):
     """Share of each side still fighting after round r, one line per ruleset (95% bands)."""
     rulesets = doc["rulesets"]
     sides = list(next(iter(rulesets.values()))["sides"])
-    fig, axes = _figure(len(sides), width=5.5 if len(sides) > 1 else 7.0)
+    fig, axes = _figure(len(sides), width=5.5 if len(sides) > 1 else 7.0, height=4.8)
     for ax, side in zip(axes, sides, strict=True):
         for k, (name, r) in enumerate(rulesets.items()):
             curve = r["sides"][side]["survival"]
@@ -138,14 +157,18 @@ def survival_chart(doc: dict[str, Any], path: Path) -> Path:
         _whole(ax.xaxis)
         _mark_limit(ax, doc.get("max_rounds"), _longest(doc))
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small", title="ruleset", title_fontsize="small")
+    _legend_below(fig, axes[0], "ruleset")
     fig.suptitle(f"{doc['scenario']}: combatants still fighting after each round "
                  f"(shaded: 95% intervals)")
-    fig.savefig(path, dpi=DPI, format="png")
-    return path
+    return fig
 
 
 def death_rate_chart(doc: dict[str, Any], path: Path) -> Path:
+    """``death_rate_figure`` written as PNG to ``path``."""
+    return _save(death_rate_figure(doc), path)
+
+
+def death_rate_figure(doc: dict[str, Any]):
     """Death rate per combatant for each side and all sides, bars per ruleset, 95% error bars."""
     rulesets = doc["rulesets"]
     first = next(iter(rulesets.values()))
@@ -170,20 +193,23 @@ def death_rate_chart(doc: dict[str, Any], path: Path) -> Path:
                  f"(error bars: 95% intervals)")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize="small", title="ruleset", title_fontsize="small")
-    fig.savefig(path, dpi=DPI, format="png")
-    return path
+    return fig
 
 
 def rounds_chart(doc: dict[str, Any], path: Path) -> Path:
+    """``rounds_figure`` written as PNG to ``path``."""
+    return _save(rounds_figure(doc), path)
+
+
+def rounds_figure(doc: dict[str, Any]):
     """Distribution of the number of rounds a fight lasts, one line per ruleset."""
-    fig, (ax,) = _figure(1, width=7.5)
+    fig, (ax,) = _figure(1, width=7.5, height=5.0)
     for k, (name, r) in enumerate(doc["rulesets"].items()):
         hist = {int(k): v for k, v in r["rounds"]["histogram"].items()}
         n = sum(hist.values()) or 1
         xs = list(range(1, max(hist, default=1) + 1))
-        draws = r["draw_rate"]["value"]
         label = (f"{name} (median {r['rounds']['median']:g}, p90 {r['rounds']['p90']:g}, "
-                 f"draws {100 * draws:.0f}%)")
+                 f"draws {percent(r['draw_rate']['value'])})")
         ax.plot(xs, [hist.get(x, 0) / n for x in xs], markersize=3.5, linewidth=1.4,
                 label=label, **_style(k))
     ax.set_xlabel("fight length (rounds)")
@@ -194,9 +220,8 @@ def rounds_chart(doc: dict[str, Any], path: Path) -> Path:
     _mark_limit(ax, doc.get("max_rounds"), _longest(doc))
     ax.set_title(f"{doc['scenario']}: how many rounds a fight lasts")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small", title="ruleset", title_fontsize="small")
-    fig.savefig(path, dpi=DPI, format="png")
-    return path
+    _legend_below(fig, ax, "ruleset", ncols=2)
+    return fig
 
 
 # the charts of ``fray compare``: file name -> function drawing it from ``lethality.json``
@@ -222,6 +247,12 @@ def _rate_metric(row: dict[str, Any], key: str) -> dict[str, Any]:
 
 def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str, path: Path,
                 scenario: str | None = None) -> Path:
+    """``sweep_figure`` written as PNG to ``path``."""
+    return _save(sweep_figure(rows, sides, path_label, scenario), path)
+
+
+def sweep_figure(rows: list[dict[str, Any]], sides: list[str], path_label: str,
+                 scenario: str | None = None):
     """Who wins and who dies against the swept value: one row of two panels per ruleset.
 
     Left, who wins: each side's win rate (solid line, circles) and the draws (black, dotted,
@@ -276,8 +307,7 @@ def sweep_chart(rows: list[dict[str, Any]], sides: list[str], path_label: str, p
                ncols=len(sides) + 1, fontsize="small")
     about = f"{scenario}: " if scenario else ""
     fig.suptitle(f"{about}sweep over {path_label} (error bars: 95% intervals)")
-    fig.savefig(path, dpi=DPI, format="png")
-    return path
+    return fig
 
 
 def campaign_chart(summaries: list[dict[str, Any]], path: Path) -> Path:

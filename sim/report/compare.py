@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 Getter = Callable[[dict[str, Any]], Any]
+NA = "n/a"
 
 # (label, key in a side's summary, decimals)
 SIDE_ROWS: tuple[tuple[str, str, int], ...] = (
@@ -47,9 +48,14 @@ def _slash(block: dict[str, Any], *keys: str) -> str:
 
 
 def cell(m: Any, digits: int, two_lines: bool = False) -> str:
-    """``0.312 [0.290, 0.334]`` (or value over interval on two lines); strings pass through."""
+    """``0.312 [0.290, 0.334]`` (or value over interval on two lines); strings pass through.
+
+    A metric without a value (``None``: a hit rate with no attack) reads ``n/a``.
+    """
     if not isinstance(m, dict):
-        return str(m)
+        return NA if m is None else str(m)
+    if m["value"] is None:
+        return NA
     value = f"{m['value']:.{digits}f}"
     lo, hi = m["ci95"]
     if lo is None or hi is None:
@@ -59,13 +65,26 @@ def cell(m: Any, digits: int, two_lines: bool = False) -> str:
     return f"{value} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+# a rate over no trials (hits per attack of a side that never attacked) is undefined, not 0
+UNDEFINED_WITHOUT = {"hits_per_attack": "attacks", "damage_per_hit": "hits"}
+
+
+def side_value(side: dict[str, Any], key: str) -> Any:
+    """A side's metric, or ``n/a`` where it is undefined (no attacks: no hit rate)."""
+    count = UNDEFINED_WITHOUT.get(key)
+    if count is not None and side.get("counts", {}).get(count) == 0:
+        return NA
+    return side[key]
+
+
 def _sections(doc: dict[str, Any]) -> list[tuple[str, list[tuple[str, list[Any], int]]]]:
     """``(title, rows)`` with one value per ruleset in each row, sides first."""
     rulesets = doc["rulesets"]
     first = next(iter(rulesets.values()))
     out = []
     for side in first["sides"]:
-        rows = [(label, [r["sides"][side][key] for r in rulesets.values()], digits)
+        rows = [(label, [side_value(r["sides"][side], key) for r in rulesets.values()],
+                 digits)
                 for label, key, digits in SIDE_ROWS]
         out.append((f"{side} ({doc['members'].get(side, '?')} per fight)", rows))
     rows = [(label, [get(r) for r in rulesets.values()], digits)
@@ -104,24 +123,151 @@ def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
-def report_markdown(doc: dict[str, Any], charts: bool = True) -> str:
-    """``report.md``: verdict, side-by-side tables, survival by round, charts, methods."""
+# ---------------------------------------------------------------------------- the answer
+def percent(p: float) -> str:
+    """``61%``; one decimal (``0.4%``, ``99.6%``) where whole percent would read 0 or 100."""
+    if p <= 0 or p >= 1:
+        return f"{100 * min(1.0, max(0.0, p)):.0f}%"
+    for digits in (0, 1):
+        text = f"{100 * p:.{digits}f}"
+        if float(text) not in (0.0, 100.0):
+            return f"{text}%"
+    return "<0.1%" if p < 0.5 else ">99.9%"
+
+
+def _bracket(lo: float | None, hi: float | None, show: Callable[[float], str]) -> str:
+    if lo is None or hi is None:
+        return ""
+    return f" [{show(lo).rstrip('%')}–{show(hi)}]"
+
+
+def rate_text(m: dict[str, Any]) -> str:
+    """A rate with its interval: ``61% [58–64%]``."""
+    return percent(m["value"]) + _bracket(*m["ci95"], show=percent)
+
+
+def mean_text(m: dict[str, Any]) -> str:
+    """A mean with its interval: ``0.16 [0.11–0.21]``."""
+    return f"{m['value']:.2f}" + _bracket(*m["ci95"], show=lambda x: f"{x:.2f}")
+
+
+def _one(side: dict[str, Any]) -> bool:
+    return side["members"] == 1
+
+
+def _who_wins(doc: dict[str, Any]) -> str:
+    sentences = []
+    for name, r in doc["rulesets"].items():
+        ranked = sorted(r["sides"].items(), key=lambda kv: -kv[1]["win_rate"]["value"])
+        parts = []
+        for k, (side, s) in enumerate(ranked):
+            verb = ("wins" if _one(s) else "win") if k == 0 else ""
+            tail = " of fights" if k == 0 else ""
+            parts.append(f"the {side} {verb} {rate_text(s['win_rate'])}{tail}".replace("  ", " "))
+        sentences.append(f"Under {name} {', '.join(parts)}; "
+                         f"{rate_text(r['draw_rate'])} are draws.")
+    limit = doc.get("max_rounds")
+    if limit:
+        sentences.append(f"A draw is a fight still on at the round limit ({limit} rounds) "
+                         f"or one that leaves no side standing.")
+    return " ".join(sentences)
+
+
+def _who_dies(doc: dict[str, Any]) -> str:
+    sentences = []
+    for name, r in doc["rulesets"].items():
+        ranked = sorted(r["sides"].items(),
+                        key=lambda kv: -kv[1]["deaths_per_encounter"]["value"])
+        parts = []
+        for k, (side, s) in enumerate(ranked):
+            fights = " of fights" if k == 0 else ""
+            if _one(s):
+                parts.append(f"the {side} dies in {rate_text(s['p_any_death'])}{fights}")
+                continue
+            per = " die per fight on average" if k == 0 else ""
+            parts.append(f"{mean_text(s['deaths_per_encounter'])} of the {s['members']} "
+                         f"{side}{per}, at least one of them in "
+                         f"{rate_text(s['p_any_death'])}{fights}")
+        sentences.append(f"Under {name} " + "; ".join(parts) + ".")
+    return " ".join(sentences)
+
+
+def _deadliest(doc: dict[str, Any]) -> str:
+    rulesets = doc["rulesets"]
+    ranked = sorted(rulesets, key=lambda n: -rulesets[n]["overall"]["deaths_per_encounter"]
+                    ["value"])  # stable: the first listed on a tie
+
+    def deaths(n: str) -> str:
+        return mean_text(rulesets[n]["overall"]["deaths_per_encounter"])
+
+    def any_death(n: str) -> str:
+        return f"at least one death in {rate_text(rulesets[n]['overall']['p_any_death'])}"
+
+    top = ranked[0]
+    if rulesets[top]["overall"]["deaths_per_encounter"]["value"] == 0:
+        return "Nobody died, under any ruleset."
+    if len(ranked) == 1:
+        return (f"Under {top} {deaths(top)} combatants die per fight on average, "
+                f"{any_death(top)} of fights. One ruleset ran: nothing to compare.")
+    text = (f"Deadliest under {top}: {deaths(top)} deaths per fight (all sides together), "
+            f"{any_death(top)} of fights")
+    middle = [f"{n} {deaths(n)}" for n in ranked[1:-1]]
+    last = ranked[-1]
+    text += (f"; then {', '.join(middle)}; " if middle else "; ")
+    text += f"least deadly under {last}: {deaths(last)}, {any_death(last)}."
+    hi, lo = (rulesets[n]["overall"]["deaths_per_encounter"]["ci95"] for n in ranked[:2])
+    if hi[0] is None or lo[1] is None or hi[0] <= lo[1]:
+        text += (f" {top} and {ranked[1]} are not clearly apart: their 95% intervals "
+                 f"overlap.")
+    return text
+
+
+def answer(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """The plain-language answer that opens the report: ``(label, text)`` paragraphs.
+
+    Who wins how often under each ruleset, who dies (deaths per fight, P(at least one
+    death)), under which ruleset the scenario is deadliest; every number from ``doc``, with
+    its 95% interval in brackets where it has one.
+    """
+    fights = doc["encounters"]
+    lead = (f"From {fights} fights under each ruleset, the same encounter seeds for all "
+            f"(in brackets: 95% intervals).")
+    return [("", lead), ("Who wins", _who_wins(doc)), ("Who dies", _who_dies(doc)),
+            ("Where it is deadliest", _deadliest(doc))]
+
+
+def paragraph_markdown(label: str, text: str) -> str:
+    """One answer paragraph in markdown: the label in bold."""
+    return f"**{label}.** {text}" if label else text
+
+
+# ---------------------------------------------------------------------------- report.md
+# the charts of a comparison in the report: file name and caption
+CHARTS = (("survival.png", "survival by round"), ("death_rate.png", "death rate per combatant"),
+          ("rounds.png", "rounds to the end"))
+
+
+def intro(doc: dict[str, Any]) -> str:
+    """What was run and how to run it again (markdown: the command in backticks)."""
     names = list(doc["rulesets"])
-    lines = [f"# Lethality: {doc.get('scenario_name', doc['scenario'])}", "",
-             f"**Verdict:** {doc['verdict']['text']}.", "",
-             _title(doc) + ". Each cell: value [95% interval]. Reproduce with "
-             f"`fray compare {doc.get('scenario_file', doc['scenario'])} "
-             f"--rulesets {','.join(names)} -n {doc['encounters']} --seed {doc['seed']}`.", ""]
-    for title, rows in _sections(doc):
-        lines += [f"## {title}", ""]
-        lines += _md_table(["metric", *names],
-                           [[label.strip(), *(cell(v, d) for v in values)]
-                            for label, values, d in rows])
-        lines.append("")
-    lines += ["## Still fighting after round r", "",
-              "Share of each side's combatants still in the fight after round r.", ""]
-    first = doc["rulesets"][names[0]]
-    for side in first["sides"]:
+    return (_title(doc) + ". Each cell: value [95% interval]. Reproduce with "
+            f"`fray compare {doc.get('scenario_file', doc['scenario'])} "
+            f"--rulesets {','.join(names)} -n {doc['encounters']} --seed {doc['seed']}`.")
+
+
+def tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The side-by-side tables: ``(title, header, rows of cells)``."""
+    names = list(doc["rulesets"])
+    return [(title, ["metric", *names],
+             [[label.strip(), *(cell(v, d) for v in values)] for label, values, d in rows])
+            for title, rows in _sections(doc)]
+
+
+def survival_tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """Still fighting after round r, per side: ``(side, header, rows)``, rounds 1 to 12."""
+    names = list(doc["rulesets"])
+    out = []
+    for side in doc["rulesets"][names[0]]["sides"]:
         top = max(len(doc["rulesets"][n]["sides"][side]["survival"]["value"]) for n in names)
         shown = list(range(1, min(top, 12) + 1))
         rows = []
@@ -130,48 +276,157 @@ def report_markdown(doc: dict[str, Any], charts: bool = True) -> str:
             last = curve[-1] if curve else 1.0
             rows.append([n, *(f"{curve[r - 1] if r <= len(curve) else last:.3f}"
                               for r in shown)])
-        lines += [f"**{side}**", ""]
-        lines += _md_table(["ruleset", *(f"r{r}" for r in shown)], rows)
-        lines.append("")
+        out.append((side, ["ruleset", *(f"r{r}" for r in shown)], rows))
+    return out
+
+
+SURVIVAL_NOTE = "Share of each side's combatants still in the fight after round r."
+
+
+def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:
+    """How the numbers are computed: a paragraph, one line per method, a closing note."""
+    names = list(doc["rulesets"])
+    head = ("Each ruleset's numbers come from its `encounters.csv` "
+            f"({', '.join(f'`{n}/encounters.csv`' for n in names)}). Damage is in each "
+            "ruleset's own unit (ORE boxes, OpenD6 wounds or hit points, OpenCore hit "
+            "points, B-Grade wounds and Shock), so compare it within a ruleset only.")
+    items = [f"`{key}`: {text}" for key, text in doc["methods"].items()]
+    tail = ("The verdict takes the side with the most deaths over all rulesets and "
+            "compares its death rate per combatant under the most and the least lethal "
+            "ruleset; overlapping 95% intervals read \"about as often\".")
+    return head, items, tail
+
+
+def report_markdown(doc: dict[str, Any], charts: bool = True) -> str:
+    """``report.md``: the answer, verdict, side-by-side tables, survival, charts, methods."""
+    lines = [f"# Lethality: {doc.get('scenario_name', doc['scenario'])}", ""]
+    for label, text in answer(doc):
+        lines += [paragraph_markdown(label, text), ""]
+    lines += [f"**Verdict:** {doc['verdict']['text']}.", "", intro(doc), ""]
+    for title, header, rows in tables(doc):
+        lines += [f"## {title}", "", *_md_table(header, rows), ""]
+    lines += ["## Still fighting after round r", "", SURVIVAL_NOTE, ""]
+    for side, header, rows in survival_tables(doc):
+        lines += [f"**{side}**", "", *_md_table(header, rows), ""]
     if charts:
-        lines += ["## Charts", "", "![survival by round](survival.png)", "",
-                  "![death rate per combatant](death_rate.png)", "",
-                  "![rounds to the end](rounds.png)", ""]
-    lines += ["## How the numbers are computed", "",
-              "Each ruleset's numbers come from its `encounters.csv` "
-              f"({', '.join(f'`{n}/encounters.csv`' for n in names)}). Damage is in each "
-              "ruleset's own unit (ORE boxes, OpenD6 wounds or hit points, OpenCore hit "
-              "points, B-Grade wounds and Shock), so compare it within a ruleset only.", ""]
-    lines += [f"- `{key}`: {text}" for key, text in doc["methods"].items()]
-    lines += ["", "The verdict takes the side with the most deaths over all rulesets and "
-              "compares its death rate per combatant under the most and the least lethal "
-              "ruleset; overlapping 95% intervals read \"about as often\".", ""]
+        lines += ["## Charts", ""]
+        for name, caption in CHARTS:
+            lines += [f"![{caption}]({name})", ""]
+    head, items, tail = methods_text(doc)
+    lines += ["## How the numbers are computed", "", head, ""]
+    lines += [f"- {item}" for item in items]
+    lines += ["", tail, ""]
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------- sweeps
+def sweep_header(sides: list[str]) -> list[str]:
+    """The sweep table's columns."""
+    return ["value", "ruleset", *(f"{side} {what}" for side in sides
+                                  for what in ("win rate", "death rate")), "draws"]
+
+
+def sweep_cells(row: dict[str, Any], sides: list[str], two_lines: bool = False) -> list[str]:
+    """One sweep row's cells: value, ruleset, each side's rates and the draws, intervals."""
+    cells = [str(row["value"]), row["ruleset"]]
+    for side in sides:
+        cells += [_rate(row, f"{side}_win", two_lines), _rate(row, f"{side}_death", two_lines)]
+    cells.append(_rate(row, "draw", two_lines))
+    return cells
+
+
 def sweep_table(rows: list[dict[str, Any]], sides: list[str], path: str,
                 width: int = 100) -> str:
     """One line per (value, ruleset): each side's win rate and death rate, with intervals."""
     table = Table(title=f"sweep over {path} (rates with 95% intervals)", title_justify="left",
                   show_lines=True)
-    table.add_column("value", justify="right")
-    table.add_column("ruleset")
-    for side in sides:
-        table.add_column(f"{side} win rate", justify="right")
-        table.add_column(f"{side} death rate", justify="right")
-    table.add_column("draws", justify="right")
+    for k, name in enumerate(sweep_header(sides)):
+        table.add_column(name, justify="left" if k == 1 else "right")
     for row in rows:
-        cells = [str(row["value"]), row["ruleset"]]
-        for side in sides:
-            cells.append(_rate(row, f"{side}_win"))
-            cells.append(_rate(row, f"{side}_death"))
-        cells.append(f"{row['draw_rate']:.3f}")
-        table.add_row(*cells)
+        table.add_row(*sweep_cells(row, sides, two_lines=True))
     buffer = io.StringIO()
     Console(file=buffer, width=width, color_system=None).print(table)
     return buffer.getvalue().rstrip("\n")
 
 
-def _rate(row: dict[str, Any], key: str) -> str:
-    return f"{row[f'{key}_rate']:.3f}\n{row[f'{key}_lo']:.3f}-{row[f'{key}_hi']:.3f}"
+def _rate(row: dict[str, Any], key: str, two_lines: bool = True) -> str:
+    """``0.500`` over ``0.200-0.800`` (a bound missing: the value alone)."""
+    return cell({"value": row[f"{key}_rate"], "ci95": [row.get(f"{key}_lo"),
+                                                       row.get(f"{key}_hi")]}, 3, two_lines)
+
+
+def _row_rate(row: dict[str, Any], key: str) -> str:
+    return rate_text({"value": row[f"{key}_rate"],
+                      "ci95": [row.get(f"{key}_lo"), row.get(f"{key}_hi")]})
+
+
+def _spans(values: list[Any]) -> str:
+    """``1–3, 5`` for whole numbers in a row, else the values joined by commas."""
+    out: list[str] = []
+    run: list[Any] = []
+    for v in [*values, None]:
+        whole = isinstance(v, int) and not isinstance(v, bool)
+        if run and whole and v == run[-1] + 1:
+            run.append(v)
+            continue
+        if run:
+            out.append(f"{run[0]}–{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
+            run = []
+        if whole:
+            run = [v]
+        elif v is not None:
+            out.append(str(v))
+    return ", ".join(out)
+
+
+def _favourites(mine: list[dict[str, Any]], sides: list[str]) -> str:
+    """Which side wins more often at which values: ``the heroes win more often at 1–3, ...``."""
+    groups: dict[str, list[Any]] = {}
+    for row in mine:
+        rates = {side: row[f"{side}_win_rate"] for side in sides}
+        best = max(rates.values())
+        leaders = [side for side in sides if rates[side] == best]
+        who = f"the {leaders[0]}" if len(leaders) == 1 else "no side (a tie)"
+        groups.setdefault(who, []).append(row["value"])
+    if len(groups) == 1:
+        who = next(iter(groups))
+        return f"More often the winner at every value: {who}."
+    parts = [f"{who} at {_spans(values)}" for who, values in groups.items()]
+    return f"More often the winner: {'; '.join(parts)}."
+
+
+def _move(first: dict[str, Any], last: dict[str, Any], key: str) -> str:
+    """``98% [96–99%]``, or ``from 98% [96–99%] to 26% [20–33%]`` over several values."""
+    if first is last:
+        return _row_rate(first, key)
+    if first[f"{key}_rate"] == last[f"{key}_rate"]:
+        return f"{_row_rate(first, key)} at both ends"
+    return f"from {_row_rate(first, key)} to {_row_rate(last, key)}"
+
+
+def sweep_answer(rows: list[dict[str, Any]], sides: list[str],
+                 path: str) -> list[tuple[str, str]]:
+    """The plain-language answer of a sweep, per ruleset: ``(label, text)`` paragraphs.
+
+    How each side's win rate, its death rate per combatant and the draws move from the
+    first value to the last, and which side wins more often at which values.
+    """
+    out = [("", f"From {rows[0]['encounters'] if rows else 0} fights per value and ruleset, "
+                f"the same seed for every value (in brackets: 95% intervals).")]
+    for name in dict.fromkeys(row["ruleset"] for row in rows):
+        mine = [row for row in rows if row["ruleset"] == name]
+        first, last = mine[0], mine[-1]
+        where = (f"With {path} = {first['value']}" if len(mine) == 1 else
+                 f"As {path} goes from {first['value']} to {last['value']}")
+        wins = ", ".join(f"the {side} {_move(first, last, f'{side}_win')}"
+                         for side in sides[1:])
+        lead = sides[0]
+        verb = "wins" if first.get(f"{lead}_members") == 1 else "win"
+        text = (f"{where}, the {lead} {verb} {_move(first, last, f'{lead}_win')} of fights"
+                + (f", {wins}" if wins else "")
+                + f"; draws {_move(first, last, 'draw')}. Death rate per combatant: "
+                + ", ".join(f"the {side} {_move(first, last, f'{side}_death')}"
+                            for side in sides)
+                + f". {_favourites(mine, sides)}")
+        out.append((f"Under {name}", text))
+    return out

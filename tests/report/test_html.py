@@ -1,0 +1,234 @@
+"""``report.html`` (one self-contained file) and the plain-language answer it shares with
+``report.md``; a side without attacks reads "n/a" for its hit rate.
+
+The comparison's numbers come from the recorded batch in ``tests/results/data/morale-opend6``;
+two small runs go through the command line.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import csv
+import re
+from html import escape
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from helpers import SCENARIOS, fray
+
+from sim.report.charts import COMPARE_CHARTS, sweep_chart
+from sim.report.compare import answer, cell, compare_table, report_markdown, sweep_answer
+from sim.report.html import compare_html, sweep_html
+from sim.results.lethality import document
+from sim.results.tally import Tally
+
+DATA = Path(__file__).parent.parent / "results" / "data" / "morale-opend6"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+DATA_URI = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
+
+
+@pytest.fixture(scope="module")
+def doc():
+    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
+    with open(DATA / "encounters.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            tally.add(row)
+    entry = tally.lethality()
+    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
+    doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
+               members={"heroes": 3, "bandits": 4}, max_rounds=12)
+    return doc
+
+
+@pytest.fixture(scope="module")
+def images(doc, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("charts")
+    return {name: draw(doc, folder / name).read_bytes() for name, draw in COMPARE_CHARTS.items()}
+
+
+class _Tags(HTMLParser):
+    """Every start tag and its attributes; fails on nothing, records everything."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def _check_self_contained(text: str, pictures: int) -> None:
+    """No address to fetch, no script or style sheet outside, ``pictures`` PNGs embedded."""
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    assert "http://" not in text.lower() and "https://" not in text.lower()
+    parser = _Tags()
+    parser.feed(text)
+    names = [tag for tag, _ in parser.tags]
+    assert "script" not in names and "link" not in names and "iframe" not in names
+    for tag, attrs in parser.tags:
+        for key in ("src", "href"):
+            if attrs.get(key) is not None:
+                assert attrs[key].startswith("data:image/png;base64,"), (tag, key)
+    found = DATA_URI.findall(text)
+    assert len(found) == pictures
+    for data in found:
+        assert base64.b64decode(data)[:8] == PNG_SIGNATURE
+
+
+def _answer_html(text: str) -> str:
+    section = re.search(r'<section class="answer" id="answer">(.*?)</section>', text, re.S)
+    assert section is not None
+    return section.group(1)
+
+
+# ---------------------------------------------------------------------------- the answer
+def test_answer_opens_the_report_before_the_tables(doc):
+    text = report_markdown(doc)
+    paragraphs = answer(doc)
+    assert [label for label, _ in paragraphs] == ["", "Who wins", "Who dies",
+                                                  "Where it is deadliest"]
+    first_table = text.index("\n| metric |")
+    for label, body in paragraphs:
+        shown = f"**{label}.** {body}" if label else body
+        assert 0 < text.index(shown) < first_table
+    assert text.index("**Who wins.**") < text.index("**Verdict:**") < first_table
+
+
+def test_answer_numbers_come_from_the_document(doc):
+    wins, dies, deadliest = (body for label, body in answer(doc) if label)
+    heroes = doc["rulesets"]["opend6"]["sides"]["heroes"]
+    bandits = doc["rulesets"]["opend6"]["sides"]["bandits"]
+    # 25 of 30 fights won by the heroes: 83% [66-93%] (the batch table's 0.833 0.664-0.927)
+    assert heroes["win_rate"]["value"] == pytest.approx(25 / 30, abs=1e-6)
+    assert "Under opend6 the heroes win 83% [66–93%] of fights, the bandits" in wins
+    assert "round limit (12 rounds)" in wins
+    deaths = bandits["deaths_per_encounter"]
+    assert (f"{deaths['value']:.2f} [{deaths['ci95'][0]:.2f}–{deaths['ci95'][1]:.2f}] of the "
+            f"4 bandits die per fight") in dies
+    assert "at least one of them in" in dies
+    overall = doc["rulesets"]["opend6"]["overall"]["deaths_per_encounter"]
+    assert deadliest.startswith(f"Deadliest under opend6: {overall['value']:.2f} [")
+    # the two rulesets are the same numbers: not clearly apart
+    assert "least deadly under copy" in deadliest and "intervals overlap" in deadliest
+
+
+def test_answer_of_one_ruleset_and_of_nobody_dying(doc):
+    one = {**doc, "rulesets": {"opend6": doc["rulesets"]["opend6"]}}
+    assert "nothing to compare" in answer(one)[-1][1]
+    calm = copy.deepcopy(one)
+    calm["rulesets"]["opend6"]["overall"]["deaths_per_encounter"]["value"] = 0.0
+    assert answer(calm)[-1][1] == "Nobody died, under any ruleset."
+
+
+# ---------------------------------------------------------------------------- n/a
+def test_a_side_without_attacks_has_no_hit_rate(doc):
+    idle = copy.deepcopy(doc)
+    for r in idle["rulesets"].values():
+        side = r["sides"]["bandits"]
+        side["counts"] = {**side["counts"], "attacks": 0, "hits": 0}
+        side["hits_per_attack"] = {"value": 0.0, "ci95": [None, None],
+                                   "method": "wilson-deff"}
+    report = report_markdown(idle, charts=False)
+    assert "| hits per attack | n/a | n/a |" in report
+    assert "| damage per hit (own unit) | n/a | n/a |" in report
+    heroes_rows = report[report.index("## heroes"):report.index("## bandits")]
+    assert "| hits per attack | n/a" not in heroes_rows  # the heroes did attack
+    table = compare_table(idle)
+    assert re.search(r"hits per attack\s+│\s+n/a\s+│\s+n/a", table)
+    assert "<td>hits per attack</td><td>n/a</td><td>n/a</td>" in compare_html(idle, {})
+
+
+def test_a_metric_without_a_value_reads_na():
+    assert cell({"value": None, "ci95": [None, None]}, 3) == "n/a"
+    assert cell(None, 3) == "n/a"
+    assert cell({"value": 0.5, "ci95": [0.25, 0.75]}, 3) == "0.500 [0.250, 0.750]"
+
+
+# ---------------------------------------------------------------------------- report.html
+def test_compare_html_is_self_contained_with_the_answer_and_tables(doc, images):
+    text = compare_html(doc, images)
+    _check_self_contained(text, pictures=3)
+    shown = _answer_html(text)
+    for _, body in answer(doc):
+        assert escape(body, quote=False) in shown
+    assert "<strong>Who wins.</strong>" in shown
+    assert f"{doc['verdict']['text']}." in text
+    for heading in ("heroes (3 per fight)", "bandits (4 per fight)", "the fight",
+                    "Still fighting after round r", "How the numbers are computed"):
+        assert f">{heading}</h2>" in text
+    assert "<td>death rate per combatant</td><td>0.617 [0.527, 0.699]</td>" in text
+    assert "<code>fray compare morale.yaml --rulesets opend6,copy -n 30 --seed 2</code>" in text
+
+
+def test_compare_html_escapes_names(doc):
+    odd = copy.deepcopy(doc)
+    odd["scenario_name"] = "<b>Raid</b> & \"more\""
+    text = compare_html(odd, {})
+    assert "<title>Lethality: &lt;b&gt;Raid&lt;/b&gt; &amp; &quot;more&quot;</title>" in text
+    assert "<b>Raid</b>" not in text
+    _check_self_contained(text, pictures=0)
+
+
+def test_sweep_html(tmp_path):
+    rows = [{"path": "max_rounds", "value": v, "ruleset": "ore", "encounters": 10,
+             "draw_rate": 0.1, "rounds_mean": 3.0, "a_members": 2, "a_win_rate": w,
+             "a_win_lo": w - 0.1, "a_win_hi": w + 0.1, "a_death_rate": 0.3,
+             "a_death_lo": 0.1, "a_death_hi": 0.6, "b_members": 2, "b_win_rate": 0.9 - w,
+             "b_win_lo": 0.8 - w, "b_win_hi": 1.0 - w, "b_death_rate": 0.2,
+             "b_death_lo": 0.1, "b_death_hi": 0.4, "draw_lo": 0.02, "draw_hi": 0.3}
+            for v, w in ((2, 0.2), (4, 0.7))]
+    png = sweep_chart(rows, ["a", "b"], "max_rounds", tmp_path / "sweep.png").read_bytes()
+    text = sweep_html(rows, ["a", "b"], "max_rounds", {"sweep.png": png}, scenario="Duel",
+                      command="fray sweep duel.yaml --set 'max_rounds=2,4'")
+    _check_self_contained(text, pictures=1)
+    shown = _answer_html(text)
+    label, body = sweep_answer(rows, ["a", "b"], "max_rounds")[1]
+    assert label == "Under ore"
+    assert body.startswith("As max_rounds goes from 2 to 4, the a win from 20% [10–30%] to "
+                           "70% [60–80%] of fights, the b from 70% [60–80%] to 20% [10–30%]; "
+                           "draws 10% [2–30%] at both ends.")
+    assert "More often the winner: the b at 2; the a at 4." in body
+    assert "<strong>Under ore.</strong> As max_rounds goes" in shown
+    assert "<th>a win rate</th>" in text and "<td>0.200 [0.100, 0.300]</td>" in text
+
+
+# ---------------------------------------------------------------------------- commands
+def test_fray_compare_and_sweep_write_report_html(tmp_path, capsys):
+    duel = str(SCENARIOS / "neutral_duel.yaml")
+    out = tmp_path / "cmp"
+    result = fray(capsys, "compare", duel, "--rulesets", "ore,opencore", "-n", "12",
+                  "--workers", "1", "--out", str(out), "-q", "--html")
+    assert result.code == 0, result.err
+    assert "report.html" in result.out
+    text = (out / "report.html").read_text()
+    assert sorted(p.name for p in out.glob("*.html")) == ["report.html"]
+    _check_self_contained(text, pictures=3)
+    assert "Who wins." in _answer_html(text)
+    report = (out / "report.md").read_text()
+    assert report.split("\n\n")[1] in text  # the lead sentence, as in report.md
+
+    out = tmp_path / "sweep"
+    result = fray(capsys, "sweep", duel, "--set", "max_rounds=3,6", "-n", "12",
+                  "--workers", "1", "--out", str(out), "-q", "--html")
+    assert result.code == 0, result.err
+    _check_self_contained((out / "report.html").read_text(), pictures=1)
+    assert "max_rounds=3,6" in (out / "report.html").read_text()
+
+
+def test_no_report_html_unless_asked(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    result = fray(capsys, "compare", str(SCENARIOS / "neutral_duel.yaml"), "--rulesets",
+                  "ore", "-n", "5", "--workers", "1", "--out", str(out), "-q")
+    assert result.code == 0, result.err
+    assert not (out / "report.html").exists()
+
+
+def test_html_for_a_campaign_is_refused(tmp_path, capsys):
+    campaign = SCENARIOS / "campaigns" / "road_to_the_keep.yaml"
+    result = fray(capsys, "compare", str(campaign), "-n", "2", "--out", str(tmp_path / "c"),
+                  "-q", "--html")
+    assert result.code == 2
+    assert "--html" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "c").exists()
