@@ -86,6 +86,14 @@ class EncounterResult:
     fighters: tuple[FighterResult, ...] = ()  # every combatant, in file order
 
 
+# The fields of a log event every ruleset shares (docs/log-format.md); a ruleset's own go
+# under the event's "rules" key.
+COMMON_FIELDS = frozenset({
+    "text", "who", "target", "side", "at", "to", "status", "state", "hit", "winner",
+    "rounds", "scenario", "ruleset", "seed", "tended", "order",
+})
+
+
 @lru_cache(maxsize=32)
 def battlefield_for(spec: MapSpec) -> Battlefield:
     """One ``Battlefield`` per map: distances are computed once per scenario, not per fight."""
@@ -275,12 +283,22 @@ class Encounter:
         return proc
 
     def emit(self, kind: str, **fields: Any) -> None:
-        """Append an event to the log.
+        """Append an event to the log (``docs/log-format.md``).
 
-        Callers check ``self.log is not None`` first, so that batches (log off) build no
-        dicts at all.
+        The fields every ruleset shares (``COMMON_FIELDS``) stay at the top; anything else a
+        ruleset tells (dice, sets, totals, locations) goes under one key, ``rules``. Callers
+        check ``self.log is not None`` first, so that batches (log off) build no dicts at all.
         """
-        self.log.append({"round": self.round, "t": round(self.now, 3), "type": kind, **fields})
+        event = {"round": self.round, "t": float(round(self.now, 3)), "type": kind}
+        rules = {}
+        for key, value in fields.items():
+            if key in COMMON_FIELDS:
+                event[key] = value
+            else:
+                rules[key] = value
+        if rules:
+            event["rules"] = rules
+        self.log.append(event)
 
     # ---------------------------------------------------------------- running
     def run(self) -> EncounterResult:
@@ -291,7 +309,7 @@ class Encounter:
         standing = self.sides_standing()
         winner = standing[0] if len(standing) == 1 else None
         if self.log is not None:
-            self.emit("end", winner=winner, rounds=rounds,
+            self.emit("end", winner=winner or "draw", rounds=rounds,  # as encounters.csv
                       text=f"Victory to {winner} after {rounds} rounds." if winner
                       else f"Draw after {rounds} rounds.")
         self.fight_over = True

@@ -424,7 +424,8 @@ def test_solo_log_tells_degrees_benefits_cards_and_points():
         kinds |= {e["type"] for e in enc.log}
         hits += [e for e in enc.log if e["type"] == "hit"]
     assert {"card", "team", "hit"} <= kinds
-    assert all("success" in e["text"] and e["benefit"] in Benefit.__members__ for e in hits)
+    assert all("success" in e["text"] and e["rules"]["benefit"] in Benefit.__members__
+               for e in hits)
     enc = Encounter(load(SCENARIOS / "duel.yaml"), "bgrade", 1, log=True)
     enc.run()
     assert not any(e["type"] in ("card", "point") for e in enc.log)  # basic AIs spend nothing
@@ -438,8 +439,8 @@ def test_possibility_points_show_in_the_log():
     enc.run()
     points = [e for e in enc.log if e["type"] == "point"]
     assert points and "d6" in points[0]["text"]
-    rolls = [e for e in enc.log if e["type"] == "roll" and e["sides"] == 6]
-    assert rolls and all(max(e["dice"]) <= 6 for e in rolls)
+    rolls = [e for e in enc.log if e["type"] == "roll" and e["rules"]["sides"] == 6]
+    assert rolls and all(max(e["rules"]["dice"]) <= 6 for e in rolls)
 
 
 def test_first_hit_widths_of_an_uncapped_12_dice_attack_match_icepool():
@@ -454,7 +455,7 @@ def test_first_hit_widths_of_an_uncapped_12_dice_attack_match_icepool():
         enc = Encounter(scen, "bgrade", seed, log=True)
         enc.run()
         first = next(e for e in enc.log if e["type"] == "hit")  # a fresh 12-dice pool
-        widths[first["width"]] = widths.get(first["width"], 0) + 1
+        widths[first["rules"]["width"]] = widths.get(first["rules"]["width"], 0) + 1
     exact = icepool.d10.pool(12).largest_count()
     assert sum(widths.values()) == n
     for width in exact.outcomes():

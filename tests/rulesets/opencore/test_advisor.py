@@ -205,8 +205,9 @@ def test_the_damage_line_says_what_armor_and_toughness_took(damage, armor, tough
     crit = d100(1) if fields[4] else []  # a critical is rolled only when HP is reached
     attack(enc, a, bb, *d100(50, 50, damage), *crit)
     line = damage_line(enc)
-    got = tuple(line[k] for k in ("to_armor", "armor_left", "to_toughness", "toughness_left",
-                                  "hp_damage"))
+    rules = line["rules"]
+    got = tuple(rules[k] for k in ("to_armor", "armor_left", "to_toughness", "toughness_left",
+                                   "hp_damage"))
     assert got == fields
-    assert line["stopped"] == (fields[4] == 0)
+    assert rules["stopped"] == (fields[4] == 0)
     assert line["text"] == f"A's Sword (1d100) {text}"

@@ -138,7 +138,7 @@ def test_a_crossbowman_never_shoots_in_two_rounds_running():
         enc = Encounter(scen, "opencore", seed, log=True)
         enc.run()
         mine = [e for e in enc.log if e.get("who") == "X" and e["type"] in ("attack", "reload")]
-        rounds = [e["round"] for e in mine if e["type"] == "attack" and not e["extra"]]
+        rounds = [e["round"] for e in mine if e["type"] == "attack" and not e["rules"]["extra"]]
         assert all(b - a >= 2 for a, b in zip(rounds, rounds[1:], strict=False)), rounds
         kinds = [e["type"] for e in mine]
         assert all(a != b for a, b in zip(kinds, kinds[1:], strict=False)), kinds

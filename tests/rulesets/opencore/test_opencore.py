@@ -442,8 +442,8 @@ def test_both_d100_rolls_cover_1_to_100_uniformly_through_the_engine():
         enc.run()
         for e in enc.log:
             if e["type"] == "attack":
-                attack[e["attack_roll"]] += 1
-                defense[e["defense_roll"]] += 1
+                attack[e["rules"]["attack_roll"]] += 1
+                defense[e["rules"]["defense_roll"]] += 1
     for counts in (attack, defense):
         assert set(counts) == set(range(1, 101))  # 01 and 100 both come up
         n = sum(counts.values())

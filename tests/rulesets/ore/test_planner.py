@@ -119,7 +119,7 @@ def test_a_pool_tie_keeps_the_expert_die(ruleset):
     enc.declared = {f: intents}
     enc.ruleset.plan_round(enc, [(f, intents)])
     roll = next(e for e in enc.log if e["type"] == "roll")
-    assert 10 in roll["dice"] and "expert die" in roll["text"], roll["text"]
+    assert 10 in roll["rules"]["dice"] and "expert die" in roll["text"], roll["text"]
     assert enc.rng.drawn == 5 - 1 - (ruleset == "ore")  # the expert die is set, not drawn
 
 
