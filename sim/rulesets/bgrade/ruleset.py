@@ -325,7 +325,8 @@ class BGradeRuleset(OreRuleset):
         rest = "; ".join(f"{s if s else 'no set'} -> {r.f.name}'s {intent_text(i)}"
                          for r, got in zip(helpers, pairs, strict=True)
                          for i, s in got[1 if r is lead else 0:])
-        enc.emit("team", who=[r.f.name for r in helpers], target=lead.team.name, set=str(best),
+        enc.emit("team", who=lead.f.name, target=lead.team.name, set=str(best),
+                 helpers=[r.f.name for r in helpers[1:]],
                  text=f"{lead.f.name} works together with {others} on {lead.team.name}: "
                       f"pooled set {best} -> {lead.f.name}'s attack ({others} "
                       f"merge{'s' if len(helpers) == 2 else ''} into it)"
