@@ -32,8 +32,9 @@ RANGED_WEAPONS = frozenset({"bow", "crossbow", "pistol", "rifle", "shotgun"})
 AI_PROFILES: tuple[str, ...] = ("passive", "basic", "aggressive", "cautious", "tactical")
 FOCUSES: tuple[str, ...] = ("nearest", "weakest", "most_dangerous")
 TENDS: tuple[str, ...] = ("own", "all", "none")
-RESTS: tuple[str, ...] = ("none", "short", "long")  # recovery between campaign stages
 """Who tends the fallen after a fight: the side holding the field its own, all, or none."""
+RESTS: tuple[str, ...] = ("none", "short", "long")
+"""The rest after a campaign's stage (docs/campaigns.md): none, an hour, a night and a day."""
 
 
 class Cover(IntEnum):
