@@ -206,6 +206,7 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
     )
     names = [n.name for n in nodes]
     edges = []
+    seen: dict[frozenset, tuple[int, float]] = {}  # each pair of nodes: where and how long
     for i, edge in enumerate(model.edges):
         if len(edge) != 3:
             problems.append((f"map.edges[{i}]", f"an edge is [node, node, metres]; got {edge!r}"))
@@ -227,6 +228,15 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
         if a == b:
             problems.append((f"map.edges[{i}]", f"an edge joins two different nodes; got "
                              f"'{a}' twice"))
+        key = frozenset((a, b))
+        if key in seen:
+            j, before = seen[key]
+            if before != metres:  # which one is meant? the file must say
+                problems.append((f"map.edges[{i}]", f"'{a}' and '{b}' are joined twice, "
+                                 f"{before} m at map.edges[{j}] and {metres} m here; give "
+                                 "one length"))
+            continue
+        seen[key] = (i, metres)
         edges.append((a, b, float(metres)))
     if not problems and len(names) > 1:
         _check_connected(names, edges, problems)

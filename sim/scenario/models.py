@@ -89,8 +89,10 @@ class MemberModel(Strict):
     @field_validator("weapon")
     @classmethod
     def _known_weapon(cls, value: str) -> str:
+        value = catalog.WEAPON_ALIASES.get(value, value)  # fists -> unarmed, dagger -> knife
         if value not in catalog.WEAPONS:
-            raise ValueError(unknown("weapon", value, catalog.WEAPONS))
+            raise ValueError(unknown("weapon", value, [*catalog.WEAPONS,
+                                                       *catalog.WEAPON_ALIASES]))
         return value
 
     @field_validator("armor")

@@ -15,6 +15,13 @@ WEAPONS: tuple[str, ...] = (
     "unarmed", "knife", "club", "mace", "sword", "greatsword", "spear",
     "bow", "crossbow", "pistol", "rifle", "shotgun",
 )
+WEAPON_ALIASES: dict[str, str] = {
+    "fists": "unarmed", "fist": "unarmed", "hands": "unarmed", "bare hands": "unarmed",
+    "none": "unarmed", "dagger": "knife", "longsword": "sword", "broadsword": "sword",
+    "great sword": "greatsword", "two-handed sword": "greatsword", "cudgel": "club",
+    "handgun": "pistol", "longbow": "bow", "shortbow": "bow",
+}
+"""Other names people type for a neutral weapon; a scenario may use either."""
 ARMORS: tuple[str, ...] = ("none", "leather", "chain", "plate", "kevlar")
 
 TRAITS: tuple[str, ...] = ("strength", "endurance", "agility", "dexterity", "perception")

@@ -342,3 +342,43 @@ def test_every_problem_is_reported_at_once(tmp_path, capsys):
     assert f"{path}: sides.heroes[0].weapon: " in result.err
     assert f"{path}: sides.heroes[0].armor: " in result.err
     assert f"{path}: sides.villains[0].traits.strength: " in result.err
+
+
+# ---------------------------------------------------------------------------- names people type
+def test_weapon_aliases_name_the_neutral_weapon():
+    from sim.scenario import parse
+
+    scen = parse({"name": "t", "sides": {
+        "a": [{"name": "A", "weapon": "fists"}, {"name": "B", "weapon": "dagger"}],
+        "b": [{"name": "C", "weapon": "longsword"}]}})
+    assert [m.weapon for s in scen.sides for m in s.members] == ["unarmed", "knife", "sword"]
+
+
+def test_opencore_abilities_in_the_rulebooks_capitals():
+    from sim.scenario import parse
+    from sim.scenario.errors import ScenarioError
+
+    scen = parse({"name": "t", "sides": {
+        "a": [{"name": "A", "opencore": {"abilities": {"CON": 70, "str": 60}}}],
+        "b": [{"name": "B"}]}})
+    block = scen.sides[0].members[0].native_block("opencore")
+    assert (block.abilities.con, block.abilities.str) == (70, 60)
+    with pytest.raises(ScenarioError, match="'con' is given twice .as 'CON' and 'con'."):
+        parse({"name": "t", "sides": {
+            "a": [{"name": "A", "opencore": {"abilities": {"CON": 70, "con": 60}}}],
+            "b": [{"name": "B"}]}})
+
+
+def test_a_map_edge_given_twice_with_two_lengths_is_refused():
+    from sim.scenario import parse
+    from sim.scenario.errors import ScenarioError
+
+    sides = {"a": [{"name": "A"}], "b": [{"name": "B"}]}
+    nodes = {"x": None, "y": None}
+    with pytest.raises(ScenarioError, match=r"map.edges\[1\]: 'y' and 'x' are joined twice, "
+                                            r"5 m at map.edges\[0\] and 7 m here"):
+        parse({"name": "t", "map": {"nodes": nodes, "edges": [["x", "y", 5], ["y", "x", 7]]},
+               "sides": sides})
+    same = parse({"name": "t", "map": {"nodes": nodes, "edges": [["x", "y", 5], ["x", "y", 5]]},
+                  "sides": sides})
+    assert same.map.edges == (("x", "y", 5.0),)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -85,6 +85,21 @@ class OpenCoreAbilities(Strict):
     wis: Score | None = None
     cha: Score | None = None
     com: Score | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _capitals(cls, data: Any) -> Any:
+        """The rulebook writes abilities in capitals (``CON: 60``): both spellings count."""
+        if not isinstance(data, dict):
+            return data
+        out: dict = {}
+        given: dict = {}  # each ability: the spelling the file used
+        for key, value in data.items():
+            name = key.lower() if isinstance(key, str) and key.lower() in ABILITIES else key
+            if name in out:
+                raise ValueError(f"'{name}' is given twice (as '{given[name]}' and '{key}')")
+            out[name], given[name] = value, key
+        return out
 
 
 class OpenCoreSkills(Strict):
