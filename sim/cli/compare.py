@@ -104,10 +104,10 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
 
 @click.command(epilog=EPILOG_SWEEP)
 @params.scenario_argument()
-@click.option("--set", "setting", required=True, metavar="PATH=VALUES",
+@click.option("--set", "settings", required=True, multiple=True, metavar="PATH=VALUES",
               help="A scenario value to vary: PATH into the YAML (max_rounds, "
                    "sides.<side>[i].<key>, sides.<side>[i].traits.strength, ...) and VALUES "
-                   "as a..b (whole numbers) or a comma list.")
+                   "as a..b (whole numbers) or a comma list. One --set per sweep.")
 @params.ruleset_option(help="Ruleset, or 'all' (default: the scenario's).")
 @params.count_option(500, "Encounters per value and ruleset.")
 @params.seed_option("Batch seed, the same for every value.")
@@ -116,13 +116,16 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
 @params.force_option("Overwrite sweep.csv and sweep.png in --out.")
 @click.option("--html", is_flag=True, help=HTML_HELP)
 @params.quiet_option()
-def sweep(scenario_file, setting, ruleset, count, seed, workers, out_dir, force, html, quiet):
+def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force, html, quiet):
     """Vary one scenario value; report win and death rates (95% intervals) for each.
 
     Writes sweep.csv (one row per value and ruleset) and sweep.png (with --html also
     report.html), and prints a table.
     """
-    path, cases = sweep_mod.load_cases(scenario_file, setting)
+    if len(settings) > 1:  # click would keep the last one silently
+        raise FrayInputError("--set", [("", f"a sweep varies one value; got {len(settings)} "
+                                        f"({'; '.join(settings)}): run one sweep per value")])
+    path, cases = sweep_mod.load_cases(scenario_file, settings[0])
     rulesets = params.expand_rulesets(ruleset)
     slug, sides = cases[0][1].slug, list(cases[0][1].side_names)
     out_dir = out_dir or files.default_out_dir(slug, "sweep")

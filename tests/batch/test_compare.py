@@ -340,6 +340,13 @@ def test_sweep_bad_path_or_value(tmp_path, capsys, setting, needles):
     assert not (tmp_path / "sweep.csv").exists()
 
 
+def test_sweep_refuses_two_settings_rather_than_keep_the_last(tmp_path, capsys):
+    result = fray(capsys, "sweep", AMBUSH, "--set", "max_rounds=5,10", "--set",
+                  "sides.bandits[0].count=1..2", "-n", "5", "--out", str(tmp_path), "-q")
+    assert result.code == 2 and "a sweep varies one value; got 2" in result.err
+    assert not (tmp_path / "sweep.csv").exists()
+
+
 @pytest.mark.parametrize("command", ["convert", "compare", "sweep"])
 def test_help_has_an_example(capsys, command):
     result = fray(capsys, command, "--help")
