@@ -46,7 +46,7 @@ from sim.rulesets.bgrade.rules import (
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
-from sim.rulesets.ore.rules import RolledSet, assign_sets
+from sim.rulesets.ore.rules import RolledSet, assign_sets, penalty_text
 from sim.rulesets.ore.ruleset import OreRuleset, intent_text
 from sim.rulesets.registry import register
 
@@ -301,7 +301,7 @@ class BGradeRuleset(OreRuleset):
         f = r.f
         notes = [f"{skill} pool {base}"]
         if penalty:
-            notes.append(f"-{penalty}d")
+            notes.append(penalty_text(self.penalties(enc, f, r.rolled)))
         if bonus:
             notes.append(f"+{bonus}d from earlier hits")
         if card is not None:

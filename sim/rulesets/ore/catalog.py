@@ -100,5 +100,6 @@ ARMOR: dict[str, tuple[int, ...]] = {
 # -2d, beyond long no shot). Cover at the target's node: -1d/-2d/-3d for light/medium/heavy;
 # poor/very poor visibility: -1d/-2d (ruling: ranged attacks only).
 RANGE_PENALTY = (0, 1, 2)
+BAND_NAMES = ("close", "medium", "long")
 COVER_PENALTY = (0, 1, 2, 3)
 VISIBILITY_PENALTY = (0, 1, 2)

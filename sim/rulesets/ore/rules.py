@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat, TimedAction
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.catalog import (
+    BAND_NAMES,
     CALLED_HEIGHT,
     COVER_PENALTY,
     LOCATION_BY_HEIGHT,
@@ -25,6 +26,7 @@ from sim.rulesets.ore.catalog import (
     VISIBILITY_PENALTY,
 )
 from sim.rulesets.ore.sets import Set, find_sets
+from sim.scenario.vocabulary import Cover, Visibility
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Battlefield, Position
@@ -71,23 +73,38 @@ def smallest_pool(f: OreFighter, intents: list[Intent]) -> tuple[int, str]:
     return min((action_pool(f, i) for i in intents), key=lambda p: (p[0], p[1] not in special))
 
 
-def situational_penalty(field: Battlefield, f: OreFighter, pos: Position,
-                        intent: Intent) -> int:
-    """Dice off one action's pool for its situation: a called shot, range, cover, visibility.
+def situation_terms(field: Battlefield, f: OreFighter, pos: Position,
+                    intent: Intent) -> tuple[tuple[str, int], ...]:
+    """Dice off one action's pool for its situation, by cause: ``(("long range", 2), ...)``.
 
-    ``pos`` is where the actor stands. Only attacks carry a situation; a shot's range band,
-    the target's cover and the visibility there come from the battlefield.
+    A called shot, and for a shot its range band, the target's cover and the visibility
+    there (from the battlefield); ``pos`` is where the actor stands. Only attacks carry a
+    situation. Causes that take nothing off are left out.
     """
     if type(intent) is not Attack:
-        return 0
-    penalty = 1 if intent.called else 0
+        return ()
+    terms = [("called shot", 1)] if intent.called else []
     if f.weapon.ranged:
-        d = field.distance(pos, intent.target.pos)
+        target = intent.target.pos
+        d = field.distance(pos, target)
         close, medium, _ = f.weapon.ranges
         band = 0 if d <= close else 1 if d <= medium else 2
-        penalty += (RANGE_PENALTY[band] + COVER_PENALTY[field.cover(intent.target.pos)]
-                    + VISIBILITY_PENALTY[field.visibility(intent.target.pos)])
-    return penalty
+        cover, seen = field.cover(target), field.visibility(target)
+        for label, dice in ((f"{BAND_NAMES[band]} range", RANGE_PENALTY[band]),
+                            (f"{Cover(cover).label} cover", COVER_PENALTY[cover]),
+                            (f"{Visibility(seen).label.replace('_', ' ')} visibility",
+                             VISIBILITY_PENALTY[seen])):
+            if dice:
+                terms.append((label, dice))
+    return tuple(terms)
+
+
+def situational_penalty(field: Battlefield, f: OreFighter, pos: Position,
+                        intent: Intent) -> int:
+    """Dice off one action's pool for its situation (the sum of ``situation_terms``)."""
+    if type(intent) is not Attack:  # the common case, kept lean
+        return 0
+    return sum(dice for _, dice in situation_terms(field, f, pos, intent))
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +154,29 @@ def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Int
                        if type(i) is Attack and i.called), None)
     dice = capped(base, penalty) if cap is not None else max(0, base - penalty)
     return RollPlan(rolled, base, skill, penalty, dice, called)
+
+
+def penalty_terms(f: OreFighter, rolled: Sequence[Intent],
+                  situation: Callable[[Intent], tuple[tuple[str, int], ...]], *,
+                  per_extra_action: int = 1) -> list[tuple[str, int]]:
+    """Where a roll's penalty (``plan_roll``'s) comes from, cause by cause, for the log.
+
+    Dazed, the actions beyond the first, and the worst situation among the actions (only
+    that one counts: RULES.md). The dice add up to ``RollPlan.penalty``.
+    """
+    terms = [("dazed", 1)] if f.wounds.dazed else []
+    extra = (len(rolled) - 1) * per_extra_action
+    if extra:
+        terms.append((f"{len(rolled) - 1} more action{'s' if len(rolled) > 2 else ''}",
+                      extra))
+    worst = max((situation(i) for i in rolled), key=lambda t: sum(d for _, d in t),
+                default=())
+    return terms + list(worst)
+
+
+def penalty_text(terms: list[tuple[str, int]]) -> str:
+    """``-1d dazed, -2d long range`` (empty without penalties)."""
+    return ", ".join(f"-{dice}d {label}" for label, dice in terms)
 
 
 def arms_ok(f: OreFighter) -> bool:

@@ -37,10 +37,13 @@ from sim.rulesets.ore.rules import (
     gobble,
     lose_die,
     parry_implement,
+    penalty_terms,
+    penalty_text,
     pick_lost,
     plan_roll,
     roll_action_pool,
     set_assignments,
+    situation_terms,
     situational_penalty,
     slower_sets,
 )
@@ -360,16 +363,23 @@ class OreRuleset(BetweenFights, Ruleset):
         return victim
 
     # ------------------------------------------------------------ log text
+    def penalties(self, enc: Encounter, f: OreFighter, rolled) -> list[tuple[str, int]]:
+        """Where the penalty of ``f``'s roll comes from (``rules.penalty_terms``), for the log."""
+        field, pos = enc.field, f.pos
+        return penalty_terms(f, rolled, lambda i: situation_terms(field, f, pos, i),
+                             per_extra_action=self.per_extra_action)
+
     def _log_roll(self, enc, f, intents, p, faces, sets, pairs):
-        base, penalty, dice, skill = p.base, p.penalty, p.dice, p.skill
+        base, dice, skill = p.base, p.dice, p.skill
         what = " and ".join(intent_text(i) for i in intents)
         special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
         enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
         given = "; ".join(f"{s if s else 'no set'} -> {intent_text(i)}" for i, s in pairs)
+        off = penalty_text(self.penalties(enc, f, p.rolled))
         enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),
                  sets=[str(s) for s in sets],
                  text=f"{f.name} rolls {dice}d ({skill} pool {base}"
-                      f"{f', -{penalty}d' if penalty else ''}"
+                      f"{', ' + off if off else ''}"
                       f"{', ' + special + ' die' if special else ''}):"
                       f" {' '.join(map(str, sorted(faces, reverse=True)))} -> "
                       f"{', '.join(map(str, sets)) or 'no set'}; {given}.")

@@ -173,3 +173,29 @@ def test_set_assignments_offer_each_real_choice_once():
     # 3 (2): 8 in all
     assert len(given) == 8
     assert len({frozenset(Counter(g).items()) for g in given}) == 8
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_the_log_names_every_die_of_penalty(monkeypatch, ruleset):
+    """The causes the log gives (dazed, more actions, range, cover, ...) add up to the dice
+    the planner took off, in every roll of the bundled scenarios."""
+    from helpers import SCENARIOS
+
+    from sim import scenario as scenario_mod
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.ruleset import OreRuleset
+
+    real = OreRuleset.penalties
+    named = []
+
+    def checked(self, enc, f, rolled):
+        terms = real(self, enc, f, rolled)
+        assert sum(d for _, d in terms) == self.plan(enc, f, list(rolled)).penalty, terms
+        named.extend(label for label, _ in terms)
+        return terms
+
+    monkeypatch.setattr(OreRuleset, "penalties", checked)
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        for seed in range(3):
+            Encounter(scenario_mod.load(path), ruleset, seed, log=True).run()
+    assert {"medium cover", "poor visibility"} <= set(named)
