@@ -23,6 +23,7 @@ from sim.ai import tactics
 from sim.core import aftermath
 from sim.core.battlefield import Battlefield
 from sim.core.combatant import Combatant, Status
+from sim.core.words import count
 from sim.rulesets import registry
 
 if TYPE_CHECKING:
@@ -310,8 +311,8 @@ class Encounter:
         winner = standing[0] if len(standing) == 1 else None
         if self.log is not None:
             self.emit("end", winner=winner or "draw", rounds=rounds,  # as encounters.csv
-                      text=f"Victory to {winner} after {rounds} rounds." if winner
-                      else f"Draw after {rounds} rounds.")
+                      text=f"Victory to {winner} after {count(rounds, 'round')}." if winner
+                      else f"Draw after {count(rounds, 'round')}.")
         self.fight_over = True
         aftermath.settle(self, winner)
         return self._result(winner, rounds)
@@ -363,7 +364,13 @@ class Encounter:
                     # order drawn by the encounter's generator (never file order)
                     able = [a for a in actions[i:j] if a.actor.in_fight]
                     self.rng.shuffle(able)
+                    if self.log is not None and len({a.actor for a in able}) > 1:
+                        self._emit_together(able)
                     for action in able:
+                        if self.log is not None and not action.actor.in_fight:
+                            self.emit("simultaneous", who=action.actor.name,
+                                      text=f"{action.actor.name}, struck down in this same "
+                                           "instant, still acts:")
                         ruleset.resolve(self, action)
                 i = j
                 if self.sides_left <= 1:
@@ -423,10 +430,19 @@ class Encounter:
         return EncounterResult(self.seed, winner, rounds, sides, self.first_casualty_round,
                                fighters)
 
+    def _emit_together(self, group: list) -> None:
+        """Say that the actions of ``group`` happen in one instant (the order told is drawn)."""
+        names = list(dict.fromkeys(a.actor.name for a in group))
+        who = ", ".join(names[:-1]) + f" and {names[-1]}"
+        self.emit("simultaneous", text=f"At the same instant: {who} act together; whoever is "
+                                       "struck down in it still acts.")
+
     def _emit_start(self) -> None:
         self.emit("start", scenario=self.scenario.name, ruleset=self.ruleset.name,
                   seed=self.seed,
                   text=f"{self.scenario.name} under {self.ruleset.name} (seed {self.seed})")
+        if self.ruleset.legend:
+            self.emit("legend", text=self.ruleset.legend)
         for c in self.combatants:
             self.emit("combatant", who=c.name, side=c.side, at=self.field.describe(c.pos),
                       text=f"  {c.side}: {c.name} at {self.field.describe(c.pos)}; "

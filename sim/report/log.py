@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 FORMATS = ("text", "markdown", "jsonl")
@@ -24,6 +25,8 @@ def render(events: list[dict[str, Any]], fmt: str = "text") -> str:
         if fmt == "markdown":
             if kind == "start":
                 lines += [f"# {text}", ""]
+            elif kind == "legend":
+                lines += [f"> {text}", ""]
             elif kind == "round":
                 lines += ["", f"## {text}", ""]
             elif kind == "end":
@@ -35,6 +38,9 @@ def render(events: list[dict[str, Any]], fmt: str = "text") -> str:
         else:
             if kind == "round":
                 lines += ["", f"== {text} =="]
+            elif kind == "legend":
+                lines += [*textwrap.wrap(text, 92, initial_indent="  ",
+                                         subsequent_indent="  "), ""]
             elif kind in ("start", "end", "combatant"):
                 lines.append(text if kind != "end" else f"\n{text}")
             else:

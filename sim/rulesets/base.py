@@ -56,6 +56,7 @@ class Ruleset(ABC):
         Advisor: the class answering the AI's questions for this ruleset.
         supports: the intent types it resolves; the AI never declares any other.
         max_actions: actions a fighter may declare in a round (None: no limit).
+        legend: how to read its notation in the solo log (told once, after the roster).
     """
 
     name: ClassVar[str]
@@ -68,6 +69,7 @@ class Ruleset(ABC):
     Advisor: ClassVar[type[Advisor]]
     supports: ClassVar[frozenset[type]] = frozenset({Attack, Move, Retreat})
     max_actions: ClassVar[int | None] = None
+    legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
 
     def __init__(self, options: BaseModel | None = None):
         self.options = options if options is not None else self.Options()

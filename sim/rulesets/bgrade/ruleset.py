@@ -71,6 +71,11 @@ class BGradeRuleset(OreRuleset):
     Options = BGradeOptions
     Advisor = BGradeAdvisor
     cap = None  # no 10-dice cap
+    legend = ("Reading the log: 6d10 is six d10s (d6 with a possibility point); a set 2x8 is "
+              "two dice showing 8 (width x height), wider sets first. Width 2 is a minimal "
+              "success, width 3 and more deal width - 2 wounds and a benefit. The track: "
+              "wounds of 5 (the 5th kills), Shock of Body + 2 (full: unconscious). -1d: a "
+              "die taken off, and why; +1d: a card, a point or an earlier hit.")
     per_extra_action = 0  # several actions carry no penalty
     fighter_class: ClassVar[type[OreFighter]] = BGradeFighter
     deck: DramaDeck | None = None  # the fight's deck, made in ``start``

@@ -78,6 +78,11 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
     name = "opencore"
     summary = ("OpenCore d100: opposed 1d100 + skill rolls, initiative by weapon speed, "
                "armor that wears out, fumbles and critical tables")
+    legend = ("Reading the log: an attack is d100 + attack skill against the defender's d100 "
+              "+ defense (Evade), the higher wins, a tie to the defender; 01-05 on either "
+              "d100 is a fumble. Damage goes to the armor's rating first, then Toughness, "
+              "then HP (HP 40/60); reaching HP rolls a critical. At 0 HP unconscious, below "
+              "0 bleeding 1 HP a round, dead at -CON. Penalties to a roll say why.")
     seconds_per_round = 5.0
     native_key = "opencore"
     NativeBlock = OpenCoreBlock

@@ -63,6 +63,12 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
 
     name = "opend6"
     summary = "OpenD6: d6 pools with a wild die vs difficulty 10 or a defense roll; wound levels"
+    legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "
+              "are the dice, then the wild die's throws (a 6 explodes, a first 1 is a fumble "
+              "that removes it and the highest die). An attack hits when its total meets the "
+              "difficulty (10) or the defender's roll; damage against the resistance roll "
+              "gives wounds (1 stunned, 2 wounded -1D, 3 -2D, 4 -3D, 5 dead). Each -1D says "
+              "why.")
     seconds_per_round = 5.0
     native_key = "opend6"
     NativeBlock = OpenD6Block

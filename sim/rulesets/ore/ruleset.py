@@ -80,6 +80,12 @@ class OreRuleset(BetweenFights, Ruleset):
     fighter_class: ClassVar[type[OreFighter]] = OreFighter
     cap: ClassVar[int | None] = 10  # dice rolled at most (B-Grade: None)
     per_extra_action: ClassVar[int] = 1  # dice off per action beyond the first (B-Grade: 0)
+    legend = ("Reading the log: a roll of 6d is six d10s; a set 2x8 is two dice showing 8 "
+              "(width x height). Wider sets act first; the height is where a hit lands (1-2 "
+              "legs, 3-6 arms, 7-9 torso, 10 head). Damage fills wound boxes: torso 3K+2S/10 "
+              "is 3 Killing and 2 Shock of 10 boxes. AR is armor per location: left leg, "
+              "right leg, left arm, right arm, torso, head. A weapon's damage counts from the "
+              "set's width: W+1 K is width + 1 Killing. -1d: a die taken off, and why.")
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OreFighter:
