@@ -14,12 +14,17 @@ from enum import IntEnum
 WEAPONS: tuple[str, ...] = (
     "unarmed", "knife", "club", "mace", "sword", "greatsword", "spear",
     "bow", "crossbow", "pistol", "rifle", "shotgun",
+    "claws", "bite", "horns",
 )
+NATURAL_WEAPONS = frozenset({"claws", "bite", "horns"})
+"""A beast's own weapons: fought with like bare hands (brawl), never dropped or disarmed."""
 WEAPON_ALIASES: dict[str, str] = {
     "fists": "unarmed", "fist": "unarmed", "hands": "unarmed", "bare hands": "unarmed",
     "none": "unarmed", "dagger": "knife", "longsword": "sword", "broadsword": "sword",
     "great sword": "greatsword", "two-handed sword": "greatsword", "cudgel": "club",
     "handgun": "pistol", "longbow": "bow", "shortbow": "bow",
+    "claw": "claws", "talons": "claws", "teeth": "bite", "fangs": "bite", "jaws": "bite",
+    "horn": "horns", "tusks": "horns", "antlers": "horns",
 }
 """Other names people type for a neutral weapon; a scenario may use either."""
 ARMORS: tuple[str, ...] = ("none", "leather", "chain", "plate", "kevlar")

@@ -308,8 +308,16 @@ SPEAR = _weapon("spear", "Spear (ruling)", _MELEE, 20, "2d10+STR", _PUNCTURE)
 CROSSBOW = Weapon("crossbow", "Crossbow", WeaponClass.ARCHERY, 15,
                   WEAPONS["archery"].modes, single_shot=True)
 
+# Ruling: the seed has no beasts. Natural weapons are Hand to Hand (speed 30, never dropped)
+# that strike like a knife (1d10+STR), each with the critical table of its wound: claws
+# Slash, a bite Puncture, horns Impact.
+CLAWS = _weapon("claws", "Claws (ruling)", _H2H, 30, "1d10+STR", _SLASH)
+BITE = _weapon("bite", "Bite (ruling)", _H2H, 30, "1d10+STR", _PUNCTURE)
+HORNS = _weapon("horns", "Horns (ruling)", _H2H, 30, "1d10+STR", _IMPACT)
+
 NATIVE_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
-    {**WEAPONS, SPEAR.key: SPEAR, CROSSBOW.key: CROSSBOW})
+    {**WEAPONS, SPEAR.key: SPEAR, CROSSBOW.key: CROSSBOW, CLAWS.key: CLAWS, BITE.key: BITE,
+     HORNS.key: HORNS})
 """What a native block may name: the seed's weapons and the ruling ones the neutral names use."""
 
 NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
@@ -330,6 +338,9 @@ NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
         "pistol": WEAPONS["small_handgun"],
         "rifle": WEAPONS["rifle"],
         "shotgun": WEAPONS["shotgun"],
+        "claws": CLAWS,
+        "bite": BITE,
+        "horns": HORNS,
     }
 )
 

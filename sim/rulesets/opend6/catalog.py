@@ -84,6 +84,11 @@ WEAPONS = _weapons(
     # Ruling: fists and knuckles use the skill "brawling".
     Weapon("fist", "brawling", DiceCode(0)),
     Weapon("knuckles", "brawling", DiceCode(0, 2)),
+    # Ruling: the seed has no beasts. Natural weapons use brawling, with a knife's +1D; horns
+    # gore like a staff (+1D+1).
+    Weapon("claws", "brawling", DiceCode(1)),
+    Weapon("bite", "brawling", DiceCode(1)),
+    Weapon("horns", "brawling", DiceCode(1, 1)),
     # RULES.md: "improvised 1D (+5 difficulty)", set apart from the Strength + weapons, so
     # Strength does not add. The seed's "can break on a fumble" is not modelled.
     Weapon("improvised", "improvised", DiceCode(1), muscle=False,
@@ -148,6 +153,9 @@ WEAPONS_BY_NEUTRAL = MappingProxyType(
         "pistol": WEAPONS["pistol"],
         "rifle": WEAPONS["rifle"],
         "shotgun": WEAPONS["shotgun"],
+        "claws": WEAPONS["claws"],
+        "bite": WEAPONS["bite"],
+        "horns": WEAPONS["horns"],
     }
 )
 """Neutral weapon names (RULES.md) to OpenD6 weapons."""

@@ -85,6 +85,12 @@ WEAPONS: dict[str, Weapon] = {
                     two_handed=True),
     "shotgun": Weapon("shotgun", Damage(k_width=1, k_plus=1, s_width=1), ranges=(10, 20, 40),
                       two_handed=True),
+    # Ruling: Reign's beasts are written one by one; these stand for any. Natural weapons
+    # fight as bare hands do (Body + Fight from brawl, no parry with them, never disarmed)
+    # but cut: claws like a dagger, a bite adds a Shock, horns gore (Shock and a Killing).
+    "claws": Weapon("claws", Damage(k_width=1), unarmed=True),                  # W K
+    "bite": Weapon("bite", Damage(k_width=1, s_plus=1), unarmed=True),          # W K + 1 S
+    "horns": Weapon("horns", Damage(k_plus=1, s_width=1, s_plus=1), unarmed=True),  # 1K + W+1 S
 }
 
 # Armor rating per location (left leg, right leg, left arm, right arm, torso, head).

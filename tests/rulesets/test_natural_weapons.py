@@ -1,0 +1,44 @@
+"""Beasts' natural weapons (claws, bite, horns) under every ruleset: fought with the brawl
+skill, never dropped or knocked away, each with its ruleset's damage ruling."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import scenario
+
+from sim.core.engine import Encounter
+from sim.rulesets import registry
+from sim.scenario.vocabulary import NATURAL_WEAPONS
+
+BEAST = {"name": "Beast", "traits": {"strength": 4, "agility": 3},
+         "skills": {"brawl": 3, "melee": 0}}
+
+
+def _beast(ruleset: str, weapon: str):
+    scen = scenario({"beasts": [{**BEAST, "weapon": weapon}], "men": [{"name": "Man"}]})
+    return Encounter(scen, ruleset, 1).sides["beasts"][0]
+
+
+@pytest.mark.parametrize("weapon", sorted(NATURAL_WEAPONS))
+def test_natural_weapons_fight_with_brawl(weapon):
+    ore = _beast("ore", weapon)
+    assert ore.fight == 3 and ore.weapon.unarmed and ore.weapon.name == weapon
+    assert ore.weapon.damage.k_width or ore.weapon.damage.k_plus  # they cut: Killing
+    d6 = _beast("opend6", weapon)
+    assert d6.weapon.skill == "brawling" and str(d6.skills["brawling"]) == "3D"
+    oc = _beast("opencore", weapon)
+    assert oc.weapon.weapon_class.value == "hand_to_hand" and oc.attack_skill == 45
+
+
+@pytest.mark.parametrize("alias, weapon", [("fangs", "bite"), ("talons", "claws"),
+                                           ("tusks", "horns")])
+def test_natural_weapon_aliases(alias, weapon):
+    assert _beast("ore", alias).spec.weapon == weapon
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_beasts_fight_under_every_ruleset(ruleset):
+    scen = scenario({"beasts": [{**BEAST, "name": "Wolf", "count": 2, "weapon": "bite"}],
+                     "men": [{"name": "Man", "weapon": "sword", "skills": {"melee": 3}}]})
+    winners = {Encounter(scen, ruleset, seed).run().winner for seed in range(20)}
+    assert "beasts" in winners
