@@ -3,8 +3,8 @@
 Exit codes: 0 success; 2 bad input (a bad option, an unreadable or invalid scenario), with
 a message naming the file and the field and never a traceback; 1 an unexpected failure
 (130 when interrupted). The commands live in ``sim.cli.run`` (run, validate, rulesets),
-``sim.cli.batch`` (batch) and ``sim.cli.compare`` (convert, compare, sweep); what they share
-in ``sim.cli.params``.
+``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert, compare, sweep) and
+``sim.cli.authoring`` (map, schema, new, scenarios); what they share in ``sim.cli.params``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import sys
 import click
 
 from sim import __version__
+from sim.cli.authoring import map_command, new_command, scenarios_command, schema_command
 from sim.cli.batch import batch
 from sim.cli.campaign import campaign
 from sim.cli.compare import compare, convert, sweep
@@ -22,7 +23,8 @@ from sim.cli.play import play
 from sim.cli.run import rulesets_command, run, validate
 from sim.scenario.errors import FrayInputError
 
-COMMANDS = (run, play, batch, campaign, compare, convert, sweep, validate, rulesets_command)
+COMMANDS = (run, play, batch, campaign, compare, convert, sweep, validate, rulesets_command,
+            map_command, schema_command, new_command, scenarios_command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

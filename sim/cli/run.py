@@ -10,9 +10,10 @@ import click
 from sim.batch import files
 from sim.cli import params
 from sim.core.engine import run_encounter
+from sim.report import battlemap
 from sim.report.log import FORMATS, render
 from sim.rulesets import registry
-from sim.scenario.errors import ScenarioError
+from sim.scenario.errors import FrayInputError, ScenarioError
 
 EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
 
@@ -25,14 +26,33 @@ EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
               show_default=True, help="Log format.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the log to FILE instead of the terminal.")
-@params.force_option("Overwrite --output if it exists.")
-def run(scenario_file, ruleset, seed, fmt, output, force):
+@click.option("--map", "map_dir", metavar="DIR",
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Also draw the positions into DIR: round-00.png the start, round-NN.png "
+                   "the end of round NN (with the moves); --format markdown shows them.")
+@params.force_option("Overwrite --output (and --map's pictures) if they exist.")
+def run(scenario_file, ruleset, seed, fmt, output, force, map_dir):
     """Run one encounter and tell it round by round."""
     scenario = params.load_scenario(scenario_file)
     if output is not None:
         files.claim_out_file(output, force)
-    _, events = run_encounter(scenario, ruleset, seed, log=True)
-    text = render(events, fmt)
+    if map_dir is None:
+        _, events = run_encounter(scenario, ruleset, seed, log=True)
+        text = render(events, fmt)
+    else:
+        earlier = battlemap.pictures_in(map_dir)
+        if earlier and not force:
+            raise FrayInputError(str(map_dir), [("", f"holds the pictures of another fight "
+                                                 f"({earlier[0].name}, ...); use --force to "
+                                                 f"replace them, or choose another --map")])
+        files.make_out_dir(map_dir)
+        enc = battlemap.MappedEncounter(scenario, ruleset, seed)
+        enc.run()
+        pictures = battlemap.draw_rounds(scenario, enc.frames, map_dir, enc.ruleset.name)
+        text = render(enc.log, fmt)
+        if fmt == "markdown":
+            text = battlemap.link_maps(text, pictures, output.parent if output else None)
+        click.echo(f"drew {len(pictures)} pictures into {map_dir}", err=True)
     if output is None:
         click.echo(text, nl=False)
         return

@@ -1,0 +1,129 @@
+"""The authoring commands of ``fray``: ``map``, ``schema``, ``new`` and ``scenarios``.
+
+Thin like the rest of the CLI: parse, call ``sim.report.battlemap``, ``sim.scenario.schema``,
+``sim.scenario.template`` or ``sim.scenario.bundled``, print. Files are claimed and written with
+``sim.batch.files`` (an existing file is replaced only with ``--force``, writes are atomic).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from sim.batch import files
+from sim.cli import params
+from sim.report import battlemap
+from sim.scenario import bundled
+from sim.scenario.errors import FrayInputError
+from sim.scenario.schema import scenario_schema
+from sim.scenario.template import scenario_template, template_path
+
+EPILOG_MAP = "Example: fray map scenarios/ambush.yaml --output ambush.png"
+EPILOG_SCHEMA = "Example: fray schema --output fray-scenario.schema.json"
+EPILOG_NEW = "Example: fray new night_raid --ruleset opend6 && fray validate night_raid.yaml"
+EPILOG_SCENARIOS = "Example: fray scenarios --copy my-scenarios"
+
+
+def _image(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """``--output`` of ``fray map``: a .png or .svg file."""
+    if value is not None and value.suffix.lower().lstrip(".") not in battlemap.FORMATS:
+        raise click.BadParameter(f"'{value}' must end in .png or .svg (the picture's format)",
+                                 ctx, param)
+    return value
+
+
+@click.command("map", epilog=EPILOG_MAP)
+@params.scenario_argument()
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              callback=_image,
+              help="The picture: FILE.png or FILE.svg (default: the scenario file's name "
+                   "with .png, in the current folder).")
+@params.force_option("Overwrite --output if it exists.")
+def map_command(scenario_file, output, force):
+    """Draw a scenario's battlefield as a PNG or SVG picture.
+
+    The places, the paths between them with their metres, cover and visibility, and who
+    starts where. Places are boxes (grey fill: cover; dashed or dotted outline: poor or
+    very poor visibility), laid out so that distances on the page follow the metres of the
+    paths. Each side has an Okabe-Ito colour (colour-blind safe) and a marker shape.
+    """
+    scenario = params.load_scenario(scenario_file)
+    output = output or Path(f"{Path(scenario_file).stem}.png")
+    files.claim_out_file(output, force)
+    try:
+        with files.atomic_path(output) as tmp:
+            battlemap.draw_map(scenario, tmp, output.suffix.lower().lstrip("."))
+    except OSError as exc:
+        raise FrayInputError(str(output), [("", f"cannot write: {exc.strerror}")]) from None
+    click.echo(f"wrote {output}", err=True)
+
+
+@click.command("schema", epilog=EPILOG_SCHEMA)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the schema to FILE instead of the terminal.")
+@params.force_option("Overwrite --output if it exists.")
+def schema_command(output, force):
+    """Print the JSON Schema of scenario files (for editors).
+
+    With it a YAML editor completes keys and values and underlines mistakes. Derived from
+    the models that validate scenarios, with every registered ruleset's native block and
+    options. Point a YAML editor at it (README, "A scenario file, walked through");
+    `fray validate` still has the last word (e.g. that `at:` names a node).
+    """
+    text = json.dumps(scenario_schema(), indent=2) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    files.claim_out_file(output, force)
+    files.write_out_file(output, text)
+    click.echo(f"wrote {output}", err=True)
+
+
+@click.command("new", epilog=EPILOG_NEW)
+@click.argument("name")
+@params.ruleset_option(allow_all=False, default="ore", show_default=True,
+                       help="The scenario's ruleset; its native block and options are listed "
+                            "in the comments.")
+@params.force_option("Overwrite the file if it exists.")
+def new_command(name, ruleset, force):
+    """Write NAME.yaml, a commented scenario to start from.
+
+    Two sides and a small map with cover; every key is explained in a comment beside it.
+    NAME may be a path, and may end in .yaml already.
+    """
+    path = template_path(name)
+    files.claim_out_file(path, force)
+    files.write_out_file(path, scenario_template(path, ruleset))
+    click.echo(f"wrote {path}; check it with: fray validate {path}")
+
+
+@click.command("scenarios", epilog=EPILOG_SCENARIOS)
+@click.option("--copy", "copy_to", metavar="DIR",
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Copy the bundled scenarios (and campaigns) into DIR, to edit them.")
+@params.force_option("With --copy: overwrite files that exist in DIR.")
+def scenarios_command(copy_to, force):
+    """List the scenarios that come with fray, and where they are.
+
+    One line each: the file, the scenario's name, its sides and their sizes (a campaign: its
+    party and stages). They ship inside the package, so they are there after `pip install`.
+    """
+    if copy_to is not None:
+        written = bundled.copy_to(copy_to, force)
+        click.echo(f"copied {len(written)} files to {copy_to}")
+        return
+    try:
+        folder = bundled.folder()
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from None
+    entries = bundled.entries()
+    file_w = max(len(e.file) for e in entries)
+    name_w = max(len(e.name) for e in entries)
+    click.echo(f"Bundled scenarios, in {folder}:")
+    for e in entries:
+        click.echo(f"  {e.file:<{file_w}}  {e.name:<{name_w}}  {e.summary}")
+    first = next(e.file for e in entries if e.kind == "scenario")
+    click.echo(f"Run one: fray run {folder / first} --seed 7; copy them all to edit: "
+               f"fray scenarios --copy DIR")
