@@ -27,11 +27,14 @@ from sim.scenario.campaign import Campaign
 CAMPAIGN_FILES = ("summary.json", "campaign.csv", "survival.png")
 
 
+STAGE_COLUMNS = ("outcome", "deaths", "fighters", "rounds", "fled", "surrendered")
+
+
 def columns(campaign: Campaign) -> list[str]:
     """The header of ``campaign.csv``."""
     cols = ["index", "seed", "reached", "outcome", "survivors", "deaths"]
     for k in range(1, len(campaign.stages) + 1):
-        cols += [f"stage{k}_{c}" for c in ("outcome", "deaths", "fighters", "rounds")]
+        cols += [f"stage{k}_{c}" for c in STAGE_COLUMNS]
     return cols
 
 
@@ -50,6 +53,8 @@ def campaign_row(index: int, result: CampaignResult) -> dict[str, Any]:
         row[f"stage{k}_deaths"] = s.deaths if s else ""
         row[f"stage{k}_fighters"] = len(s.fighters) if s else ""
         row[f"stage{k}_rounds"] = s.rounds if s else ""
+        row[f"stage{k}_fled"] = s.fled if s else ""
+        row[f"stage{k}_surrendered"] = s.surrendered if s else ""
     return row
 
 

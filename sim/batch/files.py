@@ -25,7 +25,7 @@ from typing import IO, Any
 from sim.scenario.errors import FrayInputError
 
 RESULT_FILES = ("summary.json", "encounters.csv", "campaign.csv")  # campaign.csv: campaigns
-PART = ".encounters.csv.part"
+PART = ".encounters.csv.part"  # the rows of an unfinished batch (part_file names any)
 STATE = ".batch-state.json"
 RESULTS_ROOT = Path("results")  # default home of outputs, relative to where fray runs
 
@@ -192,10 +192,15 @@ def clear_state(folder: Path) -> None:
     (folder / STATE).unlink(missing_ok=True)
 
 
+def part_file(rows_file: str = "encounters.csv") -> str:
+    """The hidden file an unfinished batch writes ``rows_file``'s rows to."""
+    return f".{rows_file}.part"
+
+
 def publish_rows(folder: Path, name: str = "encounters.csv") -> Path:
-    """Rename the finished ``PART`` file to ``name`` (atomic, like every write)."""
+    """Rename the finished part file to ``name`` (atomic, like every write)."""
     final = folder / name
-    os.replace(folder / PART, final)
+    os.replace(folder / part_file(name), final)
     return final
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.batch import executors, files
-from sim.batch.files import PART, STATE
+from sim.batch.files import STATE
 from sim.core.engine import Encounter, EncounterResult
 from sim.core.seeds import encounter_seed
 from sim.results.fighters import fighter_columns
@@ -303,7 +303,7 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
 
     ``size`` is the number of bytes of it to keep (0: a new file, starting with the header).
     """
-    part = out_dir / PART
+    part = out_dir / files.part_file(spec.work.rows_file)
     handle = open(part, "r+b" if size else "wb")  # noqa: SIM115 - closed on every path
     try:
         handle.truncate(size)  # drop a half-written tail left by a kill
@@ -328,7 +328,8 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
 def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
     """Fold the complete rows of an interrupted batch; return ``(rows, bytes)`` kept."""
     state = files.read_state(out_dir)
-    if state is None or not (out_dir / PART).exists():
+    part = out_dir / files.part_file(spec.work.rows_file)
+    if state is None or not part.exists():
         raise FrayInputError(str(out_dir), [("", "no interrupted batch to resume here "
                                              "(no .batch-state.json)")])
     want = spec.identity()
@@ -337,7 +338,7 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
         detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ)
         raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
                                              "resume with the same scenario and options")])
-    with open(out_dir / PART, "rb") as handle:
+    with open(part, "rb") as handle:
         text = handle.read(state["bytes"]).decode()
     fold_rows(tally, csv.DictReader(io.StringIO(text)))
     return state["rows"], state["bytes"]

@@ -20,6 +20,7 @@ from sim.report.campaign import (
     stage_head,
     stage_text,
 )
+from sim.report.log import render
 from sim.report.tables import progress_bar
 from sim.scenario.campaign import Campaign, load_campaign
 from sim.scenario.errors import FrayInputError, unknown
@@ -148,7 +149,10 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]
 
-    def start(outcome, _enc) -> None:
+    current: list = []  # the stage being fought: its header and its encounter
+
+    def start(outcome, enc) -> None:
+        current[:] = [outcome, enc]
         click.echo(stage_head(camp, outcome, fmt).rstrip("\n"))
 
     def between(outcome, enc) -> None:
@@ -156,6 +160,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
             player.show_log(enc)  # the fight was told as it went: only its end is left
         click.echo(stage_end(camp, outcome, fmt).rstrip("\n"))
         story.append(stage_text(camp, outcome, "markdown"))
+        current.clear()
 
     try:
         result = run_campaign(camp, ruleset, seed, log=True,
@@ -163,6 +168,10 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
                               after_stage=between)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
+        if current:  # the fight in progress, as far as it went
+            outcome, enc = current
+            story.append(stage_head(camp, outcome, "markdown")
+                         + render(enc.log, "markdown") + "\n*Interrupted here.*\n")
         _journal(journal, story)
         sys.exit(130)
     click.echo(ending_text(camp, result, fmt).rstrip("\n"))

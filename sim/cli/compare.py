@@ -50,7 +50,7 @@ def convert(scenario_file, ruleset):
 @params.scenario_argument()
 @click.option("--rulesets", type=params.RulesetListType(), default="all", show_default=True,
               help="Comma-separated rulesets to compare, or 'all'.")
-@params.count_option(1000, "Encounters per ruleset.")
+@params.count_option(1000, "Encounters per ruleset (for a campaign: runs).")
 @params.seed_option("Batch seed; encounter i has the same seed under every ruleset.")
 @params.workers_option()
 @params.out_option("results/<scenario>-compare-<time>")

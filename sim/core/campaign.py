@@ -45,7 +45,8 @@ class StageOutcome:
         seed: the encounter's seed (``fray run STAGE --seed`` replays it without carry-over
             only for stage 1).
         fighters: the members who fought; ``sat_out``: those not fit, kept with the party.
-        deaths: party members who died in it, in the fight or after.
+        deaths: party members who died in it, in the fight or after; ``fled``,
+            ``surrendered``: those who broke (out of the campaign unless ``fled_rejoin``).
         rounds: the fight's rounds (0 when unable).
         result: the encounter's result (None when unable); ``events``: its log, if kept.
         recovery: after a won stage, per living member, what its rest did.
@@ -65,6 +66,8 @@ class StageOutcome:
     events: list[dict[str, Any]] | None = None
     recovery: tuple[tuple[str, tuple[str, ...]], ...] = ()
     entering: tuple[tuple[str, str], ...] = ()
+    fled: int = 0
+    surrendered: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +166,8 @@ def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int
                else "draw" if result.winner is None else "lost")
     return enc, StageOutcome(k, stage.label, outcome, the_seed,
                              tuple(m.name for m in fighting), sat_out, side.deaths,
-                             result.rounds, result, enc.log, entering=entering)
+                             result.rounds, result, enc.log, entering=entering,
+                             fled=side.fled, surrendered=side.surrendered)
 
 
 def _with_party(scenario: Scenario, party: str, members: tuple) -> Scenario:
@@ -189,9 +193,10 @@ def _fates(campaign: Campaign, party: dict[str, Combatant], gone: dict[str, Stat
            rules: Ruleset) -> tuple[tuple[str, str], ...]:
     """Each member who joined: out of the campaign, or how it stands with the party.
 
-    Out: ``dead``, ``fled``, ``surrendered``. With the party: ``standing`` when its wounds
-    let it fight (a fighter knocked out who came to after the fight included),
-    ``unconscious`` when they do not, ``fled`` for one who fled and may rejoin.
+    Out: ``dead``, ``fled``, ``surrendered``. With the party: ``standing``; ``unconscious,
+    then comes to`` (out when the fight ended, fit by its wounds once it settled: the roll
+    call's ``unconscious`` was the end of the fight); ``unconscious``; ``fled`` for one who
+    fled and may rejoin.
     """
     fates = []
     for name in campaign.roster():
@@ -200,5 +205,7 @@ def _fates(campaign: Campaign, party: dict[str, Combatant], gone: dict[str, Stat
         elif name in party:
             c = party[name]
             fates.append((name, "fled" if c.status is Status.FLED
-                          else "standing" if rules.fit(c) else "unconscious"))
+                          else "unconscious" if not rules.fit(c)
+                          else "standing" if c.status is Status.OK
+                          else "unconscious, then comes to"))
     return tuple(fates)

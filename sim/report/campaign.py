@@ -30,15 +30,16 @@ def campaign_table(summary: dict[str, Any]) -> str:
              f"({count(summary['members'], 'member')})")
     table = Table(title=title, title_justify="left")
     for column in ("stage", "rest after", "reached", "P(reach), 95% CI",
-                   "P(win | reached), 95% CI", "party deaths", "fighting (mean)"):
+                   "P(win | reached), 95% CI", "party deaths", "fled/surr.",
+                   "fighting (mean)"):
         table.add_column(column, justify="left" if column == "stage" else "right")
     for s in summary["stages"]:
         fighting = f"{s['fighters_mean']:.2f}" if s["fighters_mean"] is not None else "n/a"
         table.add_row(f"{s['stage']} {s['scenario']}", s["rest"], str(s["reached"]),
                       _ci(s["p_reach"]), _ci(s["p_win_given_reached"]), str(s["deaths"]),
-                      fighting)
+                      f"{s.get('fled', 0)}/{s.get('surrendered', 0)}", fighting)
     buffer = io.StringIO()
-    Console(file=buffer, width=130, color_system=None).print(table)
+    Console(file=buffer, width=150, color_system=None).print(table)
     o = summary["outcomes"]
     buffer.write(f"P(clear every stage) {_ci(summary['p_clear'])}; runs: {o['cleared']} "
                  f"cleared, {o['lost']} lost, {o['draw']} drawn, {o['unable']} with nobody "
@@ -80,8 +81,9 @@ def compare_markdown(summaries: list[dict[str, Any]], chart: bool = True) -> str
              f"({best['p_clear']['value']:.1%}) and least under **{worst['ruleset']}** "
              f"({worst['p_clear']['value']:.1%}).", "",
              "P(reach) is the share of runs that came to a stage; P(win | reached) the share "
-             "of those that won it (95% Wilson intervals). Deaths count the party's dead, "
-             "in the fights and after them.", "",
+             "of those that won it; P(clear), of all runs, with its 95% Wilson interval "
+             "(each ruleset's summary.json has the intervals of every stage). Deaths count "
+             "the party's dead, in the fights and after them.", "",
              "| ruleset | " + " | ".join(f"stage {s['stage']} {s['scenario']}: reach / win"
                                          for s in first["stages"])
              + " | P(clear) | deaths/run |",
@@ -119,7 +121,9 @@ def stage_text(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> 
     """One stage of a solo campaign: a header, the fight's log, what the rest did after."""
     out = [stage_head(campaign, outcome, fmt).rstrip("\n")]
     if outcome.outcome != "unable":
-        body = render(outcome.events or [], fmt)
+        events = [e for e in outcome.events or []  # the legend once, at the first stage
+                  if e["type"] != "legend" or outcome.stage == 1]
+        body = render(events, fmt)
         if fmt == "markdown":  # under the campaign's title and the stage's: two levels down
             body = "\n".join("##" + line if line.startswith("#") else line
                              for line in body.splitlines()) + "\n"

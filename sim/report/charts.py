@@ -331,7 +331,7 @@ def campaign_chart(summaries: list[dict[str, Any]], path: Path) -> Path:
     left.set_title("P(the party reaches the stage)")
     left.set_ylabel("share of runs (95% CI)")
     left.set_ylim(-0.02, 1.02)
-    right.set_title("party members fit to fight it")
+    right.set_title("party members fighting it")
     right.set_ylabel(f"members (mean over runs reaching it; of {first['members']})")
     right.set_ylim(0, first["members"] + 0.3)
     for ax, ticks in ((left, labels), (right, labels[:-1])):

@@ -2,13 +2,16 @@
 
 A row is one run of the campaign (``sim.batch.campaign.campaign_row``): the stage reached,
 the outcome, the party's survivors and deaths, and per stage ``stageK_outcome`` (won, lost,
-draw, unable, or empty when not reached), ``stageK_deaths``, ``stageK_fighters`` and
-``stageK_rounds``. Every sum is a whole number, so tallies of chunks merge exactly.
+draw, unable, or empty when not reached), ``stageK_deaths``, ``stageK_fighters``,
+``stageK_rounds``, ``stageK_fled`` and ``stageK_surrendered``. Every sum is a whole number,
+so tallies of chunks merge exactly.
 
 What each number counts (``docs/campaigns.md``):
 - ``reached``: runs in which the party came to the stage (won every stage before it);
   ``won``/``lost``/``draw``/``unable``: how those ended (``unable``: no member fit to fight).
-- ``deaths``: party members who died in the stage, in the fight or after it (the aftermath).
+- ``deaths``: party members who died in the stage, in the fight or after it (the aftermath);
+  ``fled``, ``surrendered``: those whose morale broke (they leave the campaign, unless it
+  lets the fled rejoin).
 - ``p_reach`` = reached / runs; ``p_win_given_reached`` = won / reached (Wilson 95%
   intervals, trials are runs); ``p_clear`` = runs that won every stage / runs.
   Since a run goes on only after a win, reached(k+1) = won(k) and
@@ -37,6 +40,8 @@ class StageFold:
     outcomes: Counter = field(default_factory=Counter)
     deaths: int = 0
     fighters: int = 0  # party members who fought it, summed over runs
+    fled: int = 0
+    surrendered: int = 0
 
     def merge(self, other: StageFold) -> None:
         """Add another fold of the same stage."""
@@ -44,6 +49,8 @@ class StageFold:
         self.outcomes.update(other.outcomes)
         self.deaths += other.deaths
         self.fighters += other.fighters
+        self.fled += other.fled
+        self.surrendered += other.surrendered
 
     def summary(self, number: int, runs: int) -> dict[str, Any]:
         """The stage's entry in ``summary.json``'s ``stages``."""
@@ -54,7 +61,7 @@ class StageFold:
             "stage": number, "scenario": self.label, "rest": self.rest,
             "reached": self.reached, "won": won,
             **{k: self.outcomes[k] for k in STAGE_OUTCOMES[1:]},
-            "deaths": self.deaths,
+            "deaths": self.deaths, "fled": self.fled, "surrendered": self.surrendered,
             "fighters_mean": round(self.fighters / self.reached, 4) if self.reached else None,
             "deaths_per_reached": (round(self.deaths / self.reached, 4) if self.reached
                                    else None),
@@ -101,6 +108,8 @@ class CampaignTally:
             stage.outcomes[outcome] += 1
             stage.deaths += int(row[f"stage{k}_deaths"])
             stage.fighters += int(row[f"stage{k}_fighters"])
+            stage.fled += int(row.get(f"stage{k}_fled") or 0)
+            stage.surrendered += int(row.get(f"stage{k}_surrendered") or 0)
 
     def merge(self, other: CampaignTally) -> None:
         """Add another tally of the same campaign (a chunk's, folded in a worker)."""

@@ -21,14 +21,14 @@ stage's file (the dead, fled and surrendered are left out when the campaign runs
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
 from sim.rulesets import registry
-from sim.scenario.errors import ScenarioError, pydantic_problems, unknown
+from sim.scenario.errors import ScenarioError, pydantic_problems, suggest, unknown
 from sim.scenario.loader import load, parse, read_yaml
 from sim.scenario.models import Strict
 from sim.scenario.specs import MemberSpec, Scenario
@@ -112,6 +112,10 @@ def parse_campaign(data: Any, source: str = "<campaign>") -> Campaign:
     if not isinstance(data, dict):
         raise ScenarioError(source, [("", "the top level must be a mapping with keys "
                                       f"{', '.join(CampaignModel.model_fields)}")])
+    if "sides" in data and "stages" not in data:
+        raise ScenarioError(source, [("", "this is a scenario file (it has sides, no stages): "
+                                      "run it with fray run, batch or play; a campaign file "
+                                      "lists stages (docs/campaigns.md)")])
     try:
         model = CampaignModel.model_validate(data)
     except ValidationError as exc:
@@ -150,29 +154,45 @@ def _check_party(party: str, stages: list[StageSpec], problems: list[tuple[str, 
     first: dict[str, tuple[int, MemberSpec]] = {}
     for i, stage in enumerate(stages):
         where = f"stages[{i}].scenario"
+        here = f"stage {i + 1} ({stage.label})"
         names = stage.scenario.side_names
         if party not in names:
-            problems.append((where, f"{stage.label} has no side '{party}' (the party); "
-                             f"its sides: {', '.join(names)}"))
+            problems.append((where, f"{here} has no side '{party}' (the party)"
+                             + suggest(party, names) + f"; its sides: {', '.join(names)}"))
             continue
         members = {m.name: m for side in stage.scenario.sides if side.name == party
                    for m in side.members}
         for name, (k, was) in first.items():
+            there = f"stage {k + 1} ({stages[k].label})"
             if name not in members:
-                problems.append((where, f"party member '{name}' (from stage {k + 1}) is "
-                                 f"missing from side '{party}' of {stage.label}; every stage "
-                                 "lists the whole party (the fallen are left out as it runs)"))
+                problems.append((where, f"party member '{name}' (from {there}) is missing "
+                                 f"from side '{party}' of {here}; every stage lists the whole "
+                                 "party (the fallen are left out as it runs)"))
                 continue
-            differ = _differences(was, members[name])
+            differ = _differences(was, members[name], there)
             if differ:
-                problems.append((where, f"'{name}' is defined differently than in stage "
-                                 f"{k + 1} ({', '.join(differ)}); a party member is the same "
+                problems.append((where, f"'{name}' in {here} is not the character of "
+                                 f"{there}: {'; '.join(differ)}. A party member is the same "
                                  "character in every stage: only 'at' and 'ai' may change"))
         for name, member in members.items():
             first.setdefault(name, (i, member))
 
 
-def _differences(a: MemberSpec, b: MemberSpec) -> list[str]:
-    """The fields (other than placement) in which two descriptions of a member differ."""
-    return [f for f in MemberSpec.__slots__
-            if f not in PLACEMENT and getattr(a, f) != getattr(b, f)]
+def _differences(was: MemberSpec, now: MemberSpec, there: str) -> list[str]:
+    """How a member's description differs from an earlier one, field by field.
+
+    Placement aside; ``weapon bow here, crossbow in stage 1 (ambush)``.
+    """
+    out = []
+    for f in MemberSpec.__slots__:
+        a, b = getattr(was, f), getattr(now, f)
+        if f in PLACEMENT or a == b:
+            continue
+        if is_dataclass(a):  # traits, skills: name the values that differ
+            out += [f"{f}.{k.name} {getattr(b, k.name)} here, {getattr(a, k.name)} in {there}"
+                    for k in fields(a) if getattr(a, k.name) != getattr(b, k.name)]
+        elif f == "native":
+            out.append(f"its native blocks differ from {there}")
+        else:
+            out.append(f"{f} {b} here, {a} in {there}")
+    return out

@@ -104,6 +104,10 @@ def parse(data: Any, source: str = "<scenario>") -> Scenario:
             source,
             [("", f"the top level must be a mapping with keys {_keys(ScenarioModel)}; got {kind}")],
         )
+    if "stages" in data and "sides" not in data:
+        raise ScenarioError(source, [("", "this is a campaign file (it lists stages, not "
+                                      "sides): run it with fray campaign (fray compare and "
+                                      "fray validate take it too)")])
     file_model = scenario_model(tuple(registry.native_blocks()))
     try:
         model = file_model.model_validate(data)

@@ -10,7 +10,7 @@ from helpers import SCENARIOS, StopAfter
 
 from sim import scenario as scenario_mod
 from sim.batch.campaign import run_campaigns, spec_for
-from sim.batch.files import PART, STATE
+from sim.batch.files import STATE, part_file
 from sim.batch.runner import BatchSpec, run_batch
 from sim.scenario.campaign import load_campaign, parse_campaign
 
@@ -70,10 +70,11 @@ def test_interrupted_then_resumed_equals_uninterrupted(road, reference, tmp_path
     with pytest.raises(KeyboardInterrupt):
         run_campaigns(spec, tmp_path, StopAfter(2), chart=False)
     assert not (tmp_path / "campaign.csv").exists()
-    assert (tmp_path / PART).read_text().count("\n") - 1 == 40
+    assert (tmp_path / part_file("campaign.csv")).read_text().count("\n") - 1 == 40
     run_campaigns(spec, tmp_path, resume=True, chart=False)
     assert _files(tmp_path) == reference
-    assert not (tmp_path / STATE).exists() and not (tmp_path / PART).exists()
+    part = tmp_path / part_file("campaign.csv")
+    assert not (tmp_path / STATE).exists() and not part.exists()
 
 
 def test_resume_refuses_another_campaign_batch(road, tmp_path):

@@ -45,7 +45,7 @@ def test_inline_stage_and_ruleset_override():
     ({"name": "c", "party": "red", "stages": [{"scenario": "duel.yaml"}], "extra": 1},
      "extra"),
     ({"name": "c", "party": "green", "stages": [{"scenario": "duel.yaml"}]},
-     "stages[0].scenario: duel has no side 'green'"),
+     "stages[0].scenario: stage 1 (duel) has no side 'green'"),
     ({"name": "c", "party": "red", "ruleset": "gurps", "stages": [{"scenario": "duel.yaml"}]},
      "unknown ruleset 'gurps'"),
 ])
@@ -77,7 +77,8 @@ def test_a_member_is_one_character_throughout(tmp_path):
     text = _problems({"name": "c", "party": "red", "stages": [
         {"scenario": str(SCENARIOS / "duel.yaml")}, {"scenario": other}]},
         str(tmp_path / "c.yaml"))
-    assert "'Ser Aldric' is defined differently than in stage 1 (weapon)" in text
+    assert ("'Ser Aldric' in stage 2 (axe) is not the character of stage 1 (duel): weapon "
+            "club here, sword in stage 1 (duel)") in text
     moved = _duel_with(tmp_path, "moved.yaml", ai="aggressive")
     camp = parse_campaign({"name": "c", "party": "red", "stages": [
         {"scenario": str(SCENARIOS / "duel.yaml")}, {"scenario": moved}]},
@@ -90,4 +91,20 @@ def test_a_member_may_not_go_missing(tmp_path):
     text = _problems({"name": "c", "party": "red", "stages": [
         {"scenario": str(SCENARIOS / "duel.yaml")}, {"scenario": renamed}]},
         str(tmp_path / "c.yaml"))
-    assert "party member 'Ser Aldric' (from stage 1) is missing" in text
+    assert "party member 'Ser Aldric' (from stage 1 (duel)) is missing" in text
+
+
+def test_a_scenario_is_not_a_campaign_and_the_reverse(capsys):
+    from helpers import fray
+
+    result = fray(capsys, "batch", str(ROAD), "-n", "5")
+    assert result.code == 2 and "this is a campaign file" in result.err
+    assert "fray campaign" in result.err
+    result = fray(capsys, "campaign", str(SCENARIOS / "duel.yaml"), "-n", "5")
+    assert result.code == 2 and "this is a scenario file" in result.err
+    assert "Traceback" not in result.err
+
+
+def test_a_misspelt_party_gets_a_suggestion():
+    assert "did you mean 'red'" in _problems({"name": "c", "party": "rde",
+                                               "stages": [{"scenario": "duel.yaml"}]})
