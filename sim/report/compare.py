@@ -256,11 +256,34 @@ def intro(doc: dict[str, Any]) -> str:
 
 
 def tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The side-by-side tables: ``(title, header, rows of cells)``."""
+    """The side-by-side tables: ``(title, header, rows of cells)``; each combatant last."""
     names = list(doc["rulesets"])
-    return [(title, ["metric", *names],
-             [[label.strip(), *(cell(v, d) for v in values)] for label, values, d in rows])
-            for title, rows in _sections(doc)]
+    out = [(title, ["metric", *names],
+            [[label.strip(), *(cell(v, d) for v in values)] for label, values, d in rows])
+           for title, rows in _sections(doc)]
+    fighters = combatant_rows(doc)
+    if fighters:
+        out.append(("Each combatant: how often it dies (95% interval)",
+                    ["combatant", *names], fighters))
+    return out
+
+
+def combatant_rows(doc: dict[str, Any]) -> list[list[str]]:
+    """Per combatant, its death rate under each ruleset (documents without them: none)."""
+    entries = list(doc["rulesets"].values())
+    first = entries[0].get("combatants") or {}
+    rows = []
+    for name, f in first.items():
+        cells = []
+        for entry in entries:
+            c = (entry.get("combatants") or {}).get(name)
+            if c is None or c["death_rate"] is None:
+                cells.append("n/a")
+                continue
+            lo, hi = c["death_rate_ci95"]
+            cells.append(f"{c['death_rate']:.3f} ({lo:.3f}-{hi:.3f})")
+        rows.append([f"{name} ({f['side']})", *cells])
+    return rows
 
 
 def survival_tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:

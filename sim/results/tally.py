@@ -309,4 +309,5 @@ class Tally:
             },
             "sides": {name: s.metrics(n, top) for name, s in self.sides.items()},
             "overall": self.overall.lethal(n, top),
+            "combatants": {name: f.summary() for name, f in self.fighters.items()},
         }

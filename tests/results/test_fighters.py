@@ -53,3 +53,17 @@ def test_the_batch_table_by_fighter(tmp_path, capsys):
     assert "each combatant over 30 encounters" in result.out
     for name in ("Local 1", "Local 3", "Sailor 2"):
         assert name in result.out
+
+
+def test_compare_reports_each_combatant(tmp_path):
+    from sim.batch.compare import run_compare
+
+    scen = scenario_mod.load(SCENARIOS / "brawl.yaml")
+    doc = run_compare(scen, ["ore", "opend6"], 30, tmp_path, charts=False)
+    names = [m.name for s in scen.sides for m in s.members]
+    for entry in doc["rulesets"].values():
+        assert list(entry["combatants"]) == names
+    text = (tmp_path / "report.md").read_text()
+    assert "## Each combatant: how often it dies (95% interval)" in text
+    for name in names:
+        assert f"| {name} (" in text
