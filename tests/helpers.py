@@ -139,3 +139,22 @@ class StopAfter:
         self.left -= 1
         if self.left == 0:
             raise KeyboardInterrupt
+
+
+def morale_document(max_rounds: int = 12) -> dict:
+    """A two-ruleset ``lethality.json`` (the stored morale batch, twice) with a round limit."""
+    import csv
+
+    from sim.results.lethality import document
+    from sim.results.tally import Tally
+
+    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
+    data = Path(__file__).parent / "results" / "data" / "morale-opend6" / "encounters.csv"
+    with open(data, newline="") as handle:
+        for row in csv.DictReader(handle):
+            tally.add(row)
+    entry = tally.lethality()
+    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
+    doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
+               members={"heroes": 3, "bandits": 4}, max_rounds=max_rounds)
+    return doc

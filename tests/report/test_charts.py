@@ -7,10 +7,9 @@ fight 11 rounds); each test looks at the matplotlib ``Figure`` before it is save
 from __future__ import annotations
 
 import copy
-import csv
-from pathlib import Path
 
 import pytest
+from helpers import morale_document
 from matplotlib.colors import to_hex
 
 from sim.report.charts import (
@@ -22,10 +21,7 @@ from sim.report.charts import (
     sweep_chart,
     sweep_figure,
 )
-from sim.results.lethality import document
-from sim.results.tally import Tally
 
-DATA = Path(__file__).parent.parent / "results" / "data" / "morale-opend6"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LIMIT = 12
 
@@ -33,15 +29,7 @@ LIMIT = 12
 @pytest.fixture(scope="module")
 def doc():
     """A two-ruleset ``lethality.json`` with the scenario's round limit."""
-    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
-    with open(DATA / "encounters.csv", newline="") as handle:
-        for row in csv.DictReader(handle):
-            tally.add(row)
-    entry = tally.lethality()
-    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
-    doc.update(scenario_name="Morale at the ford", members={"heroes": 3, "bandits": 4},
-               max_rounds=LIMIT)
-    return doc
+    return morale_document(LIMIT)
 
 
 def _sweep_rows(sides=("heroes", "bandits"), rulesets=("ore",)):

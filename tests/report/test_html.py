@@ -9,37 +9,25 @@ from __future__ import annotations
 
 import base64
 import copy
-import csv
 import re
 from html import escape
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, fray
+from helpers import SCENARIOS, fray, morale_document
 
 from sim.report.charts import COMPARE_CHARTS, sweep_chart
 from sim.report.compare import answer, cell, compare_table, report_markdown, sweep_answer
 from sim.report.html import compare_html, sweep_html
-from sim.results.lethality import document
-from sim.results.tally import Tally
 
-DATA = Path(__file__).parent.parent / "results" / "data" / "morale-opend6"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DATA_URI = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
 
 
 @pytest.fixture(scope="module")
 def doc():
-    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
-    with open(DATA / "encounters.csv", newline="") as handle:
-        for row in csv.DictReader(handle):
-            tally.add(row)
-    entry = tally.lethality()
-    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
-    doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
-               members={"heroes": 3, "bandits": 4}, max_rounds=12)
-    return doc
+    """A two-ruleset ``lethality.json`` with the scenario's round limit."""
+    return morale_document(12)
 
 
 @pytest.fixture(scope="module")
