@@ -446,21 +446,10 @@ def test_every_seed_armor_is_transcribed():
 
 
 def test_neutral_names_cover_the_catalog():
-    assert set(NEUTRAL_WEAPONS) == {
-        "unarmed",
-        "knife",
-        "club",
-        "mace",
-        "sword",
-        "greatsword",
-        "spear",
-        "bow",
-        "crossbow",
-        "pistol",
-        "rifle",
-        "shotgun",
-    }
-    assert set(NEUTRAL_ARMOR) == {"none", "leather", "chain", "plate", "kevlar"}
+    from sim.scenario import vocabulary
+
+    assert set(NEUTRAL_WEAPONS) == set(vocabulary.WEAPONS)  # every neutral name, no other
+    assert set(NEUTRAL_ARMOR) == set(vocabulary.ARMORS)
     # The names with an exact seed entry map to it.
     exact = {
         "unarmed": "hand_to_hand",

@@ -430,11 +430,10 @@ def test_multiple_actions_and_moves() -> None:
 
 
 def test_neutral_names_are_all_mapped() -> None:
-    assert set(WEAPONS_BY_NEUTRAL) == {
-        "unarmed", "knife", "club", "mace", "sword", "greatsword", "spear", "bow",
-        "crossbow", "pistol", "rifle", "shotgun",
-    }  # fmt: skip
-    assert set(ARMOR_BY_NEUTRAL) == {"none", "leather", "chain", "plate", "kevlar"}
+    from sim.scenario import vocabulary
+
+    assert set(WEAPONS_BY_NEUTRAL) == set(vocabulary.WEAPONS)  # every neutral name, no other
+    assert set(ARMOR_BY_NEUTRAL) == set(vocabulary.ARMORS)
     assert set(SHIELDS_BY_NEUTRAL) == {"shield"}
 
 
