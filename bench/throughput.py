@@ -1,13 +1,14 @@
-"""Encounters per second, per ruleset and scenario, on one core and on all cores.
+"""Encounters per CPU-second, per ruleset and bundled scenario, and the ratio to a plain loop.
 
-Logging is off, as in batches. Run from the repository root:
+CPU time (``time.process_time``, the median of ``--repeat`` timings): the machine may be
+shared, and wall-clock time moves with the neighbours. Logging is off, as in batches. The
+ratio column divides by ``bench/plain_duel.py``'s duels per CPU-second (the ORE duel's rules
+with no engine, AI or map). Run from the repository root:
 
-    python bench/throughput.py                       # every ruleset, duel/ambush/last_stand
-    python bench/throughput.py --rulesets ore --scenarios duel -n 20000
-    python bench/throughput.py --profile ore:duel    # cProfile's top entries instead
-
-One-core figures time ``Encounter(...).run()`` in this process; all-core figures run a real
-batch (``sim.batch.runner.run_batch`` without output) over a process pool.
+    python bench/throughput.py                        # every ruleset x every bundled scenario
+    python bench/throughput.py --rulesets ore --scenarios duel -n 5000
+    python bench/throughput.py --profile ore:duel     # cProfile's top entries instead
+    python bench/throughput.py --parallel              # also a real batch on all cores (wall)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -23,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import plain_duel  # noqa: E402
 from sim import scenario as scenario_mod  # noqa: E402
 from sim.batch.runner import BatchSpec, run_batch  # noqa: E402
 from sim.core.engine import Encounter  # noqa: E402
@@ -30,14 +33,17 @@ from sim.core.seeds import encounter_seed  # noqa: E402
 from sim.rulesets import registry  # noqa: E402
 
 
-def one_core(scen, ruleset: str, n: int) -> float:
-    """Encounters per second in this process."""
+def one_core(scen, ruleset: str, n: int, repeat: int = 3) -> float:
+    """Encounters per CPU-second in this process (median of ``repeat`` timings)."""
     for i in range(min(200, n)):  # warm up caches (battlefield, imports)
         Encounter(scen, ruleset, encounter_seed(0, i)).run()
-    start = time.perf_counter()
-    for i in range(n):
-        Encounter(scen, ruleset, encounter_seed(1, i)).run()
-    return n / (time.perf_counter() - start)
+    rates = []
+    for _ in range(repeat):
+        start = time.process_time()
+        for i in range(n):
+            Encounter(scen, ruleset, encounter_seed(1, i)).run()
+        rates.append(n / (time.process_time() - start))
+    return statistics.median(rates)
 
 
 def all_cores(scen, ruleset: str, n: int, workers: int) -> float:
@@ -50,10 +56,13 @@ def all_cores(scen, ruleset: str, n: int, workers: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rulesets", default=",".join(registry.names()))
-    parser.add_argument("--scenarios", default="duel,ambush,last_stand")
-    parser.add_argument("-n", type=int, default=10000, help="encounters per measurement")
+    parser.add_argument("--scenarios", default=",".join(
+        p.stem for p in sorted((ROOT / "scenarios").glob("*.yaml"))))
+    parser.add_argument("-n", type=int, default=2000, help="encounters per measurement")
+    parser.add_argument("--repeat", type=int, default=3, help="timings per measurement")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--no-parallel", action="store_true", help="one core only")
+    parser.add_argument("--parallel", action="store_true",
+                        help="also a real batch over a process pool (wall clock)")
     parser.add_argument("--profile", metavar="RULESET:SCENARIO")
     args = parser.parse_args()
 
@@ -68,18 +77,19 @@ def main() -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
         return
 
-    print(f"{'ruleset':<10} {'scenario':<11} {'1 core/s':>10} "
-          f"{f'{args.workers} cores/s':>11} {'scaling':>8}")
+    plain = statistics.median(plain_duel.rate(20000, seed) for seed in range(args.repeat))
+    print(f"plain-Python ORE duel: {plain:.0f} duels per CPU-second (bench/plain_duel.py)")
+    print(f"{'ruleset':<10} {'scenario':<17} {'per CPU-s':>10} {'vs plain':>9}"
+          + (f" {f'{args.workers} cores/s':>11}" if args.parallel else ""))
     for ruleset in args.rulesets.split(","):
         for name in args.scenarios.split(","):
             scen = scenario_mod.load(ROOT / "scenarios" / f"{name}.yaml")
-            single = one_core(scen, ruleset, args.n)
-            if args.no_parallel or args.workers < 2:
-                print(f"{ruleset:<10} {name:<11} {single:>10.0f}")
-                continue
-            multi = all_cores(scen, ruleset, args.n * args.workers, args.workers)
-            print(f"{ruleset:<10} {name:<11} {single:>10.0f} {multi:>11.0f} "
-                  f"{multi / single:>7.2f}x", flush=True)
+            single = one_core(scen, ruleset, args.n, args.repeat)
+            line = f"{ruleset:<10} {name:<17} {single:>10.0f} {single / plain:>9.3f}"
+            if args.parallel:
+                multi = all_cores(scen, ruleset, args.n * args.workers, args.workers)
+                line += f" {multi:>11.0f}"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -102,8 +102,8 @@ def situation_terms(field: Battlefield, f: OreFighter, pos: Position,
 def situational_penalty(field: Battlefield, f: OreFighter, pos: Position,
                         intent: Intent) -> int:
     """Dice off one action's pool for its situation (the sum of ``situation_terms``)."""
-    if type(intent) is not Attack:  # the common case, kept lean
-        return 0
+    if type(intent) is not Attack or not (intent.called or f.weapon.ranged):
+        return 0  # the common cases (moves, plain melee), kept lean: no terms to list
     return sum(dice for _, dice in situation_terms(field, f, pos, intent))
 
 
