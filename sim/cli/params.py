@@ -76,10 +76,14 @@ def ruleset_option(allow_all: bool = True, **kwargs: Any) -> Decorator:
     return click.option("--ruleset", type=RulesetType(allow_all=allow_all), **kwargs)
 
 
+MAX_COUNT = 100_000_000  # encounters or runs in one batch: days of CPU, far beyond any table
+MAX_WORKERS = 256  # processes on one machine; a cluster is for more
+
+
 def count_option(default: int, help: str) -> Decorator:  # noqa: A002 - click's name
-    """``-n N``: encounters (per batch)."""
-    return click.option("-n", "count", type=click.IntRange(min=1), default=default,
-                        show_default=True, help=help)
+    """``-n N``: encounters (per batch), from 1 to ``MAX_COUNT``."""
+    return click.option("-n", "count", type=click.IntRange(min=1, max=MAX_COUNT),
+                        default=default, show_default=True, help=help)
 
 
 def seed_option(help: str) -> Decorator:  # noqa: A002 - click's name
@@ -90,7 +94,7 @@ def seed_option(help: str) -> Decorator:  # noqa: A002 - click's name
 
 def workers_option() -> Decorator:
     """``--workers K`` (default: all cores, see ``workers_or_cores``)."""
-    return click.option("--workers", type=click.IntRange(min=1), default=None,
+    return click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
                         help="Worker processes (default: all cores).")
 
 

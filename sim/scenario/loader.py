@@ -31,6 +31,16 @@ from sim.scenario.specs import (
 
 DEFAULT_NODE = "field"
 RESERVED_SIDE_NAMES = ("", "draw")  # the outcome of a fight nobody won has this name
+# A spreadsheet opening encounters.csv runs a cell that starts so as a formula (=cmd|...)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_like(name: str) -> str | None:
+    """Why ``name`` cannot name a side or a fighter (it would be a spreadsheet formula)."""
+    if name.startswith(FORMULA_STARTS):
+        return (f"'{name[:40]}' starts with {name[0]!r}: a spreadsheet opening the CSV "
+                "outputs would run it as a formula; start the name with a letter or digit")
+    return None
 
 
 # ---------------------------------------------------------------------------- loading
@@ -137,6 +147,8 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
                              "outputs use 'draw' for a fight nobody won; choose another name"))
         if not members:
             problems.append((f"sides.{side_name}", "a side needs at least one member"))
+        if formula_like(side_name):
+            problems.append((f"sides.{side_name}", formula_like(side_name)))
         expanded = []
         for i, member in enumerate(members):
             expanded += _freeze_member(member, side_name, f"sides.{side_name}[{i}]",
@@ -165,6 +177,8 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
             native.append((key, block_model.model_validate(block)))
         except ValidationError as exc:
             problems.extend(pydantic_problems(exc, block_model, f"{path}.{key}"))
+    if formula_like(member.name):
+        problems.append((f"{path}.name", formula_like(member.name)))
     names = ([member.name] if member.count == 1
              else [f"{member.name} {k}" for k in range(1, member.count + 1)])
     doctrine = (Doctrine(profile=member.ai) if isinstance(member.ai, str)

@@ -45,6 +45,7 @@ class Mode(StrEnum):
 
 
 _DAMAGE_RE = re.compile(r"^(\d+)d(\d+)(?:\+(\d+))?(\+STR)?$")
+MAX_DAMAGE_DICE, MAX_DAMAGE_SIDES, MAX_DAMAGE_BONUS = 20, 100, 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +71,18 @@ class DamageDice:
         match = _DAMAGE_RE.match(text.replace(" ", ""))
         if match is None:
             raise ValueError(f"not a damage expression: {text!r} (expected e.g. '2d10+STR')")
-        dice, sides, bonus, plus_str = match.groups()
-        return cls(int(dice), int(sides), int(bonus or 0), plus_str is not None)
+        groups = match.groups()
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        limits = (f"{shown!r}: from 1 to {MAX_DAMAGE_DICE} dice of 2 to {MAX_DAMAGE_SIDES} "
+                  f"sides, a bonus of at most {MAX_DAMAGE_BONUS} (e.g. '2d10+STR')")
+        if any(g and len(g) > 6 for g in groups[:3]):  # before int(): no 5,000-digit numbers
+            raise ValueError(limits)
+        dice, sides, bonus = int(groups[0]), int(groups[1]), int(groups[2] or 0)
+        # limits no weapon table comes near, so a typo cannot ask for a billion dice
+        if not (1 <= dice <= MAX_DAMAGE_DICE and 2 <= sides <= MAX_DAMAGE_SIDES
+                and bonus <= MAX_DAMAGE_BONUS):
+            raise ValueError(limits)
+        return cls(dice, sides, bonus, groups[3] is not None)
 
     def __str__(self) -> str:
         text = f"{self.dice}d{self.sides}"

@@ -16,6 +16,7 @@ from sim.rulesets.dice import roll, roll_pool
 # --- Dice codes ---------------------------------------------------------------------------------
 
 MAX_PIPS = 2
+MAX_CODE_DICE = 40  # dice in one code: far above any character or weapon
 """Largest pip bonus a written code may carry: three pips make a die (``2D+3`` is ``3D``)."""
 
 _ALLOWED = "expected a dice code ND or ND+P with N >= 0 dice and P = 0, 1 or 2 pips (e.g. 3D, 2D+1)"
@@ -97,6 +98,9 @@ def parse_code(text: str) -> DiceCode:
     match = _CODE_RE.fullmatch(stripped)
     if match is None:
         raise DiceCodeError(f"{text!r}: {_diagnose(stripped)}; {_ALLOWED}")
+    if len(match[1]) > 3 or int(match[1]) > MAX_CODE_DICE:  # no table comes near
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise DiceCodeError(f"{shown!r}: at most {MAX_CODE_DICE}D; {_ALLOWED}")
     dice = int(match[1])
     pips = int(match[2] or 0)
     if pips > MAX_PIPS:
