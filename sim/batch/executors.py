@@ -3,8 +3,9 @@
 Every executor yields each chunk's result (rows, a tally, ...) **in chunk order**, whatever
 order they finish in, and keeps only a bounded window of chunks in flight, so memory stays
 flat for any batch size.
-Workers ignore SIGINT: Ctrl-C reaches only the main process, which stops submitting, keeps
-what finished and shuts the workers down.
+Workers ignore SIGINT, SIGTERM and SIGHUP: the main process takes them (``sim.cli.main``:
+SIGTERM and SIGHUP as Ctrl-C), stops submitting, keeps what finished and shuts the workers
+down.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ WINDOW_PER_WORKER = 4  # chunks in flight per worker: enough to keep every core 
 
 
 def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the main process decides: Ctrl-C, SIGTERM and SIGHUP (sent to the whole group by a
+    # terminal or a service manager) stop it, and it shuts the workers down
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def run_serial(fn: ChunkFn, chunks: Sequence[Chunk]) -> Iterator[Rows]:

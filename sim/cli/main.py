@@ -10,6 +10,7 @@ a message naming the file and the field and never a traceback; 1 an unexpected f
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import click
@@ -41,8 +42,34 @@ for _command in COMMANDS:
     cli.add_command(_command)
 
 
+STOPPING = (signal.SIGTERM, signal.SIGHUP)  # what timeout, CI and a closed terminal send
+
+
+def _stop_like_ctrl_c(signum: int, _frame) -> None:
+    """SIGTERM and SIGHUP stop a run as Ctrl-C does (finished chunks kept, workers ended).
+
+    The commands' interrupt path runs; ``main`` then exits with 128 + the signal's number.
+    """
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
+_received: list[int] = []
+
+
 def main() -> None:
     """Entry point: run the CLI, turning input errors into exit code 2."""
+    for signum in STOPPING:
+        signal.signal(signum, _stop_like_ctrl_c)
+    try:
+        _main()
+    except SystemExit as exc:
+        if exc.code == 130 and _received:  # stopped by SIGTERM/SIGHUP, not Ctrl-C
+            sys.exit(128 + _received[0])
+        raise
+
+
+def _main() -> None:
     try:
         cli.main(prog_name="fray", standalone_mode=False)
     except FrayInputError as exc:

@@ -77,6 +77,27 @@ def test_a_killed_batch_leaves_no_partial_file_and_resumes(tmp_path, reference):
     assert files(out) == reference
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_like_ctrl_c(tmp_path, reference, signum):
+    """What timeout, CI and a closed terminal send: chunks kept, workers ended, 128 + N."""
+    out = tmp_path / "run"
+    args = FRAY + ["batch", DUEL, "-n", "1200", "--seed", "4", "--workers", "2",
+                   "--chunk-size", "10", "--out", str(out), "-q"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 60
+    while not (out / STATE).exists() and time.time() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signum)  # to the main process only, as timeout does
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signum, err
+    assert "--resume" in err and "Traceback" not in err
+    assert not (out / "encounters.csv").exists()
+    done = subprocess.run(args + ["--resume"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert files(out) == reference
+
+
 @pytest.mark.slow
 def test_ctrl_c_on_the_command_line_keeps_finished_chunks(tmp_path):
     out = tmp_path / "run"
