@@ -17,6 +17,7 @@ import contextlib
 import csv
 import json
 import os
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,8 +89,86 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 # ---------------------------------------------------------------------------- folders
 def default_out_dir(slug: str, label: str) -> Path:
-    """``results/<scenario>-<label>-<time>``: where a run writes without ``--out``."""
-    return RESULTS_ROOT / f"{slug}-{label}-{time.strftime('%Y%m%d-%H%M%S')}"
+    """``results/<scenario>-<label>-<time>``: where a run writes without ``--out``.
+
+    The folder is made here, atomically, so two runs started in the same second never
+    share one: the second gets ``-2`` (``-3``, ...) after the time.
+    """
+    base = RESULTS_ROOT / f"{slug}-{label}-{time.strftime('%Y%m%d-%H%M%S')}"
+    make_out_dir(RESULTS_ROOT)
+    for k in range(1, 1000):
+        path = base if k == 1 else base.with_name(f"{base.name}-{k}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise FrayInputError(str(path), [("", f"cannot create the output folder: "
+                                              f"{exc.strerror}")]) from None
+        return path
+    raise FrayInputError(str(base), [("", "a thousand runs started this second; use --out")])
+
+
+# ---------------------------------------------------------------------------- one writer
+LOCK = ".fray.lock"  # held by the run writing into a folder
+
+
+@contextlib.contextmanager
+def locked(folder: Path) -> Iterator[None]:
+    """Hold ``folder`` for one run: a second run into it refuses, naming the holder.
+
+    The lock is a file made with ``O_EXCL`` holding the process id, the host and the start
+    time; a lock whose process is gone (this host) is taken over.
+
+    Raises:
+        FrayInputError: another live run holds the folder.
+    """
+    path = folder / LOCK
+    me = f"{os.getpid()} {socket.gethostname()} {time.strftime('%Y-%m-%d %H:%M:%S')}"
+    for _ in range(3):
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            holder = _holder(path)
+            if holder is not None and _alive(*holder[:2]):
+                pid, host, since = holder
+                raise FrayInputError(str(folder), [("", f"in use by another fray run "
+                                     f"(process {pid} on {host}, since {since}); wait for it "
+                                     f"or choose another --out (if that run is gone, remove "
+                                     f"{path})")]) from None
+            path.unlink(missing_ok=True)  # a stale lock: its run is gone
+            continue
+        with os.fdopen(fd, "w") as handle:
+            handle.write(me)
+        break
+    else:  # pragma: no cover - three runs racing for one stale lock
+        raise FrayInputError(str(folder), [("", "could not take the folder's lock")])
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _holder(path: Path) -> tuple[int, str, str] | None:
+    """``(pid, host, since)`` from a lock file, or None when it cannot be read."""
+    try:
+        pid, host, since = path.read_text().split(" ", 2)
+        return int(pid), host, since
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int, host: str) -> bool:
+    """Whether the lock's process still runs (another host's is taken to)."""
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def batch_targets(base: Path, rulesets: list[str]) -> dict[str, Path]:

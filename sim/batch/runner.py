@@ -283,17 +283,18 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
             progress(chunk.count)
         return tally
     out_dir.mkdir(parents=True, exist_ok=True)
-    done, size = 0, 0
-    if resume:
-        done, size = _recover(spec, out_dir, tally)
-        if done:
-            progress(done)
-    else:
-        files.clear_state(out_dir)  # a batch started over (--force) forgets the old one
-    _stream(spec, out_dir, tally, progress, done, size)
-    files.publish_rows(out_dir, spec.work.rows_file)
-    files.write_json(out_dir / "summary.json", tally.summary())
-    files.clear_state(out_dir)
+    with files.locked(out_dir):  # one writer per folder
+        done, size = 0, 0
+        if resume:
+            done, size = _recover(spec, out_dir, tally)
+            if done:
+                progress(done)
+        else:
+            files.clear_state(out_dir)  # a batch started over (--force) forgets the old one
+        _stream(spec, out_dir, tally, progress, done, size)
+        files.publish_rows(out_dir, spec.work.rows_file)
+        files.write_json(out_dir / "summary.json", tally.summary())
+        files.clear_state(out_dir)
     return tally
 
 
@@ -338,10 +339,36 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
         detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ)
         raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
                                              "resume with the same scenario and options")])
-    with open(part, "rb") as handle:
-        text = handle.read(state["bytes"]).decode()
+    text = _checked_part(spec, out_dir, part, state)
     fold_rows(tally, csv.DictReader(io.StringIO(text)))
     return state["rows"], state["bytes"]
+
+
+def _checked_part(spec: BatchSpec, out_dir: Path, part: Path, state: dict[str, Any]) -> str:
+    """The complete rows of the part file, checked against its checkpoint.
+
+    Refused with the reason: a file shorter than the checkpoint says, a header of other
+    columns (another version or batch), or a row count that does not match.
+    """
+    def refuse(why: str) -> FrayInputError:
+        return FrayInputError(str(out_dir), [("", f"cannot resume: {why}; start over with "
+                                             "--force")])
+
+    if part.stat().st_size < state["bytes"]:
+        raise refuse(f"{part.name} holds {part.stat().st_size} bytes, fewer than the "
+                     f"{state['bytes']} its checkpoint recorded")
+    with open(part, "rb") as handle:
+        try:
+            text = handle.read(state["bytes"]).decode()
+        except UnicodeDecodeError:
+            raise refuse(f"{part.name} is not the text it should be") from None
+    reader = csv.reader(io.StringIO(text))
+    if next(reader, None) != spec.work.columns(spec.scenario):
+        raise refuse(f"{part.name} has other columns than this batch writes")
+    rows = sum(1 for _ in reader)  # counted, not kept: memory stays flat
+    if rows != state["rows"]:
+        raise refuse(f"{part.name} holds {rows} complete rows, its checkpoint {state['rows']}")
+    return text
 
 
 def csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:

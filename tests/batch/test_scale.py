@@ -181,3 +181,47 @@ def test_parquet_output_holds_the_same_rows_as_the_csv(tmp_path):
     assert len(table) == len(rows) == 300
     for parquet_row, csv_row in zip(table, rows, strict=True):
         assert {k: str(v) for k, v in parquet_row.items()} == csv_row
+
+
+def test_resume_checks_the_part_file_against_its_checkpoint(tmp_path):
+    from sim.scenario.errors import FrayInputError
+
+    scen = scenario_mod.load(DUEL)
+    spec = BatchSpec(scen, "ore", 600, seed=4, chunk_size=100)
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(spec, tmp_path, StopAfter(2))
+    part = tmp_path / PART
+    kept = part.read_bytes()
+    part.write_bytes(kept[: len(kept) // 2])  # cut short: fewer bytes than recorded
+    with pytest.raises(FrayInputError, match="fewer than the .* its checkpoint recorded"):
+        run_batch(spec, tmp_path, resume=True)
+    part.write_bytes(kept.replace(b"index,seed", b"index,sead", 1))  # another header
+    with pytest.raises(FrayInputError, match="other columns than this batch writes"):
+        run_batch(spec, tmp_path, resume=True)
+    part.write_bytes(kept)
+    run_batch(spec, tmp_path, resume=True)  # intact: it resumes
+    assert (tmp_path / "summary.json").exists()
+
+
+def test_one_writer_per_folder(tmp_path):
+    from sim.batch import files
+    from sim.scenario.errors import FrayInputError
+
+    scen = scenario_mod.load(DUEL)
+    with files.locked(tmp_path):
+        with pytest.raises(FrayInputError, match=r"in use by another fray run \(process "
+                                                 rf"{os.getpid()}"):
+            run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)
+    assert not (tmp_path / files.LOCK).exists()
+    (tmp_path / files.LOCK).write_text("999999999 " + socket.gethostname() + " then")
+    run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)  # a stale lock is taken over
+    assert (tmp_path / "summary.json").exists() and not (tmp_path / files.LOCK).exists()
+
+
+def test_default_folders_of_one_second_are_apart(tmp_path, monkeypatch):
+    from sim.batch import files
+
+    monkeypatch.setattr(files, "RESULTS_ROOT", tmp_path / "results")
+    monkeypatch.setattr(files.time, "strftime", lambda _fmt: "20260101-000000")
+    first, second = files.default_out_dir("duel", "ore"), files.default_out_dir("duel", "ore")
+    assert first != second and first.is_dir() and second.name.endswith("-2")
