@@ -18,6 +18,7 @@ import csv
 import json
 import os
 import socket
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,8 +34,19 @@ RESULTS_ROOT = Path("results")  # default home of outputs, relative to where fra
 
 # ---------------------------------------------------------------------------- atomic writes
 def temporary(path: Path) -> Path:
-    """The hidden temporary file that ``path`` is written to before the rename."""
-    return path.with_name(f".{path.name}.tmp")
+    """A new hidden temporary file beside ``path`` to write it to before the rename.
+
+    Made by ``tempfile.mkstemp`` (``O_EXCL``, a name of its own): two writers never share
+    one, and a link planted under a guessable name is never followed.
+    """
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.fchmod(fd, 0o666 & ~_UMASK)  # as open() would make it (mkstemp makes it private)
+    os.close(fd)
+    return Path(name)
+
+
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)  # read once: the process's file-creation mask
 
 
 @contextlib.contextmanager
@@ -239,7 +251,16 @@ def claim_batch_dir(folder: Path, force: bool) -> None:
 
 
 def claim_out_file(path: Path, force: bool) -> None:
-    """Refuse to overwrite a file the user named (``--output``) unless ``force``."""
+    """Refuse to overwrite a file the user named (``--output``) unless ``force``.
+
+    Never, even with ``force``: a symbolic link (whose target the user did not name), a
+    folder or a device; only a regular file is replaced.
+    """
+    if path.is_symlink():
+        raise FrayInputError(str(path), [("", "is a symbolic link; name the file itself")])
+    if path.exists() and not path.is_file():
+        raise FrayInputError(str(path), [("", "exists and is not a regular file (a folder "
+                                          "or a device); name a file")])
     if path.exists() and not force:
         raise FrayInputError(str(path), [("", "file exists; use --force to overwrite it")])
 

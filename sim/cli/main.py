@@ -86,6 +86,13 @@ def _main() -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except OSError as exc:  # a full disk, a folder made read-only while running, ...
+        if os.environ.get("FRAY_DEBUG"):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"error: {where}{exc.strerror or exc}; what finished is kept (an "
+                   "interrupted batch resumes with --resume once this is fixed)", err=True)
+        sys.exit(1)
     except Exception as exc:  # an unexpected failure: exit 1 with a short message
         if os.environ.get("FRAY_DEBUG"):
             raise

@@ -75,10 +75,31 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep)
 
 
+MAX_COMBATANTS = 200  # in one scenario, copies counted: every fight reads all of them
+MAX_NAME = 80  # characters of a side's or a fighter's name (tables and CSV headers)
+MAX_FILE_BYTES = 2_000_000  # a scenario or campaign file: far below this
+MAX_EXPANDED_NODES = 200_000  # YAML nodes once aliases are expanded (an alias bomb: billions)
+
+
 def read_yaml(source: str) -> Any:
-    """Read a YAML file, turning every way it can fail into a ``ScenarioError``."""
+    """Read a YAML file, turning every way it can fail into a ``ScenarioError``.
+
+    Only a regular file of at most ``MAX_FILE_BYTES`` is read (a FIFO or a device never
+    is), and a document whose aliases expand past ``MAX_EXPANDED_NODES`` nodes is refused
+    before it is built.
+    """
+    path = Path(source)
     try:
-        raw = Path(source).read_bytes()
+        if path.exists() and not path.is_dir() and not path.is_file():
+            raise ScenarioError(source, [("", "not a regular file (a pipe or a device); "
+                                          "name a scenario file")])
+        if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
+            raise ScenarioError(source, [("", f"larger than {MAX_FILE_BYTES:,} bytes; no "
+                                          "scenario needs that much")])
+    except OSError as exc:
+        raise ScenarioError(source, [("", f"cannot read file: {exc.strerror}")]) from None
+    try:
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise ScenarioError(source, [("", "file not found")]) from None
     except IsADirectoryError:
@@ -94,6 +115,7 @@ def read_yaml(source: str) -> Any:
         raise ScenarioError(source, [("", f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x} "
                                       f"on line {line}); save the file as UTF-8")]) from None
     try:
+        _check_expansion(yaml.compose(text, Loader=_UniqueKeyLoader), source)
         return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -103,6 +125,28 @@ def read_yaml(source: str) -> Any:
         raise ScenarioError(source, [("", f"YAML error: {exc}")]) from None
     except RecursionError:
         raise ScenarioError(source, [("", "YAML nested too deeply")]) from None
+
+
+def _check_expansion(root: yaml.Node | None, source: str) -> None:
+    """Refuse a document whose aliases would expand past ``MAX_EXPANDED_NODES`` nodes."""
+    sizes: dict[int, int] = {}
+
+    def size(node: yaml.Node) -> int:
+        if id(node) in sizes:  # an alias: the same node again, counted in full each time
+            return sizes[id(node)]
+        sizes[id(node)] = 1  # a cycle counts once
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        sizes[id(node)] = min(total, MAX_EXPANDED_NODES + 1)
+        return sizes[id(node)]
+
+    if root is not None and size(root) > MAX_EXPANDED_NODES:
+        raise ScenarioError(source, [("", f"its aliases expand to more than "
+                                      f"{MAX_EXPANDED_NODES:,} values (an alias bomb?); "
+                                      "write the values out")])
 
 
 def parse(data: Any, source: str = "<scenario>") -> Scenario:
@@ -149,11 +193,18 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
             problems.append((f"sides.{side_name}", "a side needs at least one member"))
         if formula_like(side_name):
             problems.append((f"sides.{side_name}", formula_like(side_name)))
+        if len(side_name) > MAX_NAME:
+            problems.append((f"sides.{side_name[:40]}...", f"a side's name has at most "
+                             f"{MAX_NAME} characters"))
         expanded = []
         for i, member in enumerate(members):
             expanded += _freeze_member(member, side_name, f"sides.{side_name}[{i}]",
                                        node_names, seen, problems)
         sides.append(SideSpec(side_name, tuple(expanded)))
+    total = sum(len(side.members) for side in sides)
+    if total > MAX_COMBATANTS:
+        problems.append(("sides", f"{total} combatants; at most {MAX_COMBATANTS} in one "
+                         "scenario (a battle that size is many fights)"))
     return Scenario(
         name=model.name, source=source, ruleset=ruleset, max_rounds=model.max_rounds,
         map=map_spec, sides=tuple(sides), options=_freeze_options(model, problems),

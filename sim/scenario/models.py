@@ -69,7 +69,7 @@ class DoctrineModel(Strict):
 class MemberModel(Strict):
     """One entry of a side's member list."""
 
-    name: str = Field(min_length=1)
+    name: str = Field(min_length=1, max_length=80)
     at: str | None = None
     ai: str | DoctrineModel = "basic"
     count: int = Field(default=1, ge=1, le=1000)
