@@ -1,7 +1,9 @@
 """The battlefield: a networkx graph of places, with distances, paths, cover and visibility.
 
-networkx builds the graph and computes all shortest paths once per scenario; queries during
-a fight read plain lists (no networkx call in the hot path).
+networkx builds the graph and computes the shortest paths once per scenario; queries during
+a fight read plain lists (no networkx call in the hot path). A map of more than
+``ALL_PAIRS_UP_TO`` nodes computes a node's distances the first time a fighter needs them,
+so memory grows with the places fought over, not with the square of the map.
 
 A ``Position`` is either a node or a point on an edge: ``(a, b, x)`` is ``x`` metres from node
 ``a`` toward node ``b`` (``a < b`` as indices, ``0 < x < length``); a node is ``(a, a, 0.0)``.
@@ -19,6 +21,59 @@ from sim.scenario.vocabulary import Cover, Visibility
 
 MELEE_REACH = 2.0
 """Metres within which two fighters can strike each other in melee (every ruleset)."""
+
+
+ALL_PAIRS_UP_TO = 300
+"""Nodes up to which a map's distance tables are computed whole (larger: per node, lazily)."""
+
+
+class _LazyRows:
+    """The rows of a node-by-node table, each made on first use (a large map's tables)."""
+
+    __slots__ = ("_make", "_rows")
+
+    def __init__(self, n: int, make):
+        self._rows: list = [None] * n
+        self._make = make
+
+    def __getitem__(self, i: int) -> list:
+        row = self._rows[i]
+        if row is None:
+            row = self._rows[i] = self._make(i)
+        return row
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self._rows)))
+
+
+class _HopRow:
+    """``next_hop[a]`` of a large map: the neighbour of ``a`` on a shortest path to ``b``.
+
+    Worked out from ``b``'s distances (the nearest neighbour by edge plus the rest of the
+    way; ties by index), so no table of paths is ever kept.
+    """
+
+    __slots__ = ("field", "a", "hops")
+
+    def __init__(self, field: Battlefield, a: int):
+        self.field, self.a, self.hops = field, a, {}
+
+    def __getitem__(self, b: int) -> int:
+        hop = self.hops.get(b)
+        if hop is None:
+            a, field = self.a, self.field
+            if a == b or field.dist[b][a] == float("inf"):
+                hop = a
+            else:
+                to_b = field.dist[b]
+                name = field.names[a]
+                hop = min((field.graph[name][u]["metres"] + to_b[field.index[u]],
+                           field.index[u]) for u in field.graph[name])[1]
+            self.hops[b] = hop
+        return hop
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,16 +105,17 @@ class Battlefield:
         self.names: list[str] = [n.name for n in spec.nodes]
         self.index = {name: i for i, name in enumerate(self.names)}
         n = len(self.names)
-        lengths = dict(nx.all_pairs_dijkstra_path_length(graph, weight="metres"))
-        paths = dict(nx.all_pairs_dijkstra_path(graph, weight="metres"))
-        inf = float("inf")
-        self.dist = [[lengths[a].get(b, inf) for b in self.names] for a in self.names]
-        # next_hop[a][b]: the node after a on a shortest path to b (a itself when a == b)
-        self.next_hop = [
-            [self.index[paths[a][b][1]] if b in paths[a] and a != b else self.index[a]
-             for b in self.names]
-            for a in self.names
-        ]
+        # dist[a][b]: metres of a shortest path; next_hop[a][b]: the node after a on it (a
+        # itself when a == b). A small map has both tables whole (plain lists, the fastest
+        # to read); a large one computes a node's rows the first time a fighter needs them,
+        # so memory grows with the places fought over, not with the square of the map.
+        if n <= ALL_PAIRS_UP_TO:
+            rows = [self._rows_from(i) for i in range(n)]
+            self.dist = [d for d, _ in rows]
+            self.next_hop = [h for _, h in rows]
+        else:  # the graph is undirected: a row of distances serves both directions
+            self.dist = _LazyRows(n, self._dist_row)
+            self.next_hop = _LazyRows(n, lambda a: _HopRow(self, a))
         self.edge_len = {}
         for a, b, data in graph.edges(data=True):
             i, j = sorted((self.index[a], self.index[b]))
@@ -68,6 +124,22 @@ class Battlefield:
         self.visibility_at = [Visibility[graph.nodes[name]["visibility"].upper()]
                               for name in self.names]
         self.size = n
+
+    def _dist_row(self, i: int) -> list[float]:
+        """Metres from node ``i`` to every node (a large map: no paths kept)."""
+        lengths = nx.single_source_dijkstra_path_length(self.graph, self.names[i],
+                                                        weight="metres")
+        inf = float("inf")
+        return [lengths.get(b, inf) for b in self.names]
+
+    def _rows_from(self, i: int) -> tuple[list[float], list[int]]:
+        """Node ``i``'s rows of the tables: metres to every node, the next hop toward it."""
+        lengths, paths = nx.single_source_dijkstra(self.graph, self.names[i], weight="metres")
+        inf = float("inf")
+        dist = [lengths.get(b, inf) for b in self.names]
+        hop = [self.index[paths[b][1]] if b in paths and len(paths[b]) > 1 else i
+               for b in self.names]
+        return dist, hop
 
     # ------------------------------------------------------------------ positions
     def node(self, name: str) -> Position:

@@ -313,14 +313,16 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
 
 
 def _check_connected(names, edges, problems) -> None:
+    neighbours: dict[str, list[str]] = {name: [] for name in names}
+    for a, b, _ in edges:  # linear in the map's size: a large map is checked at once
+        neighbours[a].append(b)
+        neighbours[b].append(a)
     reached, frontier = {names[0]}, [names[0]]
     while frontier:
-        here = frontier.pop()
-        for a, b, _ in edges:
-            for x, y in ((a, b), (b, a)):
-                if x == here and y not in reached:
-                    reached.add(y)
-                    frontier.append(y)
+        for y in neighbours[frontier.pop()]:
+            if y not in reached:
+                reached.add(y)
+                frontier.append(y)
     cut_off = [n for n in names if n not in reached]
     if cut_off:
         problems.append(("map.edges", f"the map is not connected: no path from "

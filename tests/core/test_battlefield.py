@@ -58,3 +58,65 @@ def test_default_single_node_field():
 
 def test_position_on_node():
     assert Position(1, 1, 0.0).at_node and not Position(0, 1, 3.0).at_node
+
+
+# ---------------------------------------------------------------------------- large maps
+def _chain(n: int, metres: float = 5.0):
+    from sim.scenario.specs import MapSpec, NodeSpec
+
+    nodes = tuple(NodeSpec(f"n{i}") for i in range(n))
+    edges = tuple((f"n{i}", f"n{i + 1}", metres) for i in range(n - 1))
+    return MapSpec(nodes=nodes, edges=edges)
+
+
+def test_a_large_map_computes_only_the_rows_it_needs():
+    import random as random_mod
+
+    from sim.core.battlefield import ALL_PAIRS_UP_TO, Battlefield
+    from sim.scenario.specs import MapSpec, NodeSpec
+
+    n = ALL_PAIRS_UP_TO + 50
+    rng = random_mod.Random(3)
+    edges = [(f"v{i}", f"v{rng.randrange(i)}", float(rng.randint(1, 9))) for i in range(1, n)]
+    edges += [(f"v{rng.randrange(n)}", f"v{rng.randrange(n)}", float(rng.randint(1, 9)))
+              for _ in range(n)]
+    edges = [e for e in edges if e[0] != e[1]]
+    field = Battlefield(MapSpec(nodes=tuple(NodeSpec(f"v{i}") for i in range(n)),
+                                edges=tuple(edges)))
+    rows = field.dist._rows
+    assert not any(rows)  # nothing computed up front
+    assert field.dist[0][5] == field.dist[5][0]
+    assert sum(row is not None for row in rows) == 2
+    for _ in range(200):  # the next hop is always on a shortest path
+        a, b = rng.randrange(n), rng.randrange(n)
+        hop = field.next_hop[a][b]
+        if a == b:
+            assert hop == a
+            continue
+        step = field.graph[field.names[a]][field.names[hop]]["metres"]
+        assert abs(field.dist[a][b] - (step + field.dist[hop][b])) < 1e-9
+
+
+def test_a_4000_node_chain_fights_in_little_memory():
+    import time
+    import tracemalloc
+
+    from sim.core.engine import Encounter
+    from sim.scenario import parse
+
+    spec = _chain(4000)
+    doc = {"name": "Long road", "max_rounds": 30,
+           "map": {"nodes": {n.name: None for n in spec.nodes},
+                   "edges": [list(e) for e in spec.edges]},
+           "sides": {"a": [{"name": "A", "at": "n0", "weapon": "bow", "skills": {"ranged": 3}}],
+                     "b": [{"name": "B", "at": "n40", "weapon": "sword",
+                            "skills": {"melee": 3}}]}}
+    tracemalloc.start()
+    start = time.process_time()
+    scen = parse(doc)
+    for seed in range(3):
+        Encounter(scen, "ore", seed).run()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 50e6, peak  # all-pairs tables: gigabytes
+    assert time.process_time() - start < 15
