@@ -10,7 +10,9 @@ down.
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -22,6 +24,7 @@ Chunk = tuple[int, int]
 Rows = Any  # what the chunk function returns: rows, a tally, a packed chunk
 ChunkFn = Callable[[int, int], Rows]
 
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WINDOW_PER_WORKER = 4  # chunks in flight per worker: enough to keep every core busy
 
 
@@ -30,6 +33,22 @@ def _ignore_sigint() -> None:
     # terminal or a service manager) stop it, and it shuts the workers down
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_IGN)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """On Linux, end this worker when the main process dies, even by SIGKILL (no orphans)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:  # the parent died before the call: go now
+            os._exit(1)
+    except (OSError, AttributeError):  # pragma: no cover - no prctl here
+        pass
 
 
 def run_serial(fn: ChunkFn, chunks: Sequence[Chunk]) -> Iterator[Rows]:
@@ -42,11 +61,22 @@ def run_local(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk],
               workers: int) -> Iterator[Rows]:
     """Run ``fn(*args, a, b)`` for each chunk on a process pool of ``workers``."""
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    done = False
     try:
         yield from _windowed(lambda a, b: pool.submit(fn, *args, a, b), chunks,
                              workers * WINDOW_PER_WORKER, lambda f: f.result())
+        done = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if not done:  # stopped: say so at once, then wait for the chunks running now
+            print("stopping: waiting for the chunks running now (Ctrl-C again to stop at "
+                  "once)", file=sys.stderr, flush=True)
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        except KeyboardInterrupt:  # a second Ctrl-C: stop the workers now, cleanly
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
 
 
 def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], scheduler: str,

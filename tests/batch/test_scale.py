@@ -225,3 +225,36 @@ def test_default_folders_of_one_second_are_apart(tmp_path, monkeypatch):
     monkeypatch.setattr(files.time, "strftime", lambda _fmt: "20260101-000000")
     first, second = files.default_out_dir("duel", "ore"), files.default_out_dir("duel", "ore")
     assert first != second and first.is_dir() and second.name.endswith("-2")
+
+
+def _running_with(marker: str) -> list[int]:
+    """Processes whose command line holds ``marker`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if marker in cmd:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc: Linux")
+def test_killing_the_main_process_leaves_no_worker_behind(tmp_path):
+    out = tmp_path / "orphans-run"
+    args = FRAY + ["batch", DUEL, "-n", "200000", "--workers", "2", "--out", str(out), "-q"]
+    # the workers are forked: their command line is the main process's, --out included
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not (out / STATE).exists() and time.time() < deadline:
+        time.sleep(0.05)
+    assert len(_running_with(str(out))) >= 3  # the main process and two workers
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + 10
+    while _running_with(str(out)) and time.time() < deadline:
+        time.sleep(0.1)
+    assert _running_with(str(out)) == []
