@@ -28,7 +28,8 @@ from typing import Any
 
 from sim.batch import executors, files
 from sim.batch.files import STATE
-from sim.core.engine import Encounter, EncounterResult
+from sim.core.engine import Encounter
+from sim.core.outcome import EncounterResult
 from sim.core.seeds import encounter_seed
 from sim.results.fighters import fighter_columns
 from sim.results.tally import Tally

@@ -16,8 +16,9 @@ from sim.batch.campaign import run_compare_campaign
 from sim.batch.compare import prepare_out_dir, run_compare
 from sim.cli import params
 from sim.report.campaign import compare_table as campaign_compare_table
-from sim.report.compare import compare_table, sweep_table
+from sim.report.compare import compare_table
 from sim.report.convert import conversion_text
+from sim.report.sweep import sweep_table
 from sim.report.tables import progress_bar
 from sim.scenario.campaign import Campaign
 from sim.scenario.errors import FrayInputError

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from sim.core.combatant import Combatant, Status
-from sim.core.engine import Encounter, EncounterResult, ruleset_for
+from sim.core.engine import Encounter, ruleset_for
+from sim.core.outcome import EncounterResult
 from sim.core.seeds import rest_seed, stage_seed
 
 if TYPE_CHECKING:

@@ -12,7 +12,6 @@ processes; being taken out interrupts them unless they persist (bleeding while u
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from sim.ai import tactics
 from sim.core import aftermath
 from sim.core.battlefield import Battlefield
 from sim.core.combatant import Combatant, Status
+from sim.core.outcome import EncounterResult, encounter_result
 from sim.core.words import count
 from sim.rulesets import registry
 
@@ -32,59 +32,6 @@ if TYPE_CHECKING:
     from sim.core.actions import Intent
     from sim.rulesets.base import Ruleset
     from sim.scenario.specs import MapSpec, Scenario
-
-
-@dataclass(frozen=True, slots=True)
-class SideResult:
-    """How one side fared in one encounter."""
-
-    name: str
-    members: int
-    standing: int
-    out_of_fight: int
-    deaths: int
-    fled: int
-    surrendered: int
-    attacks: int
-    hits: int
-    damage: int
-    out_rounds: tuple[int, ...]  # the round each member went out in, in order
-    deaths_after: int = 0  # of ``deaths``, those who died after the fight (the aftermath)
-    damaging_hits: int = 0  # of ``hits``, those that dealt damage (not stopped whole)
-
-    @property
-    def deaths_in_fight(self) -> int:
-        """Deaths during the fight itself."""
-        return self.deaths - self.deaths_after
-
-
-@dataclass(frozen=True, slots=True)
-class FighterResult:
-    """How one combatant fared: its status at the end of the scene and its books."""
-
-    name: str
-    side: str
-    status: str
-    died_after: bool
-    attacks: int
-    hits: int
-    damage: int
-
-
-@dataclass(frozen=True, slots=True)
-class EncounterResult:
-    """The outcome of one encounter: the winner (None for a draw), rounds, per-side counts.
-
-    The winner and the rounds are the fight's; the counts are taken at the end of the scene,
-    after the aftermath (a fighter who bled to death after the fight is out and dead).
-    """
-
-    seed: int
-    winner: str | None
-    rounds: int
-    sides: tuple[SideResult, ...]
-    first_casualty_round: int  # 0 when nobody was taken out
-    fighters: tuple[FighterResult, ...] = ()  # every combatant, in file order
 
 
 # The fields of a log event every ruleset shares (docs/log-format.md); a ruleset's own go
@@ -406,29 +353,8 @@ class Encounter:
             self.take_out(c, status, why)
 
     def _result(self, winner: str | None, rounds: int) -> EncounterResult:
-        after = self.died_after
-        sides = tuple(
-            SideResult(
-                name=name,
-                members=len(members),
-                standing=sum(m.in_fight for m in members),
-                out_of_fight=sum(not m.in_fight for m in members),
-                deaths=sum(m.status is Status.DEAD for m in members),
-                fled=sum(m.status is Status.FLED for m in members),
-                surrendered=sum(m.status is Status.SURRENDERED for m in members),
-                attacks=sum(m.attacks for m in members),
-                hits=sum(m.hits for m in members),
-                damage=sum(m.damage for m in members),
-                out_rounds=tuple(sorted(m.out_round for m in members if not m.in_fight)),
-                deaths_after=sum(m in after for m in members),
-                damaging_hits=sum(m.damaging_hits for m in members),
-            )
-            for name, members in self.sides.items()
-        )
-        fighters = tuple(FighterResult(c.name, c.side, c.status.value, c in after, c.attacks,
-                                       c.hits, c.damage) for c in self.combatants)
-        return EncounterResult(self.seed, winner, rounds, sides, self.first_casualty_round,
-                               fighters)
+        return encounter_result(self.seed, winner, rounds, self.sides, self.died_after,
+                                self.first_casualty_round)
 
     def _emit_together(self, group: list) -> None:
         """Say that the actions of ``group`` happen in one instant (the order told is drawn)."""

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from sim.core.battlefield import Battlefield
 from sim.core.engine import Encounter, battlefield_for
-from sim.report.mapfigure import Frame, MapFigure, Token
+from sim.report.mapfigure import MapFigure
+from sim.report.mapparts import Frame, Token
 
 if TYPE_CHECKING:
     from sim.scenario.specs import Scenario

@@ -21,11 +21,9 @@ from sim.report.compare import (
     intro,
     methods_text,
     survival_tables,
-    sweep_answer,
-    sweep_cells,
-    sweep_header,
     tables,
 )
+from sim.report.sweep import sweep_answer, sweep_cells, sweep_header
 
 STYLE = """
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1a1a1a;

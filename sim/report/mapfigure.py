@@ -13,132 +13,39 @@ has its own marker shape too, cover is a grey fill and visibility the outline of
 
 from __future__ import annotations
 
-import re
+import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sim.core.battlefield import Battlefield, Position
-
-DPI = 110
-SIDE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
-"""Okabe-Ito, in the order that keeps the first two sides furthest apart."""
-SIDE_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
-NAMED_COLOURS = {"blue": "#0072B2", "red": "#D55E00", "vermillion": "#D55E00",
-                 "green": "#009E73", "purple": "#CC79A7", "pink": "#CC79A7",
-                 "orange": "#E69F00", "sky": "#56B4E9", "black": "#000000"}
-"""A side named after a colour gets its Okabe-Ito version (a "red" side is never blue)."""
-OUT_COLOUR = "#8c8c8c"
-EDGE_COLOUR = "#9a9a9a"
-COVER_FILL = {"none": "#ffffff", "light": "#e3e3e3", "medium": "#b4b4b4", "heavy": "#7a7a7a"}
-VISIBILITY_LINE = {"clear": "solid", "poor": (0, (3.5, 2.0)), "very_poor": (0, (1.0, 1.6))}
-LINE = 11.0  # points between two lines of names
-NAME_SIZE, LIST_SIZE, SMALL_SIZE = 10.0, 8.5, 8.0  # font sizes (points)
-PAGE_WIDTH = 10.0  # inches
-MIN_PLOT_HEIGHT, MAX_PLOT_HEIGHT = 2.0, 6.5  # inches: the map without title and legend
-TITLE_AND_LEGEND = 1.3  # inches
-MARGIN = (70.0, 70.0, 45.0, 40.0)  # points around the outermost places: left right top bottom
-BEND = 0.25  # how far a path bows around a place in its way (a share of its length)
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One fighter on a drawing: who, which side, where, and its status (``ok``: fighting)."""
-
-    name: str
-    side: str
-    pos: Position
-    status: str = "ok"
-
-
-Frame = tuple[Token, ...]
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in points on the page
-
-
-def side_colours(sides: Sequence[str]) -> dict[str, str]:
-    """Each side's colour: its own if it is named after one, else the next one free."""
-    named: dict[str, str] = {}
-    for side in sides:
-        colour = NAMED_COLOURS.get(side.strip().lower())
-        if colour and colour not in named.values():
-            named[side] = colour
-    free = [c for c in SIDE_COLOURS if c not in named.values()]
-    return {side: named.get(side) or (free.pop(0) if free else SIDE_COLOURS[k % len(SIDE_COLOURS)])
-            for k, side in enumerate(sides)}
-
-
-def point(field: Battlefield, coords: Sequence[tuple[float, float]],
-          pos: Position) -> tuple[float, float]:
-    """Where a position is on the page: a node, or the point that far along its edge."""
-    if pos.at_node:
-        return coords[pos.a]
-    share = pos.x / field.edge_len[(pos.a, pos.b)]
-    (xa, ya), (xb, yb) = coords[pos.a], coords[pos.b]
-    return xa + (xb - xa) * share, ya + (yb - ya) * share
-
-
-def runs(names: list[str]) -> list[str]:
-    """``Goblin 1, Goblin 2, Goblin 3`` -> ``Goblin 1-3`` (copies of one member, in order)."""
-    out: list[str] = []
-    run: tuple[str, int, int] | None = None  # stem, first and last number
-    for name in [*names, None]:
-        m = re.fullmatch(r"(.*) (\d+)", name) if name is not None else None
-        if run and m and m.group(1) == run[0] and int(m.group(2)) == run[2] + 1:
-            run = (run[0], run[1], run[2] + 1)
-            continue
-        if run:
-            stem, first, last = run
-            out.append(f"{stem} {first}" if first == last else f"{stem} {first}\u2013{last}")
-            run = None
-        if m:
-            run = (m.group(1), int(m.group(2)), int(m.group(2)))
-        elif name is not None:
-            out.append(name)
-    return out
-
-
-# ---------------------------------------------------------------------------- geometry
-def _near_segment(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float],
-                  within: float = 12.0) -> bool:
-    """Whether point ``p`` lies on segment a-b (within ``within`` points), between its ends."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    if length2 == 0:
-        return False
-    t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
-    if not 0.02 < t < 0.98:
-        return False
-    return ((a[0] + t * dx - p[0]) ** 2 + (a[1] + t * dy - p[1]) ** 2) ** 0.5 < within
-
-
-def _distance(p: tuple[float, float], q: tuple[float, float]) -> float:
-    return ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5
-
-
-def _overlap(a: Box, b: Box) -> float:
-    """Area (points squared) two boxes share."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
-def _inside(seg: tuple[float, float, float, float], box: Box) -> float:
-    """Length of a segment inside a box (Liang-Barsky clipping)."""
-    x0, y0, x1, y1 = seg
-    dx, dy = x1 - x0, y1 - y0
-    lo, hi = 0.0, 1.0
-    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
-        if p == 0:
-            if q < 0:
-                return 0.0
-            continue
-        t = q / p
-        if p < 0:
-            lo = max(lo, t)
-        else:
-            hi = min(hi, t)
-    return max(0.0, hi - lo) * (dx * dx + dy * dy) ** 0.5
+from sim.report.mapparts import (
+    BEND,
+    COVER_FILL,
+    DPI,
+    EDGE_COLOUR,
+    LINE,
+    LIST_SIZE,
+    MARGIN,
+    MAX_PLOT_HEIGHT,
+    MIN_PLOT_HEIGHT,
+    NAME_SIZE,
+    OUT_COLOUR,
+    PAGE_WIDTH,
+    SIDE_MARKERS,
+    SMALL_SIZE,
+    TITLE_AND_LEGEND,
+    VISIBILITY_LINE,
+    Box,
+    Frame,
+    Token,
+    inside,
+    near_segment,
+    overlap,
+    point,
+    runs,
+    side_colours,
+)
 
 
 class MapFigure:
@@ -266,16 +173,16 @@ class MapFigure:
     def _cost(self, box: Box) -> float:
         """How much a label there would hide: paths crossed, labels covered, off the page."""
         w, h = self.size
-        off = (box[2] - box[0]) * (box[3] - box[1]) - _overlap(box, (0.0, 0.0, w, h))
-        return (sum(_inside(s, box) for s in self.segments) * 4.0
-                + sum(_overlap(box, t) for t in self.taken) + off * 2.0)
+        off = (box[2] - box[0]) * (box[3] - box[1]) - overlap(box, (0.0, 0.0, w, h))
+        return (sum(inside(s, box) for s in self.segments) * 4.0
+                + sum(overlap(box, t) for t in self.taken) + off * 2.0)
 
     # ------------------------------------------------------------------ the map
     def _bends(self) -> bool:
         """Bow each path that would run through another place; whether any does."""
         ends = {k: self._pt(xy) for k, xy in enumerate(self.coords)}
         for (i, j) in self.field.edge_len:
-            through = any(_near_segment(ends[k], ends[i], ends[j]) for k in ends
+            through = any(near_segment(ends[k], ends[i], ends[j]) for k in ends
                           if k not in (i, j))
             self.bend[(i, j)] = BEND if through else 0.0
         return any(self.bend.values())
@@ -326,7 +233,7 @@ class MapFigure:
                 cx, cy = self._pt(self._along(i, j, share))
                 cx, cy = cx + off * normal[0], cy + off * normal[1]
                 box = (cx - w / 2 - 4, cy - h / 2 - 3, cx + w / 2 + 4, cy + h / 2 + 3)
-                cost = sum(_overlap(box, t) for t in self.taken) + k * 0.5
+                cost = sum(overlap(box, t) for t in self.taken) + k * 0.5
                 if best is None or cost < best[0]:
                     best = (cost, (cx, cy), box)
             _, (cx, cy), box = best
@@ -386,7 +293,7 @@ class MapFigure:
         for pos in spots:
             here = self._pt(self._at(pos))
             near = [c for c in clusters
-                    if any(_distance(here, self._pt(self._at(o))) < 24.0 for o in c)]
+                    if any(math.dist(here, self._pt(self._at(o))) < 24.0 for o in c)]
             merged = [pos] + [o for c in near for o in c]
             clusters = [c for c in clusters if c not in near] + [merged]
         return clusters

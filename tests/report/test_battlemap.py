@@ -19,7 +19,8 @@ from sim import scenario as scenario_mod
 from sim.core.battlefield import Position
 from sim.core.engine import Encounter, battlefield_for
 from sim.report import battlemap
-from sim.report.mapfigure import BEND, MapFigure, point, runs, side_colours
+from sim.report.mapfigure import MapFigure
+from sim.report.mapparts import BEND, point, runs, side_colours
 
 BUNDLED = [*sorted(SCENARIOS.glob("*.yaml")),
            SCENARIOS / "campaigns" / "night_camp.yaml", SCENARIOS / "campaigns" / "keep_gate.yaml"]

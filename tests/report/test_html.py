@@ -17,8 +17,9 @@ import pytest
 from helpers import SCENARIOS, fray, morale_document
 
 from sim.report.charts import COMPARE_CHARTS, sweep_chart
-from sim.report.compare import answer, cell, compare_table, report_markdown, sweep_answer
+from sim.report.compare import answer, cell, compare_table, report_markdown
 from sim.report.html import compare_html, sweep_html
+from sim.report.sweep import sweep_answer
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DATA_URI = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')

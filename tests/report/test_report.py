@@ -15,8 +15,9 @@ from helpers import SCENARIOS, without_added_keys
 
 from sim import scenario as scenario_mod
 from sim.report.charts import COMPARE_CHARTS, sweep_chart
-from sim.report.compare import compare_table, report_markdown, sweep_table
+from sim.report.compare import compare_table, report_markdown
 from sim.report.convert import conversion_text, neutral
+from sim.report.sweep import sweep_table
 from sim.report.tables import batch_table
 from sim.results.lethality import document
 from sim.results.tally import Tally

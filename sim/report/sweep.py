@@ -1,0 +1,127 @@
+"""Tables and the plain-language answer for ``fray sweep``: the terminal and report.html.
+
+Everything here reads the sweep rows (``sim.batch.sweep.sweep_row``); the cells and the way a
+rate is written are ``sim.report.compare``'s, so a sweep and a comparison read alike.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from sim.report.compare import cell, rate_text
+
+
+def sweep_header(sides: list[str]) -> list[str]:
+    """The sweep table's columns."""
+    return ["value", "ruleset", *(f"{side} {what}" for side in sides
+                                  for what in ("win rate", "death rate")), "draws"]
+
+
+def sweep_cells(row: dict[str, Any], sides: list[str], two_lines: bool = False) -> list[str]:
+    """One sweep row's cells: value, ruleset, each side's rates and the draws, intervals."""
+    cells = [str(row["value"]), row["ruleset"]]
+    for side in sides:
+        cells += [_rate(row, f"{side}_win", two_lines), _rate(row, f"{side}_death", two_lines)]
+    cells.append(_rate(row, "draw", two_lines))
+    return cells
+
+
+def sweep_table(rows: list[dict[str, Any]], sides: list[str], path: str,
+                width: int = 100) -> str:
+    """One line per (value, ruleset): each side's win rate and death rate, with intervals."""
+    table = Table(title=f"sweep over {path} (rates with 95% intervals)", title_justify="left",
+                  show_lines=True)
+    for k, name in enumerate(sweep_header(sides)):
+        table.add_column(name, justify="left" if k == 1 else "right")
+    for row in rows:
+        table.add_row(*sweep_cells(row, sides, two_lines=True))
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None).print(table)
+    return buffer.getvalue().rstrip("\n")
+
+
+def _rate(row: dict[str, Any], key: str, two_lines: bool = True) -> str:
+    """``0.500`` over ``0.200-0.800`` (a bound missing: the value alone)."""
+    return cell({"value": row[f"{key}_rate"], "ci95": [row.get(f"{key}_lo"),
+                                                       row.get(f"{key}_hi")]}, 3, two_lines)
+
+
+def _row_rate(row: dict[str, Any], key: str) -> str:
+    return rate_text({"value": row[f"{key}_rate"],
+                      "ci95": [row.get(f"{key}_lo"), row.get(f"{key}_hi")]})
+
+
+def _spans(values: list[Any]) -> str:
+    """``1–3, 5`` for whole numbers in a row, else the values joined by commas."""
+    out: list[str] = []
+    run: list[Any] = []
+    for v in [*values, None]:
+        whole = isinstance(v, int) and not isinstance(v, bool)
+        if run and whole and v == run[-1] + 1:
+            run.append(v)
+            continue
+        if run:
+            out.append(f"{run[0]}–{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
+            run = []
+        if whole:
+            run = [v]
+        elif v is not None:
+            out.append(str(v))
+    return ", ".join(out)
+
+
+def _favourites(mine: list[dict[str, Any]], sides: list[str]) -> str:
+    """Which side wins more often at which values: ``the heroes win more often at 1–3, ...``."""
+    groups: dict[str, list[Any]] = {}
+    for row in mine:
+        rates = {side: row[f"{side}_win_rate"] for side in sides}
+        best = max(rates.values())
+        leaders = [side for side in sides if rates[side] == best]
+        who = f"the {leaders[0]}" if len(leaders) == 1 else "no side (a tie)"
+        groups.setdefault(who, []).append(row["value"])
+    if len(groups) == 1:
+        who = next(iter(groups))
+        return f"More often the winner at every value: {who}."
+    parts = [f"{who} at {_spans(values)}" for who, values in groups.items()]
+    return f"More often the winner: {'; '.join(parts)}."
+
+
+def _move(first: dict[str, Any], last: dict[str, Any], key: str) -> str:
+    """``98% [96–99%]``, or ``from 98% [96–99%] to 26% [20–33%]`` over several values."""
+    if first is last:
+        return _row_rate(first, key)
+    if first[f"{key}_rate"] == last[f"{key}_rate"]:
+        return f"{_row_rate(first, key)} at both ends"
+    return f"from {_row_rate(first, key)} to {_row_rate(last, key)}"
+
+
+def sweep_answer(rows: list[dict[str, Any]], sides: list[str],
+                 path: str) -> list[tuple[str, str]]:
+    """The plain-language answer of a sweep, per ruleset: ``(label, text)`` paragraphs.
+
+    How each side's win rate, its death rate per combatant and the draws move from the
+    first value to the last, and which side wins more often at which values.
+    """
+    out = [("", f"From {rows[0]['encounters'] if rows else 0} fights per value and ruleset, "
+                f"the same seed for every value (in brackets: 95% intervals).")]
+    for name in dict.fromkeys(row["ruleset"] for row in rows):
+        mine = [row for row in rows if row["ruleset"] == name]
+        first, last = mine[0], mine[-1]
+        where = (f"With {path} = {first['value']}" if len(mine) == 1 else
+                 f"As {path} goes from {first['value']} to {last['value']}")
+        wins = ", ".join(f"the {side} {_move(first, last, f'{side}_win')}"
+                         for side in sides[1:])
+        lead = sides[0]
+        verb = "wins" if first.get(f"{lead}_members") == 1 else "win"
+        text = (f"{where}, the {lead} {verb} {_move(first, last, f'{lead}_win')} of fights"
+                + (f", {wins}" if wins else "")
+                + f"; draws {_move(first, last, 'draw')}. Death rate per combatant: "
+                + ", ".join(f"the {side} {_move(first, last, f'{side}_death')}"
+                            for side in sides)
+                + f". {_favourites(mine, sides)}")
+        out.append((f"Under {name}", text))
+    return out
