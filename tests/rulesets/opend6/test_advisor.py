@@ -11,50 +11,23 @@ import itertools
 
 import icepool
 import pytest
-from helpers import StubRandom, faces
+from helpers import opend6_exact_roll
+from opend6_helpers import duel, member, turn
 
 from sim import scenario as scenario_mod
 from sim.ai import profiles as ai
-from sim.core.actions import Aim, Attack, Defend, Move, TimedAction
+from sim.core.actions import Aim, Attack, Defend, Move
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opend6.advisor import FATE_POINT_GAIN
 from sim.rulesets.opend6.rules import WoundStatus
 
-EXPLODE_DEPTH = 12
-
 
 def exact_roll(dice: int) -> icepool.Die:
-    """An N-dice roll with the wild die, from the rules text (RULES.md opend6, Dice)."""
-    d6 = icepool.d6
-    others = dice - 1
-    rest = others @ d6 if others else icepool.Die([0])
-    fumble = d6.lowest(others, others - 1) if others >= 2 else icepool.Die([0])
-    exploded = 6 + d6.explode(depth=EXPLODE_DEPTH) + rest
-    return d6.map(lambda w: fumble if w == 1 else exploded if w == 6 else w + rest)
+    """An N-dice roll with the wild die, from the rules text (``helpers.opend6_exact_roll``)."""
+    return opend6_exact_roll(dice, 0)
 
 
-def member(name: str, ai_: str = "basic", weapon: str = "club", *, agility: int = 2,
-           melee: int = 1, **extra) -> dict:
-    traits = {"agility": agility, **extra.pop("traits", {})}
-    return {"name": name, "ai": ai_, "weapon": weapon, "traits": traits,
-            "skills": {"melee": melee, **extra.pop("skills", {})}, **extra}
-
-
-def duel(a: dict, b: dict, ruleset: str = "opend6", **top):
-    scen = scenario_mod.parse({"name": "t", "ruleset": ruleset, **top,
-                               "sides": {"a": [a], "b": [b]}})
-    enc = Encounter(scen, ruleset, seed=0)
-    enc.round = 1
-    return enc, enc.sides["a"][0], enc.sides["b"][0]
-
-
-def turn(enc, f, *intents, dice: list[int]) -> None:
-    """Resolve one turn of ``f`` with hand-set d6 faces; all of them, and no more, drawn."""
-    enc.rng = StubRandom(faces(*dice, sides=6))
-    enc.ruleset.resolve(enc, TimedAction(f.offset, f, intents[0], list(intents)))
-    assert not enc.rng.queue, "not every hand-set die was rolled"
-    assert enc.rng.drawn == len(dice), f"rolled {enc.rng.drawn} dice, set {len(dice)}"
 
 
 def apart(metres: float, cover: str | None = None) -> dict:

@@ -13,42 +13,16 @@ from __future__ import annotations
 import icepool
 import pytest
 from helpers import SCENARIOS, StubRandom, faces
+from opend6_helpers import duel, member, parse, turn
 
 from sim import scenario as scenario_mod
 from sim.ai import profiles as ai
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opend6.dice import DiceCode
 from sim.rulesets.opend6.rules import WoundStatus
 from sim.scenario.errors import ScenarioError
-
-
-# ------------------------------------------------------------------------------ helpers
-def parse(sides: dict, ruleset: str = "opend6", **top) -> scenario_mod.Scenario:
-    return scenario_mod.parse({"name": "t", "ruleset": ruleset, **top, "sides": sides})
-
-
-def member(name: str, ai_: str = "basic", weapon: str = "club", *, agility: int = 2,
-           melee: int = 1, **extra) -> dict:
-    traits = {"agility": agility, **extra.pop("traits", {})}
-    return {"name": name, "ai": ai_, "weapon": weapon, "traits": traits,
-            "skills": {"melee": melee, **extra.pop("skills", {})}, **extra}
-
-
-def duel(a: dict, b: dict, ruleset: str = "opend6", **top):
-    enc = Encounter(parse({"a": [a], "b": [b]}, ruleset, **top), ruleset, seed=0)
-    enc.round = 1
-    return enc, enc.sides["a"][0], enc.sides["b"][0]
-
-
-def turn(enc, f, *intents, dice: list[int]) -> None:
-    """Resolve one turn of ``f`` with hand-set d6 faces; all of them, and no more, drawn."""
-    enc.rng = StubRandom(faces(*dice, sides=6))
-    enc.ruleset.resolve(enc, TimedAction(f.offset, f, intents[0], list(intents)))
-    assert not enc.rng.queue, "not every hand-set die was rolled"
-    assert enc.rng.drawn == len(dice), f"rolled {enc.rng.drawn} dice, set {len(dice)}"
-
 
 # ---------------------------------------------------- hit rate of `basic` vs exact odds
 EXPLODE_DEPTH = 12  # the reroll tail beyond 12 more sixes weighs 6**-13
