@@ -89,13 +89,13 @@ class Encounter:
         self.declared: dict[Combatant, list[Intent]] = {}
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
-        carried = carried or {}
         for side in scenario.sides:
             members = [self.ruleset.build(m, self.field.node(m.at), self.rng)
                        for m in side.members]
-            for f in members:
-                if f.name in carried:
-                    self.ruleset.carry(carried[f.name], f)
+            if carried:  # a campaign's party: what lasts from its last fight
+                for f in members:
+                    if f.name in carried:
+                        self.ruleset.carry(carried[f.name], f)
             self.sides[side.name] = members
             self.combatants.extend(members)
         # members still in the fight per side, kept up to date by take_out (checked after

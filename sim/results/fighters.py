@@ -10,7 +10,7 @@ Rows written before these columns existed are skipped (``encounters`` counts the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from sim.results.stats import wilson
@@ -26,9 +26,10 @@ def fighter_columns(name: str) -> list[str]:
 
 @dataclass
 class FighterFold:
-    """One combatant's counts over a batch."""
+    """One combatant's counts over a batch (``name``: its columns' prefix)."""
 
-    side: str
+    name: str = field(compare=False)
+    side: str = field(compare=False)
     encounters: int = 0
     deaths: int = 0
     deaths_after: int = 0
@@ -39,26 +40,31 @@ class FighterFold:
     hits: int = 0
     damage: int = 0
 
-    def add(self, row: dict[str, Any], name: str) -> None:
+    def __post_init__(self) -> None:
+        # the column names, made once: every row of a batch is folded through ``add``
+        self._columns = fighter_columns(self.name)
+
+    def add(self, row: dict[str, Any]) -> None:
         """Fold in this fighter's columns of one row (skipped if the row has none)."""
-        status = row.get(f"{name}.status")
+        status_key, after_key, attacks_key, hits_key, damage_key = self._columns
+        status = row.get(status_key)
         if not status:
             return
         self.encounters += 1
         self.deaths += status == "dead"
-        self.deaths_after += int(row[f"{name}.died_after"])
+        self.deaths_after += int(row[after_key])
         self.out_of_fight += status in OUT_STATUSES
         self.fled += status == "fled"
         self.surrendered += status == "surrendered"
-        self.attacks += int(row[f"{name}.attacks"])
-        self.hits += int(row[f"{name}.hits"])
-        self.damage += int(row[f"{name}.damage"])
+        self.attacks += int(row[attacks_key])
+        self.hits += int(row[hits_key])
+        self.damage += int(row[damage_key])
 
     def merge(self, other: FighterFold) -> None:
-        """Add another fold of the same fighter."""
-        for key in ("encounters", "deaths", "deaths_after", "out_of_fight", "fled",
-                    "surrendered", "attacks", "hits", "damage"):
-            setattr(self, key, getattr(self, key) + getattr(other, key))
+        """Add another fold of the same fighter (every count)."""
+        for f in fields(self):
+            if f.compare:
+                setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def summary(self) -> dict[str, Any]:
         """The fighter's entry in ``summary.json``'s ``combatants``."""

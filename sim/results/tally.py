@@ -210,7 +210,7 @@ class Tally:
         return cls(scenario, ruleset, seed,
                    {name: SideFold(m) for name, m in members.items()},
                    SideFold(sum(members.values())),
-                   fighters={name: FighterFold(side) for name, side in fighters})
+                   fighters={name: FighterFold(name, side) for name, side in fighters})
 
     def add(self, row: dict[str, Any]) -> None:
         """Fold in one ``encounters.csv`` row (ints or the strings ``csv`` reads)."""
@@ -235,8 +235,8 @@ class Tally:
             all_out += out_rounds
         all_out.sort()
         self.overall.add(rounds, *total, all_out)
-        for name, fighter in self.fighters.items():
-            fighter.add(row, name)
+        for fighter in self.fighters.values():
+            fighter.add(row)
 
     @property
     def count(self) -> int:
