@@ -79,7 +79,8 @@ def fray(capsys, *args: str) -> Result:
 
 
 ADDED_KEYS = {"deaths_in_fight", "deaths_after", "deaths_in_fight_per_encounter",
-              "deaths_after_per_encounter", "death_rate_after", "damaging_hits", "combatants"}
+              "deaths_after_per_encounter", "death_rate_after", "damaging_hits", "combatants",
+              "digest"}
 """Keys summary.json and lethality.json gained with the aftermath, damaging hits and the
 per-fighter results."""
 

@@ -98,7 +98,8 @@ def members(scenario: Scenario) -> dict[str, int]:
 
 def new_tally(scenario: Scenario, ruleset: str, seed: int) -> Tally:
     """An empty tally for a batch of ``scenario``: its ``summary.json`` and lethality."""
-    return Tally.for_sides(scenario.slug, ruleset, seed, members(scenario), fighters(scenario))
+    return Tally.for_sides(scenario.slug, ruleset, seed, members(scenario), fighters(scenario),
+                           scenario_digest(scenario))
 
 
 def fold_rows(tally: Tally, rows: Iterable[dict[str, Any]]) -> Tally:
@@ -225,7 +226,7 @@ def finished_here(spec: BatchSpec, folder: Path) -> bool:
         return False
     want = {spec.work.subject_key: spec.scenario.slug, "ruleset": spec.ruleset,
             "seed": spec.seed, spec.work.count_key: spec.n}
-    if "digest" in summary:  # what the subject says, where the summary records it
+    if "digest" in summary:  # what the subject says (older summaries do not record it)
         want["digest"] = spec.work.digest(spec.scenario)
     differ = [k for k in want if summary.get(k) != want[k]]
     if differ:

@@ -199,18 +199,21 @@ class Tally:
     rounds: Counter = field(default_factory=Counter)
     first: Counter = field(default_factory=Counter)  # first casualty round; 0 = none
     fighters: dict[str, FighterFold] = field(default_factory=dict)  # by name, file order
+    digest: str | None = None  # what the scenario says (a resume checks it)
 
     @classmethod
     def for_sides(cls, scenario: str, ruleset: str, seed: int, members: dict[str, int],
-                  fighters: list[tuple[str, str]] = ()) -> Tally:
+                  fighters: list[tuple[str, str]] = (), digest: str | None = None) -> Tally:
         """An empty tally for sides with the given member counts (in file order).
 
-        ``fighters``: every combatant's ``(name, side)``, for the per-fighter results.
+        ``fighters``: every combatant's ``(name, side)``, for the per-fighter results;
+        ``digest``: the scenario's fingerprint, recorded in ``summary.json``.
         """
         return cls(scenario, ruleset, seed,
                    {name: SideFold(m) for name, m in members.items()},
                    SideFold(sum(members.values())),
-                   fighters={name: FighterFold(name, side) for name, side in fighters})
+                   fighters={name: FighterFold(name, side) for name, side in fighters},
+                   digest=digest)
 
     def add(self, row: dict[str, Any]) -> None:
         """Fold in one ``encounters.csv`` row (ints or the strings ``csv`` reads)."""
@@ -263,6 +266,7 @@ class Tally:
         _, rounds_total, _ = histogram_sums(self.rounds)
         return {
             "scenario": self.scenario,
+            **({"digest": self.digest} if self.digest else {}),
             "ruleset": self.ruleset,
             "encounters": n,
             "seed": self.seed,

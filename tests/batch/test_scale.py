@@ -258,3 +258,18 @@ def test_killing_the_main_process_leaves_no_worker_behind(tmp_path):
     while _running_with(str(out)) and time.time() < deadline:
         time.sleep(0.1)
     assert _running_with(str(out)) == []
+
+
+def test_resume_refuses_a_finished_batch_of_another_scenario_of_the_same_name(tmp_path):
+    """Same file name, ruleset, seed and size, other contents: the digest tells them apart."""
+    import dataclasses
+
+    from sim.batch.runner import finished_here
+    from sim.scenario.errors import FrayInputError
+
+    scen = scenario_mod.load(DUEL)
+    run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)
+    assert finished_here(BatchSpec(scen, "ore", 20, seed=4), tmp_path)
+    changed = dataclasses.replace(scen, max_rounds=scen.max_rounds + 1)
+    with pytest.raises(FrayInputError, match="the scenario file's contents changed"):
+        finished_here(BatchSpec(changed, "ore", 20, seed=4), tmp_path)
