@@ -46,8 +46,9 @@ from sim.rulesets.bgrade.rules import (
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
+from sim.rulesets.ore.log import intent_text
 from sim.rulesets.ore.rules import RolledSet, assign_sets, penalty_text
-from sim.rulesets.ore.ruleset import OreRuleset, intent_text
+from sim.rulesets.ore.ruleset import OreRuleset
 from sim.rulesets.registry import register
 
 if TYPE_CHECKING:

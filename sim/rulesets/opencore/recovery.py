@@ -1,4 +1,4 @@
-"""OpenCore between fights: what a fighter carries into the next one, and rest.
+"""OpenCore after a fight and between fights: bleeding on, what carries over, and rest.
 
 Seed 001 says only that the fallen bleed "unless they are stabilized by chance or healing"
 (the aftermath stops the bleeding of the tended) and that armor "can take that much damage
@@ -19,11 +19,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.core.combatant import Status
-from sim.rulesets.opencore.fighter import profile
+from sim.rulesets.opencore.fighter import losing_blood, profile, stop_bleeding
 
 if TYPE_CHECKING:
     import random
 
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
     from sim.rulesets.opencore.fighter import OpenCoreFighter
 
 
@@ -33,7 +35,37 @@ def hp_per_day(con: int) -> int:
 
 
 class BetweenFights:
-    """``carry``, ``recover`` and ``fit`` of OpenCore (mixed into ``OpenCoreRuleset``)."""
+    """``aftermath``, ``carry``, ``recover`` and ``fit`` of OpenCore (mixed into the ruleset)."""
+
+    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
+        """Bleeding runs on after the fight (seed: "unless stabilized by chance or healing").
+
+        A tended fighter's bleeding stops: OpenCore has no first-aid roll, so tending is
+        enough (RULES.md: "else the bleeding simply stops"). Everyone else bleeds on, a round
+        at a time, until dead at -CON. Ruling: stabilising "by chance" is not modelled.
+        """
+        for f in enc.combatants:
+            if f in tended and losing_blood(f):
+                stop_bleeding(enc, f)
+                if enc.log is not None:
+                    enc.emit("tend", who=f.name, text=f"{f.name} is tended: the bleeding "
+                             f"stops ({f.state()}).")
+        start = enc.round
+        bleeding = {f: f.hp for f in enc.combatants if losing_blood(f)}
+        settled: dict[OpenCoreFighter, int] = {}  # the round each stopped bleeding
+
+        def more() -> bool:
+            for f, hp in bleeding.items():
+                if f not in settled and not losing_blood(f):
+                    settled[f] = enc.round
+                    if enc.log is not None:  # told as it settles: the log stays in order
+                        enc.emit("bleed", who=f.name, loss=hp - f.hp, hp=f.hp,
+                                 text=f"{f.name}, untended, bled {hp - f.hp} HP in "
+                                      f"{enc.round - start} round(s) after the fight: "
+                                      f"{f.status.value} ({f.state()}).")
+            return len(settled) < len(bleeding)
+
+        enc.play_on(more)
 
     def carry(self, old: OpenCoreFighter, new: OpenCoreFighter) -> None:
         """HP, armor and Toughness left, injuries and an empty weapon carry over."""

@@ -29,11 +29,9 @@ from sim.rulesets.opencore.fighter import (
     check_health,
     ensure_bleeding,
     knock_out,
-    losing_blood,
     max_range,
     profile,
     start_stun,
-    stop_bleeding,
 )
 from sim.rulesets.opencore.log import (
     intent_text,
@@ -375,36 +373,3 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             target.injuries.append(e.injury)
         if e.unconscious_rounds:
             knock_out(enc, target, e.unconscious_rounds)
-
-    def end_round(self, enc: Encounter) -> None:
-        """Nothing to close: the effects run as their own processes."""
-
-    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
-        """Bleeding runs on after the fight (seed: "unless stabilized by chance or healing").
-
-        A tended fighter's bleeding stops: OpenCore has no first-aid roll, so tending is
-        enough (RULES.md: "else the bleeding simply stops"). Everyone else bleeds on, a round
-        at a time, until dead at -CON. Ruling: stabilising "by chance" is not modelled.
-        """
-        for f in enc.combatants:
-            if f in tended and losing_blood(f):
-                stop_bleeding(enc, f)
-                if enc.log is not None:
-                    enc.emit("tend", who=f.name, text=f"{f.name} is tended: the bleeding "
-                             f"stops ({f.state()}).")
-        start = enc.round
-        bleeding = {f: f.hp for f in enc.combatants if losing_blood(f)}
-        settled: dict[OpenCoreFighter, int] = {}  # the round each stopped bleeding
-
-        def more() -> bool:
-            for f, hp in bleeding.items():
-                if f not in settled and not losing_blood(f):
-                    settled[f] = enc.round
-                    if enc.log is not None:  # told as it settles: the log stays in order
-                        enc.emit("bleed", who=f.name, loss=hp - f.hp, hp=f.hp,
-                                 text=f"{f.name}, untended, bled {hp - f.hp} HP in "
-                                      f"{enc.round - start} round(s) after the fight: "
-                                      f"{f.status.value} ({f.state()}).")
-            return len(settled) < len(bleeding)
-
-        enc.play_on(more)

@@ -27,6 +27,7 @@ from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES
 from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
+from sim.rulesets.ore.log import intent_text, log_roll
 from sim.rulesets.ore.recovery import BetweenFights
 from sim.rulesets.ore.rules import (
     RolledSet,
@@ -38,7 +39,6 @@ from sim.rulesets.ore.rules import (
     lose_die,
     parry_implement,
     penalty_terms,
-    penalty_text,
     pick_lost,
     plan_roll,
     roll_action_pool,
@@ -376,31 +376,4 @@ class OreRuleset(BetweenFights, Ruleset):
                              per_extra_action=self.per_extra_action)
 
     def _log_roll(self, enc, f, intents, p, faces, sets, pairs):
-        base, dice, skill = p.base, p.dice, p.skill
-        what = " and ".join(intent_text(i) for i in intents)
-        special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
-        enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
-        given = "; ".join(f"{s if s else 'no set'} -> {intent_text(i)}" for i, s in pairs)
-        off = penalty_text(self.penalties(enc, f, p.rolled))
-        enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),
-                 sets=[str(s) for s in sets],
-                 text=f"{f.name} rolls {dice}d ({skill} pool {base}"
-                      f"{', ' + off if off else ''}"
-                      f"{', ' + special + ' die' if special else ''}):"
-                      f" {' '.join(map(str, sorted(faces, reverse=True)))} -> "
-                      f"{', '.join(map(str, sets)) or 'no set'}; {given}.")
-
-
-def intent_text(intent: Intent) -> str:
-    """How the log names a declared intent."""
-    kind = type(intent)
-    if kind is Attack:
-        return f"attack on {intent.target.name}" + (
-            f" (called shot: {intent.called})" if intent.called else "")
-    if kind is Move:
-        return f"move toward {intent.target.name}"
-    if kind is Retreat:
-        return "retreat off the field" if intent.leave else "move to a new place"
-    if kind is Defend:
-        return intent.kind
-    return kind.__name__.lower()
+        log_roll(enc, f, intents, p, faces, sets, pairs, self.penalties(enc, f, p.rolled))

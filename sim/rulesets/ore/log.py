@@ -1,0 +1,40 @@
+"""ORE's lines of the solo log: a declared intent's name, and a fighter's roll."""
+
+from __future__ import annotations
+
+from sim.core.actions import Attack, Defend, Intent, Move, Retreat
+from sim.rulesets.ore.rules import penalty_text
+
+
+def intent_text(intent: Intent) -> str:
+    """How the log names a declared intent."""
+    kind = type(intent)
+    if kind is Attack:
+        return f"attack on {intent.target.name}" + (
+            f" (called shot: {intent.called})" if intent.called else "")
+    if kind is Move:
+        return f"move toward {intent.target.name}"
+    if kind is Retreat:
+        return "retreat off the field" if intent.leave else "move to a new place"
+    if kind is Defend:
+        return intent.kind
+    return kind.__name__.lower()
+
+
+def log_roll(enc, f, intents, p, faces, sets, pairs, terms) -> None:
+    """The declaration and the roll of one fighter's round, with each penalty's cause."""
+    base, dice, skill = p.base, p.dice, p.skill
+    what = " and ".join(intent_text(i) for i in intents)
+    special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
+    enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
+    given = "; ".join(f"{s if s else 'no set'} -> {intent_text(i)}" for i, s in pairs)
+    off = penalty_text(terms)
+    enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),
+             sets=[str(s) for s in sets],
+             text=f"{f.name} rolls {dice}d ({skill} pool {base}"
+                  f"{', ' + off if off else ''}"
+                  f"{', ' + special + ' die' if special else ''}):"
+                  f" {' '.join(map(str, sorted(faces, reverse=True)))} -> "
+                  f"{', '.join(map(str, sets)) or 'no set'}; {given}.")
+
+
