@@ -12,7 +12,7 @@ Melee reach is 2 m: two fighters at the same node are in reach of each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx
 
@@ -76,9 +76,12 @@ class _HopRow:
         return hop
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A node (``a == b``, ``x == 0``) or a point ``x`` metres along edge ``a``-``b``."""
+class Position(NamedTuple):
+    """A node (``a == b``, ``x == 0``) or a point ``x`` metres along edge ``a``-``b``.
+
+    A tuple: made, compared and hashed in C (the AI and the rules ask for distances between
+    positions thousands of times a fight).
+    """
 
     a: int
     b: int
@@ -160,10 +163,18 @@ class Battlefield:
 
     def distance(self, p: Position, q: Position) -> float:
         """Metres along the shortest route between two positions."""
-        if p.a == p.b and q.a == q.b:
-            return self.dist[p.a][q.a]
-        if p.a == q.a and p.b == q.b:
-            return abs(p.x - q.x)
+        pa, pb, px = p
+        qa, qb, qx = q
+        if pa == pb:
+            if qa == qb:
+                return self.dist[pa][qa]
+            row = self.dist[pa]  # a node to a point on an edge: through either end
+            return min(row[qa] + qx, row[qb] + self.edge_len[(qa, qb)] - qx)
+        if pa == qa and pb == qb:
+            return abs(px - qx)
+        if qa == qb:
+            row = self.dist[qa]
+            return min(row[pa] + px, row[pb] + self.edge_len[(pa, pb)] - px)
         dist = self.dist
         return min(du + dist[u][v] + dv for u, du in self._ends(p) for v, dv in self._ends(q))
 

@@ -84,6 +84,9 @@ class Encounter:
         self.round_start = 0.0
         self.first_casualty_round = 0
         self.minds = minds or {}
+        # who answers the questions asked after a roll (a player): ``asks`` runs every roll
+        self._askers = frozenset(name for name, mind in self.minds.items()
+                                 if getattr(mind, "choose", None) is not None)
         self.fight_over = False  # set when the fight ends and the aftermath begins
         self.died_after: frozenset[Combatant] = frozenset()
         self.declared: dict[Combatant, list[Intent]] = {}
@@ -156,7 +159,7 @@ class Encounter:
         Rules check this before building the options, so fights without a player pay
         nothing for the question.
         """
-        return getattr(self.minds.get(c.name), "choose", None) is not None
+        return c.name in self._askers
 
     def choose(self, c: Combatant, question: str, options: list[tuple[str, Any]],
                default: int) -> Any:

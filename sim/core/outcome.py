@@ -69,25 +69,35 @@ def encounter_result(seed: int, winner: str | None, rounds: int,
                      sides: Mapping[str, Sequence[Combatant]], died_after: frozenset,
                      first_casualty_round: int) -> EncounterResult:
     """The result of a fight, counted from its combatants as the scene ends."""
-    side_results = tuple(
-        SideResult(
-            name=name,
-            members=len(members),
-            standing=sum(m.in_fight for m in members),
-            out_of_fight=sum(not m.in_fight for m in members),
-            deaths=sum(m.status is Status.DEAD for m in members),
-            fled=sum(m.status is Status.FLED for m in members),
-            surrendered=sum(m.status is Status.SURRENDERED for m in members),
-            attacks=sum(m.attacks for m in members),
-            hits=sum(m.hits for m in members),
-            damage=sum(m.damage for m in members),
-            out_rounds=tuple(sorted(m.out_round for m in members if not m.in_fight)),
-            deaths_after=sum(m in died_after for m in members),
-            damaging_hits=sum(m.damaging_hits for m in members),
-        )
-        for name, members in sides.items()
-    )
+    side_results = tuple(_side_result(name, members, died_after)
+                         for name, members in sides.items())
     fighters = tuple(FighterResult(c.name, c.side, c.status.value, c in died_after,
                                    c.attacks, c.hits, c.damage)
                      for members in sides.values() for c in members)
     return EncounterResult(seed, winner, rounds, side_results, first_casualty_round, fighters)
+
+
+def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset) -> SideResult:
+    """One side's counts, in one pass over its members (every encounter of a batch ends here)."""
+    standing = deaths = fled = surrendered = attacks = hits = damage = after = damaging = 0
+    out_rounds = []
+    for m in members:
+        if m.in_fight:
+            standing += 1
+        else:
+            out_rounds.append(m.out_round)
+            status = m.status
+            if status is Status.DEAD:
+                deaths += 1
+                after += m in died_after
+            elif status is Status.FLED:
+                fled += 1
+            elif status is Status.SURRENDERED:
+                surrendered += 1
+        attacks += m.attacks
+        hits += m.hits
+        damage += m.damage
+        damaging += m.damaging_hits
+    out_rounds.sort()
+    return SideResult(name, len(members), standing, len(members) - standing, deaths, fled,
+                      surrendered, attacks, hits, damage, tuple(out_rounds), after, damaging)

@@ -8,7 +8,17 @@ Killing: dead. Head full (Shock + Killing): unconscious. Torso full: dazed (-1d 
 
 from __future__ import annotations
 
-from sim.rulesets.ore.catalog import ARMS, BOXES, HEAD, LEGS, LIMBS, LOCATION_NAMES, TORSO
+from sim.rulesets.ore.catalog import (
+    BOXES,
+    HEAD,
+    LEFT_ARM,
+    LEFT_LEG,
+    LIMBS,
+    LOCATION_NAMES,
+    RIGHT_ARM,
+    RIGHT_LEG,
+    TORSO,
+)
 
 # Where healing goes first: the head and the torso (they knock out, daze and kill), then the
 # limb with the most of what is healed (ties: arms before legs, right before left)
@@ -53,11 +63,13 @@ class Body:
 
     def _refresh(self) -> None:
         # Head or torso full of Killing: dead. Head full: unconscious. Torso full: dazed.
-        self.dead = self.useless(HEAD) or self.useless(TORSO)
-        self.unconscious = self.full(HEAD)
-        self.dazed = self.full(TORSO)
-        self.arms = sum(not self.useless(a) for a in ARMS)
-        self.legs = sum(not self.useless(leg) for leg in LEGS)
+        # (``useless`` and ``full`` written out: this runs after every hit.)
+        k, s = self.killing, self.shock
+        self.dead = k[HEAD] >= BOXES[HEAD] or k[TORSO] >= BOXES[TORSO]
+        self.unconscious = k[HEAD] + s[HEAD] >= BOXES[HEAD]
+        self.dazed = k[TORSO] + s[TORSO] >= BOXES[TORSO]
+        self.arms = (k[LEFT_ARM] < BOXES[LEFT_ARM]) + (k[RIGHT_ARM] < BOXES[RIGHT_ARM])
+        self.legs = (k[LEFT_LEG] < BOXES[LEFT_LEG]) + (k[RIGHT_LEG] < BOXES[RIGHT_LEG])
 
     def _killing(self, loc: int, amount: int) -> None:
         boxes = BOXES[loc]

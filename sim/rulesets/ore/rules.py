@@ -11,9 +11,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat, TimedAction
 from sim.rulesets.dice import roll_pool
@@ -73,6 +72,18 @@ def smallest_pool(f: OreFighter, intents: list[Intent]) -> tuple[int, str]:
     return min((action_pool(f, i) for i in intents), key=lambda p: (p[0], p[1] not in special))
 
 
+CALLED_SHOT_PENALTY = 1  # a called shot sets one die: one die fewer to roll
+
+
+def shot_situation(field: Battlefield, f: OreFighter, pos: Position,
+                   target: Position) -> tuple[int, Cover, Visibility]:
+    """A shot's range band (0 close, 1 medium, 2 long), the target's cover and visibility."""
+    d = field.distance(pos, target)
+    close, medium, _ = f.weapon.ranges
+    band = 0 if d <= close else 1 if d <= medium else 2
+    return band, field.cover(target), field.visibility(target)
+
+
 def situation_terms(field: Battlefield, f: OreFighter, pos: Position,
                     intent: Intent) -> tuple[tuple[str, int], ...]:
     """Dice off one action's pool for its situation, by cause: ``(("long range", 2), ...)``.
@@ -83,13 +94,9 @@ def situation_terms(field: Battlefield, f: OreFighter, pos: Position,
     """
     if type(intent) is not Attack:
         return ()
-    terms = [("called shot", 1)] if intent.called else []
+    terms = [("called shot", CALLED_SHOT_PENALTY)] if intent.called else []
     if f.weapon.ranged:
-        target = intent.target.pos
-        d = field.distance(pos, target)
-        close, medium, _ = f.weapon.ranges
-        band = 0 if d <= close else 1 if d <= medium else 2
-        cover, seen = field.cover(target), field.visibility(target)
+        band, cover, seen = shot_situation(field, f, pos, intent.target.pos)
         for label, dice in ((f"{BAND_NAMES[band]} range", RANGE_PENALTY[band]),
                             (f"{Cover(cover).label} cover", COVER_PENALTY[cover]),
                             (f"{Visibility(seen).label.replace('_', ' ')} visibility",
@@ -101,14 +108,20 @@ def situation_terms(field: Battlefield, f: OreFighter, pos: Position,
 
 def situational_penalty(field: Battlefield, f: OreFighter, pos: Position,
                         intent: Intent) -> int:
-    """Dice off one action's pool for its situation (the sum of ``situation_terms``)."""
-    if type(intent) is not Attack or not (intent.called or f.weapon.ranged):
-        return 0  # the common cases (moves, plain melee), kept lean: no terms to list
-    return sum(dice for _, dice in situation_terms(field, f, pos, intent))
+    """Dice off one action's pool for its situation: what ``situation_terms`` lists, summed.
+
+    Counted straight from the same tables (no labels): the planner asks on every roll.
+    """
+    if type(intent) is not Attack:
+        return 0
+    dice = CALLED_SHOT_PENALTY if intent.called else 0
+    if f.weapon.ranged:
+        band, cover, seen = shot_situation(field, f, pos, intent.target.pos)
+        dice += RANGE_PENALTY[band] + COVER_PENALTY[cover] + VISIBILITY_PENALTY[seen]
+    return dice
 
 
-@dataclass(frozen=True, slots=True)
-class RollPlan:
+class RollPlan(NamedTuple):
     """One fighter's roll for a round's declaration, before any die is thrown.
 
     Attributes:
@@ -139,10 +152,14 @@ def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Int
     ``per_extra_action`` dice per action beyond the first (ORE 1, B-Grade 0), and one die
     when dazed; then ``cap`` applies (None: B-Grade, no cap).
     """
-    rolled = tuple(i for i in intents if type(i) in ROLLED)
-    if len(rolled) == 1:  # the common case, kept lean
-        intent = rolled[0]
-        base, skill = action_pool(f, intent)
+    if len(intents) == 1:  # the common case, kept lean
+        intent = intents[0]
+        kind = type(intent)
+        rolled = (intent,) if kind in ROLLED else ()
+    else:
+        rolled = tuple(i for i in intents if type(i) in ROLLED)
+    if len(rolled) == 1:
+        base, skill = action_pool(f, intent := rolled[0])
         penalty = f.wounds.dazed + situation(intent)
         called = CALLED_HEIGHT[intent.called] if type(intent) is Attack and intent.called \
             else None
@@ -152,8 +169,7 @@ def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Int
                    + max((situation(i) for i in rolled), default=0))
         called = next((CALLED_HEIGHT[i.called] for i in rolled
                        if type(i) is Attack and i.called), None)
-    dice = capped(base, penalty) if cap is not None else max(0, base - penalty)
-    return RollPlan(rolled, base, skill, penalty, dice, called)
+    return RollPlan(rolled, base, skill, penalty, capped(base, penalty, cap), called)
 
 
 def penalty_terms(f: OreFighter, rolled: Sequence[Intent],
@@ -190,9 +206,15 @@ def parry_implement(f: OreFighter) -> bool:
     return f.shield or not (f.weapon.unarmed or f.weapon.ranged)
 
 
-def capped(dice: int, penalty: int) -> int:
-    """Dice actually rolled: penalties come off first (dice above 10 soak them), then the cap."""
-    return max(0, min(MAX_POOL, dice - penalty))
+def capped(dice: int, penalty: int, cap: int | None = MAX_POOL) -> int:
+    """Dice actually rolled: penalties come off first (dice above 10 soak them), then the cap.
+
+    ``cap`` None: no cap (B-Grade).
+    """
+    dice -= penalty
+    if cap is not None and dice > cap:
+        return cap
+    return dice if dice > 0 else 0
 
 
 def best_master_face(faces: list[int], want: int | None, needed: int, sides: int = 10) -> int:

@@ -30,6 +30,7 @@ from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, m
 from sim.rulesets.ore.log import intent_text, log_roll
 from sim.rulesets.ore.recovery import BetweenFights
 from sim.rulesets.ore.rules import (
+    CALLED_SHOT_PENALTY,
     RolledSet,
     RollPlan,
     arms_ok,
@@ -62,7 +63,7 @@ UNROLLED = (Move, Retreat, Reload)
 
 def _no_situation(intent: Intent) -> int:
     """A called shot's die and nothing else: the situation when none is known."""
-    return 1 if type(intent) is Attack and intent.called else 0
+    return CALLED_SHOT_PENALTY if type(intent) is Attack and intent.called else 0
 
 
 @register

@@ -23,18 +23,33 @@ class Set(NamedTuple):
         return (self.width, self.height)
 
 
+# find_sets by the sorted faces: a pool of up to 10 d10 holds at most 92,378 distinct rolls,
+# and the planner finds the sets of every roll (millions in a batch)
+_SETS_OF: dict[tuple[int, ...], tuple[Set, ...]] = {}
+_SETS_KEPT = 200_000  # the memo starts over beyond this (B-Grade pools have no cap)
+
+
 def find_sets(dice: list[int] | tuple[int, ...]) -> list[Set]:
     """All sets (width >= 2) in a roll, widest first, ties by height.
 
     >>> find_sets([3, 7, 3, 7, 7, 1])
     [Set(width=3, height=7), Set(width=2, height=3)]
     """
+    key = tuple(sorted(dice))
+    found = _SETS_OF.get(key)
+    if found is None:
+        if len(_SETS_OF) >= _SETS_KEPT:
+            _SETS_OF.clear()
+        found = _SETS_OF[key] = tuple(_sets_in(key))
+    return list(found)
+
+
+def _sets_in(dice: tuple[int, ...]) -> list[Set]:
     counts: dict[int, int] = {}
     for face in dice:
         counts[face] = counts.get(face, 0) + 1
     sets = [Set(w, h) for h, w in counts.items() if w > 1]
-    if len(sets) > 1:
-        sets.sort(reverse=True)
+    sets.sort(reverse=True)
     return sets
 
 
