@@ -44,9 +44,14 @@ def best(enc: Encounter, candidates: Iterable[T], key: Callable[[T], Any]) -> T 
             top, top_key = [item], k
         elif k == top_key:
             top.append(item)
-    if len(top) > 1:
-        return top[int(enc.rng.random() * len(top))]
-    return top[0] if top else None
+    return draw(enc, top)
+
+
+def draw(enc: Encounter, tied: list[T]) -> T | None:
+    """One of ``tied`` (equally good), drawn by the encounter's generator; None if empty."""
+    if len(tied) > 1:
+        return tied[int(enc.rng.random() * len(tied))]
+    return tied[0] if tied else None
 
 
 def in_reach(enc: Encounter, c: Combatant, target: Combatant) -> bool:
@@ -66,8 +71,18 @@ def shooters_on(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Com
 
 def nearest_enemy(enc: Encounter, c: Combatant) -> Combatant | None:
     """The closest enemy still in the fight (ties: a random draw, see ``best``)."""
-    distance, here = enc.field.distance, c.pos
-    return best(enc, enc.enemies(c), lambda e: -distance(here, e.pos))
+    # ``best`` written out for the nearest: every basic fighter asks this every round
+    distance, here, side = enc.field.distance, c.pos, c.side
+    top: list[Combatant] = []
+    near = 0.0
+    for e in enc.combatants:
+        if e.in_fight and e.side != side:
+            d = distance(here, e.pos)
+            if not top or d < near:
+                top, near = [e], d
+            elif d == near:
+                top.append(e)
+    return draw(enc, top)
 
 
 def engaged(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Combatant]:

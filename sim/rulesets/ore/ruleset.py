@@ -120,8 +120,21 @@ class OreRuleset(BetweenFights, Ruleset):
             return plan_roll(f, intents, _no_situation, cap=self.cap,
                              per_extra_action=self.per_extra_action)
         field, pos = enc.field, f.pos
-        return plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
-                         cap=self.cap, per_extra_action=self.per_extra_action)
+        if len(intents) == 1 and type(intents[0]) is Attack:
+            # The AI asks for this plan (can the attack succeed?) and the planner rolls it
+            # moments later: made once, keyed by everything it depends on.
+            target = intents[0].target
+            key = (target, intents[0].called, pos, target.pos, f.wounds.dazed, f.weapon)
+            planned = f.planned
+            if planned is not None and planned[0] == key:
+                return planned[1]
+        else:
+            key = None
+        p = plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
+                      cap=self.cap, per_extra_action=self.per_extra_action)
+        if key is not None:
+            f.planned = (key, p)
+        return p
 
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
