@@ -337,18 +337,22 @@ def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
     def bleed() -> Generator:
         while True:
             yield env.timeout(spr)
-            loss = hp_loss_per_round(f.hp, f.bloodloss)
-            if not loss:
-                continue
-            f.hp -= loss
-            if enc.log is not None and not enc.fight_over:  # the aftermath sums it up
-                enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
-                         text=f"{f.name} bleeds {loss} HP ({f.state()}).")
-            check_health(enc, f, "bleeding")
-            if f.status is Status.DEAD:
+            if not bleed_once(enc, f):
                 return  # the dead do not bleed on
 
     f.bleeder = enc.start_effect(f, bleed, persistent=True)
+
+
+def bleed_once(enc: Encounter, f: OpenCoreFighter) -> bool:
+    """One tick of ``f``'s bleed clock: ``hp_loss_per_round`` off its HP; False once dead."""
+    loss = hp_loss_per_round(f.hp, f.bloodloss)
+    if loss:
+        f.hp -= loss
+        if enc.log is not None and not enc.fight_over:  # the aftermath sums it up
+            enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
+                     text=f"{f.name} bleeds {loss} HP ({f.state()}).")
+        check_health(enc, f, "bleeding")
+    return f.status is not Status.DEAD
 
 
 def stop_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:

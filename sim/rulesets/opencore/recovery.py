@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.core.aftermath import MAX_AFTERMATH_ROUNDS
 from sim.core.combatant import Status
-from sim.rulesets.opencore.fighter import losing_blood, profile, stop_bleeding
+from sim.rulesets.opencore.fighter import bleed_once, losing_blood, profile, stop_bleeding
 
 if TYPE_CHECKING:
     import random
@@ -32,6 +33,21 @@ if TYPE_CHECKING:
 def hp_per_day(con: int) -> int:
     """Hit points a day of rest gives back (ruling): CON // 10, at least 1."""
     return max(1, con // 10)
+
+
+def bleeds_apart(enc: Encounter, bleeding: dict[OpenCoreFighter, int]) -> bool:
+    """Whether the bleeding fallen can bleed out one after the other, not round by round.
+
+    True when their ticks can reach nothing timed: all are out of the fight (no side's count
+    or ``out_round`` moves), each dies within the aftermath's cap (a tick takes at least 1
+    HP, death comes at -CON), and nobody can wake up (a knockout ends with HP above 0; HP
+    only falls now). Stuns may run on: without a log their end changes nothing. Then each
+    fighter's ticks give the same result in any order as playing the rounds on.
+    """
+    for f in bleeding:
+        if f.in_fight or f.hp + f.con >= MAX_AFTERMATH_ROUNDS - 1:
+            return False
+    return not any(c.knocked_out and c.hp > 0 for c in enc.combatants)
 
 
 class BetweenFights:
@@ -52,6 +68,11 @@ class BetweenFights:
                              f"stops ({f.state()}).")
         start = enc.round
         bleeding = {f: f.hp for f in enc.combatants if losing_blood(f)}
+        if enc.log is None and bleeds_apart(enc, bleeding):
+            for f in bleeding:  # the same ticks, without a SimPy round for each
+                while bleed_once(enc, f):
+                    pass
+            return
         settled: dict[OpenCoreFighter, int] = {}  # the round each stopped bleeding
 
         def more() -> bool:
