@@ -6,7 +6,7 @@ of unclear entries carry a "Ruling:" comment. Damage codes of muscle weapons add
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from sim.rulesets.opend6.dice import DiceCode
@@ -34,11 +34,12 @@ class Weapon:
     ranges: tuple[int, int, int] | None = None
     reload_actions: int = 0
     difficulty: int = 0
+    ranged: bool = field(init=False, repr=False, compare=False)
+    """Whether it shoots (attacks with Dexterity) rather than strikes (Agility): a field set
+    from ``ranges``, not a property, as the encounter loop asks it many times a turn."""
 
-    @property
-    def ranged(self) -> bool:
-        """Whether it shoots (attacks with Dexterity) rather than strikes (Agility)."""
-        return self.ranges is not None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranged", self.ranges is not None)
 
     @property
     def attack_attribute(self) -> str:

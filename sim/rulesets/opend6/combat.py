@@ -11,16 +11,16 @@ Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code
-from sim.rulesets.opend6.log import log_attack, tn_reasons
+from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
+    BAND_DICE,
     BLINDED_DICE,
     CALLED_SHOT_DICE,
     SIZE_STEP_DICE,
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from sim.rulesets.opend6.advisor import OpenD6Advisor
     from sim.rulesets.opend6.fighter import D6Fighter
 
+DEAD = WoundStatus.DEAD
 _EPS = 1e-6  # a defense lapses just before the same moment of the next round
 
 
@@ -130,21 +131,24 @@ class OpenD6Combat:
             called: A called shot.
             notes: When given, the log's words for each modifier are appended to it.
         """
+        # Counted as plain integers; the log's words are made only when ``notes`` asks.
         dice = f.attack_code.dice + penalty + self.health_penalty(enc, f)
-        mods: list[tuple[str, int]] = []
-        if f.weapon.ranged:
-            band = range_band(enc.field.distance(f.pos, target.pos), f.weapon)
-            if band.dice:  # beyond long range (None) the attack cannot be made at all
-                mods.append((band.name.lower().replace("_", " "), band.dice))
-        if f.blinded:
-            mods.append(("blinded", BLINDED_DICE))
+        weapon = f.weapon
+        band = None
+        if weapon.ranged:
+            band = range_band(enc.field.distance(f.pos, target.pos), weapon)
+            dice += BAND_DICE[band]  # 0 beyond long range: the attack cannot be made at all
+        blinded = f.blinded
+        if blinded:
+            dice += BLINDED_DICE
         if called:
-            mods.append(("called shot", CALLED_SHOT_DICE))
-        if f.aim_at is target:
-            mods.append(("aimed", AIM_DICE))
+            dice += CALLED_SHOT_DICE
+        aimed = f.aim_at is target
+        if aimed:
+            dice += AIM_DICE
         if notes is not None:
-            notes += [f"{what} {n:+d}D" for what, n in mods]
-        return dice + sum(n for _, n in mods)
+            notes += modifier_notes(band, blinded=blinded, called=called, aimed=aimed)
+        return dice
 
     def least_attack_dice(self, enc: Encounter, f: D6Fighter) -> int:
         """The fewest dice a single attack of ``f`` rolls at any foe in its reach, unaimed.
@@ -215,11 +219,12 @@ class OpenD6Combat:
                       complication=self.options.complication)
         if cp and notes is not None:
             notes.append("a character point +1D")
-        extra = fate_extra_dice(dice, cp)
-        if spends and extra and f.fate > 0 and self._fate_point(enc, f, target, r, extra):
+        # the extra dice are counted only for a fighter that could spend a fate point
+        if spends and f.fate > 0 and (extra := fate_extra_dice(dice, cp)) and self._fate_point(
+                enc, f, target, r, extra):
             f.fate -= 1
             more = tuple(roll_pool(enc.rng, extra, 6))
-            r = replace(r, normal=r.normal + more, total=r.total + sum(more))
+            r = r._replace(normal=r.normal + more, total=r.total + sum(more))
             rolled += extra
             if notes is not None:
                 notes.append(f"a fate point after the roll +{extra}D {list(more)}")
@@ -284,6 +289,6 @@ class OpenD6Combat:
                      resistance=res.total, state=target.state(),
                      text=f"    damage {code}: {dmg} vs {target.name}'s resistance "
                           f"{res_code}: {res} -> {words}; {target.name}: {target.state()}.")
-        if target.level is WoundStatus.DEAD:
+        if target.level is DEAD:
             enc.take_out(target, Status.DEAD, target.state())
         return dealt

@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from random import Random
-
-from sim.rulesets.dice import roll, roll_pool
+from typing import NamedTuple
 
 # --- Dice codes ---------------------------------------------------------------------------------
 
@@ -132,9 +131,11 @@ def _diagnose(text: str) -> str:
 # --- Rolling ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RollResult:
+class RollResult(NamedTuple):
     """One OpenD6 roll, kept whole for the log.
+
+    A named tuple, not a dataclass: the encounter loop makes one per roll, and a tuple is
+    built several times faster than a frozen dataclass.
 
     Attributes:
         normal: The normal dice (all but the wild die), in the order rolled.
@@ -198,15 +199,19 @@ def roll_code(rng: Random, dice: int, pips: int, *, complication: bool = False) 
     """
     if dice <= 0:
         return RollResult((), (), pips, pips if pips > 0 else 0)
-    normal = tuple(roll_pool(rng, dice - 1, 6))
-    first = roll(rng, 6)
+    # Each die is drawn as ``sim.rulesets.dice.roll`` draws it, inlined: this is the
+    # encounter loop's most frequent call.
+    rand = rng.random
+    normal = tuple([int(rand() * 6) + 1 for _ in range(dice - 1)]) if dice > 1 else ()
+    first = int(rand() * 6) + 1
     if first == 6:
+        total = sum(normal) + 6 + pips
         throws = [6]
         face = 6
         while face == 6:
-            face = roll(rng, 6)
+            face = int(rand() * 6) + 1
             throws.append(face)
-        total = sum(normal) + sum(throws) + pips
+            total += face
         return RollResult(normal, tuple(throws), pips, total if total > 0 else 0)
     if first == 1 and not complication:
         if normal:

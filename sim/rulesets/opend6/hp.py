@@ -78,6 +78,8 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         if lost:
             target.hp -= lost
             self._set_level(enc, target, hp_status(target.hp))
+        if enc.log is None:
+            return ""
         return f"{lost} HP lost" if lost else "no damage"
 
     def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:

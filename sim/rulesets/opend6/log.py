@@ -11,10 +11,14 @@ from typing import TYPE_CHECKING
 from sim.core.actions import DEFENDS, Aim, Attack, Defend, Intent, Move, Retreat
 from sim.rulesets.opend6.dice import DiceCode
 from sim.rulesets.opend6.rules import (
+    AIM_DICE,
     BASE_DIFFICULTY,
+    BLINDED_DICE,
+    CALLED_SHOT_DICE,
     COVER_DIFFICULTY,
     PINNED_DIFFICULTY,
     VISIBILITY_DIFFICULTY,
+    RangeBand,
 )
 from sim.scenario.vocabulary import Cover, Visibility
 
@@ -47,6 +51,21 @@ def log_turn(enc: Encounter, f: D6Fighter, intents: list[Intent], count: int,
     extra = f" ({count} actions, {penalty}D each)" if penalty else ""
     enc.emit("declare", who=f.name,
              text=f"{f.name} (initiative {f.init_text}) {what}{extra} - {f.why}.")
+
+
+def modifier_notes(band: RangeBand | None, *, blinded: bool, called: bool,
+                   aimed: bool) -> list[str]:
+    """The words for an attack's dice modifiers: ``medium -1D``, ``blinded -2D``, ``aimed +1D``."""
+    mods = []
+    if band is not None and band.dice:  # point blank, medium, long; none out of range
+        mods.append((band.name.lower().replace("_", " "), band.dice))
+    if blinded:
+        mods.append(("blinded", BLINDED_DICE))
+    if called:
+        mods.append(("called shot", CALLED_SHOT_DICE))
+    if aimed:
+        mods.append(("aimed", AIM_DICE))
+    return [f"{what} {n:+d}D" for what, n in mods]
 
 
 def tn_reasons(cover: Cover, visibility: Visibility, *, pinned: bool, parry: bool,

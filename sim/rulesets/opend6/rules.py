@@ -211,6 +211,11 @@ class RangeBand(Enum):
         return self.value
 
 
+BAND_DICE = MappingProxyType({band: band.value or 0 for band in RangeBand})
+"""Dice each band adds, 0 out of range (no shot): read in the encounter loop, where an enum
+member's ``value`` costs a descriptor call."""
+
+
 def range_band(distance_m: float, weapon: Weapon) -> RangeBand:
     """The band a target falls in for a ranged weapon.
 
@@ -259,8 +264,14 @@ BASE_MOVE_M = 10
 
 def turn_actions(intents: list[Intent]) -> int:
     """Actions a turn counts for its penalty: the first move is free, biding is nothing."""
-    moves = sum(1 for i in intents if type(i) in (Move, Retreat))
-    return sum(1 for i in intents if type(i) not in (Move, Retreat, Bide)) + max(0, moves - 1)
+    actions = moves = 0
+    for intent in intents:  # one pass: asked twice a turn and by the AI
+        kind = type(intent)
+        if kind is Move or kind is Retreat:
+            moves += 1
+        elif kind is not Bide:
+            actions += 1
+    return actions + moves - 1 if moves > 1 else actions
 
 
 def multiple_action_penalty(actions: int) -> int:

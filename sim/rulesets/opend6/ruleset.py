@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from sim.scenario.specs import MemberSpec
 
 STUNNED = WoundStatus.STUNNED
+_PENALTIES = {level: level.penalty for level in WoundStatus}
 
 
 @register
@@ -200,12 +201,13 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         action.done = True
         f: D6Fighter = action.actor
         intents: list[Intent] = action.payload
-        if self._stale(enc, f, intents):
+        count = turn_actions(intents)
+        if self._stale(enc, f, intents, multiple_action_penalty(count)):
             # Ruling: the seed declares at each turn; the engine asks at the round's start,
             # so a plan made stale by faster combatants is declared again now.
             intents = enc.declare(f)
+            count = turn_actions(intents)
         f.shot_at = False  # it acts: no longer pinned
-        count = turn_actions(intents)
         penalty = multiple_action_penalty(count)
         if enc.log is not None:
             log_turn(enc, f, intents, count, penalty)
@@ -236,13 +238,13 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                     enc.emit("reload", who=f.name,
                              text=f"{f.name} reloads the {f.weapon.name}.")
 
-    def _stale(self, enc: Encounter, f: D6Fighter, intents: list[Intent]) -> bool:
+    def _stale(self, enc: Encounter, f: D6Fighter, intents: list[Intent], penalty: int) -> bool:
         """Whether the turn must be declared again: its plan no longer fits.
 
         A declared target is down, a first attack's target is out of reach, or an attack
         would now roll 0D (wounds taken since the declaration): never a hopeless roll.
+        ``penalty`` is the plan's multiple-action penalty.
         """
-        penalty = multiple_action_penalty(turn_actions(intents))
         for intent in intents:
             if type(intent) is Attack and intent.target.in_fight and self.attack_dice(
                     enc, f, intent.target, penalty=penalty, called=bool(intent.called)) < 1:
@@ -263,7 +265,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         level = f.level
         if level is STUNNED:
             return -1 if f.stun_round == enc.round else 0
-        return level.penalty
+        return _PENALTIES[level]  # ``level.penalty`` without the property call
 
     def _retarget(self, enc: Encounter, f: D6Fighter) -> D6Fighter | None:
         """Ruling: a later action of a turn whose foe fell goes to the nearest foe."""
