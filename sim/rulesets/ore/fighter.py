@@ -97,7 +97,7 @@ class OreFighter(Combatant):
 
     __slots__ = ("body", "coordination", "sense", "fight", "shoot", "dodge", "parry", "run",
                  "vigor", "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
-                 "defenses", "sets", "planned")
+                 "defenses", "sets", "plans")
 
     def describe(self) -> str:
         """Stats, skills, weapon and armor for the log's roster."""
@@ -146,7 +146,7 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
     f.loaded = True
     f.defenses = []
     f.sets = []
-    f.planned = None  # the last single attack's roll plan, by what it depends on
+    f.plans = {}  # single-attack roll plans by what they depend on (``OreRuleset.plan``)
     f.ranged = weapon.ranged
     f.reach = weapon.ranges[2] if weapon.ranged else MELEE_REACH
     f.speed = MOVE_METRES

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
 # Intents that never roll when declared alone: they come after every set (width 1).
 UNROLLED = (Move, Retreat, Reload)
+PLANS_KEPT = 16  # single-attack roll plans a fighter keeps (``OreRuleset.plan``)
 
 
 def _no_situation(intent: Intent) -> int:
@@ -121,20 +122,21 @@ class OreRuleset(BetweenFights, Ruleset):
                              per_extra_action=self.per_extra_action)
         field, pos = enc.field, f.pos
         if len(intents) == 1 and type(intents[0]) is Attack:
-            # The AI asks for this plan (can the attack succeed?) and the planner rolls it
-            # moments later: made once, keyed by everything it depends on.
+            # The AI asks for this plan (can the attack succeed? a called shot?) and the
+            # planner rolls it moments later, round after round: made once, kept by
+            # everything it depends on (the weapon by identity: it could change hands).
             target = intents[0].target
-            key = (target, intents[0].called, pos, target.pos, f.wounds.dazed, f.weapon)
-            planned = f.planned
-            if planned is not None and planned[0] == key:
-                return planned[1]
-        else:
-            key = None
-        p = plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
-                      cap=self.cap, per_extra_action=self.per_extra_action)
-        if key is not None:
-            f.planned = (key, p)
-        return p
+            key = (target, intents[0].called, pos, target.pos, f.wounds.dazed, id(f.weapon))
+            p = f.plans.get(key)
+            if p is None:
+                if len(f.plans) >= PLANS_KEPT:
+                    f.plans.clear()
+                p = f.plans[key] = plan_roll(
+                    f, intents, lambda i: situational_penalty(field, f, pos, i),
+                    cap=self.cap, per_extra_action=self.per_extra_action)
+            return p
+        return plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
+                         cap=self.cap, per_extra_action=self.per_extra_action)
 
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
