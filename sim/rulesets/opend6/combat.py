@@ -20,7 +20,6 @@ from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code
 from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
-    BAND_DICE,
     BLINDED_DICE,
     CALLED_SHOT_DICE,
     SIZE_STEP_DICE,
@@ -137,7 +136,9 @@ class OpenD6Combat:
         band = None
         if weapon.ranged:
             band = range_band(enc.field.distance(f.pos, target.pos), weapon)
-            dice += BAND_DICE[band]  # 0 beyond long range: the attack cannot be made at all
+            # beyond long range (None) the attack cannot be made at all; ``_value_`` is
+            # ``band.dice`` without two descriptor calls
+            dice += band._value_ or 0
         blinded = f.blinded
         if blinded:
             dice += BLINDED_DICE

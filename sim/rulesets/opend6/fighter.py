@@ -197,7 +197,39 @@ def _native(member: MemberSpec) -> OpenD6Block | None:
     return member.native_block("opend6")
 
 
+_BUILT_SLOTS = (
+    "weapon", "armor", "shield", "attack_code", "dodge_code", "parry_code", "block_code",
+    "move_code", "damage_code", "resist_code", "encumbrance", "cp", "fate", "size", "blinded",
+    "ranged", "reach", "speed",
+)
+"""What ``_build`` sets from the member alone: the same for every encounter of a scenario."""
+_BUILT: dict[tuple[int, bool], tuple[MemberSpec, D6Fighter]] = {}
+_BUILT_MAX = 4096  # members remembered; cleared when full
+
+
 def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6Fighter:
+    """A fresh fighter for ``member`` (see ``_build``), copied from one built before.
+
+    A batch builds the same members for every encounter; the conversion (dice codes parsed
+    and summed) is done once per member and option. The cache holds the member itself, so
+    its ``id`` cannot be reused by another object while the entry lives.
+    """
+    key = (id(member), encumbrance)
+    entry = _BUILT.get(key)
+    if entry is None or entry[0] is not member:
+        if len(_BUILT) >= _BUILT_MAX:
+            _BUILT.clear()
+        entry = _BUILT[key] = (member, _build(member, pos, encumbrance=encumbrance))
+    built = entry[1]
+    f = D6Fighter(member, pos)
+    f.attrs, f.skills = dict(built.attrs), dict(built.skills)
+    for name in _BUILT_SLOTS:
+        setattr(f, name, getattr(built, name))
+    _fresh(f)
+    return f
+
+
+def _build(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6Fighter:
     """Build a fighter from its neutral description, overridden by its native block.
 
     Ruling: the neutral ``parry`` skill becomes the ``shield`` skill (block); a parry rolls

@@ -211,11 +211,6 @@ class RangeBand(Enum):
         return self.value
 
 
-BAND_DICE = MappingProxyType({band: band.value or 0 for band in RangeBand})
-"""Dice each band adds, 0 out of range (no shot): read in the encounter loop, where an enum
-member's ``value`` costs a descriptor call."""
-
-
 def range_band(distance_m: float, weapon: Weapon) -> RangeBand:
     """The band a target falls in for a ranged weapon.
 
