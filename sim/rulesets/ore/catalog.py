@@ -6,7 +6,7 @@ a neutral name (guns, kevlar, the club, ranges, the shield), the ruling is state
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Hit locations, indexed 0..5; a set's height picks one (RULES.md: 1 left leg, 2 right leg,
 # 3-4 left arm, 5-6 right arm, 7-9 torso, 10 head).
@@ -56,11 +56,10 @@ class Weapon:
     two_handed: bool = False
     reload: bool = False  # needs a reload action after each shot
     unarmed: bool = False
+    ranged: bool = field(init=False)  # shoots: has ranges (a field: asked on every roll)
 
-    @property
-    def ranged(self) -> bool:
-        """True for weapons that shoot."""
-        return self.ranges is not None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranged", self.ranges is not None)
 
 
 WEAPONS: dict[str, Weapon] = {

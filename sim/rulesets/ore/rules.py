@@ -243,6 +243,8 @@ def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
     before the roll (the AI picks the called height, else the highest face); a master die is
     set after it (see ``best_master_face``). Set dice count among the ``dice``.
     """
+    if called is None and not expert and not master:  # the common roll: plain dice
+        return roll_pool(rng, dice, sides)
     fixed = []
     if called is not None:
         fixed.append(called)

@@ -167,10 +167,7 @@ class OreRuleset(BetweenFights, Ruleset):
                          f"{intent_text(intents[0])} ({f.why}).")
             return
         p = self.plan(enc, f, intents)
-        if p.called is None and not f.expert and not f.master:
-            faces = roll_pool(enc.rng, p.dice, 10)
-        else:
-            faces = self.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
+        faces = self.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
         sets = find_sets(faces)
         pairs = assign_sets(list(p.rolled), sets, self.set_succeeds())
         if enc.asks(f) and sets:
@@ -190,6 +187,8 @@ class OreRuleset(BetweenFights, Ruleset):
 
         A player sets its master die's face after seeing the rest (the AI's face on Enter).
         """
+        if called is None and not f.expert and not f.master:  # the common roll: plain dice
+            return roll_pool(enc.rng, dice, sides)
         master = skill in f.master
         fixed = (called is not None) + (skill in f.expert)
         if not (master and dice > fixed and enc.asks(f)):
@@ -371,6 +370,8 @@ class OreRuleset(BetweenFights, Ruleset):
     def lose_die(self, enc: Encounter, target: OreFighter,
                  faster: tuple[int, int]) -> TimedAction | None:
         """Hit before acting: the die ``target`` loses (``rules.lose_die``; a player picks)."""
+        if not target.sets:  # nothing rolled this round, or all of it done
+            return None
         if not enc.asks(target):
             return lose_die(target.sets, faster)
         slower = slower_sets(target.sets, faster)

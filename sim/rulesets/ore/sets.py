@@ -23,10 +23,11 @@ class Set(NamedTuple):
         return (self.width, self.height)
 
 
-# find_sets by the sorted faces: a pool of up to 10 d10 holds at most 92,378 distinct rolls,
-# and the planner finds the sets of every roll (millions in a batch)
+# find_sets by the sorted faces of pools up to 10 dice (ORE's cap): at most 92,378 distinct
+# rolls, and the planner finds the sets of every roll (millions in a batch). Larger pools
+# (B-Grade's pooled teams) are rarely alike: counted afresh.
 _SETS_OF: dict[tuple[int, ...], tuple[Set, ...]] = {}
-_SETS_KEPT = 200_000  # the memo starts over beyond this (B-Grade pools have no cap)
+_MEMO_DICE = 10
 
 
 def find_sets(dice: list[int] | tuple[int, ...]) -> list[Set]:
@@ -35,16 +36,16 @@ def find_sets(dice: list[int] | tuple[int, ...]) -> list[Set]:
     >>> find_sets([3, 7, 3, 7, 7, 1])
     [Set(width=3, height=7), Set(width=2, height=3)]
     """
+    if len(dice) > _MEMO_DICE:
+        return _sets_in(dice)
     key = tuple(sorted(dice))
     found = _SETS_OF.get(key)
     if found is None:
-        if len(_SETS_OF) >= _SETS_KEPT:
-            _SETS_OF.clear()
         found = _SETS_OF[key] = tuple(_sets_in(key))
     return list(found)
 
 
-def _sets_in(dice: tuple[int, ...]) -> list[Set]:
+def _sets_in(dice: list[int] | tuple[int, ...]) -> list[Set]:
     counts: dict[int, int] = {}
     for face in dice:
         counts[face] = counts.get(face, 0) + 1
