@@ -117,11 +117,12 @@ class OpenD6Advisor(Advisor):
         if actor.weapon.reload_actions:
             return 0
         dice = self.rules.attack_dice(enc, actor, target)
-        best_k, best = 0, self.hit_chance(enc, actor, target, dice)
+        against = self._against(enc, actor, target)  # the same for every count of attacks
+        best_k, best = 0, self._chance(actor, against, dice)
         for k in range(1, MAX_EXTRA_ATTACKS + 1):
             if dice - k < 1:
                 break
-            value = (k + 1) * self.hit_chance(enc, actor, target, dice - k)
+            value = (k + 1) * self._chance(actor, against, dice - k)
             if value > best:
                 best_k, best = k, value
         return best_k
@@ -145,14 +146,29 @@ class OpenD6Advisor(Advisor):
         Against the target number ``actor`` can see, or over the distribution of
         ``target``'s active defense roll (plus the same modifiers); ties hit.
         """
-        rules, pips = self.rules, actor.attack_code.pips
-        complication = rules.options.complication
+        return self._chance(actor, self._against(enc, actor, target), dice)
+
+    def _against(self, enc: Encounter, actor: D6Fighter,
+                 target: D6Fighter) -> tuple[tuple[int, int, int] | None, int]:
+        """What an attack of ``actor`` on ``target`` meets now, as ``hit_chance`` weighs it.
+
+        ``(None, target number)`` without an active defense, else ``(the defense roll's
+        (dice, pips, minus), what adds to its total)``.
+        """
+        rules = self.rules
         defense, parry = rules.defense_against(enc, actor, target)
         if defense is None:
-            tn = rules.target_number(enc, actor, target, None, False)
-            return opend6_odds.p_at_least(dice, pips, tn, complication)
-        offset = rules.target_number(enc, actor, target, 0, parry)
-        return opend6_odds.p_meets_roll(dice, pips, target.defense_roll, offset, complication)
+            return None, rules.target_number(enc, actor, target, None, False)
+        return target.defense_roll, rules.target_number(enc, actor, target, 0, parry)
+
+    def _chance(self, actor: D6Fighter, against: tuple[tuple[int, int, int] | None, int],
+                dice: int) -> float:
+        """Exact chance that ``dice``D (+ the attack's pips) meets ``against`` (``_against``)."""
+        roll, number = against
+        pips, complication = actor.attack_code.pips, self.rules.options.complication
+        if roll is None:
+            return opend6_odds.p_at_least(dice, pips, number, complication)
+        return opend6_odds.p_meets_roll(dice, pips, roll, number, complication)
 
     def _total_hits(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
                     total: int) -> float:

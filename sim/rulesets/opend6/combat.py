@@ -115,7 +115,7 @@ class OpenD6Combat:
     # ------------------------------------------------------------ attacking
     def attack_dice(self, enc: Encounter, f: D6Fighter, target: D6Fighter, *,
                     penalty: int = 0, called: bool = False,
-                    notes: list[str] | None = None) -> int:
+                    notes: list[str] | None = None, distance: float | None = None) -> int:
         """Dice of ``f``'s attack on ``target`` now, before points (may be 0 or less).
 
         The attack code's dice, the multiple-action ``penalty``, the wound penalty, the range
@@ -129,13 +129,16 @@ class OpenD6Combat:
             penalty: The multiple-action penalty of the turn (0 for a single action).
             called: A called shot.
             notes: When given, the log's words for each modifier are appended to it.
+            distance: The distance between them, when the caller has measured it already.
         """
         # Counted as plain integers; the log's words are made only when ``notes`` asks.
         dice = f.attack_code.dice + penalty + self.health_penalty(enc, f)
         weapon = f.weapon
         band = None
         if weapon.ranged:
-            band = range_band(enc.field.distance(f.pos, target.pos), weapon)
+            if distance is None:
+                distance = enc.field.distance(f.pos, target.pos)
+            band = range_band(distance, weapon)
             # beyond long range (None) the attack cannot be made at all; ``_value_`` is
             # ``band.dice`` without two descriptor calls
             dice += band._value_ or 0
@@ -173,7 +176,8 @@ class OpenD6Combat:
                              text=f"{f.name}'s attack finds no foe in reach.")
                 return
         enc.record_attack(f)
-        reason = self._out_of_reach(enc, f, target)
+        dist = enc.field.distance(f.pos, target.pos)  # measured once for reach and range
+        reason = self._out_of_reach(f, dist)
         if reason:
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,
@@ -181,11 +185,11 @@ class OpenD6Combat:
             return
         notes: list[str] | None = [] if log is not None else None
         dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
-                                notes=notes)
+                                notes=notes, distance=dist)
         f.aim_at = None  # an aim is spent by the next attack, at its target or not
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)
-        pinned = self.pinned(target)
+        pinned = self.pinned(target) if log is not None else False  # before this shot pins
         r, dice = self._roll_attack(enc, f, target, dice, notes)
         weapon = f.weapon
         if weapon.ranged:
@@ -254,10 +258,9 @@ class OpenD6Combat:
                           [("no", False), ("yes", True)], int(spend))
 
     @staticmethod
-    def _out_of_reach(enc: Encounter, f: D6Fighter, target: D6Fighter) -> str:
-        """Why the attack cannot hit at all (out of reach or range, not loaded), or ""."""
+    def _out_of_reach(f: D6Fighter, dist: float) -> str:
+        """Why an attack at ``dist`` m cannot hit (out of reach or range, not loaded), or ""."""
         weapon = f.weapon
-        dist = enc.field.distance(f.pos, target.pos)
         if not weapon.ranged:
             return f"out of reach at {dist:g} m" if dist > f.reach else ""
         if range_band(dist, weapon) is RangeBand.OUT_OF_RANGE:
