@@ -202,7 +202,12 @@ def roll_code(rng: Random, dice: int, pips: int, *, complication: bool = False) 
     # Each die is drawn as ``sim.rulesets.dice.roll`` draws it, inlined: this is the
     # encounter loop's most frequent call.
     rand = rng.random
-    normal = tuple([int(rand() * 6) + 1 for _ in range(dice - 1)]) if dice > 1 else ()
+    normal = []
+    if dice > 1:  # a loop, not a comprehension: no second frame on 3.11
+        append = normal.append
+        for _ in range(dice - 1):
+            append(int(rand() * 6) + 1)
+    normal = tuple(normal)
     first = int(rand() * 6) + 1
     if first == 6:
         total = sum(normal) + 6 + pips

@@ -136,7 +136,11 @@ def wound_status(wounds: int, limit: int = WOUND_LIMIT) -> WoundStatus:
     """
     if wounds >= limit:
         return WoundStatus.DEAD
-    return WoundStatus(min(max(wounds, 0), WoundStatus.MORTALLY_WOUNDED))
+    return _LEVELS[min(max(wounds, 0), WoundStatus.MORTALLY_WOUNDED)]
+
+
+_LEVELS = tuple(WoundStatus)
+"""The levels by value: indexing is several times faster than calling ``WoundStatus(n)``."""
 
 
 def wound_penalty(wounds: int) -> int:
