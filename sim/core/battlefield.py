@@ -162,21 +162,28 @@ class Battlefield:
         return ((pos.a, pos.x), (pos.b, self.edge_len[(pos.a, pos.b)] - pos.x))
 
     def distance(self, p: Position, q: Position) -> float:
-        """Metres along the shortest route between two positions."""
+        """Metres along the shortest route between two positions.
+
+        Through either end of an edge: ``du + dist[u][v] + dv`` over the ends ``u`` of ``p``
+        and ``v`` of ``q``, where ``du`` is the way from ``p`` to ``u``. Each case below is
+        that sum written out, the additions in the same order (the same float, to the bit).
+        """
         pa, pb, px = p
         qa, qb, qx = q
+        dist = self.dist
         if pa == pb:
+            row = dist[pa]
             if qa == qb:
-                return self.dist[pa][qa]
-            row = self.dist[pa]  # a node to a point on an edge: through either end
-            return min(row[qa] + qx, row[qb] + self.edge_len[(qa, qb)] - qx)
+                return row[qa]
+            return min(row[qa] + qx, row[qb] + (self.edge_len[(qa, qb)] - qx))
         if pa == qa and pb == qb:
             return abs(px - qx)
+        back = self.edge_len[(pa, pb)] - px
         if qa == qb:
-            row = self.dist[qa]
-            return min(row[pa] + px, row[pb] + self.edge_len[(pa, pb)] - px)
-        dist = self.dist
-        return min(du + dist[u][v] + dv for u, du in self._ends(p) for v, dv in self._ends(q))
+            return min(px + dist[pa][qa], back + dist[pb][qa])
+        fore = self.edge_len[(qa, qb)] - qx
+        ra, rb = dist[pa], dist[pb]
+        return min(px + ra[qa] + qx, px + ra[qb] + fore, back + rb[qa] + qx, back + rb[qb] + fore)
 
     def cover(self, pos: Position) -> Cover:
         """Cover at a position (open ground on edges)."""
