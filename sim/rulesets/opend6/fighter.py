@@ -197,12 +197,6 @@ def _native(member: MemberSpec) -> OpenD6Block | None:
     return member.native_block("opend6")
 
 
-_BUILT_SLOTS = (
-    "weapon", "armor", "shield", "attack_code", "dodge_code", "parry_code", "block_code",
-    "move_code", "damage_code", "resist_code", "encumbrance", "cp", "fate", "size", "blinded",
-    "ranged", "reach", "speed",
-)
-"""What ``_build`` sets from the member alone: the same for every encounter of a scenario."""
 _BUILT: dict[tuple[int, bool], tuple[MemberSpec, D6Fighter]] = {}
 _BUILT_MAX = 4096  # members remembered; cleared when full
 
@@ -220,11 +214,16 @@ def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6F
         if len(_BUILT) >= _BUILT_MAX:
             _BUILT.clear()
         entry = _BUILT[key] = (member, _build(member, pos, encumbrance=encumbrance))
-    built = entry[1]
+    b = entry[1]
     f = D6Fighter(member, pos)
-    f.attrs, f.skills = dict(built.attrs), dict(built.skills)
-    for name in _BUILT_SLOTS:
-        setattr(f, name, getattr(built, name))
+    # everything ``_build`` sets from the member alone (its health and turn state: ``_fresh``)
+    f.attrs, f.skills = dict(b.attrs), dict(b.skills)
+    f.weapon, f.armor, f.shield = b.weapon, b.armor, b.shield
+    f.attack_code, f.dodge_code, f.parry_code = b.attack_code, b.dodge_code, b.parry_code
+    f.block_code, f.move_code = b.block_code, b.move_code
+    f.damage_code, f.resist_code, f.encumbrance = b.damage_code, b.resist_code, b.encumbrance
+    f.cp, f.fate, f.size, f.blinded = b.cp, b.fate, b.size, b.blinded
+    f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
     _fresh(f)
     return f
 
