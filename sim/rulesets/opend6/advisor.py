@@ -170,16 +170,14 @@ class OpenD6Advisor(Advisor):
             return opend6_odds.p_at_least(dice, pips, number, complication)
         return opend6_odds.p_meets_roll(dice, pips, roll, number, complication)
 
-    def _total_hits(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
+    def _total_hits(self, against: tuple[tuple[int, int, int] | None, int],
                     total: int) -> float:
-        """Chance, as ``actor`` sees it, that an attack total of ``total`` hits ``target``."""
-        rules = self.rules
-        defense, parry = rules.defense_against(enc, actor, target)
-        if defense is None:
-            return 1.0 if total >= rules.target_number(enc, actor, target, None, False) else 0.0
-        offset = rules.target_number(enc, actor, target, 0, parry)
-        return opend6_odds.p_total_meets_roll(total, target.defense_roll, offset,
-                                              rules.options.complication)
+        """Chance, as the attacker sees it, that an attack ``total`` meets ``against``."""
+        roll, number = against
+        if roll is None:
+            return 1.0 if total >= number else 0.0
+        return opend6_odds.p_total_meets_roll(total, roll, number,
+                                              self.rules.options.complication)
 
     # ------------------------------------------------------------ points
     def character_point(self, f: D6Fighter, target: D6Fighter) -> bool:
@@ -215,8 +213,9 @@ class OpenD6Advisor(Advisor):
 
         What a fate point is weighed by, for the AI and for a player asked.
         """
-        now = self._total_hits(enc, f, target, total)
-        boosted = sum(p * self._total_hits(enc, f, target, total + s)
+        against = self._against(enc, f, target)  # weighed once for every total
+        now = self._total_hits(against, total)
+        boosted = sum(p * self._total_hits(against, total + s)
                       for s, p in enumerate(opend6_odds.normal_dice(extra)) if p)
         return now, boosted
 

@@ -144,6 +144,7 @@ def p_meets_roll(dice: int, pips: int, defense: tuple[int, int, int], offset: in
                for total, p in enumerate(defense_totals(*defense, complication)) if p)
 
 
+@lru_cache(maxsize=4096)
 def p_total_meets_roll(total: int, defense: tuple[int, int, int], offset: int,
                        complication: bool = False) -> float:
     """Probability that a rolled ``total`` meets a defense roll (``p_meets_roll``) + offset."""
