@@ -353,7 +353,10 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
     """
     intents = PROFILES[c.ai](enc, c)
     rules = enc.ruleset
-    kept = [i for i in intents if type(i) in rules.supports]
+    supports, most = rules.supports, rules.max_actions
+    if all(type(i) in supports for i in intents) and (most is None or len(intents) <= most):
+        return intents  # the usual case: nothing to trim
+    kept = [i for i in intents if type(i) in supports]
     if rules.max_actions is not None:
         kept = kept[:rules.max_actions]
     return kept if len(kept) == len(intents) else _trimmed(c, intents, kept)

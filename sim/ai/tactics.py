@@ -70,9 +70,25 @@ def shooters_on(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Com
 
 
 def nearest_enemy(enc: Encounter, c: Combatant) -> Combatant | None:
-    """The closest enemy still in the fight (ties: a random draw, see ``best``)."""
-    # ``best`` written out for the nearest: every basic fighter asks this every round
-    distance, here, side = enc.field.distance, c.pos, c.side
+    """The closest enemy still in the fight (ties: a random draw, see ``best``).
+
+    While everyone declares (``Encounter.nearest`` is a dict), nobody moves: fighters of a
+    side standing at one place share the search; each still draws among the tied itself.
+    """
+    here, side = c.pos, c.side
+    shared = enc.nearest
+    if shared is None:
+        return draw(enc, _nearest_foes(enc, here, side))
+    top = shared.get((here, side))
+    if top is None:
+        top = shared[(here, side)] = _nearest_foes(enc, here, side)
+    return draw(enc, top)
+
+
+def _nearest_foes(enc: Encounter, here: Position, side: str) -> list[Combatant]:
+    """The foes of ``side`` in the fight nearest to ``here`` (all of them on a tie)."""
+    # ``best`` written out: every basic fighter asks this every round
+    distance = enc.field.distance
     top: list[Combatant] = []
     near = 0.0
     for e in enc.combatants:
@@ -82,7 +98,7 @@ def nearest_enemy(enc: Encounter, c: Combatant) -> Combatant | None:
                 top, near = [e], d
             elif d == near:
                 top.append(e)
-    return draw(enc, top)
+    return top
 
 
 def engaged(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Combatant]:

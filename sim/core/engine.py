@@ -90,6 +90,9 @@ class Encounter:
         self.fight_over = False  # set when the fight ends and the aftermath begins
         self.died_after: frozenset[Combatant] = frozenset()
         self.declared: dict[Combatant, list[Intent]] = {}
+        # the nearest foes by (place, side), shared while everyone declares (nobody moves
+        # then); None the rest of the time (``tactics.nearest_enemy``)
+        self.nearest: dict | None = None
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
         for side in scenario.sides:
@@ -180,6 +183,8 @@ class Encounter:
         was_in = c.in_fight
         c.status = status
         c.in_fight = False
+        if self.nearest:  # one fewer foe to be nearest (a fighter yields as others declare)
+            self.nearest.clear()
         if was_in:
             self.standing[c.side] -= 1
             if not self.standing[c.side]:
@@ -206,6 +211,8 @@ class Encounter:
         c.status = Status.OK
         c.in_fight = True
         c.out_round = 0
+        if self.nearest:
+            self.nearest.clear()
         self.standing[c.side] += 1
         if self.standing[c.side] == 1:
             self.sides_left += 1
@@ -294,8 +301,10 @@ class Encounter:
                 self.emit("round", text=f"Round {rnd}")
             declared = []
             self.declared = {}
+            self.nearest = {}
             for c in ruleset.declaration_order(self, fighters):
                 declared.append((c, self.declare(c)))
+            self.nearest = None
             actions = ruleset.plan_round(self, declared)
             actions.sort(key=_offset)
             i, n = 0, len(actions)

@@ -146,7 +146,7 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
     f.loaded = True
     f.defenses = []
     f.sets = []
-    f.plans = {}  # single-attack roll plans by what they depend on (``OreRuleset.plan``)
+    f.plans = {}  # roll plans of attacks on one foe, by what they depend on
     f.ranged = weapon.ranged
     f.reach = weapon.ranges[2] if weapon.ranged else MELEE_REACH
     f.speed = MOVE_METRES

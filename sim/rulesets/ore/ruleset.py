@@ -59,12 +59,27 @@ if TYPE_CHECKING:
 
 # Intents that never roll when declared alone: they come after every set (width 1).
 UNROLLED = (Move, Retreat, Reload)
-PLANS_KEPT = 16  # single-attack roll plans a fighter keeps (``OreRuleset.plan``)
+PLANS_KEPT = 16  # roll plans of attacks on one foe a fighter keeps (``OreRuleset.plan``)
 
 
 def _no_situation(intent: Intent) -> int:
     """A called shot's die and nothing else: the situation when none is known."""
     return CALLED_SHOT_PENALTY if type(intent) is Attack and intent.called else 0
+
+
+def _attacks_on_one(intents: list[Intent]) -> tuple[str | None, ...] | None:
+    """The called locations of one or two attacks on one foe (the plans a fighter keeps).
+
+    None for any other declaration.
+    """
+    first = intents[0] if intents else None
+    if type(first) is not Attack:
+        return None
+    if len(intents) == 1:
+        return (first.called,)
+    if len(intents) == 2 and type(intents[1]) is Attack and intents[1].target is first.target:
+        return (first.called, intents[1].called)
+    return None
 
 
 @register
@@ -121,12 +136,13 @@ class OreRuleset(BetweenFights, Ruleset):
             return plan_roll(f, intents, _no_situation, cap=self.cap,
                              per_extra_action=self.per_extra_action)
         field, pos = enc.field, f.pos
-        if len(intents) == 1 and type(intents[0]) is Attack:
-            # The AI asks for this plan (can the attack succeed? a called shot?) and the
-            # planner rolls it moments later, round after round: made once, kept by
-            # everything it depends on (the weapon by identity: it could change hands).
+        calls = _attacks_on_one(intents)
+        if calls is not None:
+            # The AI asks for this plan (can the attack succeed? a called shot? a second
+            # attack?) and the planner rolls it moments later, round after round: made once,
+            # kept by everything it depends on (the weapon by identity: it could change hands).
             target = intents[0].target
-            key = (target, intents[0].called, pos, target.pos, f.wounds.dazed, id(f.weapon))
+            key = (target, calls, pos, target.pos, f.wounds.dazed, id(f.weapon))
             p = f.plans.get(key)
             if p is None:
                 if len(f.plans) >= PLANS_KEPT:
