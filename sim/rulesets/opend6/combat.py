@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sim.ai import tactics
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
-from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code
+from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code, roll_total
 from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
@@ -71,8 +71,8 @@ class OpenD6Combat:
         """
         kind, code = self.defense_code(f, kind)
         dice = code.dice + penalty + self.health_penalty(enc, f)
-        r = roll_code(enc.rng, dice, code.pips, complication=self.options.complication)
-        total = r.total - f.encumbrance
+        rolled, r = self._roll(enc, dice, code.pips)
+        total = rolled - f.encumbrance
         f.defense = total if total > 0 else 0
         f.defense_kind = kind
         f.defense_roll = (dice, code.pips, f.encumbrance)
@@ -80,8 +80,19 @@ class OpenD6Combat:
         if enc.log is not None:
             enc.emit("defend", who=f.name, defense=kind, total=f.defense,
                      text=f"{f.name} will {kind}: {r}"
-                          f"{f' -{f.encumbrance} encumbrance' if r.total != total else ''}"
+                          f"{f' -{f.encumbrance} encumbrance' if rolled != total else ''}"
                           f" -> attacks on it must meet {f.defense} until its next turn.")
+
+    def _roll(self, enc: Encounter, dice: int, pips: int) -> tuple[int, RollResult | None]:
+        """A roll's total, and the whole roll when the encounter keeps a log (else None).
+
+        Without a log only the total is counted (``roll_total``): same draws, no faces kept.
+        """
+        complication = self.options.complication
+        if enc.log is None:
+            return roll_total(enc.rng, dice, pips, complication), None
+        r = roll_code(enc.rng, dice, pips, complication=complication)
+        return r.total, r
 
     def defense_against(self, enc: Encounter, actor: D6Fighter,
                         target: D6Fighter) -> tuple[int | None, bool]:
@@ -190,12 +201,12 @@ class OpenD6Combat:
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)
         pinned = self.pinned(target) if log is not None else False  # before this shot pins
-        r, dice = self._roll_attack(enc, f, target, dice, notes)
+        total, r, dice = self._roll_attack(enc, f, target, dice, notes)
         weapon = f.weapon
         if weapon.ranged:
             f.loaded = not weapon.reload_actions
             target.shot_at = True
-        hit = attack_hits(r.total, tn)
+        hit = attack_hits(total, tn)
         if log is not None:
             log_attack(enc, f, target, dice=dice, notes=notes or [], r=r, defense=defense,
                        parry=parry, tn=tn, hit=hit, penalty=penalty,
@@ -207,8 +218,8 @@ class OpenD6Combat:
             enc.record_hit(f, self._damage(enc, f, target))
 
     def _roll_attack(self, enc: Encounter, f: D6Fighter, target: D6Fighter, dice: int,
-                     notes: list[str] | None) -> tuple[RollResult, int]:
-        """Roll an attack with the points its fighter spends; the roll and its dice.
+                     notes: list[str] | None) -> tuple[int, RollResult | None, int]:
+        """Roll an attack with the points its fighter spends: total, roll (``_roll``), dice.
 
         A character point (+1D) is spent before the roll; a fate point after it is seen and
         before its outcome is known (RULES.md): the extra dice of the doubled pool are rolled
@@ -220,20 +231,21 @@ class OpenD6Combat:
         cp = 1 if spends and f.cp > 0 and self._character_point(enc, f, target) else 0
         f.cp -= cp
         rolled = pool_with_points(dice, cp, False)
-        r = roll_code(enc.rng, rolled, f.attack_code.pips,
-                      complication=self.options.complication)
+        total, r = self._roll(enc, rolled, f.attack_code.pips)
         if cp and notes is not None:
             notes.append("a character point +1D")
         # the extra dice are counted only for a fighter that could spend a fate point
         if spends and f.fate > 0 and (extra := fate_extra_dice(dice, cp)) and self._fate_point(
-                enc, f, target, r, extra):
+                enc, f, target, total, extra):
             f.fate -= 1
             more = tuple(roll_pool(enc.rng, extra, 6))
-            r = r._replace(normal=r.normal + more, total=r.total + sum(more))
+            total += sum(more)
+            if r is not None:
+                r = r._replace(normal=r.normal + more, total=total)
             rolled += extra
             if notes is not None:
                 notes.append(f"a fate point after the roll +{extra}D {list(more)}")
-        return r, rolled
+        return total, r, rolled
 
     def _character_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> bool:
         """Whether ``f`` spends a character point (+1D) before rolling (a player asks)."""
@@ -243,16 +255,16 @@ class OpenD6Combat:
         return enc.choose(f, f"{f.name} attacks {target.name}: spend a character point "
                           f"(+1D, {f.cp} left)?", [("no", False), ("yes", True)], int(spend))
 
-    def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, r, extra: int
-                    ) -> bool:
-        """Whether ``f`` spends a fate point on the roll ``r`` it has seen (a player asks)."""
-        spend = self.advisor.fate_point(enc, f, target, r.total, extra)
+    def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
+                    extra: int) -> bool:
+        """Whether ``f`` spends a fate point on the ``total`` it has rolled (a player asks)."""
+        spend = self.advisor.fate_point(enc, f, target, total, extra)
         if not enc.asks(f):
             return spend
-        now, boosted = self.advisor.fate_odds(enc, f, target, r.total, extra)
+        now, boosted = self.advisor.fate_odds(enc, f, target, total, extra)
         if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
             return spend
-        return enc.choose(f, f"{f.name} rolled {r.total} to hit {target.name} ({now:.0%} to "
+        return enc.choose(f, f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to "
                           f"hit as rolled, {boosted:.0%} with the fate point): spend a fate "
                           f"point (+{extra}D, {f.fate} left)?",
                           [("no", False), ("yes", True)], int(spend))
@@ -280,17 +292,16 @@ class OpenD6Combat:
 
         Returns what the hit took off: wounds, or hit points in ``opend6-hp``.
         """
-        rng, complication = enc.rng, self.options.complication
         code = f.damage_code
-        dmg = roll_code(rng, self.damage_dice(f, target), code.pips, complication=complication)
+        damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
         res_code = target.resist_code  # wound penalties never apply to resistance
-        res = roll_code(rng, res_code.dice, res_code.pips, complication=complication)
+        resistance, res = self._roll(enc, res_code.dice, res_code.pips)
         before = self._health(target)
-        words = self._harm(enc, target, dmg.total, res.total)
+        words = self._harm(enc, target, damage, resistance)
         dealt = abs(self._health(target) - before)
         if enc.log is not None:
-            enc.emit("damage", who=f.name, target=target.name, damage=dmg.total,
-                     resistance=res.total, state=target.state(),
+            enc.emit("damage", who=f.name, target=target.name, damage=damage,
+                     resistance=resistance, state=target.state(),
                      text=f"    damage {code}: {dmg} vs {target.name}'s resistance "
                           f"{res_code}: {res} -> {words}; {target.name}: {target.state()}.")
         if target.level is DEAD:

@@ -176,17 +176,18 @@ class RollResult(NamedTuple):
         return text
 
 
-def roll_code(rng: Random, dice: int, pips: int, *, complication: bool = False) -> RollResult:
-    """Roll ``dice``D+``pips`` under the wild-die rules.
+def roll_total(rng: Random, dice: int, pips: int, complication: bool = False) -> int:
+    """The total of ``dice``D+``pips`` under the wild-die rules: the one home of the rule.
 
     One die is the wild die (a 1D roll is the wild die alone; a 0D roll is the pips alone).
     A wild 6 explodes: add it, reroll, add, and go on while it shows 6; a later 1 just adds 1.
     A wild 1 on its first throw is a fumble: the wild die and the highest normal die are
-    removed from the total; with ``complication`` the dice count normally and only
-    :attr:`RollResult.fumble` says so.
+    removed from the total; with ``complication`` the dice count normally.
 
     Draw order (fixed, so a seeded generator replays a roll): the ``dice - 1`` normal dice
-    first, then the wild die's throws.
+    first, then the wild die's throws. Each die is drawn as ``sim.rulesets.dice.roll`` draws
+    it, inlined, and no face is kept: this is the encounter loop's most frequent call
+    (:func:`roll_code` keeps the faces, for the log).
 
     Args:
         rng: The generator to draw from.
@@ -195,34 +196,58 @@ def roll_code(rng: Random, dice: int, pips: int, *, complication: bool = False) 
         complication: Count a fumble's dice normally (RULES.md option ``complication``).
 
     Returns:
-        The whole roll.
+        The total, never below 0.
     """
     if dice <= 0:
-        return RollResult((), (), pips, pips if pips > 0 else 0)
-    # Each die is drawn as ``sim.rulesets.dice.roll`` draws it, inlined: this is the
-    # encounter loop's most frequent call.
+        return pips if pips > 0 else 0
     rand = rng.random
-    normal = []
-    if dice > 1:  # a loop, not a comprehension: no second frame on 3.11
-        append = normal.append
-        for _ in range(dice - 1):
-            append(int(rand() * 6) + 1)
-    normal = tuple(normal)
+    total = pips
+    highest = 0
+    for _ in range(dice - 1):
+        face = int(rand() * 6) + 1
+        total += face
+        if face > highest:
+            highest = face
     first = int(rand() * 6) + 1
     if first == 6:
-        total = sum(normal) + 6 + pips
-        throws = [6]
+        total += 6
         face = 6
         while face == 6:
             face = int(rand() * 6) + 1
-            throws.append(face)
             total += face
-        return RollResult(normal, tuple(throws), pips, total if total > 0 else 0)
-    if first == 1 and not complication:
-        if normal:
-            highest = max(normal)
-            total = sum(normal) - highest + pips
-            return RollResult(normal, (1,), pips, total if total > 0 else 0, (1, highest))
-        return RollResult(normal, (1,), pips, pips if pips > 0 else 0, (1,))
-    total = sum(normal) + first + pips
-    return RollResult(normal, (first,), pips, total if total > 0 else 0)
+    elif first == 1 and not complication:
+        total -= highest  # the wild 1 and the highest normal die (none: 0) count nothing
+    else:
+        total += first
+    return total if total > 0 else 0
+
+
+class _Tape:
+    """A generator that remembers each die drawn through it (faces as ``roll`` makes them)."""
+
+    __slots__ = ("rng", "faces")
+
+    def __init__(self, rng: Random):
+        self.rng, self.faces = rng, []
+
+    def random(self) -> float:
+        x = self.rng.random()
+        self.faces.append(int(x * 6) + 1)
+        return x
+
+
+def roll_code(rng: Random, dice: int, pips: int, *, complication: bool = False) -> RollResult:
+    """Roll ``dice``D+``pips`` as :func:`roll_total` does, keeping every face for the log.
+
+    The same draws in the same order: the total is :func:`roll_total`'s, read through a
+    tape of the faces drawn; the tape says which were the normal dice, which the wild
+    die's throws, and what a fumble removed (:attr:`RollResult.removed`).
+    """
+    tape = _Tape(rng)
+    total = roll_total(tape, dice, pips, complication)
+    faces = tape.faces
+    normal, wild = tuple(faces[:dice - 1]), tuple(faces[dice - 1:]) if dice > 0 else ()
+    removed: tuple[int, ...] = ()
+    if wild and wild[0] == 1 and not complication:
+        removed = (1, max(normal)) if normal else (1,)
+    return RollResult(normal, wild, pips, total, removed)

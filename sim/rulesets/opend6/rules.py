@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Bide, Intent, Move, Retreat
-from sim.rulesets.opend6.dice import DiceCode, roll_code
+from sim.rulesets.opend6.dice import DiceCode, roll_total
 from sim.scenario.vocabulary import Cover, Visibility
 
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ def starting_hp(rng: Random, endurance: DiceCode, base: int = HP_BASE) -> int:
     average is 3.5 per die plus the pips, rounded down (:attr:`DiceCode.average`; 2D is 7,
     3D+1 is 11); the roll is a normal roll with the wild die (no ``complication``).
     """
-    rolled = roll_code(rng, endurance.dice, endurance.pips).total
+    rolled = roll_total(rng, endurance.dice, endurance.pips)
     return base + max(rolled, endurance.average)
 
 

@@ -29,7 +29,7 @@ from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.advisor import OpenD6Advisor
 from sim.rulesets.opend6.combat import OpenD6Combat
-from sim.rulesets.opend6.dice import roll_code
+from sim.rulesets.opend6.dice import roll_total
 from sim.rulesets.opend6.fighter import (
     D6Fighter,
     OpenD6Block,
@@ -178,8 +178,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                 # an action roll: a wound carried in from an earlier fight costs its dice
                 penalty = self.health_penalty(enc, f)
                 dice = max(1, agility.dice + penalty) if penalty else agility.dice
-                r = roll_code(rng, dice, agility.pips, complication=complication)
-                f.initiative = r.total - f.encumbrance  # an Agility roll, like any other
+                total = roll_total(rng, dice, agility.pips, complication)
+                f.initiative = total - f.encumbrance  # an Agility roll, like any other
                 f.init_text = str(f.initiative)
                 keys[f] = (f.initiative, agility.dice, agility.pips, rng.random())
         offsets = offsets_by_rank(list(keys.values()), self.seconds_per_round, leave_end=False)
@@ -287,14 +287,13 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     def _extra_move(self, enc: Encounter, f: D6Fighter, penalty: int, extra: int) -> bool:
         """Roll the n-th extra move of a turn: Agility against 10 x n; True when made."""
         code = f.move_code
-        r = roll_code(enc.rng, code.dice + penalty + self.health_penalty(enc, f),
-                      code.pips, complication=self.options.complication)
+        total, r = self._roll(enc, code.dice + penalty + self.health_penalty(enc, f), code.pips)
         need = extra_move_difficulty(extra) + f.encumbrance
         if enc.log is not None:
-            enc.emit("roll", who=f.name, total=r.total, difficulty=need,
+            enc.emit("roll", who=f.name, total=total, difficulty=need,
                      text=f"{f.name} runs (extra move {extra}): Agility {r} vs {need}"
-                          f" -> {'made it' if r.total >= need else 'stumbles'}.")
-        return r.total >= need
+                          f" -> {'made it' if total >= need else 'stumbles'}.")
+        return total >= need
 
 
 def _by_offset(f: D6Fighter) -> float:
