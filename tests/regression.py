@@ -1,5 +1,6 @@
-"""The stored results every optimisation must keep: one ``summary.json`` per bundled scenario
-and ruleset, for a fixed seed and size.
+"""The stored results every optimisation must keep, per bundled scenario and ruleset: the
+``summary.json`` of a batch (fixed seed and size), and digests of its ``encounters.csv`` and
+of the event logs of its first encounters (what ``fray run`` tells, word for word).
 
 ``python tests/regression.py`` rewrites the copies in ``tests/data/regression/``; do that only
 for a change meant to alter results, and say why in the commit (the guard is
@@ -8,6 +9,7 @@ for a change meant to alter results, and say why in the commit (the guard is
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -15,6 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 STORE = Path(__file__).resolve().parent / "data" / "regression"
 SEED, N = 7, 100
+LOGGED = 10  # encounters whose whole event log is digested
+DIGESTS = STORE / "digests.json"
 
 
 def cases() -> list[tuple[Path, str]]:
@@ -36,6 +40,28 @@ def summary(path: Path, ruleset: str) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
+def digests(path: Path, ruleset: str) -> dict[str, str]:
+    """SHA-256 of the batch's ``encounters.csv`` and of the first ``LOGGED`` event logs."""
+    from sim import scenario as scenario_mod
+    from sim.batch.runner import columns, csv_text, run_chunk
+    from sim.core.engine import Encounter
+    from sim.core.seeds import encounter_seed
+
+    scenario = scenario_mod.load(path)
+    rows = csv_text(run_chunk(scenario, ruleset, SEED, 0, N), columns(scenario), header=True)
+    logs = hashlib.sha256()
+    for i in range(LOGGED):
+        enc = Encounter(scenario, ruleset, encounter_seed(SEED, i), log=True)
+        enc.run()
+        logs.update(json.dumps(enc.log, sort_keys=True).encode())
+    return {"encounters.csv": hashlib.sha256(rows).hexdigest(), "logs": logs.hexdigest()}
+
+
+def case_name(path: Path, ruleset: str) -> str:
+    """The key of one case in the digests file."""
+    return f"{path.stem}-{ruleset}"
+
+
 def stored(path: Path, ruleset: str) -> Path:
     """Where the copy of one case lives."""
     return STORE / f"{path.stem}-{ruleset}.json"
@@ -44,6 +70,9 @@ def stored(path: Path, ruleset: str) -> Path:
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
     STORE.mkdir(parents=True, exist_ok=True)
+    found = {}
     for path, ruleset in cases():
         stored(path, ruleset).write_text(summary(path, ruleset))
-    print(f"wrote {len(cases())} summaries to {STORE}")
+        found[case_name(path, ruleset)] = digests(path, ruleset)
+    DIGESTS.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(cases())} summaries and their digests to {STORE}")
