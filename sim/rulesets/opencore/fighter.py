@@ -316,8 +316,9 @@ def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
             f.effects.remove(me)
         enc.take_out(f, Status.DEAD, f"{why}, HP {f.hp} <= -CON")
         return
-    enc.take_out(f, Status.UNCONSCIOUS, f"{why}, HP {f.hp}")
-    if f.hp < 0:
+    if f.status is not Status.UNCONSCIOUS:  # not on every tick of a bleed: the why is text
+        enc.take_out(f, Status.UNCONSCIOUS, f"{why}, HP {f.hp}")
+    if f.hp < 0 and not f.bleeding:
         ensure_bleeding(enc, f)
 
 

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 from sim.rulesets.dice import roll, roll_pool
 from sim.rulesets.opencore.criticals import (
@@ -24,6 +25,7 @@ from sim.rulesets.opencore.criticals import (
 from sim.rulesets.opencore.tables import (
     FUMBLE_CHART,
     DamageDice,
+    FireMode,
     Fumble,
     Mode,
     Role,
@@ -75,9 +77,9 @@ def hit_points(con: int, rule: HpRule | str = HpRule.CON, rng: random.Random | N
     Raises:
         ValueError: on an unknown rule, or the seed rule without ``rng``.
     """
-    rule = HpRule(rule)
-    if rule is HpRule.CON:
+    if rule == HpRule.CON:  # the name or the member: no Enum built for every fighter
         return con
+    rule = HpRule(rule)
     if rng is None:
         raise ValueError("hp_rule 'seed' rolls 1d100: pass rng")
     return max(1, roll(rng, 100) - con)
@@ -99,9 +101,8 @@ def initiative(
     return total + BIDE_BONUS if bide else total
 
 
-@dataclass(frozen=True, slots=True)
-class AttackOutcome:
-    """The result of one opposed attack.
+class AttackOutcome(NamedTuple):
+    """The result of one opposed attack (a named tuple: one is built for every attack).
 
     Attributes:
         hit: the attack lands.
@@ -184,13 +185,18 @@ def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = M
     Raises:
         ValueError: if the weapon lacks the mode or the seed gives it no damage (thrown).
     """
-    dice = weapon.mode(mode).damage
+    return roll_fire_damage(rng, weapon.mode(mode), str_mod, weapon.key)
+
+
+def roll_fire_damage(rng: random.Random, fire: FireMode, str_mod: int, key: str = "") -> int:
+    """``roll_damage`` for a fire mode already looked up (the ruleset's hit holds it)."""
+    dice = fire.damage
     if dice is None:
-        raise ValueError(f"{weapon.key}: the seed gives no damage ('Per weapon')")
+        raise ValueError(f"{key}: the seed gives no damage ('Per weapon')")
     total = sum(roll_pool(rng, dice.dice, dice.sides)) + dice.bonus
     if dice.plus_str:
         total += str_mod
-    return max(MIN_DAMAGE, total)
+    return total if total > MIN_DAMAGE else MIN_DAMAGE
 
 
 @lru_cache(maxsize=1024)
@@ -235,9 +241,8 @@ def expected_hp_damage(odds: HitOdds, dist: tuple[tuple[int, float], ...], absor
     return odds.plain * expected_through(dist, absorb) + odds.defender_fumble * fumbled
 
 
-@dataclass(frozen=True, slots=True)
-class DamageResult:
-    """Where one hit's damage went, and what is left.
+class DamageResult(NamedTuple):
+    """Where one hit's damage went, and what is left (a named tuple: built for every hit).
 
     Attributes:
         armor_left: armor damage rating left (armor is used up).
@@ -267,9 +272,10 @@ def apply_damage(damage: int, armor_left: int, toughness: int, hp: int) -> Damag
     Seed: "A character wearing armor would first lose points from the armor, then from
     Toughness, then from Hit Points"; armor "can take that much damage before it is useless".
     """
-    to_armor = min(damage, armor_left)
+    # conditionals, not min(): this runs for every hit of a batch
+    to_armor = damage if damage < armor_left else armor_left
     damage -= to_armor
-    to_toughness = min(damage, toughness)
+    to_toughness = damage if damage < toughness else toughness
     damage -= to_toughness
     return DamageResult(armor_left - to_armor, toughness - to_toughness, hp - damage, damage,
                         to_armor, to_toughness)
@@ -300,14 +306,14 @@ def critical_row(table: CritTable, modified_roll: int) -> CriticalRow | None:
     return rows[-1]
 
 
+@lru_cache(maxsize=2048)  # pure, and the rolls fall in a few hundred values a table
 def critical_lookup(table: CritTable, modified_roll: int) -> Critical:
     """The effects of a modified critical roll; ``NO_CRITICAL`` below -19."""
     row = critical_row(table, modified_roll)
     return NO_CRITICAL if row is None else row.effect
 
 
-@dataclass(frozen=True, slots=True)
-class CriticalRoll:
+class CriticalRoll(NamedTuple):
     """A rolled critical: the d100, the roll after modifiers, and its effects."""
 
     roll: int

@@ -52,7 +52,7 @@ from sim.rulesets.opencore.rules import (
     initiative,
     opposed_attack,
     roll_critical,
-    roll_damage,
+    roll_fire_damage,
 )
 from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
 from sim.rulesets.registry import register
@@ -340,7 +340,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         rng = enc.rng
         weapon, fire = (f.weapon, f.fire) if f.held or target is f else (UNARMED,
                                                                            UNARMED.modes[0])
-        damage = roll_damage(rng, weapon, f.str_mod, fire.mode) * mult
+        damage = roll_fire_damage(rng, fire, f.str_mod, weapon.key) * mult
         res = apply_damage(damage, target.armor_left, target.toughness, target.hp)
         target.armor_left, target.toughness, target.hp = (res.armor_left, res.toughness_left,
                                                           res.hp)
