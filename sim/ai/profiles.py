@@ -354,8 +354,12 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
     intents = PROFILES[c.ai](enc, c)
     rules = enc.ruleset
     supports, most = rules.supports, rules.max_actions
-    if all(type(i) in supports for i in intents) and (most is None or len(intents) <= most):
-        return intents  # the usual case: nothing to trim
+    for i in intents:
+        if type(i) not in supports:
+            break
+    else:  # the usual case: every intent fits, nothing to trim
+        if most is None or len(intents) <= most:
+            return intents
     kept = [i for i in intents if type(i) in supports]
     if rules.max_actions is not None:
         kept = kept[:rules.max_actions]

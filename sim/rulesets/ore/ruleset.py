@@ -8,7 +8,7 @@ Where each rule lives:
   ``OreRuleset.plan_round`` (offsets from the sets' speed);
 - hit locations, weapons, armor: ``catalog``; wound boxes and their effects: ``body``;
 - the native block, options and the conversion from neutral traits: ``fighter``;
-- the AI's questions: ``advisor``.
+- the AI's questions: ``advisor``; a player's choices after a roll: ``choices``.
 
 Rulings not in the seed are marked "Ruling:" where they are applied.
 """
@@ -23,9 +23,9 @@ from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, Time
 from sim.core.combatant import Status
 from sim.core.words import count
 from sim.rulesets.base import Ruleset, offsets_by_rank
-from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES
+from sim.rulesets.ore.choices import PlayerChoices
 from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
 from sim.rulesets.ore.log import intent_text, log_roll
 from sim.rulesets.ore.recovery import BetweenFights
@@ -35,18 +35,12 @@ from sim.rulesets.ore.rules import (
     RollPlan,
     arms_ok,
     assign_sets,
-    best_master_face,
     gobble,
-    lose_die,
     parry_implement,
     penalty_terms,
-    pick_lost,
     plan_roll,
-    roll_action_pool,
-    set_assignments,
     situation_terms,
     situational_penalty,
-    slower_sets,
 )
 from sim.rulesets.ore.sets import Set, find_sets
 from sim.rulesets.registry import register
@@ -83,7 +77,7 @@ def _attacks_on_one(intents: list[Intent]) -> tuple[str | None, ...] | None:
 
 
 @register
-class OreRuleset(BetweenFights, Ruleset):
+class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
     """One Roll Engine as written for Reign."""
 
     name = "ore"
@@ -196,46 +190,6 @@ class OreRuleset(BetweenFights, Ruleset):
         """The test a set must pass against the difficulty (None: no difficulty)."""
         difficulty = self.options.difficulty
         return (lambda s: s.height >= difficulty) if difficulty else None
-
-    def roll_special(self, enc: Encounter, f: OreFighter, dice: int, skill: str,
-                     called: int | None, needed: int, sides: int = 10) -> list[int]:
-        """Roll a pool with its special dice (``rules.roll_action_pool``).
-
-        A player sets its master die's face after seeing the rest (the AI's face on Enter).
-        """
-        if called is None and not f.expert and not f.master:  # the common roll: plain dice
-            return roll_pool(enc.rng, dice, sides)
-        master = skill in f.master
-        fixed = (called is not None) + (skill in f.expert)
-        if not (master and dice > fixed and enc.asks(f)):
-            return roll_action_pool(enc.rng, dice, expert=skill in f.expert, master=master,
-                                    called=called, needed=needed, sides=sides)
-        faces = roll_action_pool(enc.rng, dice - 1, expert=skill in f.expert, called=called,
-                                 sides=sides)
-        best = best_master_face(faces, called, needed, sides)
-        shown = " ".join(map(str, sorted(faces, reverse=True)))
-        options = [(f"{face} (sets: {', '.join(map(str, find_sets([*faces, face]))) or 'none'})",
-                    face) for face in range(1, sides + 1)]
-        face = enc.choose(f, f"{f.name} rolled {shown}: the master die shows?", options,
-                          best - 1)
-        return [*faces, face]
-
-    def ask_sets(self, enc: Encounter, f: OreFighter, faces: list[int],
-                 pairs: list[tuple[Intent, Set | None]],
-                 sets: list[Set]) -> list[tuple[Intent, Set | None]]:
-        """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
-        def label(given: list[tuple[Intent, Set | None]]) -> str:
-            text = ", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given)
-            stays = any(type(i) is Move and s is None for i, s in given)
-            if stays and any(type(i) is Attack and s is not None
-                             and not tactics.in_reach(enc, f, i.target) for i, s in given):
-                text += "  (no move, so the attack cannot reach)"
-            return text
-
-        options = [(label(given), given) for given in set_assignments(pairs, sets)]
-        shown = " ".join(map(str, sorted(faces, reverse=True)))
-        return enc.choose(f, f"{f.name} rolled {shown}: which set for which action?",
-                          options, 0)
 
     def _commit(self, enc: Encounter, f: OreFighter, pairs: list[tuple[Intent, Set | None]],
                 actions: list[TimedAction]) -> None:
@@ -382,24 +336,6 @@ class OreRuleset(BetweenFights, Ruleset):
         elif wounds.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "head full")
         return killing + shock
-
-    def lose_die(self, enc: Encounter, target: OreFighter,
-                 faster: tuple[int, int]) -> TimedAction | None:
-        """Hit before acting: the die ``target`` loses (``rules.lose_die``; a player picks)."""
-        if not target.sets:  # nothing rolled this round, or all of it done
-            return None
-        if not enc.asks(target):
-            return lose_die(target.sets, faster)
-        slower = slower_sets(target.sets, faster)
-        if not slower:
-            return None
-        default = slower.index(pick_lost(slower))
-        options = [(f"a die from its {intent_text(a.intent)} set ({a.payload})", a)
-                   for a in slower]
-        victim = enc.choose(target, f"{target.name} is hit before acting: which set loses a "
-                            f"die?", options, default)
-        victim.payload.width -= 1
-        return victim
 
     # ------------------------------------------------------------ log text
     def penalties(self, enc: Encounter, f: OreFighter, rolled) -> list[tuple[str, int]]:

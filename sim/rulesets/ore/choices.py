@@ -1,0 +1,89 @@
+"""What a player may choose in an ORE roll (B-Grade's too).
+
+The master die's face, which set goes to which action, the die lost when hit before acting.
+Without a player (``Encounter.asks``) each is the AI's choice, the one a player gets on Enter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.core.actions import Attack, Intent, Move, TimedAction
+from sim.rulesets.dice import roll_pool
+from sim.rulesets.ore.log import intent_text
+from sim.rulesets.ore.rules import (
+    best_master_face,
+    lose_die,
+    pick_lost,
+    roll_action_pool,
+    set_assignments,
+    slower_sets,
+)
+from sim.rulesets.ore.sets import Set, find_sets
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.fighter import OreFighter
+
+
+class PlayerChoices:
+    """The choices after a roll, asked of a player's mind or made as the AI makes them."""
+
+    def roll_special(self, enc: Encounter, f: OreFighter, dice: int, skill: str,
+                     called: int | None, needed: int, sides: int = 10) -> list[int]:
+        """Roll a pool with its special dice (``rules.roll_action_pool``).
+
+        A player sets its master die's face after seeing the rest (the AI's face on Enter).
+        """
+        if called is None and not f.expert and not f.master:  # the common roll: plain dice
+            return roll_pool(enc.rng, dice, sides)
+        master = skill in f.master
+        fixed = (called is not None) + (skill in f.expert)
+        if not (master and dice > fixed and enc.asks(f)):
+            return roll_action_pool(enc.rng, dice, expert=skill in f.expert, master=master,
+                                    called=called, needed=needed, sides=sides)
+        faces = roll_action_pool(enc.rng, dice - 1, expert=skill in f.expert, called=called,
+                                 sides=sides)
+        best = best_master_face(faces, called, needed, sides)
+        shown = " ".join(map(str, sorted(faces, reverse=True)))
+        options = [(f"{face} (sets: {', '.join(map(str, find_sets([*faces, face]))) or 'none'})",
+                    face) for face in range(1, sides + 1)]
+        face = enc.choose(f, f"{f.name} rolled {shown}: the master die shows?", options,
+                          best - 1)
+        return [*faces, face]
+
+    def ask_sets(self, enc: Encounter, f: OreFighter, faces: list[int],
+                 pairs: list[tuple[Intent, Set | None]],
+                 sets: list[Set]) -> list[tuple[Intent, Set | None]]:
+        """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
+        def label(given: list[tuple[Intent, Set | None]]) -> str:
+            text = ", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given)
+            stays = any(type(i) is Move and s is None for i, s in given)
+            if stays and any(type(i) is Attack and s is not None
+                             and not tactics.in_reach(enc, f, i.target) for i, s in given):
+                text += "  (no move, so the attack cannot reach)"
+            return text
+
+        options = [(label(given), given) for given in set_assignments(pairs, sets)]
+        shown = " ".join(map(str, sorted(faces, reverse=True)))
+        return enc.choose(f, f"{f.name} rolled {shown}: which set for which action?",
+                          options, 0)
+
+    def lose_die(self, enc: Encounter, target: OreFighter,
+                 faster: tuple[int, int]) -> TimedAction | None:
+        """Hit before acting: the die ``target`` loses (``rules.lose_die``; a player picks)."""
+        if not target.sets:  # nothing rolled this round, or all of it done
+            return None
+        if not enc.asks(target):
+            return lose_die(target.sets, faster)
+        slower = slower_sets(target.sets, faster)
+        if not slower:
+            return None
+        default = slower.index(pick_lost(slower))
+        options = [(f"a die from its {intent_text(a.intent)} set ({a.payload})", a)
+                   for a in slower]
+        victim = enc.choose(target, f"{target.name} is hit before acting: which set loses a "
+                            f"die?", options, default)
+        victim.payload.width -= 1
+        return victim
