@@ -1,11 +1,19 @@
 """Where chunks of encounters run: in this process, a local process pool, or a Dask cluster.
 
-Every executor yields each chunk's result (rows, a tally, ...) **in chunk order**, whatever
-order they finish in, and keeps only a bounded window of chunks in flight, so memory stays
-flat for any batch size.
-Workers ignore SIGINT, SIGTERM and SIGHUP: the main process takes them (``sim.cli.main``:
-SIGTERM and SIGHUP as Ctrl-C), stops submitting, keeps what finished and shuts the workers
-down.
+Every executor is an ``Ordered``: iterated, it yields each chunk's result (rows, a tally,
+...) **in chunk order**, whatever order they finish in, and keeps only a bounded window of
+chunks in flight, so memory stays flat for any batch size.
+
+Stopping (Ctrl-C; ``sim.cli.main`` turns SIGTERM and SIGHUP into one): workers ignore the
+signals and the main process decides. ``drain`` submits nothing more, cancels the chunks
+that have not started and waits for the ones running, yielding those that continue the
+kept rows without a gap, so the caller writes them too; a second Ctrl-C stops the workers
+at once. ``close`` (always) shuts the workers down.
+
+Workers end with the main process, even one killed by SIGKILL: pool workers ask for it
+(``prctl(PR_SET_PDEATHSIG)``, Linux); a local Dask cluster's worker processes exit when
+the pipe to their parent closes (Dask's own watch) and ignore the signals
+(``sim.batch.cluster``, which runs chunks on Dask the same way).
 """
 
 from __future__ import annotations
@@ -15,10 +23,8 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
-
-from sim.scenario.errors import FrayInputError
 
 Chunk = tuple[int, int]
 Rows = Any  # what the chunk function returns: rows, a tally, a packed chunk
@@ -26,12 +32,13 @@ ChunkFn = Callable[[int, int], Rows]
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WINDOW_PER_WORKER = 4  # chunks in flight per worker: enough to keep every core busy
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _ignore_sigint() -> None:
     # the main process decides: Ctrl-C, SIGTERM and SIGHUP (sent to the whole group by a
     # terminal or a service manager) stop it, and it shuts the workers down
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in STOPPING:
         signal.signal(signum, signal.SIG_IGN)
     _die_with_parent()
 
@@ -51,84 +58,158 @@ def _die_with_parent() -> None:
         pass
 
 
-def run_serial(fn: ChunkFn, chunks: Sequence[Chunk]) -> Iterator[Rows]:
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+class Ordered:
+    """Chunk results in chunk order, a window of chunks in flight (see the module docstring).
+
+    Subclasses say how a chunk is submitted and its result read, which chunks are worth
+    waiting for after a stop, and how the workers are stopped.
+    """
+
+    def __init__(self, chunks: Sequence[Chunk], window: int) -> None:
+        self._todo = iter(chunks)
+        self._window = max(1, window)
+        self._pending: deque[tuple[Chunk, Any]] = deque()  # in chunk order
+        self._next = chunks[0][0] if chunks else 0  # where the next result handed out starts
+        self._finished = self._closed = self._killed = False
+
+    # what an executor provides
+    def _submit(self, a: int, b: int) -> Any:
+        raise NotImplementedError
+
+    def _result(self, future: Any) -> Rows:
+        return future.result()
+
+    def _halt(self, futures: list[Any]) -> list[bool]:
+        """Cancel what has not started; for each future, whether it is worth waiting for."""
+        return [not future.cancel() for future in reversed(futures)][::-1]
+
+    def _kill(self) -> None:
+        """Stop the workers now (a second Ctrl-C)."""
+
+    def _shutdown(self, stopped: bool) -> None:
+        """Release the workers; ``stopped``: chunks may still be running."""
+
+    # what the caller uses
+    def __iter__(self) -> Ordered:
+        return self
+
+    def __next__(self) -> Rows:
+        # the chunk handed out last stays pending until the caller asks for the next one:
+        # a stop while the caller was writing it can still give it back (``drain``)
+        while self._pending and self._pending[0][0][0] < self._next:
+            self._pending.popleft()
+        while len(self._pending) < self._window:
+            chunk = next(self._todo, None)
+            if chunk is None:
+                break
+            self._pending.append((chunk, self._submit(*chunk)))
+        if not self._pending:
+            self._finished = True
+            raise StopIteration
+        (_, b), future = self._pending[0]
+        rows = self._result(future)
+        self._next = b
+        return rows
+
+    def drain(self, start: int) -> Iterator[Rows]:
+        """After a stop: the results of the chunks from ``start`` on that run on, in order.
+
+        Nothing more is submitted; the chunks that have not started are cancelled; the
+        chunks running now are waited for, and yielded while they continue ``start`` (the
+        first index the caller has not kept) without a gap. A chunk that fails, or comes
+        after one cancelled, ends the drain. A second Ctrl-C while it runs: ``kill``.
+        """
+        self._todo = iter(())
+        pending = [(chunk, future) for chunk, future in self._pending if chunk[1] > start]
+        wanted = self._halt([future for _, future in pending])
+        running = sum(1 for (_, f), keep in zip(pending, wanted, strict=True)
+                      if keep and not f.done())
+        if running:
+            _say(f"stopping: waiting for the {running} chunk{'s' * (running > 1)} already "
+                 "started, to keep them (Ctrl-C again to stop at once)")
+        try:
+            for ((a, b), future), keep in zip(pending, wanted, strict=True):
+                if a != start or not keep:
+                    return
+                try:
+                    rows = self._result(future)
+                except Exception:  # noqa: BLE001 - the stop goes on; this chunk is not kept
+                    return
+                self._next = start = b
+                yield rows
+        finally:
+            self._pending.clear()
+
+    def kill(self) -> None:
+        """Stop the workers now (a second Ctrl-C); ``close`` then waits for nothing."""
+        self._killed = True
+        self._kill()
+
+    def close(self) -> None:
+        """Shut the workers down (waiting for running chunks unless a Ctrl-C says not to)."""
+        if self._closed:
+            return
+        self._closed = True
+        stopped = not (self._finished or self._killed) and bool(self._pending)
+        try:
+            self._shutdown(stopped)
+        except KeyboardInterrupt:  # a second Ctrl-C: stop the workers now, cleanly
+            self.kill()
+            self._shutdown(False)
+            raise
+
+    def __enter__(self) -> Ordered:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+class Serial(Ordered):
+    """Chunks run one after another in this process, when asked for."""
+
+    def __init__(self, fn: ChunkFn, chunks: Sequence[Chunk]) -> None:
+        super().__init__(chunks, 1)
+        self._fn = fn
+
+    def _submit(self, a: int, b: int) -> Future:
+        future: Future = Future()
+        future.set_result(self._fn(a, b))
+        return future
+
+
+def run_serial(fn: ChunkFn, chunks: Sequence[Chunk]) -> Ordered:
     """Run the chunks one after another in this process."""
-    for a, b in chunks:
-        yield fn(a, b)
+    return Serial(fn, chunks)
+
+
+class Pool(Ordered):
+    """Chunks on a local process pool."""
+
+    def __init__(self, fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk],
+                 workers: int) -> None:
+        super().__init__(chunks, workers * WINDOW_PER_WORKER)
+        self._fn, self._args = fn, args
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+
+    def _submit(self, a: int, b: int) -> Future:
+        return self._pool.submit(self._fn, *self._args, a, b)
+
+    def _kill(self) -> None:
+        for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+            process.kill()
+
+    def _shutdown(self, stopped: bool) -> None:
+        if stopped:  # stopped by an error: say so at once, then wait for the running chunks
+            _say("stopping: waiting for the chunks running now (Ctrl-C again to stop at once)")
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_local(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk],
-              workers: int) -> Iterator[Rows]:
+              workers: int) -> Ordered:
     """Run ``fn(*args, a, b)`` for each chunk on a process pool of ``workers``."""
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
-    done = False
-    try:
-        yield from _windowed(lambda a, b: pool.submit(fn, *args, a, b), chunks,
-                             workers * WINDOW_PER_WORKER, lambda f: f.result())
-        done = True
-    finally:
-        if not done:  # stopped: say so at once, then wait for the chunks running now
-            print("stopping: waiting for the chunks running now (Ctrl-C again to stop at "
-                  "once)", file=sys.stderr, flush=True)
-        try:
-            pool.shutdown(wait=True, cancel_futures=True)
-        except KeyboardInterrupt:  # a second Ctrl-C: stop the workers now, cleanly
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.kill()
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
-
-
-def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], scheduler: str,
-             workers: int) -> Iterator[Rows]:
-    """Run the chunks on a Dask cluster (``tcp://host:port``) or a new ``LocalCluster``.
-
-    ``local`` starts a cluster of ``workers`` single-threaded worker processes here.
-    """
-    try:  # imported here, not at the top: dask is an optional extra and slow to import
-        from dask.distributed import Client, LocalCluster
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise FrayInputError("--executor dask", [("", "Dask is not installed; install the "
-                                                  "extra with: pip install -e '.[dask]'")]) from exc
-    cluster = None
-    if scheduler == "local":
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    else:
-        try:
-            client = Client(scheduler, timeout="20s")
-            client.wait_for_workers(1, timeout=120)
-        except (OSError, TimeoutError) as exc:
-            raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
-                                                 f"{scheduler}: {exc}")]) from None
-    try:
-        window = max(workers, len(client.scheduler_info().get("workers", {}))) * \
-            WINDOW_PER_WORKER
-        yield from _windowed(lambda a, b: client.submit(fn, *args, a, b, pure=False),
-                             chunks, window, lambda f: f.result())
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def _windowed(submit: Callable[[int, int], Any], chunks: Sequence[Chunk], window: int,
-              result: Callable[[Any], Rows]) -> Iterator[Rows]:
-    """Keep up to ``window`` chunks submitted; yield results in chunk order."""
-    pending: deque = deque()
-    todo = iter(chunks)
-    try:
-        for a, b in todo:
-            pending.append(submit(a, b))
-            if len(pending) >= window:
-                break
-        while pending:
-            rows = result(pending.popleft())
-            nxt = next(todo, None)
-            if nxt is not None:
-                pending.append(submit(*nxt))
-            yield rows
-    finally:  # the consumer stopped early (Ctrl-C, an error): drop what has not started
-        for future in pending:
-            future.cancel()
+    return Pool(fn, args, chunks, workers)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import os
 import socket
@@ -290,6 +291,33 @@ def write_state(folder: Path, state: dict[str, Any]) -> None:
 def clear_state(folder: Path) -> None:
     """Forget the state of a batch that finished (or that starts over)."""
     (folder / STATE).unlink(missing_ok=True)
+
+
+def checked_part(part: Path, state: dict[str, Any], columns: list[str]) -> str:
+    """The complete rows of an interrupted batch's part file, checked against its checkpoint.
+
+    Refused with the reason: a file shorter than the checkpoint says, a header of other
+    columns (another version or batch), or a row count that does not match.
+    """
+    def refuse(why: str) -> FrayInputError:
+        return FrayInputError(str(part.parent), [("", f"cannot resume: {why}; start over "
+                                                 "with --force")])
+
+    if part.stat().st_size < state["bytes"]:
+        raise refuse(f"{part.name} holds {part.stat().st_size} bytes, fewer than the "
+                     f"{state['bytes']} its checkpoint recorded")
+    with open(part, "rb") as handle:
+        try:
+            text = handle.read(state["bytes"]).decode()
+        except UnicodeDecodeError:
+            raise refuse(f"{part.name} is not the text it should be") from None
+    reader = csv.reader(io.StringIO(text))
+    if next(reader, None) != columns:
+        raise refuse(f"{part.name} has other columns than this batch writes")
+    rows = sum(1 for _ in reader)  # counted, not kept: memory stays flat
+    if rows != state["rows"]:
+        raise refuse(f"{part.name} holds {rows} complete rows, its checkpoint {state['rows']}")
+    return text
 
 
 def part_file(rows_file: str = "encounters.csv") -> str:

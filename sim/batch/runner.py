@@ -12,8 +12,9 @@ Files in the output folder while a batch runs:
 
 At the end the ``.part`` file is renamed to ``encounters.csv``, ``summary.json`` is written
 (atomically, ``sim.batch.files``) and the state file removed. A batch stopped by Ctrl-C or killed
-leaves no ``encounters.csv`` or ``summary.json`` at all, only the two hidden files, and
-``resume=True`` continues from the last complete chunk (cutting off any half-written tail).
+leaves no ``encounters.csv`` or ``summary.json`` at all, only the two hidden files (a Ctrl-C
+first keeps the chunks already started: ``_stream``), and ``resume=True`` continues from the
+last complete chunk (cutting off any half-written tail).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -241,15 +242,21 @@ def finished_here(spec: BatchSpec, folder: Path) -> bool:
 
 
 def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk_packed
-              ) -> Iterator[Any]:
-    """Yield ``fn(work, subject, ruleset, seed, a, b)`` for each chunk, in index order.
+              ) -> executors.Ordered:
+    """``fn(work, subject, ruleset, seed, a, b)`` for each chunk, in index order.
 
-    The chunks run on the spec's executor.
+    The chunks run on the spec's executor; use it in a ``with`` block (it shuts the workers
+    down) and, after a Ctrl-C, ``drain`` it for the chunks that finish while it waits.
     """
     chunks = spec.chunks(start)
     args = (spec.work, spec.scenario, spec.ruleset, spec.seed)
     if spec.executor == "dask":
-        return executors.run_dask(fn, args, chunks, spec.scheduler, spec.workers)
+        try:  # imported here, not at the top: dask is an optional extra and slow to import
+            from sim.batch.cluster import run_dask
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise FrayInputError("--executor dask", [("", "Dask is not installed; install "
+                                 "the extra with: pip install -e '.[dask]'")]) from exc
+        return run_dask(fn, args, chunks, spec.scheduler, spec.workers)
     if spec.workers <= 1:
         return executors.run_serial(lambda a, b: fn(*args, a, b), chunks)
     return executors.run_local(fn, args, chunks, spec.workers)
@@ -280,9 +287,10 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
     progress = progress or (lambda _n: None)
     tally = spec.work.new_tally(spec.scenario, spec.ruleset, spec.seed)
     if out_dir is None:
-        for chunk in iter_rows(spec, 0, fold_chunk):
-            tally.merge(chunk)
-            progress(chunk.count)
+        with iter_rows(spec, 0, fold_chunk) as chunks:
+            for chunk in chunks:
+                tally.merge(chunk)
+                progress(chunk.count)
         return tally
     out_dir.mkdir(parents=True, exist_ok=True)
     with files.locked(out_dir):  # one writer per folder
@@ -302,24 +310,46 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
 
 def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, done: int,
             size: int) -> None:
-    """Append the chunks from ``done`` on to the ``.part`` file.
+    """Append the chunks from ``done`` on to the ``.part`` file, a checkpoint after each.
 
     ``size`` is the number of bytes of it to keep (0: a new file, starting with the header).
+    Stopped by Ctrl-C, it keeps the chunks that finish while the running ones are waited
+    for (those that follow the kept rows without a gap), then lets the interrupt go on.
     """
     part = out_dir / files.part_file(spec.work.rows_file)
     handle = open(part, "r+b" if size else "wb")  # noqa: SIM115 - closed on every path
+
+    def keep(chunk: ChunkResult) -> int:
+        nonlocal done, size
+        end = size + handle.write(chunk.text)
+        handle.flush()
+        files.write_state(out_dir, {**spec.identity(), "rows": done + chunk.rows, "bytes": end})
+        done, size = done + chunk.rows, end  # only once the checkpoint says so
+        tally.merge(chunk.tally)
+        return chunk.rows
+
     try:
         handle.truncate(size)  # drop a half-written tail left by a kill
         handle.seek(size)
         if not size:
             size = handle.write(csv_text([], spec.work.columns(spec.scenario), header=True))
-        for chunk in iter_rows(spec, done, run_chunk_packed):
-            size += handle.write(chunk.text)
-            handle.flush()
-            done += chunk.rows
-            tally.merge(chunk.tally)
-            files.write_state(out_dir, {**spec.identity(), "rows": done, "bytes": size})
-            progress(chunk.rows)
+        with iter_rows(spec, done, run_chunk_packed) as chunks:
+            try:
+                for chunk in chunks:
+                    progress(keep(chunk))
+            except KeyboardInterrupt:
+                state = files.read_state(out_dir)  # the checkpoint is the truth: the stop
+                if state is not None:  # may have cut ``keep`` short on either side of it
+                    done, size = state["rows"], state["bytes"]
+                handle.seek(size)  # a chunk cut off while written: its bytes go
+                handle.truncate()
+                try:
+                    for chunk in chunks.drain(done):
+                        keep(chunk)
+                except KeyboardInterrupt:  # a second Ctrl-C: stop the workers at once
+                    chunks.kill()
+                    raise
+                raise
     except BaseException:
         handle.close()
         if not (out_dir / STATE).exists():  # not one chunk finished: nothing worth keeping
@@ -341,36 +371,9 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
         detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ)
         raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
                                              "resume with the same scenario and options")])
-    text = _checked_part(spec, out_dir, part, state)
+    text = files.checked_part(part, state, spec.work.columns(spec.scenario))
     fold_rows(tally, csv.DictReader(io.StringIO(text)))
     return state["rows"], state["bytes"]
-
-
-def _checked_part(spec: BatchSpec, out_dir: Path, part: Path, state: dict[str, Any]) -> str:
-    """The complete rows of the part file, checked against its checkpoint.
-
-    Refused with the reason: a file shorter than the checkpoint says, a header of other
-    columns (another version or batch), or a row count that does not match.
-    """
-    def refuse(why: str) -> FrayInputError:
-        return FrayInputError(str(out_dir), [("", f"cannot resume: {why}; start over with "
-                                             "--force")])
-
-    if part.stat().st_size < state["bytes"]:
-        raise refuse(f"{part.name} holds {part.stat().st_size} bytes, fewer than the "
-                     f"{state['bytes']} its checkpoint recorded")
-    with open(part, "rb") as handle:
-        try:
-            text = handle.read(state["bytes"]).decode()
-        except UnicodeDecodeError:
-            raise refuse(f"{part.name} is not the text it should be") from None
-    reader = csv.reader(io.StringIO(text))
-    if next(reader, None) != spec.work.columns(spec.scenario):
-        raise refuse(f"{part.name} has other columns than this batch writes")
-    rows = sum(1 for _ in reader)  # counted, not kept: memory stays flat
-    if rows != state["rows"]:
-        raise refuse(f"{part.name} holds {rows} complete rows, its checkpoint {state['rows']}")
-    return text
 
 
 def csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:

@@ -1,0 +1,188 @@
+"""Chunks on a Dask cluster: a scheduler at ``tcp://host:port``, or a ``LocalCluster`` here.
+
+Imported only for ``--executor dask`` (Dask is an optional extra and slow to import).
+
+- A local cluster's worker processes end with the main process: Dask's own watch ends each
+  one when the pipe to its parent closes (a SIGKILLed parent included), and ``close``
+  closes the cluster on every other path. They ignore Ctrl-C, SIGTERM and SIGHUP
+  (``dask_setup``, their preload), as the pool's workers do: the main process decides, and
+  the chunks they are running finish and are kept.
+- A scheduler that cannot be reached is bad input (``FrayInputError``, exit 2); one lost in
+  the middle of a batch raises ``SchedulerLost`` (one line, exit 1, the ``.part`` file left
+  for ``--resume``).
+- Dask's own log lines are silenced while a batch runs (``FRAY_DEBUG=1`` keeps them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from dask.distributed import Client, LocalCluster
+from distributed.client import ClosedClientError
+from distributed.scheduler import KilledWorker
+
+from sim.batch.executors import STOPPING, WINDOW_PER_WORKER, Chunk, Ordered, Rows
+from sim.scenario.errors import FrayInputError
+
+CONNECT_TIMEOUT = "20s"  # to reach a --scheduler
+WORKERS_TIMEOUT = 120  # seconds for a reached scheduler to have a worker
+LOST = (concurrent.futures.CancelledError, asyncio.CancelledError, OSError, KilledWorker,
+        ClosedClientError)  # what a lost scheduler (or a dead worker) raises
+
+
+class SchedulerLost(ConnectionError):
+    """The Dask cluster went away (or dropped the work) in the middle of a batch.
+
+    An ``OSError``: ``sim.cli.main`` says it in one line, notes that what finished is kept,
+    and exits 1; the ``.part`` file and its checkpoint are left for ``--resume``.
+    """
+
+
+def dask_setup(worker: Any) -> None:
+    """Preload of a local cluster's workers: leave the signals to the main process."""
+    del worker
+    for signum in STOPPING:
+        signal.signal(signum, signal.SIG_IGN)
+
+
+def quiet_dask() -> Callable[[], None]:
+    """Silence Dask's own log lines (fray says what went wrong); return the undo."""
+    if os.environ.get("FRAY_DEBUG"):
+        return lambda: None
+    names = [name for name in list(logging.root.manager.loggerDict)
+             if name.split(".")[0] == "distributed"]
+    levels = {name: logging.getLogger(name).level for name in ["distributed", *names]}
+    for name in levels:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+    def undo() -> None:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+    return undo
+
+
+def run_dask(fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk], scheduler: str,
+             workers: int) -> Ordered:
+    """Run ``fn(*args, a, b)`` for each chunk on a Dask cluster, in chunk order.
+
+    ``scheduler`` is ``tcp://host:port``, or ``local``: a new ``LocalCluster`` of
+    ``workers`` single-threaded worker processes here.
+
+    Raises:
+        FrayInputError: the scheduler cannot be reached, or has no worker.
+    """
+    return DaskCluster(fn, args, chunks, scheduler, workers)
+
+
+class DaskCluster(Ordered):
+    """Chunks on a Dask cluster, in chunk order (``sim.batch.executors.Ordered``)."""
+
+    def __init__(self, fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk],
+                 scheduler: str, workers: int) -> None:
+        self._fn, self._args = fn, args
+        self._where = ("the local Dask cluster" if scheduler == "local"
+                       else f"the Dask scheduler at {scheduler}")
+        self._client: Client | None = None
+        self._cluster: LocalCluster | None = None
+        self._unquiet = quiet_dask()
+        try:
+            self._connect(scheduler, workers)
+            known = len(self._client.scheduler_info().get("workers", {}))
+        except BaseException:
+            self._shutdown(False)
+            raise
+        super().__init__(chunks, max(workers, known) * WINDOW_PER_WORKER)
+
+    def _connect(self, scheduler: str, workers: int) -> None:
+        if scheduler == "local":
+            with _signals_held():  # a cluster stopped half-started fails in Dask's atexit
+                self._cluster = LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=":0", silence_logs=logging.CRITICAL,
+                    preload=[__name__])
+                self._client = Client(self._cluster)
+            return
+        try:
+            self._client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
+                                                 f"{scheduler}: {exc}")]) from None
+        try:
+            self._client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise FrayInputError("--scheduler", [("", f"the Dask scheduler at {scheduler} "
+                                                 f"has no worker: {exc}")]) from None
+
+    def _submit(self, a: int, b: int) -> Any:
+        try:
+            return self._client.submit(self._fn, *self._args, a, b, pure=False)
+        except LOST as exc:
+            raise self._lost(exc) from None
+
+    def _result(self, future: Any) -> Rows:
+        try:
+            return future.result()
+        except LOST as exc:
+            if future.status == "error" and not isinstance(exc, KilledWorker):
+                raise  # the chunk's own failure, not the cluster's
+            raise self._lost(exc) from None
+
+    def _lost(self, exc: BaseException) -> SchedulerLost:
+        if isinstance(exc, KilledWorker):
+            return SchedulerLost(f"{self._where} gave up on a chunk whose workers kept dying "
+                                 "(KilledWorker)")
+        # cancelled by the cluster (fray cancels none it still reads), a lost link
+        why = getattr(exc, "reason", None) or str(exc).rsplit(": ", 1)[-1] or type(exc).__name__
+        return SchedulerLost(f"lost {self._where} in the middle of the batch ({why})")
+
+    def _halt(self, futures: list[Any]) -> list[bool]:
+        """Keep the chunks done or being processed; cancel the rest."""
+        try:
+            busy = {key for keys in self._client.processing().values() for key in keys}
+        except Exception:  # noqa: BLE001 - no scheduler to ask: keep what is done
+            busy = set()
+        wanted = [future.done() or future.key in busy for future in futures]
+        dropped = [f for f, keep in zip(futures, wanted, strict=True) if not keep]
+        if dropped:
+            try:
+                self._client.cancel(dropped)
+            except Exception:  # noqa: BLE001, S110 - closing the client drops them anyway
+                pass
+        return wanted
+
+    def _shutdown(self, stopped: bool) -> None:
+        del stopped  # nothing to wait for: the client and the cluster drop what runs
+        try:
+            if self._client is not None:
+                self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        finally:
+            self._unquiet()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP back until the block is done, then deliver them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    before = {signum: signal.signal(signum, lambda signum, _frame: held.append(signum))
+              for signum in STOPPING}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        if held:
+            signal.raise_signal(held[0])

@@ -1,0 +1,58 @@
+"""Fixtures of the batch tests: a real Dask cluster on loopback."""
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_cluster(folder: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A real Dask scheduler and one worker, on loopback: the address and the scheduler."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", str(port), "--no-dashboard"],
+        cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--nworkers", "1", "--no-dashboard", "--no-nanny"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        yield address, scheduler
+    finally:
+        for proc in (worker, scheduler):
+            proc.terminate()
+        for proc in (worker, scheduler):
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """A real Dask scheduler and one worker, on loopback: the scheduler's address."""
+    with running_cluster(tmp_path) as (address, _scheduler):
+        yield address
+
+
+@pytest.fixture
+def dask_scheduler(tmp_path):
+    """The same cluster: the scheduler's address and its process (to take it away)."""
+    with running_cluster(tmp_path) as found:
+        yield found
