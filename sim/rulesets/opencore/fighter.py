@@ -1,13 +1,12 @@
-"""OpenCore d100: the scenario blocks, the fighter's state and its ongoing effects.
+"""OpenCore d100: the fighter's numbers, its state and its ongoing effects.
 
-- ``OpenCoreBlock`` validates a member's native ``opencore:`` block, ``OpenCoreOptions`` a
-  scenario's ``options.opencore``;
 - ``profile`` converts a member (neutral traits, or the native block over them) into the
   fighter's numbers, once per member and scenario;
 - ``OpenCoreFighter`` holds one fighter's state in a fight;
 - the effects that outlive an action are SimPy processes (``start_stun``, ``knock_out``,
   ``ensure_bleeding``); ``check_health`` turns hit points into a status.
 
+The scenario blocks it reads (``OpenCoreBlock``, ``OpenCoreOptions``) are in ``blocks.py``.
 Rulings not in RULES.md or seed 001 are marked "Ruling:" where they are applied.
 """
 
@@ -16,21 +15,23 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Annotated, Any, Literal
-
-from pydantic import Field, field_validator, model_validator
+from typing import TYPE_CHECKING
 
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant, Status
+from sim.rulesets.opencore.blocks import ABILITIES, MODES
 from sim.rulesets.opencore.criticals import CritTable
-from sim.rulesets.opencore.rules import HealthStatus, health_status, hp_loss_per_round
+from sim.rulesets.opencore.rules import (
+    HealthStatus,
+    health_status,
+    hp_loss_per_round,
+)
 from sim.rulesets.opencore.tables import (
     ARMOR,
     NATIVE_WEAPONS,
     NEUTRAL_ARMOR,
     NEUTRAL_WEAPONS,
     NO_ARMOR,
-    SHIELD_DEFENSE_BONUS,
     WEAPONS,
     Armor,
     DamageDice,
@@ -39,14 +40,11 @@ from sim.rulesets.opencore.tables import (
     Weapon,
     WeaponClass,
 )
-from sim.scenario.errors import unknown
-from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
-ABILITIES = ("str", "dex", "agl", "con", "int", "per", "wis", "cha", "com")
 SKILLS = ("hand_to_hand", "melee", "thrown", "archery", "firearms", "portable_at", "gunnery",
           "evade", "acrobatics")
 FEET = 0.3048
@@ -63,128 +61,7 @@ MAX_RANGE_BY_WEAPON = {"small_handgun": 50.0, "large_handgun": 50.0, "shotgun": 
 COVER_PENALTY = (0, 10, 20, 30)
 VISIBILITY_PENALTY = (0, 10, 20)
 NEUTRAL_ABILITY_REST = 50  # int, wis, cha, com: RULES.md "the rest 50"
-MODES = {"single": Mode.SINGLE, "burst": Mode.BURST, "auto": Mode.FULL_AUTO,
-         "full_auto": Mode.FULL_AUTO}
 UNARMED = WEAPONS["hand_to_hand"]
-
-
-# ---------------------------------------------------------------------------- scenario blocks
-Score = Annotated[int, Field(ge=1, le=100)]
-SkillScore = Annotated[int, Field(ge=0, le=100)]
-
-
-class OpenCoreAbilities(Strict):
-    """Ability scores 1-100 by their lowercase abbreviations."""
-
-    str: Score | None = None
-    dex: Score | None = None
-    agl: Score | None = None
-    con: Score | None = None
-    int: Score | None = None
-    per: Score | None = None
-    wis: Score | None = None
-    cha: Score | None = None
-    com: Score | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _capitals(cls, data: Any) -> Any:
-        """The rulebook writes abilities in capitals (``CON: 60``): both spellings count."""
-        if not isinstance(data, dict):
-            return data
-        out: dict = {}
-        given: dict = {}  # each ability: the spelling the file used
-        for key, value in data.items():
-            name = key.lower() if isinstance(key, str) and key.lower() in ABILITIES else key
-            if name in out:
-                raise ValueError(f"'{name}' is given twice (as '{given[name]}' and '{key}')")
-            out[name], given[name] = value, key
-        return out
-
-
-class OpenCoreSkills(Strict):
-    """Skill scores 0-100: one per weapon class, plus the defensive skills."""
-
-    hand_to_hand: SkillScore | None = None
-    melee: SkillScore | None = None
-    thrown: SkillScore | None = None
-    archery: SkillScore | None = None
-    firearms: SkillScore | None = None
-    portable_at: SkillScore | None = None
-    gunnery: SkillScore | None = None
-    evade: SkillScore | None = None
-    acrobatics: SkillScore | None = None
-
-
-class OpenCoreBlock(Strict):
-    """Native ``opencore:`` block. Every key overrides the neutral conversion.
-
-    ``weapon`` and ``armor`` take the seed's own keys (``assault_rifle``, ``plated_vest``),
-    ``mode`` an assault rifle's fire mode, ``damage`` a weapon's damage in the seed's notation
-    (a better-than-average weapon, or a thrown weapon, which the seed rates "per weapon"),
-    ``critical`` the weapon's critical table (fire and acid: ``burn``; no seed weapon uses it).
-    """
-
-    abilities: OpenCoreAbilities = OpenCoreAbilities()
-    skills: OpenCoreSkills = OpenCoreSkills()
-    hp: Annotated[int, Field(ge=1)] | None = None
-    toughness: Annotated[int, Field(ge=0)] | None = None
-    weapon: str | None = None
-    mode: Literal["single", "burst", "auto", "full_auto"] | None = None
-    damage: str | None = None
-    critical: Literal["slash", "impact", "puncture", "shrapnel", "burn"] | None = None
-    armor: str | None = None
-
-    @field_validator("weapon")
-    @classmethod
-    def _known_weapon(cls, value: str | None) -> str | None:
-        if value is not None and value not in NATIVE_WEAPONS:
-            raise ValueError(unknown("OpenCore weapon", value, NATIVE_WEAPONS))
-        return value
-
-    @field_validator("armor")
-    @classmethod
-    def _known_armor(cls, value: str | None) -> str | None:
-        if value is not None and value != "none" and value not in ARMOR:
-            raise ValueError(unknown("OpenCore armor", value, ["none", *ARMOR]))
-        return value
-
-    @field_validator("damage")
-    @classmethod
-    def _damage(cls, value: str | None) -> str | None:
-        if value is not None:
-            DamageDice.parse(value)
-        return value
-
-    @model_validator(mode="after")
-    def _weapon_mode(self) -> OpenCoreBlock:
-        if self.mode is not None:
-            if self.weapon is None:
-                raise ValueError("'mode' needs 'weapon' (a seed weapon key such as "
-                                 "assault_rifle) in the same block")
-            NATIVE_WEAPONS[self.weapon].mode(MODES[self.mode])  # raises ValueError naming the modes
-        if self.weapon is not None and self.damage is None:
-            if NATIVE_WEAPONS[self.weapon].mode(MODES[self.mode or "single"]).damage is None:
-                raise ValueError(f"the seed rates {self.weapon} damage 'per weapon': give "
-                                 f"'damage' (e.g. '1d6+STR')")
-        return self
-
-
-class OpenCoreOptions(Strict):
-    """``options.opencore`` in a scenario.
-
-    Attributes:
-        hp_rule: ``con`` (HP = CON, the ruling) or ``seed`` (1d100 - CON, minimum 1).
-        initiative: ``individual`` (1d20 + DEX mod + speed - armor, each round) or ``group``
-            (1d6 per side, each round).
-        cover: apply the cover and visibility penalties to ranged attacks (a ruling).
-        shield_bonus: added to a shield bearer's defense (the seed has no shields: 0).
-    """
-
-    hp_rule: Literal["con", "seed"] = "con"
-    initiative: Literal["individual", "group"] = "individual"
-    cover: bool = True
-    shield_bonus: Annotated[int, Field(ge=0, le=100)] = SHIELD_DEFENSE_BONUS
 
 
 # ---------------------------------------------------------------------------- conversion

@@ -18,14 +18,13 @@ from sim.core.combatant import Status
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
+from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     COVER_PENALTY,
     MOVE_METRES,
     UNARMED,
     VISIBILITY_PENALTY,
-    OpenCoreBlock,
     OpenCoreFighter,
-    OpenCoreOptions,
     check_health,
     ensure_bleeding,
     knock_out,
