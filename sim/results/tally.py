@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sim.results.fighters import FighterFold
@@ -173,15 +174,25 @@ class SideFold:
         }
 
 
+@lru_cache(maxsize=256)
+def _side_keys(name: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """A side's columns that ``_side_numbers`` reads (made once per side, not per row)."""
+    return (tuple(f"{name}_{key}" for key in ("deaths", "out", "attacks", "hits")),
+            tuple(f"{name}_{key}" for key in ("deaths_after", "damage", "fled", "surrendered")),
+            f"{name}_out_rounds")
+
+
 def _side_numbers(row: dict[str, Any], name: str) -> tuple[list[int], list[int]]:
     """``[deaths, after, out, attacks, hits, damage, fled, surrendered]``, the out rounds.
 
     Rows written before the aftermath was counted have no ``deaths_after``: 0.
     """
-    numbers = [int(row[f"{name}_deaths"]), int(row.get(f"{name}_deaths_after") or 0)]
-    numbers += [int(row[f"{name}_{key}"]) for key in ("out", "attacks", "hits")]
-    numbers += [int(row.get(f"{name}_{key}") or 0) for key in ("damage", "fled", "surrendered")]
-    text = row.get(f"{name}_out_rounds") or ""
+    (deaths, out, attacks, hits), (after, damage, fled, surrendered), rounds = _side_keys(name)
+    get = row.get
+    numbers = [int(row[deaths]), int(get(after) or 0), int(row[out]), int(row[attacks]),
+               int(row[hits]), int(get(damage) or 0), int(get(fled) or 0),
+               int(get(surrendered) or 0)]
+    text = get(rounds) or ""
     return numbers, [int(x) for x in str(text).split()]
 
 
