@@ -119,6 +119,20 @@ def test_same_seed_same_fight(ruleset):
     assert Encounter(scen, ruleset, 7).run() == Encounter(scen, ruleset, 7).run()
 
 
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_log_changes_nothing(ruleset, path):
+    """A batch (no log) and ``fray run`` (log) of one seed give the same result.
+
+    Rulesets skip words, roll records and the aftermath's timed rounds when no log is kept;
+    none of that may change a fight.
+    """
+    scen = scenario_mod.load(path)
+    for seed in range(40):
+        assert (Encounter(scen, ruleset, seed).run()
+                == Encounter(scen, ruleset, seed, log=True).run()), seed
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_advisor_answers_every_question_safely(ruleset):
     """Every question the profiles may ask has an answer of the right kind."""
