@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from sim.ai import profiles, tactics
 from sim.ai.doctrine import COVER_MOVES
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Yield
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -34,14 +34,12 @@ class Option:
         intents: what is declared.
         odds: the chance the first attack hits, or None.
         head: the chance its roll holds a head hit (ORE), or None.
-        surrender: the fighter yields instead of declaring (out of the fight, alive).
     """
 
     key: str
     label: str
     intents: tuple[Intent, ...]
     odds: float | None = None
-    surrender: bool = False
     head: float | None = None
 
 
@@ -64,8 +62,8 @@ def options(enc: Encounter, c: Combatant) -> list[Option]:
     if Bide in supports:
         out.append(Option("bide", "bide (act later, first next round)", (Bide(),)))
     out.append(Option("hold", "hold: declare nothing", ()))
-    out.append(Option("yield", "yield (surrender: out of the fight, alive)", (),
-                      surrender=True))
+    # the engine takes a fighter that yields out as it declares (``Encounter.declare``)
+    out.append(Option("yield", "yield (surrender: out of the fight, alive)", (Yield(),)))
     return out
 
 

@@ -33,9 +33,8 @@ from typing import TYPE_CHECKING
 
 from sim.ai import tactics
 from sim.ai.doctrine import COVER_MOVES
-from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Reload, Retreat
+from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Reload, Retreat, Yield
 from sim.core.battlefield import MELEE_REACH
-from sim.core.combatant import Status
 
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant
@@ -156,8 +155,7 @@ def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Inten
     close = tactics.engaged(enc, c, foes)
     if close:
         c.why = f"yields to {close[0].name}: badly hurt"
-        enc.take_out(c, Status.SURRENDERED, c.why)
-        return []
+        return [Yield()]
     field = enc.field
     dest = tactics.edge(enc, c, foes)
     if c.pos == dest and not tactics.can_leave(enc, c, foes):
@@ -352,6 +350,8 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
     declared for a ruleset to ignore.
     """
     intents = PROFILES[c.ai](enc, c)
+    if intents and type(intents[0]) is Yield:  # the engine takes it out (no ruleset acts)
+        return intents
     rules = enc.ruleset
     supports, most = rules.supports, rules.max_actions
     for i in intents:

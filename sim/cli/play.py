@@ -22,7 +22,6 @@ from sim.ai.doctrine import Policy
 from sim.batch import files
 from sim.batch.runner import scenario_digest
 from sim.cli import params
-from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.report.log import render
 from sim.report.panel import menu_text, situation
@@ -86,9 +85,6 @@ class Player:
                 self._refuse(f"'{answer}' is not on the menu{_hint(menu, answer)}: answer "
                              f"0-{len(menu)} or a keyword in brackets")
                 continue
-            if option.surrender:
-                enc.take_out(c, Status.SURRENDERED, "yields")
-                return []
             c.why = f"the player's choice: {option.label}"
             return list(option.intents)
 

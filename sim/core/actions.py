@@ -69,7 +69,17 @@ class Bide:
     """Wait for a better moment (OpenCore: +20 initiative next round)."""
 
 
-Intent = Attack | Move | Retreat | Defend | Aim | Reload | Bide
+@dataclass(frozen=True, slots=True)
+class Yield:
+    """Surrender instead of acting: out of the fight, alive.
+
+    Declared alone; the engine takes the fighter out as it declares
+    (``Encounter.declare``), so that an AI asked only for advice (``fray play``'s
+    suggestion) changes nothing.
+    """
+
+
+Intent = Attack | Move | Retreat | Defend | Aim | Reload | Bide | Yield
 DEFENDS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}  # for the solo log
 
 

@@ -20,6 +20,7 @@ import simpy
 from sim.ai import profiles as ai
 from sim.ai import tactics
 from sim.core import aftermath
+from sim.core.actions import Yield
 from sim.core.battlefield import Battlefield
 from sim.core.combatant import Combatant, Status
 from sim.core.outcome import EncounterResult, encounter_result
@@ -152,6 +153,9 @@ class Encounter:
         """
         mind = self.minds.get(c.name)
         intents = mind(self, c) if mind is not None else ai.decide(self, c)
+        if intents and type(intents[0]) is Yield:  # surrenders instead of acting
+            self.take_out(c, Status.SURRENDERED, c.why)
+            intents = []
         self.declared[c] = intents
         return intents
 

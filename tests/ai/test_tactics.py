@@ -18,7 +18,7 @@ from sim.ai import profiles as ai
 from sim.ai import tactics
 from sim.ai.doctrine import effective, policy
 from sim.batch.runner import BatchSpec, run_batch
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat, Yield
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.results.stats import wilson
@@ -147,7 +147,9 @@ def test_a_badly_hurt_cautious_fighter_in_melee_yields(ruleset):
     enc = fight(ruleset, [{"name": "A", "ai": "cautious", **SWORD}], [{"name": "B", **SWORD}])
     a = enc.combatants[0]
     hurt(enc, a, 0.6)
-    assert ai.decide(enc, a) == []
+    assert ai.decide(enc, a) == [Yield()]  # advice only: still in the fight
+    assert a.in_fight
+    assert enc.declare(a) == []  # declared: the engine takes it out
     assert a.status is Status.SURRENDERED and enc.sides_left == 1
 
 

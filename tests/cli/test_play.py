@@ -316,6 +316,30 @@ def test_when_the_script_runs_out_the_profile_spends_again():
     assert player.done and a.policy is own
 
 
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_the_menu_suggesting_a_surrender_surrenders_nobody(ruleset):
+    """Badly hurt in melee, the tactical AI would yield: the menu says so, and changes nothing.
+
+    The player attacks instead: the fighter stays in the fight and its attack is declared.
+    """
+    from sim.cli.play import Player
+
+    scen = scenario({"a": [{"name": "A", "ai": "cautious", "weapon": "sword"}],
+                     "b": [{"name": "B", "weapon": "sword"}]}, ruleset=ruleset)
+    said = []
+    player = Player(iter(["attack B"]), said.append)
+    enc = Encounter(scen, ruleset, 0, log=True, minds={"A": player})
+    a, b = enc.combatants
+    wounds = {"ore": lambda: a.wounds.take(5, 0, 3), "bgrade": lambda: a.wounds.take(3, 0),
+              "opend6": lambda: setattr(a, "wounds", 3),
+              "opend6-hp": lambda: setattr(a, "hp", a.hp_max // 3)}
+    wounds.get(ruleset, lambda: setattr(a, "hp", a.max_hp // 3))()
+    intents = enc.declare(a)
+    assert any("would do (or Enter): yield" in text for text in said)  # the suggestion
+    assert a.in_fight and enc.sides_left == 2
+    assert [type(i).__name__ for i in intents] == ["Attack"]
+
+
 def test_moves_say_where_they_end_and_a_fall_back_may_stay_on_the_field():
     from sim import scenario as scenario_mod
     from sim.core.actions import Retreat
