@@ -179,6 +179,8 @@ class Ruleset(ABC):
         field = enc.field
         before = f.pos
         f.pos = field.approach(f.pos, target.pos, metres, intent.stop_at)
+        if enc.nearest:  # a move while others declare: their nearest foes may change
+            enc.nearest.clear()
         if enc.log is None:
             return
         gap = field.distance(f.pos, target.pos)
@@ -201,6 +203,8 @@ class Ruleset(ABC):
         field = enc.field
         before = f.pos
         f.pos = field.advance(f.pos, intent.dest, metres)
+        if enc.nearest:  # a move while others declare: their nearest foes may change
+            enc.nearest.clear()
         if enc.log is not None and f.pos != before:
             enc.emit("move", who=f.name, to=field.describe(f.pos),
                      text=f"{f.name} moves to {field.describe(f.pos)} ({f.why}).")

@@ -33,6 +33,7 @@ from sim.rulesets.ore.rules import (
     CALLED_SHOT_PENALTY,
     RolledSet,
     RollPlan,
+    action_pool,
     arms_ok,
     assign_sets,
     gobble,
@@ -134,9 +135,11 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         if calls is not None:
             # The AI asks for this plan (can the attack succeed? a called shot? a second
             # attack?) and the planner rolls it moments later, round after round: made once,
-            # kept by everything it depends on (the weapon by identity: it could change hands).
+            # kept by everything it reads: the pool (stats, skill, weapon kind), the weapon's
+            # ranges, both places, the called locations, dazed.
             target = intents[0].target
-            key = (target, calls, pos, target.pos, f.wounds.dazed, id(f.weapon))
+            key = (target, calls, pos, target.pos, f.wounds.dazed, f.weapon.ranges,
+                   action_pool(f, intents[0]))
             p = f.plans.get(key)
             if p is None:
                 if len(f.plans) >= PLANS_KEPT:
@@ -144,7 +147,8 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                 p = f.plans[key] = plan_roll(
                     f, intents, lambda i: situational_penalty(field, f, pos, i),
                     cap=self.cap, per_extra_action=self.per_extra_action)
-            return p
+            # the numbers are kept; the intents are the asker's own (not the first asker's)
+            return RollPlan(tuple(intents), *p[1:])
         return plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
                          cap=self.cap, per_extra_action=self.per_extra_action)
 
