@@ -147,8 +147,9 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                 p = f.plans[key] = plan_roll(
                     f, intents, lambda i: situational_penalty(field, f, pos, i),
                     cap=self.cap, per_extra_action=self.per_extra_action)
-            # the numbers are kept; the intents are the asker's own (not the first asker's)
-            return RollPlan(tuple(intents), *p[1:])
+            # ``p.rolled`` holds the first asker's intents: equal to these (intents are frozen
+            # values, compared by value; nothing tells one from an equal one by identity)
+            return p
         return plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
                          cap=self.cap, per_extra_action=self.per_extra_action)
 
