@@ -60,7 +60,10 @@ _received: list[int] = []
 def main() -> None:
     """Entry point: run the CLI, turning input errors into exit code 2."""
     for signum in STOPPING:
-        signal.signal(signum, _stop_like_ctrl_c)
+        # a signal ignored at start stays ignored, as Python leaves SIGINT: ``nohup fray
+        # batch ... &`` must outlive the terminal that started it
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _stop_like_ctrl_c)
     try:
         _main()
     except SystemExit as exc:

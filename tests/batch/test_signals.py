@@ -1,0 +1,63 @@
+"""Signals from outside: nohup's ignored SIGHUP, a closed terminal, what a stop waits for."""
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SCENARIOS
+
+from sim import scenario as scenario_mod
+from sim.batch.files import STATE
+from sim.batch.runner import BatchSpec, run_batch
+
+DUEL = str(SCENARIOS / "duel.yaml")
+FRAY = [sys.executable, "-c", "from sim.cli.main import main; main()"]
+LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ptys, /proc: Linux")
+
+
+def outputs(folder: Path) -> tuple[bytes, bytes]:
+    return (folder / "encounters.csv").read_bytes(), (folder / "summary.json").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted 1,200-encounter duel batch, one worker."""
+    out = tmp_path_factory.mktemp("reference")
+    run_batch(BatchSpec(scenario_mod.load(DUEL), "ore", 1200, seed=4, chunk_size=100), out)
+    return outputs(out)
+
+
+def batch_args(out: Path, n: int = 1200) -> list[str]:
+    return FRAY + ["batch", DUEL, "-n", str(n), "--seed", "4", "--workers", "2",
+                   "--chunk-size", "10", "--out", str(out), "-q"]
+
+
+def wait_for_state(out: Path, proc: subprocess.Popen) -> None:
+    deadline = time.time() + 60
+    while not (out / STATE).exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    assert (out / STATE).exists()
+
+
+def _ignore_sighup() -> None:  # what nohup does before it starts the command
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def test_a_batch_started_under_nohup_outlives_the_terminal(tmp_path, reference):
+    """SIGHUP ignored at start stays ignored: the batch runs on and finishes."""
+    out = tmp_path / "run"
+    proc = subprocess.Popen(batch_args(out), cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_ignore_sighup)
+    try:
+        wait_for_state(out, proc)
+        proc.send_signal(signal.SIGHUP)  # the terminal closes
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert outputs(out) == reference
