@@ -58,8 +58,21 @@ def _die_with_parent() -> None:
         pass
 
 
-def _say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+def say(text: str) -> None:
+    """A line on stderr; a terminal gone (closed: EIO, EPIPE) is no reason to fail a stop.
+
+    Once a write fails, stderr becomes ``os.devnull``: later lines (and the flush at exit,
+    which would turn the exit status into 120) go nowhere, and the stop goes on.
+    """
+    try:
+        print(text, file=sys.stderr, flush=True)
+    except OSError:
+        stderr_gone()
+
+
+def stderr_gone() -> None:
+    """Writing to stderr failed (its terminal closed): send the rest of the run's to nowhere."""
+    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - stderr for the rest of the run
 
 
 class Ordered:
@@ -129,7 +142,7 @@ class Ordered:
         running = sum(1 for (_, f), keep in zip(pending, wanted, strict=True)
                       if keep and not f.done())
         if running:
-            _say(f"stopping: waiting for the {running} chunk{'s' * (running > 1)} already "
+            say(f"stopping: waiting for the {running} chunk{'s' * (running > 1)} already "
                  "started, to keep them (Ctrl-C again to stop at once)")
         try:
             for ((a, b), future), keep in zip(pending, wanted, strict=True):
@@ -205,7 +218,7 @@ class Pool(Ordered):
 
     def _shutdown(self, stopped: bool) -> None:
         if stopped:  # stopped by an error: say so at once, then wait for the running chunks
-            _say("stopping: waiting for the chunks running now (Ctrl-C again to stop at once)")
+            say("stopping: waiting for the chunks running now (Ctrl-C again to stop at once)")
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import click
 
 from sim.batch import files
+from sim.batch.executors import say
 from sim.batch.runner import BatchSpec, finished_here, run_batch
 from sim.cli import params
-from sim.report.tables import batch_table, fighter_table, progress_bar
+from sim.report.tables import batch_table, fighter_table
 
 EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 
@@ -65,15 +66,13 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
 def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool) -> dict:
     """One batch with a progress bar; Ctrl-C says how to resume and exits 130."""
     try:
-        with progress_bar(spec.n, f"{spec.scenario.slug} [{spec.ruleset}]", quiet) as advance:
+        with params.progress(spec.n, f"{spec.scenario.slug} [{spec.ruleset}]", quiet) as advance:
             return run_batch(spec, target, advance, resume=resume)
     except KeyboardInterrupt:
         state = files.read_state(target)
         if state is None:  # not one chunk finished: nothing kept, nothing to resume
-            click.echo(f"interrupted before any encounter finished: nothing kept in {target}",
-                       err=True)
+            say(f"interrupted before any encounter finished: nothing kept in {target}")
         else:
-            click.echo(f"interrupted: {state['rows']} of {spec.n} encounters kept in {target}; "
-                       f"continue with the same command plus --resume --out {target}",
-                       err=True)
+            say(f"interrupted: {state['rows']} of {spec.n} encounters kept in {target}; "
+                f"continue with the same command plus --resume --out {target}")
         sys.exit(130)

@@ -9,6 +9,7 @@ import click
 
 from sim.batch import files
 from sim.batch.campaign import run_campaigns, spec_for
+from sim.batch.executors import say
 from sim.batch.runner import finished_here
 from sim.cli import params
 from sim.cli.play import Player
@@ -21,7 +22,6 @@ from sim.report.campaign import (
     stage_text,
 )
 from sim.report.log import render
-from sim.report.tables import progress_bar
 from sim.scenario.campaign import Campaign, load_campaign
 from sim.scenario.errors import FrayInputError, unknown
 
@@ -84,14 +84,13 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
         click.echo(f"{target}: already complete", err=True)
         return
     try:
-        with progress_bar(count, f"{camp.slug} [{name}]", quiet) as advance:
+        with params.progress(count, f"{camp.slug} [{name}]", quiet) as advance:
             summary = run_campaigns(spec, target, advance, resume=resume)
     except KeyboardInterrupt:
         state = files.read_state(target)
         kept = f"{state['rows']} of {count} runs kept" if state else "nothing kept"
-        click.echo(f"interrupted: {kept} in {target}"
-                   + (f"; continue with the same command plus --resume --out {target}"
-                      if state else ""), err=True)
+        say(f"interrupted: {kept} in {target}"
+            + (f"; continue with the same command plus --resume --out {target}" if state else ""))
         sys.exit(130)
     click.echo(campaign_table(summary))
     click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}, "

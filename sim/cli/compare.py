@@ -14,12 +14,12 @@ from sim.batch import files
 from sim.batch import sweep as sweep_mod
 from sim.batch.campaign import run_compare_campaign
 from sim.batch.compare import prepare_out_dir, run_compare
+from sim.batch.executors import say
 from sim.cli import params
 from sim.report.campaign import compare_table as campaign_compare_table
 from sim.report.compare import compare_table
 from sim.report.convert import conversion_text
 from sim.report.sweep import sweep_table
-from sim.report.tables import progress_bar
 from sim.scenario.campaign import Campaign
 from sim.scenario.errors import FrayInputError
 
@@ -81,16 +81,15 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
     out_dir = out_dir or files.default_out_dir(scenario.slug, "compare")
     prepare_out_dir(out_dir, rulesets, force or resume)
     settings = {"seed": seed, "workers": params.workers_or_cores(workers), "resume": resume,
-                "progress": lambda label: progress_bar(count, label, quiet)}
+                "progress": lambda label: params.progress(count, label, quiet)}
     try:
         if isinstance(scenario, Campaign):
             summaries = run_compare_campaign(scenario, rulesets, count, out_dir, **settings)
         else:
             doc = run_compare(scenario, rulesets, count, out_dir, html=html, **settings)
     except KeyboardInterrupt:
-        click.echo(f"interrupted: finished rulesets and every finished chunk are kept in "
-                   f"{out_dir}; continue with the same command plus --resume --out {out_dir}",
-                   err=True)
+        say(f"interrupted: finished rulesets and every finished chunk are kept in {out_dir}; "
+            f"continue with the same command plus --resume --out {out_dir}")
         sys.exit(130)
     if isinstance(scenario, Campaign):
         click.echo(campaign_compare_table(summaries))
@@ -132,7 +131,7 @@ def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force
     out_dir = out_dir or files.default_out_dir(slug, "sweep")
     sweep_mod.prepare_out_dir(out_dir, force)
     total = count * len(cases) * (len(rulesets) if rulesets else 1)
-    with progress_bar(total, f"{slug} sweep {path}", quiet) as advance:
+    with params.progress(total, f"{slug} sweep {path}", quiet) as advance:
         rows = sweep_mod.run_sweep(path, cases, rulesets, count, seed=seed,
                                    workers=params.workers_or_cores(workers), advance=advance)
     written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],

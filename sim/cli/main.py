@@ -16,6 +16,7 @@ import sys
 import click
 
 from sim import __version__
+from sim.batch.executors import say
 from sim.cli.authoring import map_command, new_command, scenarios_command, schema_command
 from sim.cli.batch import batch
 from sim.cli.campaign import campaign
@@ -76,7 +77,7 @@ def _main() -> None:
     try:
         cli.main(prog_name="fray", standalone_mode=False)
     except FrayInputError as exc:
-        click.echo(f"error: {exc.render()}", err=True)
+        say(f"error: {exc.render()}")
         sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
@@ -84,21 +85,21 @@ def _main() -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except click.Abort:
-        click.echo("aborted", err=True)
+        say("aborted")
         sys.exit(130)
     except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
+        say("interrupted")
         sys.exit(130)
     except OSError as exc:  # a full disk, a folder made read-only while running, ...
         if os.environ.get("FRAY_DEBUG"):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
-        click.echo(f"error: {where}{exc.strerror or exc}; what finished is kept (an "
-                   "interrupted batch resumes with --resume once this is fixed)", err=True)
+        say(f"error: {where}{exc.strerror or exc}; what finished is kept (an interrupted "
+            "batch resumes with --resume once this is fixed)")
         sys.exit(1)
     except Exception as exc:  # an unexpected failure: exit 1 with a short message
         if os.environ.get("FRAY_DEBUG"):
             raise
-        click.echo(f"internal error: {type(exc).__name__}: {exc} "
-                   f"(set FRAY_DEBUG=1 for the traceback)", err=True)
+        say(f"internal error: {type(exc).__name__}: {exc} (set FRAY_DEBUG=1 for the "
+            "traceback)")
         sys.exit(1)

@@ -7,16 +7,19 @@ scheduler and executor checks, and loading the scenario a command names.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
 from sim import scenario as scenario_mod
+from sim.batch.executors import stderr_gone
+from sim.report.tables import progress_bar
 from sim.rulesets import registry
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
@@ -196,3 +199,27 @@ def check_resume(resume: bool, out_dir: Path | None, what: str, force: bool = Fa
     if resume and out_dir is None:
         raise FrayInputError("--resume", [("", f"name the folder of the interrupted {what} "
                                            "with --out DIR")])
+
+
+# ---------------------------------------------------------------------------- output
+@contextlib.contextmanager
+def progress(total: int, label: str, quiet: bool = False) -> Iterator[Callable[[int], None]]:
+    """``progress_bar``, which never decides how a run ends.
+
+    A terminal closed while the bar is shown makes its last drawing fail (EIO): the stop
+    (or the finished run) goes on as if the bar had been drawn, stderr then goes nowhere.
+    """
+    bar = progress_bar(total, label, quiet)
+    advance = bar.__enter__()
+    try:
+        yield advance
+    except BaseException as exc:
+        try:
+            bar.__exit__(type(exc), exc, exc.__traceback__)
+        except OSError:
+            stderr_gone()
+        raise
+    try:
+        bar.__exit__(None, None, None)
+    except OSError:
+        stderr_gone()

@@ -10,7 +10,7 @@ import pytest
 from helpers import ROOT, SCENARIOS
 
 from sim import scenario as scenario_mod
-from sim.batch.files import STATE
+from sim.batch.files import PART, STATE, read_state
 from sim.batch.runner import BatchSpec, run_batch
 
 DUEL = str(SCENARIOS / "duel.yaml")
@@ -61,3 +61,34 @@ def test_a_batch_started_under_nohup_outlives_the_terminal(tmp_path, reference):
             proc.wait()
     assert proc.returncode == 0, err
     assert outputs(out) == reference
+
+
+def part_rows(folder: Path) -> int:
+    return (folder / PART).read_bytes().count(b"\n") - 1
+
+
+@LINUX
+@pytest.mark.parametrize("quiet", [True, False], ids=["quiet", "progress bar"])
+def test_a_closed_terminal_stops_the_batch_and_keeps_the_chunks(tmp_path, reference, quiet):
+    """stderr on a terminal that is gone (EIO): the stop goes on, keeps its chunks, 129."""
+    import os
+    import pty
+
+    out = tmp_path / "run"
+    args = batch_args(out, 200000)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args if quiet else args[:-1], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=slave, start_new_session=True)
+    os.close(slave)
+    try:
+        wait_for_state(out, proc)
+        os.close(master)  # the terminal window closes: writes to it fail with EIO
+        proc.send_signal(signal.SIGHUP)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 129
+    assert part_rows(out) == read_state(out)["rows"] > 0
+    assert not (out / "encounters.csv").exists()

@@ -260,7 +260,7 @@ def interrupt_after_first_chunk(monkeypatch) -> None:
 
         yield advance
 
-    monkeypatch.setattr("sim.cli.campaign.progress_bar", bar)
+    monkeypatch.setattr("sim.cli.params.progress_bar", bar)
 
 
 def test_an_interrupted_batch_resumes_to_the_same_files(capsys, tmp_path, monkeypatch):
