@@ -60,14 +60,31 @@ def prepare_out_dir(out_dir: Path, rulesets: list[str], force: bool) -> None:
     files.claim_out_dir(out_dir, f"results ({shown})" if found else None, force)
 
 
+def resume_step(spec: BatchSpec, folder: Path, resume: bool) -> str:
+    """What a run of several batches (one per ruleset) does with one of them in ``folder``.
+
+    ``"keep"``: ``resume`` and it finished there; ``"resume"``: it was interrupted there;
+    ``"start"``: no ``resume``, or it never started. ``fray compare --resume`` and
+    ``fray batch --ruleset all --resume`` go through the rulesets with it.
+
+    Raises:
+        FrayInputError: ``folder`` holds a finished batch of something else.
+    """
+    if not resume:
+        return "start"
+    if finished_here(spec, folder):
+        return "keep"
+    return "resume" if files.read_state(folder) is not None else "start"
+
+
 def ruleset_tally(spec: BatchSpec, sub: Path, progress: ProgressFactory, resume: bool
                   ) -> Tally:
     """One ruleset's batch in ``sub``: run (or resumed), or on ``resume`` a finished one."""
-    if resume and finished_here(spec, sub):
+    step = resume_step(spec, sub, resume)
+    if step == "keep":
         return fold_csv(sub / "encounters.csv", spec.scenario, spec.ruleset, spec.seed)
     with progress(f"{spec.scenario.slug} [{spec.ruleset}]") as advance:
-        return run_tally(spec, sub, advance,
-                         resume=resume and files.read_state(sub) is not None)
+        return run_tally(spec, sub, advance, resume=step == "resume")
 
 
 def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, *,

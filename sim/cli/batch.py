@@ -8,10 +8,12 @@ from pathlib import Path
 import click
 
 from sim.batch import files
+from sim.batch.compare import resume_step
 from sim.batch.executors import say
-from sim.batch.runner import BatchSpec, finished_here, run_batch
+from sim.batch.runner import BatchSpec, run_batch
 from sim.cli import params
 from sim.report.tables import batch_table, fighter_table
+from sim.scenario.errors import FrayInputError
 
 EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 
@@ -45,17 +47,30 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
     params.check_resume(resume, out_dir, "batch", force)
     names = params.expand_rulesets(ruleset) or [scenario.ruleset]
     label = "all" if ruleset == "all" else names[0]
-    targets = files.batch_targets(out_dir or files.default_out_dir(scenario.slug, label), names)
+    base = out_dir or files.default_out_dir(scenario.slug, label)
+    targets = files.batch_targets(base, names)
     if not resume:
         for target in targets.values():
             files.claim_batch_dir(target, force)
+    specs = {name: BatchSpec(scenario, name, count, seed, params.workers_or_cores(workers),
+                             chunk_size or 0, executor, scheduler) for name in names}
+    # several rulesets resume as fray compare does: finished ones kept, the interrupted one
+    # resumed, the rest run; one alone must have been interrupted (run_batch says so)
+    steps = {name: resume_step(specs[name], targets[name], resume) for name in names}
+    several = len(names) > 1
+    if resume and several and set(steps.values()) == {"start"}:
+        raise FrayInputError(str(base), [("", "no interrupted batch to resume here (no "
+                                              "ruleset's subfolder holds one)")])
+    kept = False  # whether a ruleset's results are kept in ``base`` (for the interrupt hint)
     for name, target in targets.items():
-        spec = BatchSpec(scenario, name, count, seed, params.workers_or_cores(workers),
-                         chunk_size or 0, executor, scheduler)
-        if resume and finished_here(spec, target):
-            click.echo(f"{target}: already complete", err=True)
+        if steps[name] == "keep":
+            say(f"{target}: already complete")
+            kept = True
             continue
-        summary = _run(spec, target, quiet, resume)
+        summary = _run(specs[name], target, quiet,
+                       resume and (steps[name] == "resume" or not several),
+                       base if several else target, kept)
+        kept = True
         if parquet:
             files.write_parquet(target)
         click.echo(batch_table(summary) if by == "side" else fighter_table(summary))
@@ -63,16 +78,24 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
         click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
 
 
-def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool) -> dict:
-    """One batch with a progress bar; Ctrl-C says how to resume and exits 130."""
+def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool, resume_out: Path,
+         kept: bool) -> dict:
+    """One batch with a progress bar; Ctrl-C says how to resume and exits 130.
+
+    ``resume_out``: the folder ``--resume --out`` names (``target``, or its parent for
+    several rulesets); ``kept``: earlier rulesets' results are kept there.
+    """
     try:
         with params.progress(spec.n, f"{spec.scenario.slug} [{spec.ruleset}]", quiet) as advance:
             return run_batch(spec, target, advance, resume=resume)
     except KeyboardInterrupt:
         state = files.read_state(target)
-        if state is None:  # not one chunk finished: nothing kept, nothing to resume
+        hint = f"continue with the same command plus --resume --out {resume_out}"
+        if state is not None:
+            say(f"interrupted: {state['rows']} of {spec.n} encounters kept in {target}; {hint}")
+        elif kept:  # not one chunk of this ruleset, but earlier rulesets finished
+            say(f"interrupted before any encounter of {spec.ruleset} finished: the finished "
+                f"rulesets are kept in {resume_out}; {hint}")
+        else:  # not one chunk finished: nothing kept, nothing to resume
             say(f"interrupted before any encounter finished: nothing kept in {target}")
-        else:
-            say(f"interrupted: {state['rows']} of {spec.n} encounters kept in {target}; "
-                f"continue with the same command plus --resume --out {target}")
         sys.exit(130)

@@ -6,6 +6,7 @@ Everything runs through ``sim.cli.main.main`` with ``sys.argv`` set, as the inst
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -189,6 +190,50 @@ def test_batch_all_rulesets_then_resume_a_complete_folder(tmp_path, capsys):
                  "--out", str(out), "--resume")
     assert again.code == 0, again.err
     assert again.err.count("already complete") == len(registry.names())
+
+
+def test_batch_all_rulesets_interrupted_resumes_from_the_parent_folder(tmp_path, capsys,
+                                                                      monkeypatch):
+    """Stopped in the second ruleset: the hint names the parent; --resume keeps the finished
+    ruleset, resumes the interrupted one, runs the rest: the files of an uninterrupted run."""
+    args = ("batch", DUEL, "-n", "30", "--ruleset", "all", "-q", "--workers", "1",
+            "--chunk-size", "10", "--seed", "3")
+    whole = fray(capsys, *args, "--out", str(tmp_path / "whole"))
+    assert whole.code == 0, whole.err
+    first, second, *rest = registry.names()
+
+    @contextlib.contextmanager
+    def bar(_total, label, _quiet=False):
+        def advance(_n):
+            if f"[{second}]" in label:  # after the second ruleset's first chunk
+                raise KeyboardInterrupt
+
+        yield advance
+
+    out = tmp_path / "cut"
+    with monkeypatch.context() as patch:
+        patch.setattr("sim.cli.params.progress_bar", bar)
+        cut = fray(capsys, *args, "--out", str(out))
+    assert cut.code == 130, cut.err
+    assert f"10 of 30 encounters kept in {out / second}" in cut.err
+    assert cut.err.rstrip().endswith(f"--resume --out {out}")
+    assert (out / first / "summary.json").exists()
+    assert not any((out / name / "summary.json").exists() for name in rest)
+
+    resumed = fray(capsys, *args, "--out", str(out), "--resume")
+    assert resumed.code == 0, resumed.err
+    assert f"{out / first}: already complete" in resumed.err
+    for name in registry.names():
+        for file in ("encounters.csv", "summary.json"):
+            assert ((out / name / file).read_bytes()
+                    == (tmp_path / "whole" / name / file).read_bytes()), (name, file)
+        assert not (out / name / ".batch-state.json").exists()
+
+
+def test_batch_all_rulesets_resume_with_nothing_to_resume(tmp_path, capsys):
+    result = fray(capsys, "batch", DUEL, "-n", "4", "--ruleset", "all", "-q", "--workers", "1",
+                  "--out", str(tmp_path / "empty"), "--resume")
+    assert_usage_error(result, "no interrupted batch to resume here")
 
 
 # ---------------------------------------------------------------------------- parameter types
