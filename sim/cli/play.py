@@ -22,6 +22,7 @@ from sim.ai.doctrine import Policy
 from sim.batch import files
 from sim.batch.runner import scenario_digest
 from sim.cli import params
+from sim.core.actions import Yield
 from sim.core.engine import Encounter
 from sim.report.log import render
 from sim.report.panel import menu_text, situation
@@ -85,7 +86,8 @@ class Player:
                 self._refuse(f"'{answer}' is not on the menu{_hint(menu, answer)}: answer "
                              f"0-{len(menu)} or a keyword in brackets")
                 continue
-            c.why = f"the player's choice: {option.label}"
+            yields = option.intents and type(option.intents[0]) is Yield
+            c.why = "the player yields" if yields else f"the player's choice: {option.label}"
             return list(option.intents)
 
     def choose(self, enc: Encounter, c, question: str, labels: list[str], default: int) -> int:
