@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 import simpy
 
 from sim.ai import profiles as ai
-from sim.ai import tactics
-from sim.core import aftermath
+from sim.core import aftermath, morale
 from sim.core.actions import Yield
 from sim.core.battlefield import Battlefield
 from sim.core.combatant import Combatant, Status
@@ -347,26 +346,8 @@ class Encounter:
                 return
 
     def check_morale(self) -> None:
-        """Combatants whose side's losses reach their morale threshold break.
-
-        A breaking combatant surrenders when a foe is within melee reach, and flees
-        otherwise; both are out of the fight and counted apart from the dead. Every
-        combatant is judged on the state before anyone breaks (simultaneous, so the order
-        of sides and members in the file decides nothing).
-        """
-        breaking = []
-        for c in self.combatants:
-            morale = c.doctrine.morale if c.in_fight else None
-            if morale is None:
-                continue
-            members = len(self.sides[c.side])
-            lost = members - self.standing[c.side]
-            if lost and lost / members >= morale:
-                engaged = tactics.engaged(self, c, self.enemies(c))
-                breaking.append((c, Status.SURRENDERED if engaged else Status.FLED,
-                                 f"morale breaks with {lost} of {members} of its side down"))
-        for c, status, why in breaking:
-            self.take_out(c, status, why)
+        """Combatants whose side's losses reach their morale threshold break (``morale``)."""
+        morale.check(self)
 
     def _result(self, winner: str | None, rounds: int) -> EncounterResult:
         return encounter_result(self.seed, winner, rounds, self.sides, self.died_after,

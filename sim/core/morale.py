@@ -1,0 +1,34 @@
+"""Morale: combatants whose side's losses reach their threshold break, at a round's end.
+
+A breaking combatant surrenders when a foe is within melee reach, and flees otherwise; both
+are out of the fight and counted apart from the dead. Every combatant is judged on the state
+before anyone breaks (simultaneous, so the order of sides and members in the file decides
+nothing). The threshold is the doctrine's ``morale`` (None: never breaks).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.core.combatant import Status
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
+
+
+def check(enc: Encounter) -> None:
+    """Take out, fled or surrendered, every combatant whose morale breaks now."""
+    breaking = []
+    for c in enc.combatants:
+        threshold = c.doctrine.morale if c.in_fight else None
+        if threshold is None:
+            continue
+        members = len(enc.sides[c.side])
+        lost = members - enc.standing[c.side]
+        if lost and lost / members >= threshold:
+            engaged = tactics.engaged(enc, c, enc.enemies(c))
+            breaking.append((c, Status.SURRENDERED if engaged else Status.FLED,
+                             f"morale breaks with {lost} of {members} of its side down"))
+    for c, status, why in breaking:
+        enc.take_out(c, status, why)
