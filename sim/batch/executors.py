@@ -2,7 +2,9 @@
 
 Every executor is an ``Ordered``: iterated, it yields each chunk's result (rows, a tally,
 ...) **in chunk order**, whatever order they finish in, and keeps only a bounded window of
-chunks in flight, so memory stays flat for any batch size.
+chunks in flight, so memory stays flat for any batch size. The local pool is never handed
+more chunks than it has workers (the next one goes when one ends): a chunk it holds is
+running, so a stop waits for those alone and says truly how many.
 
 Stopping (Ctrl-C; ``sim.cli.main`` turns SIGTERM and SIGHUP into one): workers ignore the
 signals and the main process decides. ``drain`` submits nothing more, cancels the chunks
@@ -23,7 +25,7 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 Chunk = tuple[int, int]
@@ -82,9 +84,10 @@ class Ordered:
     waiting for after a stop, and how the workers are stopped.
     """
 
-    def __init__(self, chunks: Sequence[Chunk], window: int) -> None:
+    def __init__(self, chunks: Sequence[Chunk], window: int, running: int = 0) -> None:
         self._todo = iter(chunks)
         self._window = max(1, window)
+        self._running = running  # at most this many submitted and not done (0: any)
         self._pending: deque[tuple[Chunk, Any]] = deque()  # in chunk order
         self._next = chunks[0][0] if chunks else 0  # where the next result handed out starts
         self._finished = self._closed = self._killed = False
@@ -115,18 +118,31 @@ class Ordered:
         # a stop while the caller was writing it can still give it back (``drain``)
         while self._pending and self._pending[0][0][0] < self._next:
             self._pending.popleft()
-        while len(self._pending) < self._window:
-            chunk = next(self._todo, None)
-            if chunk is None:
-                break
-            self._pending.append((chunk, self._submit(*chunk)))
+        self._fill()
         if not self._pending:
             self._finished = True
             raise StopIteration
         (_, b), future = self._pending[0]
+        while self._running and not future.done():  # a chunk ends: the next one starts
+            wait(self._busy(), return_when=FIRST_COMPLETED)
+            self._fill()
         rows = self._result(future)
         self._next = b
         return rows
+
+    def _busy(self) -> list[Any]:
+        return [future for _, future in self._pending if not future.done()]
+
+    def _fill(self) -> None:
+        """Submit the next chunks: up to the window, and up to ``running`` at work."""
+        busy = len(self._busy()) if self._running else 0
+        while len(self._pending) < self._window and (not self._running
+                                                     or busy < self._running):
+            chunk = next(self._todo, None)
+            if chunk is None:
+                break
+            self._pending.append((chunk, self._submit(*chunk)))
+            busy += 1
 
     def drain(self, start: int) -> Iterator[Rows]:
         """After a stop: the results of the chunks from ``start`` on that run on, in order.
@@ -205,7 +221,9 @@ class Pool(Ordered):
 
     def __init__(self, fn: Callable[..., Rows], args: tuple, chunks: Sequence[Chunk],
                  workers: int) -> None:
-        super().__init__(chunks, workers * WINDOW_PER_WORKER)
+        # never more chunks in the pool than workers: the pool marks the chunks it queues
+        # as running, and a stop could neither cancel them nor say how many really run
+        super().__init__(chunks, workers * WINDOW_PER_WORKER, running=workers)
         self._fn, self._args = fn, args
         self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
 

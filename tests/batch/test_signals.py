@@ -92,3 +92,27 @@ def test_a_closed_terminal_stops_the_batch_and_keeps_the_chunks(tmp_path, refere
     assert proc.returncode == 129
     assert part_rows(out) == read_state(out)["rows"] > 0
     assert not (out / "encounters.csv").exists()
+
+
+def slow_chunk(a: int, b: int) -> tuple[int, int]:
+    time.sleep(0.4)
+    return a, b
+
+
+def test_a_stop_waits_only_for_the_chunks_really_running(capsys):
+    """The pool never holds more chunks than workers: a stop cancels the rest and says so."""
+    from sim.batch.executors import run_local
+
+    chunks = [(a, a + 1) for a in range(12)]
+    with run_local(slow_chunk, (), chunks, workers=2) as ordered:
+        assert next(ordered) == (0, 1)
+        busy = [f for _, f in ordered._pending if not f.done()]
+        assert len(busy) <= 2
+        capsys.readouterr()
+        started = time.time()
+        kept = list(ordered.drain(1))
+        waited = time.time() - started
+    err = capsys.readouterr().err
+    assert len(kept) <= 2 and waited < 0.75  # not the chunks the pool had only queued
+    assert "waiting for the 5 chunks" not in err and "3 chunks" not in err
+    assert kept == chunks[1:1 + len(kept)]  # in order, from the first not kept
