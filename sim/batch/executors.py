@@ -60,6 +60,16 @@ def _die_with_parent() -> None:
         pass
 
 
+SIGNALLED: list[int] = []  # SIGTERM or SIGHUP made into a Ctrl-C (sim.cli.main), in order
+
+
+def at_once() -> str:
+    """How to stop at once while a stop waits: the way it was asked for, again."""
+    if not SIGNALLED:
+        return "Ctrl-C again to stop at once"
+    return f"send {signal.Signals(SIGNALLED[0]).name} again or press Ctrl-C to stop at once"
+
+
 def say(text: str) -> None:
     """A line on stderr; a terminal gone (closed: EIO, EPIPE) is no reason to fail a stop.
 
@@ -159,7 +169,7 @@ class Ordered:
                       if keep and not f.done())
         if running:
             say(f"stopping: waiting for the {running} chunk{'s' * (running > 1)} already "
-                 "started, to keep them (Ctrl-C again to stop at once)")
+                 f"started, to keep them ({at_once()})")
         try:
             for ((a, b), future), keep in zip(pending, wanted, strict=True):
                 if a != start or not keep:
@@ -236,7 +246,7 @@ class Pool(Ordered):
 
     def _shutdown(self, stopped: bool) -> None:
         if stopped:  # stopped by an error: say so at once, then wait for the running chunks
-            say("stopping: waiting for the chunks running now (Ctrl-C again to stop at once)")
+            say(f"stopping: waiting for the chunks running now ({at_once()})")
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 

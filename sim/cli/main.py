@@ -16,7 +16,7 @@ import sys
 import click
 
 from sim import __version__
-from sim.batch.executors import say
+from sim.batch.executors import SIGNALLED, say
 from sim.cli.authoring import map_command, new_command, scenarios_command, schema_command
 from sim.cli.batch import batch
 from sim.cli.campaign import campaign
@@ -51,11 +51,8 @@ def _stop_like_ctrl_c(signum: int, _frame) -> None:
 
     The commands' interrupt path runs; ``main`` then exits with 128 + the signal's number.
     """
-    _received.append(signum)
+    SIGNALLED.append(signum)  # the exit status, and what the stop's messages say
     raise KeyboardInterrupt
-
-
-_received: list[int] = []
 
 
 def main() -> None:
@@ -68,8 +65,8 @@ def main() -> None:
     try:
         _main()
     except SystemExit as exc:
-        if exc.code == 130 and _received:  # stopped by SIGTERM/SIGHUP, not Ctrl-C
-            sys.exit(128 + _received[0])
+        if exc.code == 130 and SIGNALLED:  # stopped by SIGTERM/SIGHUP, not Ctrl-C
+            sys.exit(128 + SIGNALLED[0])
         raise
 
 

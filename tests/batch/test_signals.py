@@ -116,3 +116,26 @@ def test_a_stop_waits_only_for_the_chunks_really_running(capsys):
     assert len(kept) <= 2 and waited < 0.75  # not the chunks the pool had only queued
     assert "waiting for the 5 chunks" not in err and "3 chunks" not in err
     assert kept == chunks[1:1 + len(kept)]  # in order, from the first not kept
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_by_a_signal_says_how_to_stop_at_once_in_its_terms(tmp_path, signum):
+    """'Ctrl-C again' means nothing to a stop sent by timeout or a service manager."""
+    out = tmp_path / "run"
+    args = FRAY + ["batch", DUEL, "-n", "20000", "--workers", "2", "--chunk-size", "500",
+                   "--out", str(out), "-q"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        wait_for_state(out, proc)  # a chunk kept, the workers on the next ones
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signum, err
+    name = signal.Signals(signum).name
+    assert "stopping: waiting for the" in err, err
+    assert f"(send {name} again or press Ctrl-C to stop at once)" in err
+    assert "Ctrl-C again" not in err
