@@ -32,7 +32,7 @@ from distributed.scheduler import KilledWorker
 from sim.batch.executors import STOPPING, WINDOW_PER_WORKER, Chunk, Ordered, Rows
 from sim.scenario.errors import FrayInputError
 
-CONNECT_TIMEOUT = "20s"  # to reach a --scheduler
+CONNECT_TIMEOUT = 20  # seconds to reach a --scheduler (and for it to answer)
 WORKERS_TIMEOUT = 120  # seconds for a reached scheduler to have a worker
 LOST = (concurrent.futures.CancelledError, asyncio.CancelledError, OSError, KilledWorker,
         ClosedClientError)  # what a lost scheduler (or a dead worker) raises
@@ -112,7 +112,7 @@ class DaskCluster(Ordered):
                 self._client = Client(self._cluster)
             return
         try:
-            self._client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            self._client = _client_within(scheduler, CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
                                                  f"{scheduler}: {exc}")]) from None
@@ -168,6 +168,33 @@ class DaskCluster(Ordered):
                 self._cluster.close()
         finally:
             self._unquiet()
+
+
+def _client_within(scheduler: str, seconds: float) -> Client:
+    """``Client(scheduler)``, given up after ``seconds`` (and a little more) with ``TimeoutError``.
+
+    Dask's own timeout does not cover a listener that accepts the connection and never
+    answers: its client then waits for ever. The client is made in a thread of its own
+    (a daemon: one still waiting does not hold the exit) and waited for here.
+    """
+    made: list[Any] = []
+
+    def connect() -> None:
+        try:
+            made.append(Client(scheduler, timeout=seconds))
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            made.append(exc)
+
+    thread = threading.Thread(target=connect, name="fray-dask-connect", daemon=True)
+    thread.start()
+    thread.join(seconds + min(seconds, 5))  # Dask's own error, where it has one, first
+    if not made:
+        raise TimeoutError(f"it accepted the connection but did not answer within "
+                           f"{seconds:g} s (is it a Dask scheduler, of a version this Dask "
+                           f"speaks?)")
+    if isinstance(made[0], BaseException):
+        raise made[0]
+    return made[0]
 
 
 @contextlib.contextmanager

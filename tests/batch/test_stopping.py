@@ -286,7 +286,7 @@ def test_an_unreachable_scheduler_is_refused_and_the_batch_stays_resumable(tmp_p
 
     from sim.batch import cluster
 
-    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         nowhere = f"tcp://127.0.0.1:{s.getsockname()[1]}"
@@ -298,3 +298,21 @@ def test_an_unreachable_scheduler_is_refused_and_the_batch_stays_resumable(tmp_p
     assert ((tmp_path / PART).read_bytes(), (tmp_path / STATE).read_bytes()) == kept
     run_batch(spec(1), tmp_path, resume=True)
     assert outputs(tmp_path) == reference
+
+
+def test_a_scheduler_that_never_answers_is_refused_in_time(tmp_path, monkeypatch):
+    """A listener that accepts and says nothing: Dask's client would wait for ever."""
+    import socket
+
+    from sim.batch import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        mute = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        started = time.time()
+        with pytest.raises(FrayInputError, match="accepted the connection but did not answer "
+                                                 "within 1 s"):
+            run_batch(spec(1, executor="dask", scheduler=mute), tmp_path)
+    assert time.time() - started < 15
