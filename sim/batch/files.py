@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import io
 import json
 import os
 import socket
@@ -293,11 +292,15 @@ def clear_state(folder: Path) -> None:
     (folder / STATE).unlink(missing_ok=True)
 
 
-def checked_part(part: Path, state: dict[str, Any], columns: list[str]) -> str:
+def checked_rows(part: Path, state: dict[str, Any], columns: list[str]
+                 ) -> Iterator[dict[str, str]]:
     """The complete rows of an interrupted batch's part file, checked against its checkpoint.
 
-    Refused with the reason: a file shorter than the checkpoint says, a header of other
-    columns (another version or batch), or a row count that does not match.
+    Streamed: one line in memory at a time, whatever the size of the file. Refused with
+    the reason (``FrayInputError``, before the first row for a short file or a header of
+    other columns, after the last for a row count that differs: what was folded from them
+    is then thrown away): a file shorter than the checkpoint says, a header of other columns
+    (another version or batch), text that is not UTF-8, or a row count that does not match.
     """
     def refuse(why: str) -> FrayInputError:
         return FrayInputError(str(part.parent), [("", f"cannot resume: {why}; start over "
@@ -306,18 +309,29 @@ def checked_part(part: Path, state: dict[str, Any], columns: list[str]) -> str:
     if part.stat().st_size < state["bytes"]:
         raise refuse(f"{part.name} holds {part.stat().st_size} bytes, fewer than the "
                      f"{state['bytes']} its checkpoint recorded")
+
+    def lines(handle: IO[bytes]) -> Iterator[str]:  # up to the checkpoint's byte
+        left = state["bytes"]
+        while left > 0:
+            line = handle.readline(left)
+            if not line:
+                return
+            left -= len(line)
+            try:
+                yield line.decode()
+            except UnicodeDecodeError:
+                raise refuse(f"{part.name} is not the text it should be") from None
+
     with open(part, "rb") as handle:
-        try:
-            text = handle.read(state["bytes"]).decode()
-        except UnicodeDecodeError:
-            raise refuse(f"{part.name} is not the text it should be") from None
-    reader = csv.reader(io.StringIO(text))
-    if next(reader, None) != columns:
-        raise refuse(f"{part.name} has other columns than this batch writes")
-    rows = sum(1 for _ in reader)  # counted, not kept: memory stays flat
+        text = lines(handle)
+        if next(csv.reader(text), None) != columns:
+            raise refuse(f"{part.name} has other columns than this batch writes")
+        rows = 0
+        for row in csv.DictReader(text, fieldnames=columns):
+            rows += 1
+            yield row
     if rows != state["rows"]:
         raise refuse(f"{part.name} holds {rows} complete rows, its checkpoint {state['rows']}")
-    return text
 
 
 def part_file(rows_file: str = "encounters.csv") -> str:

@@ -372,8 +372,7 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
         detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ)
         raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
                                              "resume with the same scenario and options")])
-    text = files.checked_part(part, state, spec.work.columns(spec.scenario))
-    fold_rows(tally, csv.DictReader(io.StringIO(text)))
+    fold_rows(tally, files.checked_rows(part, state, spec.work.columns(spec.scenario)))
     return state["rows"], state["bytes"]
 
 

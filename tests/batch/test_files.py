@@ -112,3 +112,38 @@ def test_state_is_json_on_disk(tmp_path):
     files.write_state(tmp_path, {"rows": 1, "bytes": 20})
     assert json.loads((tmp_path / files.STATE).read_text()) == {"rows": 1, "bytes": 20}
     assert os.listdir(tmp_path) == [files.STATE]
+
+
+# ---------------------------------------------------------------------------- resume, streamed
+def test_a_resume_folds_the_part_file_row_by_row(tmp_path):
+    """Recovering the kept rows reads one line at a time, not the whole part file."""
+    import tracemalloc
+
+    from helpers import SCENARIOS
+
+    from sim import scenario as scenario_mod
+    from sim.batch import runner
+
+    scen = scenario_mod.load(SCENARIOS / "duel.yaml")
+    cols = runner.columns(scen)
+    rows = runner.run_chunk(scen, "ore", 4, 0, 20)
+    body = runner.csv_text(rows, cols)
+    copies = 500  # 10,000 rows, about a MB
+    part = tmp_path / files.PART
+    with open(part, "wb") as handle:
+        handle.write(runner.csv_text([], cols, header=True))
+        for _ in range(copies):
+            handle.write(body)
+        size = handle.tell()
+        handle.write(body[: len(body) // 2])  # a half-written tail, past the checkpoint
+    spec = runner.BatchSpec(scen, "ore", 50000, seed=4, chunk_size=20)
+    files.write_state(tmp_path, {**spec.identity(), "rows": 20 * copies, "bytes": size})
+    tally = runner.new_tally(scen, "ore", 4)
+    tracemalloc.start()
+    try:
+        assert runner._recover(spec, tmp_path, tally) == (20 * copies, size)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert tally.encounters == 20 * copies
+    assert peak < size / 10, (peak, size)
