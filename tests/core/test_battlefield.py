@@ -122,6 +122,35 @@ def test_a_4000_node_chain_fights_in_little_memory():
     assert time.process_time() - start < 15
 
 
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade", "opencore", "opend6"])
+def test_a_45_by_45_grid_fights_in_little_memory(ruleset):
+    """2,025 nodes: four archers and four swordsmen meet across the grid (measured: ~6 MB)."""
+    import time
+    import tracemalloc
+
+    from sim.core.engine import Encounter
+    from sim.scenario import parse
+
+    n = 45
+    nodes = {f"g{i}_{j}": None for i in range(n) for j in range(n)}
+    edges = ([[f"g{i}_{j}", f"g{i}_{j + 1}", 5.0] for i in range(n) for j in range(n - 1)]
+             + [[f"g{i}_{j}", f"g{i + 1}_{j}", 5.0] for i in range(n - 1) for j in range(n)])
+    doc = {"name": "Grid", "max_rounds": 30, "map": {"nodes": nodes, "edges": edges},
+           "sides": {"a": [{"name": "A", "count": 4, "at": "g0_0", "weapon": "bow",
+                            "skills": {"ranged": 3}}],
+                     "b": [{"name": "B", "count": 4, "at": "g6_6", "weapon": "sword",
+                            "skills": {"melee": 3}}]}}
+    tracemalloc.start()
+    start = time.process_time()
+    scen = parse(doc)
+    for seed in range(3):
+        Encounter(scen, ruleset, seed).run()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 50e6, peak  # all-pairs tables of 2,025 nodes: hundreds of MB
+    assert time.process_time() - start < 15
+
+
 def test_distance_fast_paths_give_the_general_sum_to_the_bit(field):
     """Every case of ``distance`` equals ``du + dist[u][v] + dv`` over the ends, exactly.
 
