@@ -13,6 +13,13 @@ from sim import scenario as scenario_mod
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+# fray's command line in a child process (signals, exit codes, stderr as a user sees them)
+FRAY_COMMAND = [sys.executable, "-c", "from sim.cli.main import main; main()"]
+
+
+def batch_outputs(folder: Path) -> tuple[bytes, bytes]:
+    """A finished batch folder's ``encounters.csv`` and ``summary.json``, byte for byte."""
+    return (folder / "encounters.csv").read_bytes(), (folder / "summary.json").read_bytes()
 
 
 class StubRandom(random.Random):

@@ -1,4 +1,4 @@
-"""Fixtures of the batch tests: a real Dask cluster on loopback."""
+"""Fixtures of the batch tests: a reference batch, a real Dask cluster on loopback."""
 
 import contextlib
 import os
@@ -9,7 +9,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, SCENARIOS, batch_outputs
+
+from sim import scenario as scenario_mod
+from sim.batch.runner import BatchSpec, run_batch
+
+
+@pytest.fixture(scope="session")
+def reference(tmp_path_factory) -> tuple[bytes, bytes]:
+    """An uninterrupted 1,200-encounter duel batch (seed 4, one worker, chunks of 100): the
+    files every interrupted and resumed batch of the same spec must equal."""
+    out = tmp_path_factory.mktemp("reference")
+    run_batch(BatchSpec(scenario_mod.load(SCENARIOS / "duel.yaml"), "ore", 1200, seed=4,
+                        workers=1, chunk_size=100), out)
+    return batch_outputs(out)
 
 
 def free_port() -> int:

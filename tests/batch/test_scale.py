@@ -9,27 +9,15 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import FRAY_COMMAND as FRAY
 from helpers import ROOT, SCENARIOS, StopAfter
+from helpers import batch_outputs as files
 
 from sim import scenario as scenario_mod
 from sim.batch.files import PART, STATE, read_state, write_parquet
 from sim.batch.runner import BatchSpec, run_batch
 
 DUEL = str(SCENARIOS / "duel.yaml")
-FRAY = [sys.executable, "-c", "from sim.cli.main import main; main()"]
-
-
-def files(folder: Path) -> tuple[bytes, bytes]:
-    return (folder / "encounters.csv").read_bytes(), (folder / "summary.json").read_bytes()
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    """An uninterrupted 1,200-encounter duel batch, one worker."""
-    out = tmp_path_factory.mktemp("reference")
-    run_batch(BatchSpec(scenario_mod.load(DUEL), "ore", 1200, seed=4, workers=1,
-                        chunk_size=100), out)
-    return files(out)
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -7,27 +7,14 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import FRAY_COMMAND as FRAY
 from helpers import ROOT, SCENARIOS
+from helpers import batch_outputs as outputs
 
-from sim import scenario as scenario_mod
 from sim.batch.files import PART, STATE, read_state
-from sim.batch.runner import BatchSpec, run_batch
 
 DUEL = str(SCENARIOS / "duel.yaml")
-FRAY = [sys.executable, "-c", "from sim.cli.main import main; main()"]
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ptys, /proc: Linux")
-
-
-def outputs(folder: Path) -> tuple[bytes, bytes]:
-    return (folder / "encounters.csv").read_bytes(), (folder / "summary.json").read_bytes()
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    """An uninterrupted 1,200-encounter duel batch, one worker."""
-    out = tmp_path_factory.mktemp("reference")
-    run_batch(BatchSpec(scenario_mod.load(DUEL), "ore", 1200, seed=4, chunk_size=100), out)
-    return outputs(out)
 
 
 def batch_args(out: Path, n: int = 1200) -> list[str]:

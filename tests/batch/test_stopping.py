@@ -10,7 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import FRAY_COMMAND as FRAY
 from helpers import ROOT, SCENARIOS, StopAfter
+from helpers import batch_outputs as outputs
 
 from sim import scenario as scenario_mod
 from sim.batch import campaign, runner
@@ -21,21 +23,8 @@ from sim.scenario.campaign import load_campaign
 from sim.scenario.errors import FrayInputError
 
 DUEL = str(SCENARIOS / "duel.yaml")
-FRAY = [sys.executable, "-c", "from sim.cli.main import main; main()"]
 GO = "FRAY_TEST_GO"  # the file the gated chunks wait for
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
-
-
-def outputs(folder: Path) -> tuple[bytes, bytes]:
-    return (folder / "encounters.csv").read_bytes(), (folder / "summary.json").read_bytes()
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    """An uninterrupted 1,200-encounter duel batch, one worker, chunks of 100."""
-    out = tmp_path_factory.mktemp("reference")
-    run_batch(BatchSpec(scenario_mod.load(DUEL), "ore", 1200, seed=4, chunk_size=100), out)
-    return outputs(out)
 
 
 def spec(workers: int = 1, **kw) -> BatchSpec:
