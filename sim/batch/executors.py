@@ -170,6 +170,8 @@ class Ordered:
         if running:
             say(f"stopping: waiting for the {running} chunk{'s' * (running > 1)} already "
                  f"started, to keep them ({at_once()})")
+        else:  # every chunk handed out has just finished: said at once all the same
+            say(f"stopping: keeping the chunks finished so far ({at_once()})")
         try:
             for ((a, b), future), keep in zip(pending, wanted, strict=True):
                 if a != start or not keep:
