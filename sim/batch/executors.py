@@ -60,6 +60,11 @@ def _die_with_parent() -> None:
         pass
 
 
+# The longest the main thread blocks on a chunk. A signal the kernel hands to another thread
+# (the pool's own threads) does not wake a main thread blocked in a lock, and Python runs
+# handlers only in the main thread: a second Ctrl-C could wait for the chunk to end.
+POLL = 0.25
+
 SIGNALLED: list[int] = []  # SIGTERM or SIGHUP made into a Ctrl-C (sim.cli.main), in order
 
 
@@ -107,6 +112,8 @@ class Ordered:
         raise NotImplementedError
 
     def _result(self, future: Any) -> Rows:
+        while not future.done():  # woken often: a Ctrl-C caught by another thread still
+            wait([future], timeout=POLL)  # reaches this one within POLL (see POLL)
         return future.result()
 
     def _halt(self, futures: list[Any]) -> list[bool]:
@@ -134,7 +141,7 @@ class Ordered:
             raise StopIteration
         (_, b), future = self._pending[0]
         while self._running and not future.done():  # a chunk ends: the next one starts
-            wait(self._busy(), return_when=FIRST_COMPLETED)
+            wait(self._busy(), timeout=POLL, return_when=FIRST_COMPLETED)
             self._fill()
         rows = self._result(future)
         self._next = b

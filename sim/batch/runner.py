@@ -339,15 +339,15 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
                 for chunk in chunks:
                     progress(keep(chunk))
             except KeyboardInterrupt:
-                state = files.read_state(out_dir)  # the checkpoint is the truth: the stop
-                if state is not None:  # may have cut ``keep`` short on either side of it
-                    done, size = state["rows"], state["bytes"]
-                handle.seek(size)  # a chunk cut off while written: its bytes go
-                handle.truncate()
-                try:
+                try:  # a second Ctrl-C at any moment of the stop: the workers stop at once
+                    state = files.read_state(out_dir)  # the checkpoint is the truth: the
+                    if state is not None:  # stop may have cut ``keep`` short either side
+                        done, size = state["rows"], state["bytes"]
+                    handle.seek(size)  # a chunk cut off while written: its bytes go (a
+                    handle.truncate()  # resume reads only up to the checkpoint anyway)
                     for chunk in chunks.drain(done):
                         keep(chunk)
-                except KeyboardInterrupt:  # a second Ctrl-C: stop the workers at once
+                except KeyboardInterrupt:
                     chunks.kill()
                     raise
                 raise

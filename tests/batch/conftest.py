@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -13,6 +14,18 @@ from helpers import ROOT, SCENARIOS, batch_outputs
 
 from sim import scenario as scenario_mod
 from sim.batch.runner import BatchSpec, run_batch
+
+
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt, as a terminal's Ctrl-C does, for this test.
+
+    A run started as a background job (``cmd &``, some CI runners) inherits SIGINT ignored,
+    and Python then leaves it ignored: a test that sends itself SIGINT would wait in vain.
+    """
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
 
 
 @pytest.fixture(scope="session")

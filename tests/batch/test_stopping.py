@@ -128,7 +128,7 @@ def test_a_stop_while_a_chunk_is_written_keeps_the_checkpoint_true(tmp_path, ref
     assert outputs(tmp_path) == reference
 
 
-def test_a_second_ctrl_c_while_waiting_stops_at_once(tmp_path, reference, monkeypatch):
+def test_a_second_ctrl_c_while_waiting_stops_at_once(tmp_path, reference, monkeypatch, ctrl_c):
     out = tmp_path / "run"
     out.mkdir()
     monkeypatch.setenv(GO, str(out / "never"))  # the started chunks would wait a minute
