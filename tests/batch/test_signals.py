@@ -93,14 +93,18 @@ def test_a_stop_waits_only_for_the_chunks_really_running(capsys):
     chunks = [(a, a + 1) for a in range(12)]
     with run_local(slow_chunk, (), chunks, workers=2) as ordered:
         assert next(ordered) == (0, 1)
-        busy = [f for _, f in ordered._pending if not f.done()]
-        assert len(busy) <= 2
         capsys.readouterr()
+        handed = [chunk for chunk, _ in ordered._pending if chunk[1] > 1]  # after the first
+        running = [chunk for chunk, f in ordered._pending if chunk[1] > 1 and not f.done()]
         started = time.time()
         kept = list(ordered.drain(1))
         waited = time.time() - started
     err = capsys.readouterr().err
-    assert len(kept) <= 2 and waited < 0.75  # not the chunks the pool had only queued
+    # at most one chunk a worker running (a chunk that ended early makes room for the next,
+    # so more may have been handed out, finished, and be kept); nothing is handed out after
+    # the stop, and the wait is for the running ones only
+    assert len(running) <= 2 and waited < 0.75
+    assert len(kept) <= len(handed)
     assert "waiting for the 5 chunks" not in err and "3 chunks" not in err
     assert kept == chunks[1:1 + len(kept)]  # in order, from the first not kept
 
