@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from sim.report.compare import percent
+from sim.report.palette import OKABE_ITO
 
 DPI = 110
 
-# Okabe-Ito: told apart by readers with any common colour-vision deficiency
-SAFE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-                "#000000")
+# Okabe-Ito (``sim.report.palette``), in its own order, black last
+SAFE_COLOURS = tuple(OKABE_ITO.values())
 # the series colours: black is kept for draws, grey for the round limit
 SERIES = SAFE_COLOURS[:-1]
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")

@@ -10,14 +10,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sim.core.battlefield import Battlefield, Position
+from sim.report.palette import OKABE_ITO, colours
 
 DPI = 110
-SIDE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+SIDE_COLOURS = colours("blue", "vermillion", "green", "reddish purple", "orange", "sky blue",
+                       "black")
 """Okabe-Ito, in the order that keeps the first two sides furthest apart."""
 SIDE_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
-NAMED_COLOURS = {"blue": "#0072B2", "red": "#D55E00", "vermillion": "#D55E00",
-                 "green": "#009E73", "purple": "#CC79A7", "pink": "#CC79A7",
-                 "orange": "#E69F00", "sky": "#56B4E9", "black": "#000000"}
+NAMED_COLOURS = {side: OKABE_ITO[name] for side, name in (
+    ("blue", "blue"), ("red", "vermillion"), ("vermillion", "vermillion"), ("green", "green"),
+    ("purple", "reddish purple"), ("pink", "reddish purple"), ("orange", "orange"),
+    ("sky", "sky blue"), ("black", "black"))}
 """A side named after a colour gets its Okabe-Ito version (a "red" side is never blue)."""
 OUT_COLOUR = "#8c8c8c"
 EDGE_COLOUR = "#9a9a9a"
