@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import signal
+import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +20,37 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 # fray's command line in a child process (signals, exit codes, stderr as a user sees them)
 FRAY_COMMAND = [sys.executable, "-c", "from sim.cli.main import main; main()"]
+
+
+def wait_for_state(out: Path, proc: subprocess.Popen, timeout: float = 120) -> None:
+    """Wait until a batch run by ``proc`` has kept its first chunk (its checkpoint exists)."""
+    from sim.batch.files import STATE
+
+    deadline = time.time() + timeout
+    while not (out / STATE).exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    assert (out / STATE).exists(), proc.stderr.read() if proc.poll() is not None \
+        and proc.stderr else "no checkpoint"
+
+
+def default_sigint() -> None:
+    """A child's SIGINT raises KeyboardInterrupt, as a terminal user's has it.
+
+    For ``preexec_fn``: a run started as a background job (or under nohup) inherits SIGINT
+    ignored, and so would the child.
+    """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def killed_at_exit(proc: subprocess.Popen) -> Iterator[subprocess.Popen]:
+    """``proc``, killed when the block ends if it is still running (a failed test)."""
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def batch_outputs(folder: Path) -> tuple[bytes, bytes]:

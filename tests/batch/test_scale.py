@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers import FRAY_COMMAND as FRAY
-from helpers import ROOT, SCENARIOS, StopAfter
+from helpers import ROOT, SCENARIOS, StopAfter, default_sigint, killed_at_exit, wait_for_state
 from helpers import batch_outputs as files
 
 from sim import scenario as scenario_mod
@@ -53,9 +53,7 @@ def test_a_killed_batch_leaves_no_partial_file_and_resumes(tmp_path, reference):
     args = FRAY + ["batch", DUEL, "-n", "1200", "--seed", "4", "--workers", "1",
                    "--chunk-size", "20", "--out", str(out), "-q"]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 60
-    while not (out / STATE).exists() and time.time() < deadline:
-        time.sleep(0.02)
+    wait_for_state(out, proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not (out / "encounters.csv").exists() and not (out / "summary.json").exists()
@@ -75,9 +73,7 @@ def test_sigterm_and_sighup_stop_like_ctrl_c(tmp_path, reference, signum):
                    "--chunk-size", "10", "--out", str(out), "-q"]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
-    deadline = time.time() + 60
-    while not (out / STATE).exists() and time.time() < deadline:
-        time.sleep(0.02)
+    wait_for_state(out, proc)
     proc.send_signal(signum)  # to the main process only, as timeout does
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signum, err
@@ -96,24 +92,16 @@ def test_ctrl_c_on_the_command_line_keeps_finished_chunks(tmp_path):
     # background job), as a terminal user's fray would
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True,
-                            preexec_fn=_default_sigint)
-    try:
-        deadline = time.time() + 60
-        while not (out / STATE).exists() and time.time() < deadline:
-            time.sleep(0.05)
+                            preexec_fn=default_sigint)
+    with killed_at_exit(proc):
+        wait_for_state(out, proc)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 130
     assert "interrupted" in err and "--resume" in err and "Traceback" not in err
     assert (out / PART).exists() and not (out / "encounters.csv").exists()
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.mark.slow
@@ -206,9 +194,7 @@ def test_killing_the_main_process_leaves_no_worker_behind(tmp_path):
     # the workers are forked: their command line is the main process's, --out included
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while not (out / STATE).exists() and time.time() < deadline:
-        time.sleep(0.05)
+    wait_for_state(out, proc)
     assert len(_running_with(str(out))) >= 3  # the main process and two workers
     proc.send_signal(signal.SIGKILL)
     proc.wait()

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from helpers import FRAY_COMMAND as FRAY
-from helpers import ROOT, SCENARIOS
+from helpers import ROOT, SCENARIOS, killed_at_exit, wait_for_state
 from helpers import batch_outputs as outputs
 
-from sim.batch.files import PART, STATE, read_state
+from sim.batch.files import PART, read_state
 
 DUEL = str(SCENARIOS / "duel.yaml")
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ptys, /proc: Linux")
@@ -22,11 +22,6 @@ def batch_args(out: Path, n: int = 1200) -> list[str]:
                    "--chunk-size", "10", "--out", str(out), "-q"]
 
 
-def wait_for_state(out: Path, proc: subprocess.Popen) -> None:
-    deadline = time.time() + 60
-    while not (out / STATE).exists() and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.02)
-    assert (out / STATE).exists()
 
 
 def _ignore_sighup() -> None:  # what nohup does before it starts the command
@@ -38,14 +33,10 @@ def test_a_batch_started_under_nohup_outlives_the_terminal(tmp_path, reference):
     out = tmp_path / "run"
     proc = subprocess.Popen(batch_args(out), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, preexec_fn=_ignore_sighup)
-    try:
+    with killed_at_exit(proc):
         wait_for_state(out, proc)
         proc.send_signal(signal.SIGHUP)  # the terminal closes
         _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, err
     assert outputs(out) == reference
 
@@ -67,15 +58,11 @@ def test_a_closed_terminal_stops_the_batch_and_keeps_the_chunks(tmp_path, refere
     proc = subprocess.Popen(args if quiet else args[:-1], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=slave, start_new_session=True)
     os.close(slave)
-    try:
+    with killed_at_exit(proc):
         wait_for_state(out, proc)
         os.close(master)  # the terminal window closes: writes to it fail with EIO
         proc.send_signal(signal.SIGHUP)
         proc.wait(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 129
     assert part_rows(out) == read_state(out)["rows"] > 0
     assert not (out / "encounters.csv").exists()
@@ -117,14 +104,10 @@ def test_a_stop_by_a_signal_says_how_to_stop_at_once_in_its_terms(tmp_path, sign
                    "--out", str(out), "-q"]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
-    try:
+    with killed_at_exit(proc):
         wait_for_state(out, proc)  # a chunk kept, the workers on the next ones
         proc.send_signal(signum)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 128 + signum, err
     name = signal.Signals(signum).name
     # waiting for the chunks running, or (between chunks) keeping those finished

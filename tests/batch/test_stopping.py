@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import FRAY_COMMAND as FRAY
-from helpers import ROOT, SCENARIOS, StopAfter
+from helpers import ROOT, SCENARIOS, StopAfter, default_sigint, killed_at_exit, wait_for_state
 from helpers import batch_outputs as outputs
 
 from sim import scenario as scenario_mod
@@ -177,15 +177,8 @@ def living(pids: set[int]) -> set[int]:
     return {pid for pid in pids if (_stat(pid) or ["Z"])[0] != "Z"}
 
 
-def _default_sigint() -> None:  # as a terminal user's fray has it, even under nohup
-    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def wait_for_state(out: Path, proc: subprocess.Popen) -> None:
-    deadline = time.time() + 120
-    while not (out / STATE).exists() and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.05)
-    assert (out / STATE).exists(), proc.stderr.read() if proc.poll() is not None else ""
 
 
 @LINUX
@@ -198,8 +191,8 @@ def test_a_local_dask_cluster_ends_with_the_main_process(tmp_path, how):
     args = FRAY + ["batch", DUEL, "-n", "200000", "--workers", "2", "--executor", "dask",
                    "--out", str(out), "-q"]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, preexec_fn=_default_sigint)
-    try:
+                            text=True, start_new_session=True, preexec_fn=default_sigint)
+    with killed_at_exit(proc):
         if how == "SIGTERM as the cluster starts":  # its first processes are there
             deadline = time.time() + 60
             while not descendants(proc.pid) and time.time() < deadline:
@@ -217,10 +210,6 @@ def test_a_local_dask_cluster_ends_with_the_main_process(tmp_path, how):
             below |= descendants(proc.pid)
             time.sleep(0.05)
         _, err = proc.communicate(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     deadline = time.time() + 15
     while living(below) and time.time() < deadline:
         time.sleep(0.1)
@@ -251,15 +240,11 @@ def test_a_lost_scheduler_says_so_in_one_line_and_the_batch_resumes(tmp_path, re
                                     "--chunk-size", "1"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
-    try:
+    with killed_at_exit(proc):
         wait_for_state(out, proc)
         scheduler.kill()
         scheduler.wait()
         _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 1, err
     assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
     assert err.startswith(f"error: lost the Dask scheduler at {address}") and "--resume" in err
