@@ -131,27 +131,29 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
             return plan_roll(f, intents, _no_situation, cap=self.cap,
                              per_extra_action=self.per_extra_action)
         field, pos = enc.field, f.pos
+
+        def situation(intent: Intent) -> int:
+            return situational_penalty(field, f, pos, intent)
+
         calls = _attacks_on_one(intents)
-        if calls is not None:
-            # The AI asks for this plan (can the attack succeed? a called shot? a second
-            # attack?) and the planner rolls it moments later, round after round: made once,
-            # kept by everything it reads: the pool (stats, skill, weapon kind), the weapon's
-            # ranges, both places, the called locations, dazed.
-            target = intents[0].target
-            key = (target, calls, pos, target.pos, f.wounds.dazed, f.weapon.ranges,
-                   action_pool(f, intents[0]))
-            p = f.plans.get(key)
-            if p is None:
-                if len(f.plans) >= PLANS_KEPT:
-                    f.plans.clear()
-                p = f.plans[key] = plan_roll(
-                    f, intents, lambda i: situational_penalty(field, f, pos, i),
-                    cap=self.cap, per_extra_action=self.per_extra_action)
-            # ``p.rolled`` holds the first asker's intents: equal to these (intents are frozen
-            # values, compared by value; nothing tells one from an equal one by identity)
-            return p
-        return plan_roll(f, intents, lambda i: situational_penalty(field, f, pos, i),
-                         cap=self.cap, per_extra_action=self.per_extra_action)
+        if calls is None:
+            return plan_roll(f, intents, situation, cap=self.cap,
+                             per_extra_action=self.per_extra_action)
+        # The AI asks for this plan (can the attack succeed? a called shot? a second
+        # attack?) and the planner rolls it moments later, round after round: made once, kept
+        # by everything it reads: the pool (stats, skill, weapon kind), the weapon's ranges,
+        # both places, the called locations, dazed. ``p.rolled`` holds the first asker's
+        # intents, equal to these (intents are frozen values, never told apart by identity).
+        target = intents[0].target
+        key = (target, calls, pos, target.pos, f.wounds.dazed, f.weapon.ranges,
+               action_pool(f, intents[0]))
+        p = f.plans.get(key)
+        if p is None:
+            if len(f.plans) >= PLANS_KEPT:
+                f.plans.clear()
+            p = f.plans[key] = plan_roll(f, intents, situation, cap=self.cap,
+                                         per_extra_action=self.per_extra_action)
+        return p
 
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
