@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from math import floor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sim.core.actions import Attack, Move
@@ -50,7 +51,7 @@ def best(enc: Encounter, candidates: Iterable[T], key: Callable[[T], Any]) -> T 
 def draw(enc: Encounter, tied: list[T]) -> T | None:
     """One of ``tied`` (equally good), drawn by the encounter's generator; None if empty."""
     if len(tied) > 1:
-        return tied[int(enc.rng.random() * len(tied))]
+        return tied[floor(enc.rng.random() * len(tied))]
     return tied[0] if tied else None
 
 

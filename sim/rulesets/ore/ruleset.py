@@ -130,15 +130,10 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         if enc is None:
             return plan_roll(f, intents, _no_situation, cap=self.cap,
                              per_extra_action=self.per_extra_action)
-        field, pos = enc.field, f.pos
-
-        def situation(intent: Intent) -> int:
-            return situational_penalty(field, f, pos, intent)
-
+        pos = f.pos
         calls = _attacks_on_one(intents)
         if calls is None:
-            return plan_roll(f, intents, situation, cap=self.cap,
-                             per_extra_action=self.per_extra_action)
+            return self._plan_now(enc, f, intents)
         # The AI asks for this plan (can the attack succeed? a called shot? a second
         # attack?) and the planner rolls it moments later, round after round: made once, kept
         # by everything it reads: the pool (stats, skill, weapon kind), the weapon's ranges,
@@ -151,9 +146,18 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         if p is None:
             if len(f.plans) >= PLANS_KEPT:
                 f.plans.clear()
-            p = f.plans[key] = plan_roll(f, intents, situation, cap=self.cap,
-                                         per_extra_action=self.per_extra_action)
+            p = f.plans[key] = self._plan_now(enc, f, intents)
         return p
+
+    def _plan_now(self, enc: Encounter, f: OreFighter, intents: list[Intent]) -> RollPlan:
+        """``plan_roll`` in the situation now (``plan``, when no kept plan answers)."""
+        field, pos = enc.field, f.pos
+
+        def situation(intent: Intent) -> int:
+            return situational_penalty(field, f, pos, intent)
+
+        return plan_roll(f, intents, situation, cap=self.cap,
+                         per_extra_action=self.per_extra_action)
 
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
