@@ -161,7 +161,7 @@ class Advisor(ABC):
         extra = self.extra_attacks(enc, actor, target)
         why = ", ".join(x for x in (f"{extra + 1} attacks" if extra else "",
                                     f"called shot at the {called}" if called else "") if x)
-        return [Attack(target, called)] + [Attack(target)] * extra, why
+        return [Attack(target, called)] + [target.plain_attack] * extra, why
 
     def wait_intents(self, enc: Encounter, actor: Combatant,
                      foes: list[Combatant]) -> tuple[list[Intent], str]:

@@ -121,7 +121,7 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
         return first
     if can_strike(enc, c, target):
         c.why = _in_reach(c, target)
-        return [Attack(target)]
+        return [target.plain_attack]
     return approach(enc, c, target)
 
 
@@ -137,7 +137,7 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     if can_strike(enc, c, target):
         intents: list[Intent] = [Attack(target, called)]
         extra = advisor.extra_attacks(enc, c, target)
-        intents += [Attack(target)] * extra
+        intents += [target.plain_attack] * extra
         c.why = (_in_reach(c, target)
                  + (f", {extra + 1} attacks" if extra else "")) + (
             f", called shot at the {called}" if called else "")
@@ -145,7 +145,7 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
     if 0 < gap <= c.speed and advisor.can_move_and_attack(enc, c):
         c.why = f"charges {target.name}"
-        return [Move(target, stop_at=stop_at(c)), Attack(target)]
+        return [Move(target, stop_at=stop_at(c)), target.plain_attack]
     return approach(enc, c, target)
 
 
@@ -185,7 +185,7 @@ def _take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
     c.why = f"takes cover at {enc.field.describe(spot)}"
     near = enc.field.distance(c.pos, spot) <= c.speed
     if near and enc.advisor.can_move_and_attack(enc, c):
-        return [Retreat(spot), Attack(target)]
+        return [Retreat(spot), target.plain_attack]
     return [Retreat(spot)]
 
 
@@ -198,7 +198,7 @@ def _step_back(enc: Encounter, c: Combatant, foes: list[Combatant],
     if spot is None:
         return None
     c.why = f"steps back to {enc.field.describe(spot)} and shoots"
-    return [Retreat(spot), Attack(target)]
+    return [Retreat(spot), target.plain_attack]
 
 
 def _first_concerns(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Intent] | None:
@@ -245,7 +245,7 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
                 return plan
     if can_strike(enc, c, target):
         c.why = _in_reach(c, target)
-        return [Attack(target)]
+        return [target.plain_attack]
     return approach(enc, c, target,
                     f"closing to {'range' if shooter else 'reach'} of {target.name}")
 
@@ -264,7 +264,7 @@ def _defend_or_strike(enc: Encounter, c: Combatant, target: Combatant, kind: str
         return [Defend(kind)]
     if advisor.attack_and_defend(enc, c, target, kind):
         c.why = f"{DEFENDS[kind]} and strikes at {target.name}: {reason}"
-        return [Attack(target), Defend(kind)]
+        return [target.plain_attack, Defend(kind)]
     spared = advisor.defense_worth(enc, c, threats, kind)
     dealt = advisor.attack_worth(enc, c, target)
     if spared > dealt:
@@ -272,7 +272,7 @@ def _defend_or_strike(enc: Encounter, c: Combatant, target: Combatant, kind: str
         return [Defend(kind)]
     c.why = (f"strikes at {target.name} though {reason}: striking does more "
              f"({dealt:.2f} v {spared:.2f})")
-    return [Attack(target)]
+    return [target.plain_attack]
 
 
 # ---------------------------------------------------------------------------- tactical
@@ -316,7 +316,7 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
     if gap <= c.speed and advisor.can_move_and_attack(enc, c):
         c.why = f"charges {target.name}"
-        return [Move(target, stop_at=stop_at(c)), Attack(target)]
+        return [Move(target, stop_at=stop_at(c)), target.plain_attack]
     extra = advisor.while_closing(enc, c, target)
     c.why = f"closing on {target.name}" + (", aiming as it comes" if extra else "")
     return [Move(target, stop_at=stop_at(c)), *extra]

@@ -10,6 +10,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from sim.ai.doctrine import effective, policy
+from sim.core.actions import Attack
 from sim.core.battlefield import MELEE_REACH
 
 if TYPE_CHECKING:
@@ -53,12 +54,15 @@ class Combatant:
             Killing after armor, OpenD6 wounds or hit points, OpenCore hit points, B-Grade
             wounds and Shock).
         out_round: the round it was taken out in (0 while in the fight).
+        plain_attack: ``Attack(self)``, a plain attack on it, made once: the AI asks about
+            that intent several times a round (can it hit? two attacks?) before declaring
+            it, and intents are frozen values, so one serves every asker.
     """
 
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
-        "effects", "why",
+        "effects", "why", "plain_attack",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -81,6 +85,7 @@ class Combatant:
         self.out_round = 0
         self.effects: list = []  # SimPy processes of ongoing effects (bleeding, stun)
         self.why = ""  # the AI's last reason, for the solo log
+        self.plain_attack = Attack(self)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

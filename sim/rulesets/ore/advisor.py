@@ -211,12 +211,12 @@ class OreAdvisor(Advisor):
         Never a called shot that could not make a set (fewer than two dice).
         """
         dice = self.dice(enc, actor, [Attack(target, "head")])
-        expert = action_pool(actor, Attack(target))[1] in actor.expert
+        expert = action_pool(actor, target.plain_attack)[1] in actor.expert
         return "head" if dice >= 2 and (expert or dice >= CALLED_SHOT_MIN_DICE) else None
 
     def can_hit(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
         """A set needs two dice: fewer after the penalties is a hopeless attack."""
-        return self.dice(enc, actor, [Attack(target)]) >= 2
+        return self.dice(enc, actor, [target.plain_attack]) >= 2
 
     def pools(self, enc: Encounter, actor: OreFighter) -> str:
         """Dice each action rolls alone now (penalties and the cap applied; before range)."""
@@ -286,7 +286,7 @@ class OreAdvisor(Advisor):
         """
         if actor.weapon.reload:
             return 0
-        dice = self.dice(enc, actor, [Attack(target), Attack(target)])
+        dice = self.dice(enc, actor, [target.plain_attack, target.plain_attack])
         return 1 if dice >= MULTI_ACTION_MIN_DICE else 0
 
     def can_move_and_attack(self, enc: Encounter, actor: OreFighter) -> bool:
@@ -313,14 +313,14 @@ class OreAdvisor(Advisor):
     def attack_and_defend(self, enc: Encounter, actor: OreFighter, target: Combatant,
                           kind: str) -> bool:
         """Both when the roll for the two holds two sets at ``MULTI_ACTION_ODDS``."""
-        dice = self.dice(enc, actor, [Attack(target), Defend(kind)])
+        dice = self.dice(enc, actor, [target.plain_attack, Defend(kind)])
         return p_sets(dice, 2) >= MULTI_ACTION_ODDS
 
     def attack_worth(self, enc: Encounter, actor: OreFighter, target: OreFighter) -> float:
         """Expected worth of one plain attack now (``expected_value``: 0..1 of a take-out)."""
-        skill = action_pool(actor, Attack(target))[1]
+        skill = action_pool(actor, target.plain_attack)[1]
         expert = 1 if skill in actor.expert or skill in actor.master else 0
-        dice = self.dice(enc, actor, [Attack(target)])
+        dice = self.dice(enc, actor, [target.plain_attack])
         return expected_value(value_table(actor, target, dice), dice, expert)
 
     def defense_worth(self, enc: Encounter, actor: OreFighter,
@@ -341,23 +341,23 @@ class OreAdvisor(Advisor):
         ``EXTRA_ATTACK_GAIN`` over one; the second attack's worth is its set's chance times a
         2-wide set's worth at an even height.
         """
-        skill = action_pool(actor, Attack(target))[1]
+        skill = action_pool(actor, target.plain_attack)[1]
         expert = 1 if skill in actor.expert or skill in actor.master else 0
-        dice = self.dice(enc, actor, [Attack(target)])
+        dice = self.dice(enc, actor, [target.plain_attack])
         value = value_table(actor, target, dice)
         plain = expected_value(value, dice, expert)
         called = expected_value(value, self.dice(enc, actor, [Attack(target, "head")]),
                                 expert + 1)
-        best, intents, why = plain, [Attack(target)], ""
+        best, intents, why = plain, [target.plain_attack], ""
         if called > best:
             best, intents = called, [Attack(target, "head")]
             why = f"called shot at the head ({called:.2f} vs {plain:.2f})"
-        odds = p_sets(self.dice(enc, actor, [Attack(target), Attack(target)]), 2)
+        odds = p_sets(self.dice(enc, actor, [target.plain_attack, target.plain_attack]), 2)
         if actor.weapon.reload or odds < MULTI_ACTION_ODDS:
             return intents, why
         second = odds * sum(value[2][1:]) / 10
         for head in (False, True):
-            pair = [Attack(target, "head" if head else None), Attack(target)]
+            pair = [Attack(target, "head") if head else target.plain_attack, target.plain_attack]
             first = expected_value(value, self.dice(enc, actor, pair), expert + head)
             if first + second > best * EXTRA_ATTACK_GAIN:
                 best = (first + second) / EXTRA_ATTACK_GAIN
