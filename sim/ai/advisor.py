@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
-from sim.core.actions import Attack, Move
+from sim.core.actions import Move, attack_on
 from sim.core.battlefield import MELEE_REACH
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ class Advisor(ABC):
         extra = self.extra_attacks(enc, actor, target)
         why = ", ".join(x for x in (f"{extra + 1} attacks" if extra else "",
                                     f"called shot at the {called}" if called else "") if x)
-        return [Attack(target, called)] + [target.plain_attack] * extra, why
+        return [attack_on(target, called)] + [target.plain_attack] * extra, why
 
     def wait_intents(self, enc: Encounter, actor: Combatant,
                      foes: list[Combatant]) -> tuple[list[Intent], str]:

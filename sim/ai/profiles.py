@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from sim.ai import tactics
 from sim.ai.doctrine import COVER_MOVES
-from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Reload, Retreat, Yield
+from sim.core.actions import DEFENDS, Defend, Intent, Move, Reload, Retreat, Yield, attack_on
 from sim.core.battlefield import MELEE_REACH
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     advisor = enc.advisor
     called = advisor.called_shot(enc, c, target)
     if can_strike(enc, c, target):
-        intents: list[Intent] = [Attack(target, called)]
+        intents: list[Intent] = [attack_on(target, called)]
         extra = advisor.extra_attacks(enc, c, target)
         intents += [target.plain_attack] * extra
         c.why = (_in_reach(c, target)

@@ -80,6 +80,23 @@ class Yield:
 
 
 Intent = Attack | Move | Retreat | Defend | Aim | Reload | Bide | Yield
+
+
+def attack_on(target: Combatant, called: str | None = None) -> Attack:
+    """``Attack(target, called)``, one value per target and called location.
+
+    The AI asks a ruleset about an attack several times a round (can it hit? a called
+    shot? two attacks?) before declaring it, and making a frozen intent costs thousands of
+    machine instructions; intents are values, so one serves every asker. Kept on the
+    target (``Combatant.plain_attack``, ``Combatant.called_attacks``).
+    """
+    if called is None:
+        return target.plain_attack
+    kept = target.called_attacks
+    attack = kept.get(called)
+    if attack is None:
+        attack = kept[called] = Attack(target, called)
+    return attack
 DEFENDS = {"dodge": "dodges", "parry": "parries", "block": "blocks"}  # for the solo log
 
 

@@ -54,15 +54,14 @@ class Combatant:
             Killing after armor, OpenD6 wounds or hit points, OpenCore hit points, B-Grade
             wounds and Shock).
         out_round: the round it was taken out in (0 while in the fight).
-        plain_attack: ``Attack(self)``, a plain attack on it, made once: the AI asks about
-            that intent several times a round (can it hit? two attacks?) before declaring
-            it, and intents are frozen values, so one serves every asker.
+        plain_attack, called_attacks: attacks on it, plain and by called location, each
+            made once (``actions.attack_on``).
     """
 
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
-        "effects", "why", "plain_attack",
+        "effects", "why", "plain_attack", "called_attacks",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -86,6 +85,7 @@ class Combatant:
         self.effects: list = []  # SimPy processes of ongoing effects (bleeding, stun)
         self.why = ""  # the AI's last reason, for the solo log
         self.plain_attack = Attack(self)
+        self.called_attacks: dict[str, Attack] = {}
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
-from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move
+from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, attack_on
 from sim.rulesets.ore.catalog import (
     BOXES,
     CALLED_HEIGHT,
@@ -210,7 +210,7 @@ class OreAdvisor(Advisor):
 
         Never a called shot that could not make a set (fewer than two dice).
         """
-        dice = self.dice(enc, actor, [Attack(target, "head")])
+        dice = self.dice(enc, actor, [attack_on(target, "head")])
         expert = action_pool(actor, target.plain_attack)[1] in actor.expert
         return "head" if dice >= 2 and (expert or dice >= CALLED_SHOT_MIN_DICE) else None
 
@@ -346,18 +346,18 @@ class OreAdvisor(Advisor):
         dice = self.dice(enc, actor, [target.plain_attack])
         value = value_table(actor, target, dice)
         plain = expected_value(value, dice, expert)
-        called = expected_value(value, self.dice(enc, actor, [Attack(target, "head")]),
+        called = expected_value(value, self.dice(enc, actor, [attack_on(target, "head")]),
                                 expert + 1)
         best, intents, why = plain, [target.plain_attack], ""
         if called > best:
-            best, intents = called, [Attack(target, "head")]
+            best, intents = called, [attack_on(target, "head")]
             why = f"called shot at the head ({called:.2f} vs {plain:.2f})"
         odds = p_sets(self.dice(enc, actor, [target.plain_attack, target.plain_attack]), 2)
         if actor.weapon.reload or odds < MULTI_ACTION_ODDS:
             return intents, why
         second = odds * sum(value[2][1:]) / 10
         for head in (False, True):
-            pair = [Attack(target, "head") if head else target.plain_attack, target.plain_attack]
+            pair = [attack_on(target, "head" if head else None), target.plain_attack]
             first = expected_value(value, self.dice(enc, actor, pair), expert + head)
             if first + second > best * EXTRA_ATTACK_GAIN:
                 best = (first + second) / EXTRA_ATTACK_GAIN

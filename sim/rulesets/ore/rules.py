@@ -43,9 +43,8 @@ class RolledSet:
     __slots__ = ("width", "height", "key", "used")
 
     def __init__(self, s: Set):
-        self.width = s.width
-        self.height = s.height
-        self.key = (s.width, s.height)  # fixed at the roll: timing does not change later
+        self.width, self.height = s
+        self.key = s  # (width, height) as rolled: timing does not change when dice are lost
         self.used = 0  # gobble dice spent (defense sets)
 
     def __str__(self) -> str:
