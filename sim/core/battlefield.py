@@ -120,9 +120,11 @@ class Battlefield:
             self.dist = _LazyRows(n, self._dist_row)
             self.next_hop = _LazyRows(n, lambda a: _HopRow(self, a))
         self.edge_len = {}
+        # the same lengths by node and neighbour, for ``distance`` (no tuple made per lookup)
+        self.length: list[dict[int, float]] = [{} for _ in range(n)]
         for a, b, data in graph.edges(data=True):
             i, j = sorted((self.index[a], self.index[b]))
-            self.edge_len[(i, j)] = data["metres"]
+            self.edge_len[(i, j)] = self.length[i][j] = data["metres"]
         self.cover_at = [Cover[graph.nodes[name]["cover"].upper()] for name in self.names]
         self.visibility_at = [Visibility[graph.nodes[name]["visibility"].upper()]
                               for name in self.names]
@@ -175,13 +177,14 @@ class Battlefield:
             row = dist[pa]
             if qa == qb:
                 return row[qa]
-            return min(row[qa] + qx, row[qb] + (self.edge_len[(qa, qb)] - qx))
+            return min(row[qa] + qx, row[qb] + (self.length[qa][qb] - qx))
         if pa == qa and pb == qb:
             return abs(px - qx)
-        back = self.edge_len[(pa, pb)] - px
+        length = self.length
+        back = length[pa][pb] - px
         if qa == qb:
             return min(px + dist[pa][qa], back + dist[pb][qa])
-        fore = self.edge_len[(qa, qb)] - qx
+        fore = length[qa][qb] - qx
         ra, rb = dist[pa], dist[pb]
         return min(px + ra[qa] + qx, px + ra[qb] + fore, back + rb[qa] + qx, back + rb[qb] + fore)
 

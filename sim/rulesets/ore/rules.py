@@ -257,7 +257,7 @@ def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
     return faces
 
 
-def assign_sets(intents: list[Intent], sets: list[Set],
+def assign_sets(intents: Sequence[Intent], sets: list[Set],
                 succeeds: Callable[[Set], bool] | None = None) -> list[tuple[Intent, Set | None]]:
     """Give each rolled action a set, after the roll (RULES.md: multiple actions).
 

@@ -117,7 +117,7 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         Equal Sense: the order is drawn by the encounter's generator, not the file's.
         """
         rand = enc.rng.random
-        keyed = sorted((f.sense, rand(), i) for i, f in enumerate(fighters))
+        keyed = sorted([(f.sense, rand(), i) for i, f in enumerate(fighters)])
         return [fighters[i] for _, _, i in keyed]
 
     # ------------------------------------------------------------ planning
@@ -190,7 +190,7 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         p = self.plan(enc, f, intents)
         faces = self.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
         sets = find_sets(faces)
-        pairs = assign_sets(list(p.rolled), sets, self.set_succeeds())
+        pairs = assign_sets(p.rolled, sets, self.set_succeeds())
         if enc.asks(f) and sets:
             pairs = self.ask_sets(enc, f, faces, pairs, sets)
         if log is not None:
