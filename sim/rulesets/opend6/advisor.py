@@ -84,9 +84,11 @@ class OpenD6Advisor(Advisor):
         aim; a single action has no multiple-action penalty and the AI calls no shots.
         False out of reach or range and with a weapon to reload.
         """
-        if self.needs_reload(actor) or not tactics.in_reach(enc, actor, target):
+        if self.needs_reload(actor):
             return False
-        return self.rules.attack_dice(enc, actor, target) >= 1
+        dist = enc.field.distance(actor.pos, target.pos)  # one measure for reach and range
+        return dist <= actor.reach and self.rules.attack_dice(  # ``tactics.in_reach``
+            enc, actor, target, distance=dist) >= 1
 
     def hopeless(self, enc: Encounter, actor: D6Fighter,
                  target: D6Fighter) -> tuple[list[Intent], str]:

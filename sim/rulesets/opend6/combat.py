@@ -2,7 +2,7 @@
 
 :class:`OpenD6Combat` is a base class of
 :class:`~sim.rulesets.opend6.ruleset.OpenD6Ruleset`; it reads the ruleset's options, advisor,
-``health_penalty``, ``_harm``, ``_health`` and ``_retarget``. Its public methods
+``health_penalty``, ``_harm`` and ``_retarget``. Its public methods
 (``attack_dice``, ``damage_dice``, ``defense_code``, ``defense_against``, ``target_number``)
 are the one home of those rules, for the ruleset and its advisor alike.
 
@@ -296,9 +296,7 @@ class OpenD6Combat:
         damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
         res_code = target.resist_code  # wound penalties never apply to resistance
         resistance, res = self._roll(enc, res_code.dice, res_code.pips)
-        before = self._health(target)
-        words = self._harm(enc, target, damage, resistance)
-        dealt = abs(self._health(target) - before)
+        dealt, words = self._harm(enc, target, damage, resistance)
         if enc.log is not None:
             enc.emit("damage", who=f.name, target=target.name, damage=damage,
                      resistance=resistance, state=target.state(),
