@@ -48,6 +48,7 @@ class OpenD6Combat:
     seconds_per_round: float
     options: Any
     advisor: OpenD6Advisor
+    _measured: tuple[Attack, float, int] | None
 
     # ------------------------------------------------------------ defending
     @staticmethod
@@ -187,7 +188,14 @@ class OpenD6Combat:
                              text=f"{f.name}'s attack finds no foe in reach.")
                 return
         enc.record_attack(f)
-        dist = enc.field.distance(f.pos, target.pos)  # measured once for reach and range
+        measured = self._measured
+        if measured is not None and measured[0] is intent and target is intent.target:
+            # the turn's first attack: its start (``_stale``) measured it a moment ago
+            self._measured = None
+            dist, dice = measured[1], measured[2]
+        else:
+            dist = enc.field.distance(f.pos, target.pos)  # measured once for reach and range
+            dice = None
         reason = self._out_of_reach(f, dist)
         if reason:
             if log is not None:
@@ -195,8 +203,9 @@ class OpenD6Combat:
                          text=f"{f.name} attacks {target.name}: miss ({reason}).")
             return
         notes: list[str] | None = [] if log is not None else None
-        dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
-                                notes=notes, distance=dist)
+        if dice is None or notes is not None:  # the log's words come with the dice
+            dice = self.attack_dice(enc, f, target, penalty=penalty,
+                                    called=bool(intent.called), notes=notes, distance=dist)
         f.aim_at = None  # an aim is spent by the next attack, at its target or not
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)

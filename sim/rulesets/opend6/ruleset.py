@@ -77,6 +77,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     Options = WoundOptions
     Advisor = OpenD6Advisor
     supports = frozenset({Attack, Move, Retreat, Defend, Aim, Reload, Bide})
+    # the first attack of the turn being resolved: (its intent, distance, dice), or None
+    _measured: tuple[Attack, float, int] | None = None
 
     # ------------------------------------------------------------ building and health
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> D6Fighter:
@@ -206,6 +208,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         intents: list[Intent] = action.payload
         count = turn_actions(intents)
         penalty = multiple_action_penalty(count)
+        self._measured = None  # this turn's own (``_stale``), never an earlier one's
         if self._stale(enc, f, intents, penalty):
             # Ruling: the seed declares at each turn; the engine asks at the round's start,
             # so a plan made stale by faster combatants is declared again now.
@@ -255,10 +258,15 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
             if not target.in_fight:
                 return True
             dist = enc.field.distance(f.pos, target.pos)
-            # out of reach (``tactics.in_reach``), or 0D to hit
-            return dist > f.reach or self.attack_dice(
-                enc, f, target, penalty=penalty, called=bool(first.called),
-                distance=dist) < 1 or self._hopeless(enc, f, intents[1:], penalty)
+            if dist > f.reach:  # out of reach (``tactics.in_reach``)
+                return True
+            dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(first.called),
+                                    distance=dist)
+            if dice < 1 or len(intents) > 1 and self._hopeless(enc, f, intents[1:], penalty):
+                return True
+            # nothing happens before this attack is made: ``_attack`` takes what was measured
+            self._measured = (first, dist, dice)
+            return False
         if self._hopeless(enc, f, intents, penalty):
             return True
         for intent in intents:
