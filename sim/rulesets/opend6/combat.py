@@ -34,12 +34,30 @@ from sim.rulesets.opend6.rules import (
 
 if TYPE_CHECKING:
     from sim.core.actions import Attack
+    from sim.core.battlefield import Battlefield, Position
     from sim.core.engine import Encounter
     from sim.rulesets.opend6.advisor import OpenD6Advisor
     from sim.rulesets.opend6.fighter import D6Fighter
+    from sim.scenario.vocabulary import Cover, Visibility
 
 DEAD = WoundStatus.DEAD
 _EPS = 1e-6  # a defense lapses just before the same moment of the next round
+
+
+_SITES: dict[tuple[Battlefield, Position], tuple[Cover, Visibility]] = {}
+_SITES_MAX = 4096  # places remembered; cleared when full
+
+
+def _site(field: Battlefield, pos: Position) -> tuple[Cover, Visibility]:
+    """The cover and visibility at ``pos`` (``Battlefield.cover``, ``.visibility``), kept.
+
+    ``_SITES`` is keyed by the map and the place, all they read (a map never changes):
+    an attack looks its target's place up there instead of making two calls.
+    """
+    if len(_SITES) >= _SITES_MAX:
+        _SITES.clear()
+    site = _SITES[(field, pos)] = (field.cover(pos), field.visibility(pos))
+    return site
 
 
 class OpenD6Combat:
@@ -109,12 +127,12 @@ class OpenD6Combat:
     def target_number(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
                       defense: int | None, parry: bool) -> int:
         """What ``actor``'s attack on ``target`` must reach now (``rules.target_number``)."""
-        field = enc.field
+        field, pos = enc.field, target.pos
+        cover, visibility = _SITES.get((field, pos)) or _site(field, pos)
         # Ruling: cover counts in melee too (the seed only keeps it off parries). Pinned
         # (-5) is being held in place (RULES.md), a state no rule here puts a fighter in;
         # with the ``suppressive_fire`` option, a target shot at since its last turn.
-        return target_number(defense, parry=parry, cover=field.cover(target.pos),
-                             visibility=field.visibility(target.pos),
+        return target_number(defense, parry=parry, cover=cover, visibility=visibility,
                              pinned=self.pinned(target),
                              # a melee attack is an Agility roll: encumbrance adds to it
                              extra=actor.weapon.difficulty
@@ -239,8 +257,13 @@ class OpenD6Combat:
         spends = f.policy.spends
         cp = 1 if spends and f.cp > 0 and self._character_point(enc, f, target) else 0
         f.cp -= cp
-        rolled = pool_with_points(dice, cp, False)
-        total, r = self._roll(enc, rolled, f.attack_code.pips)
+        # no point spent on a pool of 0D or more: the pool as it is (a call fewer)
+        rolled = pool_with_points(dice, cp, False) if cp or dice < 0 else dice
+        if enc.log is None:  # the total alone, as ``_roll`` counts it
+            total, r = roll_total(enc.rng, rolled, f.attack_code.pips,
+                                  self.options.complication), None
+        else:
+            total, r = self._roll(enc, rolled, f.attack_code.pips)
         if cp and notes is not None:
             notes.append("a character point +1D")
         # the extra dice are counted only for a fighter that could spend a fate point
@@ -302,9 +325,15 @@ class OpenD6Combat:
         Returns what the hit took off: wounds, or hit points in ``opend6-hp``.
         """
         code = f.damage_code
-        damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
         res_code = target.resist_code  # wound penalties never apply to resistance
-        resistance, res = self._roll(enc, res_code.dice, res_code.pips)
+        if enc.log is None:  # the totals alone, as ``_roll`` counts them: two calls fewer
+            rng, complication = enc.rng, self.options.complication
+            damage = roll_total(rng, self.damage_dice(f, target), code.pips, complication)
+            resistance = roll_total(rng, res_code.dice, res_code.pips, complication)
+            dmg = res = None
+        else:
+            damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
+            resistance, res = self._roll(enc, res_code.dice, res_code.pips)
         dealt, words = self._harm(enc, target, damage, resistance)
         if enc.log is not None:
             enc.emit("damage", who=f.name, target=target.name, damage=damage,
