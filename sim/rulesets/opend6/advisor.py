@@ -48,6 +48,19 @@ FATE_POINT_GAIN = 0.25
 class OpenD6Advisor(Advisor):
     """The AI's questions under OpenD6 (see :class:`sim.ai.advisor.Advisor`)."""
 
+    # the last distance ``can_attack`` measured, keyed by all it read: (map, from, to, metres)
+    _measured: tuple[object, object, object, float] = (None, None, None, 0.0)
+
+    def can_attack(self, enc: Encounter, actor: D6Fighter, target: Combatant) -> bool:
+        """Within reach (``tactics.in_reach``); the distance is kept for ``can_hit``.
+
+        A profile asks ``can_hit`` right after this, about the same two fighters.
+        """
+        field, here, there = enc.field, actor.pos, target.pos
+        dist = field.distance(here, there)
+        self._measured = (field, here, there, dist)
+        return dist <= actor.reach
+
     def threat(self, actor: D6Fighter) -> float:
         """The share of its health lost (wounds toward death, or hit points)."""
         return self.rules.health_lost(actor)
@@ -86,7 +99,9 @@ class OpenD6Advisor(Advisor):
         """
         if self.needs_reload(actor):
             return False
-        dist = enc.field.distance(actor.pos, target.pos)  # one measure for reach and range
+        field, here, there, dist = self._measured  # one measure for reach and range
+        if field is not enc.field or here is not actor.pos or there is not target.pos:
+            dist = enc.field.distance(actor.pos, target.pos)
         return dist <= actor.reach and self.rules.attack_dice(  # ``tactics.in_reach``
             enc, actor, target, distance=dist) >= 1
 
