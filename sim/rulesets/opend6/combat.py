@@ -18,6 +18,7 @@ from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code, roll_total
 from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
+from sim.rulesets.opend6.places import DISTANCES, SITES, measure, site
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BLINDED_DICE,
@@ -34,30 +35,12 @@ from sim.rulesets.opend6.rules import (
 
 if TYPE_CHECKING:
     from sim.core.actions import Attack
-    from sim.core.battlefield import Battlefield, Position
     from sim.core.engine import Encounter
     from sim.rulesets.opend6.advisor import OpenD6Advisor
     from sim.rulesets.opend6.fighter import D6Fighter
-    from sim.scenario.vocabulary import Cover, Visibility
 
 DEAD = WoundStatus.DEAD
 _EPS = 1e-6  # a defense lapses just before the same moment of the next round
-
-
-_SITES: dict[tuple[Battlefield, Position], tuple[Cover, Visibility]] = {}
-_SITES_MAX = 4096  # places remembered; cleared when full
-
-
-def _site(field: Battlefield, pos: Position) -> tuple[Cover, Visibility]:
-    """The cover and visibility at ``pos`` (``Battlefield.cover``, ``.visibility``), kept.
-
-    ``_SITES`` is keyed by the map and the place, all they read (a map never changes):
-    an attack looks its target's place up there instead of making two calls.
-    """
-    if len(_SITES) >= _SITES_MAX:
-        _SITES.clear()
-    site = _SITES[(field, pos)] = (field.cover(pos), field.visibility(pos))
-    return site
 
 
 class OpenD6Combat:
@@ -128,7 +111,7 @@ class OpenD6Combat:
                       defense: int | None, parry: bool) -> int:
         """What ``actor``'s attack on ``target`` must reach now (``rules.target_number``)."""
         field, pos = enc.field, target.pos
-        cover, visibility = _SITES.get((field, pos)) or _site(field, pos)
+        cover, visibility = SITES.get((field, pos)) or site(field, pos)
         # Ruling: cover counts in melee too (the seed only keeps it off parries). Pinned
         # (-5) is being held in place (RULES.md), a state no rule here puts a fighter in;
         # with the ``suppressive_fire`` option, a target shot at since its last turn.
@@ -212,7 +195,10 @@ class OpenD6Combat:
             self._measured = None
             dist, dice = measured[1], measured[2]
         else:
-            dist = enc.field.distance(f.pos, target.pos)  # measured once for reach and range
+            field, here, there = enc.field, f.pos, target.pos
+            dist = DISTANCES.get((field, here, there))  # measured once for reach and range
+            if dist is None:
+                dist = measure(field, here, there)
             dice = None
         reason = self._out_of_reach(f, dist)
         if reason:

@@ -15,7 +15,7 @@ from sim.ai import tactics
 from sim.core.actions import Attack
 from sim.core.battlefield import Position
 from sim.core.engine import battlefield_for
-from sim.rulesets.opend6 import combat
+from sim.rulesets.opend6 import places
 from sim.rulesets.opend6.rules import WoundStatus, pool_with_points
 
 
@@ -33,15 +33,18 @@ def test_a_pool_with_no_point_spent_is_the_pool() -> None:
 
 
 @pytest.mark.parametrize("name", ["mirror", "neutral_skirmish", "ambush"])
-def test_the_kept_cover_and_visibility_are_the_maps(name: str) -> None:
+def test_the_kept_distances_cover_and_visibility_are_the_maps(name: str) -> None:
     field = battlefield_for(scenario_mod.load(f"scenarios/{name}.yaml").map)
-    places = [field.node(n) for n in field.names]
-    places += [Position(a, b, x) for (a, b), length in field.edge_len.items()
-               for x in (0.5, length / 2, length - 0.5)]
-    for pos in places:
+    spots = [field.node(n) for n in field.names]
+    spots += [Position(a, b, x) for (a, b), length in field.edge_len.items()
+                for x in (0.5, length / 2, length - 0.5)]
+    for pos in spots:
         want = (field.cover(pos), field.visibility(pos))
-        assert combat._site(field, pos) == want
-        assert combat._SITES[(field, pos)] == want
+        assert places.site(field, pos) == want
+        assert places.SITES[(field, pos)] == want
+        for there in spots:
+            assert places.measure(field, pos, there) == field.distance(pos, there)
+            assert places.DISTANCES[(field, pos, there)] == field.distance(pos, there)
 
 
 def general_stale(enc, f, intents, penalty) -> bool:
@@ -80,3 +83,4 @@ def test_can_hit_measures_again_when_a_fighter_has_moved_since_can_attack() -> N
     b.pos = a.pos  # point blank now (+1D): 2D, though can_attack measured 40 m
     assert enc.advisor.can_hit(enc, a, b)
     assert enc.ruleset.attack_dice(enc, a, b) == 2
+
