@@ -251,7 +251,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
 
         A declared target is down, a first attack's target is out of reach, or an attack
         would now roll 0D (wounds taken since the declaration): never a hopeless roll.
-        ``penalty`` is the plan's multiple-action penalty.
+        ``penalty`` is the plan's multiple-action penalty. A turn that opens with an attack
+        and stands keeps that attack's distance and dice in ``_measured`` for ``_attack``.
         """
         first = intents[0] if intents else None
         if type(first) is Attack:  # the usual turn: one distance for reach and range
