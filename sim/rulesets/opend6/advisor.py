@@ -20,6 +20,7 @@ from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import DEFENDS, Aim, Attack, Defend
 from sim.rulesets.opend6 import odds as opend6_odds
+from sim.rulesets.opend6.places import DISTANCES, measure
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BASE_DIFFICULTY,
@@ -47,6 +48,21 @@ FATE_POINT_GAIN = 0.25
 
 class OpenD6Advisor(Advisor):
     """The AI's questions under OpenD6 (see :class:`sim.ai.advisor.Advisor`)."""
+
+    # the last distance ``can_attack`` measured, keyed by all it read: (map, from, to, metres)
+    _measured: tuple[object, object, object, float] = (None, None, None, 0.0)
+
+    def can_attack(self, enc: Encounter, actor: D6Fighter, target: Combatant) -> bool:
+        """Within reach (``tactics.in_reach``); the distance is kept for ``can_hit``.
+
+        A profile asks ``can_hit`` right after this, about the same two fighters.
+        """
+        field, here, there = enc.field, actor.pos, target.pos
+        dist = DISTANCES.get((field, here, there))
+        if dist is None:
+            dist = measure(field, here, there)
+        self._measured = (field, here, there, dist)
+        return dist <= actor.reach
 
     def threat(self, actor: D6Fighter) -> float:
         """The share of its health lost (wounds toward death, or hit points)."""
@@ -84,9 +100,13 @@ class OpenD6Advisor(Advisor):
         aim; a single action has no multiple-action penalty and the AI calls no shots.
         False out of reach or range and with a weapon to reload.
         """
-        if self.needs_reload(actor) or not tactics.in_reach(enc, actor, target):
+        if self.needs_reload(actor):
             return False
-        return self.rules.attack_dice(enc, actor, target) >= 1
+        field, here, there, dist = self._measured  # one measure for reach and range
+        if field is not enc.field or here is not actor.pos or there is not target.pos:
+            dist = enc.field.distance(actor.pos, target.pos)
+        return dist <= actor.reach and self.rules.attack_dice(  # ``tactics.in_reach``
+            enc, actor, target, distance=dist) >= 1
 
     def hopeless(self, enc: Encounter, actor: D6Fighter,
                  target: D6Fighter) -> tuple[list[Intent], str]:

@@ -2,7 +2,7 @@
 
 :class:`OpenD6Combat` is a base class of
 :class:`~sim.rulesets.opend6.ruleset.OpenD6Ruleset`; it reads the ruleset's options, advisor,
-``health_penalty``, ``_harm``, ``_health`` and ``_retarget``. Its public methods
+``health_penalty``, ``_harm`` and ``_retarget``. Its public methods
 (``attack_dice``, ``damage_dice``, ``defense_code``, ``defense_against``, ``target_number``)
 are the one home of those rules, for the ruleset and its advisor alike.
 
@@ -18,6 +18,7 @@ from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code, roll_total
 from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
+from sim.rulesets.opend6.places import DISTANCES, SITES, measure, site
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BLINDED_DICE,
@@ -48,6 +49,7 @@ class OpenD6Combat:
     seconds_per_round: float
     options: Any
     advisor: OpenD6Advisor
+    _measured: tuple[Attack, float, int] | None
 
     # ------------------------------------------------------------ defending
     @staticmethod
@@ -108,12 +110,12 @@ class OpenD6Combat:
     def target_number(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
                       defense: int | None, parry: bool) -> int:
         """What ``actor``'s attack on ``target`` must reach now (``rules.target_number``)."""
-        field = enc.field
+        field, pos = enc.field, target.pos
+        cover, visibility = SITES.get((field, pos)) or site(field, pos)
         # Ruling: cover counts in melee too (the seed only keeps it off parries). Pinned
         # (-5) is being held in place (RULES.md), a state no rule here puts a fighter in;
         # with the ``suppressive_fire`` option, a target shot at since its last turn.
-        return target_number(defense, parry=parry, cover=field.cover(target.pos),
-                             visibility=field.visibility(target.pos),
+        return target_number(defense, parry=parry, cover=cover, visibility=visibility,
                              pinned=self.pinned(target),
                              # a melee attack is an Agility roll: encumbrance adds to it
                              extra=actor.weapon.difficulty
@@ -187,7 +189,17 @@ class OpenD6Combat:
                              text=f"{f.name}'s attack finds no foe in reach.")
                 return
         enc.record_attack(f)
-        dist = enc.field.distance(f.pos, target.pos)  # measured once for reach and range
+        measured = self._measured
+        if measured is not None and measured[0] is intent and target is intent.target:
+            # the turn's first attack: its start (``_stale``) measured it a moment ago
+            self._measured = None
+            dist, dice = measured[1], measured[2]
+        else:
+            field, here, there = enc.field, f.pos, target.pos
+            dist = DISTANCES.get((field, here, there))  # measured once for reach and range
+            if dist is None:
+                dist = measure(field, here, there)
+            dice = None
         reason = self._out_of_reach(f, dist)
         if reason:
             if log is not None:
@@ -195,8 +207,9 @@ class OpenD6Combat:
                          text=f"{f.name} attacks {target.name}: miss ({reason}).")
             return
         notes: list[str] | None = [] if log is not None else None
-        dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
-                                notes=notes, distance=dist)
+        if dice is None or notes is not None:  # the log's words come with the dice
+            dice = self.attack_dice(enc, f, target, penalty=penalty,
+                                    called=bool(intent.called), notes=notes, distance=dist)
         f.aim_at = None  # an aim is spent by the next attack, at its target or not
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)
@@ -230,8 +243,13 @@ class OpenD6Combat:
         spends = f.policy.spends
         cp = 1 if spends and f.cp > 0 and self._character_point(enc, f, target) else 0
         f.cp -= cp
-        rolled = pool_with_points(dice, cp, False)
-        total, r = self._roll(enc, rolled, f.attack_code.pips)
+        # no point spent on a pool of 0D or more: the pool as it is (a call fewer)
+        rolled = pool_with_points(dice, cp, False) if cp or dice < 0 else dice
+        if enc.log is None:  # the total alone, as ``_roll`` counts it
+            total, r = roll_total(enc.rng, rolled, f.attack_code.pips,
+                                  self.options.complication), None
+        else:
+            total, r = self._roll(enc, rolled, f.attack_code.pips)
         if cp and notes is not None:
             notes.append("a character point +1D")
         # the extra dice are counted only for a fighter that could spend a fate point
@@ -293,12 +311,16 @@ class OpenD6Combat:
         Returns what the hit took off: wounds, or hit points in ``opend6-hp``.
         """
         code = f.damage_code
-        damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
         res_code = target.resist_code  # wound penalties never apply to resistance
-        resistance, res = self._roll(enc, res_code.dice, res_code.pips)
-        before = self._health(target)
-        words = self._harm(enc, target, damage, resistance)
-        dealt = abs(self._health(target) - before)
+        if enc.log is None:  # the totals alone, as ``_roll`` counts them: two calls fewer
+            rng, complication = enc.rng, self.options.complication
+            damage = roll_total(rng, self.damage_dice(f, target), code.pips, complication)
+            resistance = roll_total(rng, res_code.dice, res_code.pips, complication)
+            dmg = res = None
+        else:
+            damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
+            resistance, res = self._roll(enc, res_code.dice, res_code.pips)
+        dealt, words = self._harm(enc, target, damage, resistance)
         if enc.log is not None:
             enc.emit("damage", who=f.name, target=target.name, damage=damage,
                      resistance=resistance, state=target.state(),

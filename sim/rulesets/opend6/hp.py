@@ -56,10 +56,6 @@ class OpenD6HpRuleset(OpenD6Ruleset):
     def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
         f.hp = f.hp_max = starting_hp(rng, f.attrs["endurance"], self.options.hp_base)
 
-    @staticmethod
-    def _health(f: D6Fighter) -> int:
-        return f.hp
-
     def level_of(self, f: D6Fighter) -> WoundStatus:
         """The wound level ``f``'s hit points give."""
         return hp_status(f.hp)
@@ -73,14 +69,15 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         f.level = self.level_of(f)
         return f"{gained} HP"
 
-    def _harm(self, enc: Encounter, target: D6Fighter, damage: int, resistance: int) -> str:
+    def _harm(self, enc: Encounter, target: D6Fighter, damage: int,
+              resistance: int) -> tuple[int, str]:
         lost = hp_damage(damage, resistance)
         if lost:
             target.hp -= lost
             self._set_level(enc, target, hp_status(target.hp))
         if enc.log is None:
-            return ""
-        return f"{lost} HP lost" if lost else "no damage"
+            return lost, ""
+        return lost, f"{lost} HP lost" if lost else "no damage"
 
     def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
         """Whether a hit at average damage against average resistance takes its HP."""

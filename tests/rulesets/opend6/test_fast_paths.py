@@ -1,0 +1,86 @@
+"""OpenD6's fast paths give what the rules they stand in for give.
+
+Each shortcut of the encounter loop (a measure kept for the next question, a lookup kept by
+place, a pool taken as it is) is held equal here to the general rule it skips; the contract
+test ``test_the_log_changes_nothing`` holds the no-log rolls equal to the logged ones.
+"""
+
+from __future__ import annotations
+
+import pytest
+from opend6_helpers import duel, member
+
+from sim import scenario as scenario_mod
+from sim.ai import tactics
+from sim.core.actions import Attack
+from sim.core.battlefield import Position
+from sim.core.engine import battlefield_for
+from sim.rulesets.opend6 import places
+from sim.rulesets.opend6.rules import WoundStatus, pool_with_points
+
+
+def apart(metres: float) -> dict:
+    """A two-place map: side a at x, side b at y, ``metres`` apart."""
+    return {"map": {"nodes": {"x": {}, "y": {"cover": "light"}}, "edges": [["x", "y", metres]]}}
+
+
+BOW = member("A", weapon="bow", traits={"dexterity": 1}, skills={"ranged": 2})
+
+
+def test_a_pool_with_no_point_spent_is_the_pool() -> None:
+    for dice in range(0, 41):
+        assert pool_with_points(dice, 0, False) == dice
+
+
+@pytest.mark.parametrize("name", ["mirror", "neutral_skirmish", "ambush"])
+def test_the_kept_distances_cover_and_visibility_are_the_maps(name: str) -> None:
+    field = battlefield_for(scenario_mod.load(f"scenarios/{name}.yaml").map)
+    spots = [field.node(n) for n in field.names]
+    spots += [Position(a, b, x) for (a, b), length in field.edge_len.items()
+                for x in (0.5, length / 2, length - 0.5)]
+    for pos in spots:
+        want = (field.cover(pos), field.visibility(pos))
+        assert places.site(field, pos) == want
+        assert places.SITES[(field, pos)] == want
+        for there in spots:
+            assert places.measure(field, pos, there) == field.distance(pos, there)
+            assert places.DISTANCES[(field, pos, there)] == field.distance(pos, there)
+
+
+def general_stale(enc, f, intents, penalty) -> bool:
+    """``_stale`` for a turn that opens with an attack, by the general rule."""
+    target = intents[0].target
+    return (enc.ruleset._hopeless(enc, f, intents, penalty) or not target.in_fight
+            or not tactics.in_reach(enc, f, target))
+
+
+@pytest.mark.parametrize("metres", [2, 20, 40, 49, 50, 51, 80])
+@pytest.mark.parametrize("level", [WoundStatus.HEALTHY, WoundStatus.SEVERELY_WOUNDED])
+@pytest.mark.parametrize("attacks", [1, 2, 3])
+def test_the_stale_check_of_an_attack_first_turn_is_the_general_rule(
+        metres: float, level: WoundStatus, attacks: int) -> None:
+    enc, a, b = duel(BOW, member("B", at="y"), **apart(metres))
+    a.level = level
+    intents = [Attack(b)] * attacks
+    penalty = -(attacks - 1)
+    stale = enc.ruleset._stale(enc, a, intents, penalty)
+    assert stale == general_stale(enc, a, intents, penalty)
+    if not stale:  # what it kept for the attack is what the attack would measure anew
+        intent, dist, dice = enc.ruleset._measured
+        assert intent is intents[0]
+        assert dist == enc.field.distance(a.pos, b.pos)
+        assert dice == enc.ruleset.attack_dice(enc, a, b, penalty=penalty, distance=None)
+    b.in_fight = False
+    assert enc.ruleset._stale(enc, a, intents, penalty) is True
+
+
+def test_can_hit_measures_again_when_a_fighter_has_moved_since_can_attack() -> None:
+    blind_bow = {**BOW, "opend6": {"blinded": True}}  # 3D, -2D blinded
+    enc, a, b = duel(blind_bow, member("B", at="y"), **apart(40))
+    assert enc.advisor.can_attack(enc, a, b)
+    assert not enc.advisor.can_hit(enc, a, b)  # long range -2D: -1D
+    assert enc.advisor.can_attack(enc, a, b)
+    b.pos = a.pos  # point blank now (+1D): 2D, though can_attack measured 40 m
+    assert enc.advisor.can_hit(enc, a, b)
+    assert enc.ruleset.attack_dice(enc, a, b) == 2
+
