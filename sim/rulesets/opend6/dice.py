@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from math import floor
 from random import Random
 from typing import NamedTuple
 
@@ -204,16 +205,16 @@ def roll_total(rng: Random, dice: int, pips: int, complication: bool = False) ->
     total = pips
     highest = 0
     for _ in range(dice - 1):
-        face = int(rand() * 6) + 1
+        face = floor(rand() * 6) + 1
         total += face
         if face > highest:
             highest = face
-    first = int(rand() * 6) + 1
+    first = floor(rand() * 6) + 1
     if first == 6:
         total += 6
         face = 6
         while face == 6:
-            face = int(rand() * 6) + 1
+            face = floor(rand() * 6) + 1
             total += face
     elif first == 1 and not complication:
         total -= highest  # the wild 1 and the highest normal die (none: 0) count nothing

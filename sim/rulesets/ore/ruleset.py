@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 # Intents that never roll when declared alone: they come after every set (width 1).
 UNROLLED = (Move, Retreat, Reload)
+UNROLLED_SET = Set(1, 0)
 PLANS_KEPT = 16  # roll plans of attacks on one foe a fighter keeps (``OreRuleset.plan``)
 
 
@@ -182,7 +183,7 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                       actions: list[TimedAction]) -> None:
         log = enc.log
         if len(intents) == 1 and type(intents[0]) in UNROLLED:
-            actions.append(TimedAction(0.0, f, intents[0], RolledSet(Set(1, 0))))
+            actions.append(TimedAction(0.0, f, intents[0], RolledSet(UNROLLED_SET)))
             if log is not None:
                 enc.emit("declare", who=f.name, text=f"{f.name} declares "
                          f"{intent_text(intents[0])} ({f.why}).")
