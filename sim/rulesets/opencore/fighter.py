@@ -23,8 +23,10 @@ from sim.rulesets.opencore.blocks import ABILITIES, MODES
 from sim.rulesets.opencore.criticals import CritTable
 from sim.rulesets.opencore.rules import (
     HealthStatus,
+    ability_modifier,
     health_status,
     hp_loss_per_round,
+    initiative_bonus,
 )
 from sim.rulesets.opencore.tables import (
     ARMOR,
@@ -42,6 +44,7 @@ from sim.rulesets.opencore.tables import (
 )
 
 if TYPE_CHECKING:
+    from sim.core.battlefield import Position
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
@@ -125,6 +128,63 @@ def profile(member: MemberSpec) -> Profile:
                    toughness)
 
 
+# A batch builds the same members for every encounter: each member is converted once (its
+# numbers set on a template fighter) and each encounter's fighter copies the template. Keyed
+# by the member's id; the entry holds the member, so that id cannot be reused by another
+# object while the entry lives.
+_TEMPLATES: dict[int, tuple[MemberSpec, OpenCoreFighter]] = {}
+_TEMPLATES_MAX = 1024
+
+
+def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
+    """A fighter for ``member`` at ``pos``; ``hp`` None when the hp rule gives it.
+
+    Copied from the member's template (``convert``), made once per member.
+    """
+    entry = _TEMPLATES.get(id(member))
+    if entry is None or entry[0] is not member:
+        if len(_TEMPLATES) >= _TEMPLATES_MAX:
+            _TEMPLATES.clear()
+        entry = _TEMPLATES[id(member)] = (member, convert(member, pos))
+    b = entry[1]
+    f = OpenCoreFighter(member, pos)
+    # every slot ``convert`` sets (``test_a_copied_fighter_is_a_converted_one`` holds it)
+    f.abilities, f.skills = dict(b.abilities), dict(b.skills)
+    f.con, f.dex, f.str_mod, f.init_bonus = b.con, b.dex, b.str_mod, b.init_bonus
+    f.weapon, f.fire, f.held, f.loaded = b.weapon, b.fire, True, True
+    f.attack_skill, f.unarmed_skill, f.evade = b.attack_skill, b.unarmed_skill, b.evade
+    f.armor, f.armor_left, f.toughness, f.shield = b.armor, b.armor_left, b.toughness, b.shield
+    f.hp = f.max_hp = b.hp
+    f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
+    f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
+    f.bleeding, f.bleeder, f.injuries = False, None, []
+    f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
+    return f
+
+
+def convert(member: MemberSpec, pos: Position) -> OpenCoreFighter:
+    """A fighter for ``member`` from its profile; ``hp`` None when the hp rule gives it."""
+    p = profile(member)
+    f = OpenCoreFighter(member, pos)
+    f.abilities = a = dict(p.abilities)
+    f.skills = s = dict(p.skills)
+    f.con, f.dex, f.str_mod = a["con"], a["dex"], ability_modifier(a["str"])
+    f.init_bonus = initiative_bonus(f.dex, p.weapon.speed_factor, p.armor.initiative_penalty)
+    f.weapon, f.fire, f.held, f.loaded = p.weapon, p.fire, True, True
+    f.attack_skill = s[p.weapon.weapon_class.value]
+    f.unarmed_skill = s["hand_to_hand"]
+    # Ruling: Evade or Acrobatics (the seed names both), whichever is better.
+    f.evade = max(s["evade"], s["acrobatics"])
+    f.armor, f.armor_left, f.toughness = p.armor, p.armor.damage_rating, p.toughness
+    f.hp = f.max_hp = p.hp
+    f.shield = member.shield
+    f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
+    f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
+    f.bleeding, f.bleeder, f.injuries = False, None, []
+    f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
+    return f
+
+
 def max_range(weapon: Weapon) -> float:
     """Metres within which ``weapon`` attacks: 2 m in melee, the ruling table when ranged."""
     if not weapon.is_ranged:
@@ -138,7 +198,8 @@ class OpenCoreFighter(Combatant):
 
     Attributes:
         abilities, skills: scores by name (for the log); the hot values are copied out:
-            ``con``, ``dex``, ``str_mod``, ``attack_skill`` (the weapon's class),
+            ``con``, ``dex``, ``str_mod``, ``init_bonus`` (DEX, weapon and armor's share of
+            initiative), ``attack_skill`` (the weapon's class),
             ``unarmed_skill``, ``evade`` (the better of Evade and Acrobatics).
         weapon, fire: the weapon and its fire mode (damage, critical table).
         held: False once a fumble made it drop the weapon (until picked up).
@@ -153,7 +214,7 @@ class OpenCoreFighter(Combatant):
         skill_penalty, injuries: location injuries (penalty to attack and defense).
     """
 
-    __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "attack_skill",
+    __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "init_bonus", "attack_skill",
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",

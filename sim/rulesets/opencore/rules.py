@@ -97,7 +97,20 @@ def initiative(
         armor_penalty: the armor's initiative penalty as a positive amount.
         bide: the combatant bided last round (+20).
     """
-    total = roll(rng, INITIATIVE_DIE) + ability_modifier(dex) + speed_factor - armor_penalty
+    return rolled_initiative(rng, initiative_bonus(dex, speed_factor, armor_penalty), bide)
+
+
+def initiative_bonus(dex: int, speed_factor: int, armor_penalty: int = 0) -> int:
+    """What initiative adds to its 1d20: DEX modifier + speed factor - armor penalty.
+
+    The same every round for a fighter, so the ruleset works it out once.
+    """
+    return ability_modifier(dex) + speed_factor - armor_penalty
+
+
+def rolled_initiative(rng: random.Random, bonus: int, bide: bool = False) -> int:
+    """1d20 + ``bonus`` (``initiative_bonus``), +20 after a bide."""
+    total = roll(rng, INITIATIVE_DIE) + bonus
     return total + BIDE_BONUS if bide else total
 
 

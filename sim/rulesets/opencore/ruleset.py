@@ -21,15 +21,13 @@ from sim.rulesets.opencore.advisor import OpenCoreAdvisor
 from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     COVER_PENALTY,
-    MOVE_METRES,
     UNARMED,
     VISIBILITY_PENALTY,
     OpenCoreFighter,
     check_health,
     ensure_bleeding,
+    fresh_fighter,
     knock_out,
-    max_range,
-    profile,
     start_stun,
 )
 from sim.rulesets.opencore.log import (
@@ -44,14 +42,13 @@ from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
     STUN_DEFENSE_PENALTY,
-    ability_modifier,
     apply_damage,
     fumble_lookup,
     hit_points,
-    initiative,
     opposed_attack,
     roll_critical,
     roll_fire_damage,
+    rolled_initiative,
 )
 from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
 from sim.rulesets.registry import register
@@ -91,24 +88,10 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OpenCoreFighter:
         """A fighter from the member's profile; HP from the native block or the hp rule."""
-        p = profile(member)
-        f = OpenCoreFighter(member, pos)
-        f.abilities = a = dict(p.abilities)
-        f.skills = s = dict(p.skills)
-        f.con, f.dex, f.str_mod = a["con"], a["dex"], ability_modifier(a["str"])
-        f.weapon, f.fire, f.held, f.loaded = p.weapon, p.fire, True, True
-        f.attack_skill = s[p.weapon.weapon_class.value]
-        f.unarmed_skill = s["hand_to_hand"]
-        # Ruling: Evade or Acrobatics (the seed names both), whichever is better.
-        f.evade = max(s["evade"], s["acrobatics"])
-        f.armor, f.armor_left = p.armor, p.armor.damage_rating
-        f.hp = p.hp if p.hp is not None else hit_points(f.con, self.options.hp_rule, rng)
-        f.max_hp, f.toughness = f.hp, p.toughness
-        f.shield = member.shield
-        f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
-        f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
-        f.bleeding, f.bleeder, f.injuries = False, None, []
-        f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
+        f = fresh_fighter(member, pos)
+        if f.hp is None:  # no HP in the native block
+            f.hp = hit_points(f.con, self.options.hp_rule, rng)
+        f.max_hp = f.hp
         return f
 
     def native_block_of(self, f: OpenCoreFighter) -> dict[str, Any]:
@@ -142,8 +125,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
                 # Ruling: under group initiative a bide adds its +20 to the side's 1d6.
                 f.init = side_roll[f.side] + (BIDE_BONUS if f.bided else 0)
             else:
-                f.init = initiative(rng, f.dex, f.weapon.speed_factor,
-                                    f.armor.initiative_penalty, f.bided)
+                f.init = rolled_initiative(rng, f.init_bonus, f.bided)
             f.bided = False
             # One action per round: anything declared after the first is dropped.
             actions.append(TimedAction(0.0, f, intents[0] if intents else None, f.init))
