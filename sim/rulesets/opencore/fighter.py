@@ -244,18 +244,22 @@ class OpenCoreFighter(Combatant):
 
 # ---------------------------------------------------------------------------- health and effects
 def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
-    """Take ``f`` out when its hit points say so; start bleeding below 0 HP."""
+    """Take ``f`` out when its hit points say so; start bleeding below 0 HP.
+
+    ``why``: the cause, for the log only (callers pass "" when no log is kept).
+    """
     status = health_status(f.hp, f.con)
     if status is HealthStatus.ACTIVE:
         return
+    logged = enc.log is not None
     if status is HealthStatus.DEAD:
         me = enc.env.active_process
         if me in f.effects:  # bled to death: a process may not interrupt itself
             f.effects.remove(me)
-        enc.take_out(f, Status.DEAD, f"{why}, HP {f.hp} <= -CON")
+        enc.take_out(f, Status.DEAD, f"{why}, HP {f.hp} <= -CON" if logged else "")
         return
     if f.status is not Status.UNCONSCIOUS:  # not on every tick of a bleed: the why is text
-        enc.take_out(f, Status.UNCONSCIOUS, f"{why}, HP {f.hp}")
+        enc.take_out(f, Status.UNCONSCIOUS, f"{why}, HP {f.hp}" if logged else "")
     if f.hp < 0 and not f.bleeding:
         ensure_bleeding(enc, f)
 

@@ -206,7 +206,9 @@ def roll_fire_damage(rng: random.Random, fire: FireMode, str_mod: int, key: str 
     dice = fire.damage
     if dice is None:
         raise ValueError(f"{key}: the seed gives no damage ('Per weapon')")
-    total = sum(roll_pool(rng, dice.dice, dice.sides)) + dice.bonus
+    # one die (most weapons): the same draw without a list
+    total = (roll(rng, dice.sides) if dice.dice == 1 else sum(roll_pool(rng, dice.dice, dice.sides))
+             ) + dice.bonus
     if dice.plus_str:
         total += str_mod
     return total if total > MIN_DAMAGE else MIN_DAMAGE

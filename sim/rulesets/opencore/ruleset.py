@@ -277,15 +277,15 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         if f.held and f.weapon.single_shot:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         att_roll, def_roll = roll(rng, 100), roll(rng, 100)
-        out = opposed_attack(att_roll, self.attack_skill(enc, f, target), def_roll,
+        terms = self.attack_terms(enc, f, target)  # ``attack_skill``'s sum, kept for the log
+        out = opposed_attack(att_roll, terms[0] - terms[1] - terms[2] - terms[3], def_roll,
                              self.defense_skill(target))
         fumble = chart = None
         if out.fumbled_by is not None:
             chart = roll(rng, 100)
             fumble = fumble_lookup(chart, out.fumbled_by)
         if enc.log is not None:
-            log_roll(enc, f, target, out, def_roll, chart, fumble, depth,
-                     self.attack_terms(enc, f, target))
+            log_roll(enc, f, target, out, def_roll, chart, fumble, depth, terms)
         if out.hit:
             mult = fumble.damage_multiplier if out.fumbled_by is Role.DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
@@ -335,7 +335,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             dealt += crit.effect.extra_damage
             if enc.log is not None:
                 log_critical(enc, target, fire, crit)
-        check_health(enc, target, f"hit by {source}")
+        check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
         if crit is not None and target.status is not Status.DEAD:
             self._critical(enc, target, crit)
         return dealt
