@@ -2,16 +2,21 @@
 
 - A fighter copied from its member's template (``fresh_fighter``) is the fighter the
   conversion (``convert``) makes, slot for slot, for every member of every bundled scenario.
+- Bleeding out after the fight with the quiet ticks taken at once (``bleed_out``) ends as
+  ``bleed_once`` tick by tick does.
 """
 
 import pytest
 from helpers import SCENARIOS
 
 from sim import scenario as scenario_mod
-from sim.core.combatant import Combatant
-from sim.rulesets.opencore.fighter import OpenCoreFighter, convert, fresh_fighter
+from sim.core.combatant import Combatant, Status
+from sim.core.engine import Encounter
+from sim.rulesets.opencore.fighter import OpenCoreFighter, bleed_once, convert, fresh_fighter
+from sim.rulesets.opencore.recovery import bleed_out
 
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
+SCENE = scenario_mod.load(SCENARIOS / "duel.yaml")
 SLOTS = Combatant.__slots__ + OpenCoreFighter.__slots__
 
 
@@ -30,3 +35,35 @@ def test_a_copied_fighter_is_a_converted_one(path):
             # the copy shares no mutable state with the template or another copy
             assert copy.abilities is not fresh_fighter(m, "here").abilities
             assert copy.injuries is not fresh_fighter(m, "here").injuries
+
+
+def settled(f) -> dict:
+    """A fighter's slots, its SimPy processes told by whether they run (not by identity)."""
+    state = slots(f)
+    state["effects"] = [p.is_alive for p in f.effects]
+    state["bleeder"] = None if f.bleeder is None else f.bleeder.is_alive
+    return state
+
+
+@pytest.mark.parametrize("status", [Status.UNCONSCIOUS, Status.FLED, Status.SURRENDERED])
+@pytest.mark.parametrize("bleeding", [True, False])
+def test_bleeding_out_at_once_is_tick_by_tick(status, bleeding):
+    """``bleed_out`` leaves each fighter as ``bleed_once`` tick by tick does (no log)."""
+    for hp in (*range(-12, 13), 37):
+        for con, bloodloss in ((1, 0), (1, 1), (10, 1), (10, 3), (40, 2)):
+            if hp <= -con or (bloodloss == 0 and hp >= 0):
+                continue  # dead already, or not losing blood: never bled out
+            ends = []
+            for way in ("ticks", "at once"):
+                enc = Encounter(SCENE, "opencore", 1)
+                enc.fight_over = True
+                f = enc.combatants[0]
+                f.hp, f.con, f.bloodloss, f.bleeding = hp, con, bloodloss, bleeding
+                enc.take_out(f, status)
+                if way == "ticks":
+                    while bleed_once(enc, f):
+                        pass
+                else:
+                    bleed_out(enc, f)
+                ends.append((settled(f), enc.standing, enc.rng.random()))
+            assert ends[0] == ends[1], (hp, con, bloodloss)
