@@ -16,12 +16,13 @@ before it is useless". The rest are rulings (``docs/rules/opencore.md``, ``docs/
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from sim.core.aftermath import MAX_AFTERMATH_ROUNDS
 from sim.core.combatant import Status
-from sim.rulesets.opencore.fighter import bleed_once, losing_blood, profile, stop_bleeding
-from sim.rulesets.opencore.rules import hp_loss_per_round
+from sim.rulesets.opencore.fighter import profile
+from sim.rulesets.opencore.health import bleed_for, losing_blood, stop_bleeding
 
 if TYPE_CHECKING:
     import random
@@ -51,38 +52,6 @@ def bleeds_apart(enc: Encounter, bleeding: dict[OpenCoreFighter, int]) -> bool:
     return not any(c.knocked_out and c.hp > 0 for c in enc.combatants)
 
 
-def bleed_out(enc: Encounter, f: OpenCoreFighter) -> None:
-    """``bleed_once`` until ``f`` is dead, with no log kept: the quiet ticks taken at once.
-
-    Only the ticks that can change more than HP (``quiet_ticks``) go through ``bleed_once``;
-    ``test_bleeding_out_at_once_is_tick_by_tick`` holds the two ways equal.
-    """
-    while True:
-        quiet = quiet_ticks(f)
-        if quiet:
-            f.hp -= quiet * hp_loss_per_round(f.hp, f.bloodloss)
-        if not bleed_once(enc, f):
-            return
-
-
-def quiet_ticks(f: OpenCoreFighter) -> int:
-    """How many of ``f``'s next bleed ticks change nothing but its HP (no log kept).
-
-    A tick's loss (``hp_loss_per_round``) stays the same while HP stays on one side of 0, and
-    ``check_health`` has nothing to do while HP stays above 0, or while an unconscious fighter
-    that already bleeds stays above -CON. The tick that leaves that stretch is not quiet.
-    """
-    hp = f.hp
-    loss = hp_loss_per_round(hp, f.bloodloss)
-    if not loss:
-        return 0
-    if hp > 0:
-        return (hp - 1) // loss
-    if hp < 0 and f.status is Status.UNCONSCIOUS and f.bleeding:
-        return (hp + f.con - 1) // loss
-    return 0
-
-
 class BetweenFights:
     """``aftermath``, ``carry``, ``recover`` and ``fit`` of OpenCore (mixed into the ruleset)."""
 
@@ -103,8 +72,10 @@ class BetweenFights:
         bleeding = {f: f.hp for f in enc.combatants if losing_blood(f)}
         if enc.log is None and bleeds_apart(enc, bleeding):
             for f in bleeding:  # the same ticks, without a SimPy round for each
-                bleed_out(enc, f)
+                bleed_for(enc, f, math.inf)
             return
+        if self.fallen is not None:  # the fallen tick in the aftermath's SimPy rounds
+            self.fallen.keep_time(enc)
         settled: dict[OpenCoreFighter, int] = {}  # the round each stopped bleeding
 
         def more() -> bool:

@@ -3,8 +3,9 @@
 Here: initiative order and the one action per round (``plan_round``); the attack with both
 d100 rolls, fumbles, damage and criticals (``OpenCoreRuleset._strike`` and below); picking up
 and reloading (``_reload``). The data is in ``tables.py`` and ``criticals.py``, the pure rules
-in ``rules.py``, the blocks, fighter and ongoing effects in ``fighter.py``, the log's lines in
-``log.py``. Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
+in ``rules.py``, the blocks in ``blocks.py``, the fighter, stuns and knockouts in
+``fighter.py``, hit points and bleeding in ``health.py``, the log's lines in ``log.py``.
+Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ from sim.rulesets.opencore.fighter import (
     UNARMED,
     VISIBILITY_PENALTY,
     OpenCoreFighter,
-    check_health,
-    ensure_bleeding,
     fresh_fighter,
     knock_out,
     start_stun,
 )
+from sim.rulesets.opencore.health import Fallen, check_health, ensure_bleeding
 from sim.rulesets.opencore.log import (
     intent_text,
     log_critical,
@@ -84,6 +84,10 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
     Advisor = OpenCoreAdvisor
     supports = frozenset({Attack, Move, Retreat, Defend, Bide, Reload, Aim})
     max_actions = 1  # one action per round (seed)
+    # this encounter's fallen that bleed without a process each (``health.Fallen``); None
+    # with a log, or outside ``Encounter.run``
+    fallen: Fallen | None = None
+    morale_may_end = False  # someone's morale may break (the fight may end after a round)
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OpenCoreFighter:
@@ -103,6 +107,19 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         if f.fire.damage is not None:
             block["damage"] = str(f.fire.damage)
         return block
+
+    def start(self, enc: Encounter) -> None:
+        """Without a log, the fallen bleed on a list (``health.Fallen``)."""
+        self.fallen = Fallen(self.seconds_per_round) if enc.log is None else None
+        self.morale_may_end = any(c.doctrine.morale is not None for c in enc.combatants)
+
+    def end_round(self, enc: Encounter) -> None:
+        """The fallen's ticks due, when the fight may end now (``health.Fallen``)."""
+        fallen = self.fallen
+        if fallen is not None and fallen.fighters and (
+                enc.sides_left <= 1 or self.morale_may_end
+                or enc.round >= enc.scenario.max_rounds):
+            fallen.catch_up(enc)
 
     # ------------------------------------------------------------ planning
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[int]]:
@@ -129,6 +146,9 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             f.bided = False
             # One action per round: anything declared after the first is dropped.
             actions.append(TimedAction(0.0, f, intents[0] if intents else None, f.init))
+        if self.fallen is not None and enc.sides_left <= 1:
+            # a surrender ended it: the fight ends at the first action, which may not come
+            self.fallen.keep_time(enc)
         if not actions:
             return actions
         rank = offsets_by_rank([a.payload for a in actions], self.seconds_per_round)
@@ -176,6 +196,8 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         elif kind is Aim and log is not None:
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
+        if enc.sides_left <= 1 and self.fallen is not None:
+            self.fallen.catch_up(enc)  # the fight ends in this instant
 
     def _reload(self, enc: Encounter, f: OpenCoreFighter) -> None:
         """The Reload action: pick a dropped weapon up, else reload a single-shot weapon.
