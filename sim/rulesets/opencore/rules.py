@@ -47,6 +47,11 @@ CRIT_FLOOR = -19  # a modified critical roll below this has no effect
 MIN_DAMAGE = 1
 
 
+# A named tuple made from all its fields in C: ``NamedTuple(...)`` goes through a Python
+# ``__new__``, and a record is made for every attack, hit and critical of a batch.
+_record = tuple.__new__
+
+
 def ability_modifier(score: int) -> int:
     """The modifier of an ability score (RULES.md ruling): ``floor((score - 50) / 10)``.
 
@@ -147,10 +152,10 @@ def opposed_attack(att_roll: int, att_skill: int, def_roll: int, def_skill: int)
     """
     att_total, def_total = att_roll + att_skill, def_roll + def_skill
     if att_roll <= FUMBLE_MAX:
-        return AttackOutcome(False, Role.ATTACKER, att_roll, att_total, def_total)
+        return _record(AttackOutcome, (False, Role.ATTACKER, att_roll, att_total, def_total))
     if def_roll <= FUMBLE_MAX:
-        return AttackOutcome(True, Role.DEFENDER, att_roll, att_total, def_total)
-    return AttackOutcome(att_total > def_total, None, att_roll, att_total, def_total)
+        return _record(AttackOutcome, (True, Role.DEFENDER, att_roll, att_total, def_total))
+    return _record(AttackOutcome, (att_total > def_total, None, att_roll, att_total, def_total))
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,8 +297,8 @@ def apply_damage(damage: int, armor_left: int, toughness: int, hp: int) -> Damag
     damage -= to_armor
     to_toughness = damage if damage < toughness else toughness
     damage -= to_toughness
-    return DamageResult(armor_left - to_armor, toughness - to_toughness, hp - damage, damage,
-                        to_armor, to_toughness)
+    return _record(DamageResult, (armor_left - to_armor, toughness - to_toughness, hp - damage,
+                                  damage, to_armor, to_toughness))
 
 
 def critical_roll_modifier(unmodified_attack_roll: int, toughness: int) -> int:
@@ -342,7 +347,7 @@ def roll_critical(
     """Roll 1d100 on ``table``, shifted by ``critical_roll_modifier``."""
     d100 = roll(rng, 100)
     modified = d100 + critical_roll_modifier(unmodified_attack_roll, toughness)
-    return CriticalRoll(d100, modified, critical_lookup(table, modified))
+    return _record(CriticalRoll, (d100, modified, critical_lookup(table, modified)))
 
 
 def fumble_lookup(d100: int, role: Role) -> Fumble:
