@@ -30,23 +30,28 @@ if TYPE_CHECKING:
     from sim.rulesets.opencore.fighter import OpenCoreFighter
 
 
+# enum members through module aliases: read on every hit and tick (see rules.py)
+_ACTIVE, _GONE = HealthStatus.ACTIVE, HealthStatus.DEAD
+_DEAD, _UNCONSCIOUS = Status.DEAD, Status.UNCONSCIOUS
+
+
 def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
     """Take ``f`` out when its hit points say so; start bleeding below 0 HP.
 
     ``why``: the cause, for the log only (callers pass "" when no log is kept).
     """
     status = health_status(f.hp, f.con)
-    if status is HealthStatus.ACTIVE:
+    if status is _ACTIVE:
         return
     logged = enc.log is not None
-    if status is HealthStatus.DEAD:
+    if status is _GONE:
         me = enc.env.active_process
         if me in f.effects:  # bled to death: a process may not interrupt itself
             f.effects.remove(me)
-        enc.take_out(f, Status.DEAD, f"{why}, HP {f.hp} <= -CON" if logged else "")
+        enc.take_out(f, _DEAD, f"{why}, HP {f.hp} <= -CON" if logged else "")
         return
-    if f.status is not Status.UNCONSCIOUS:  # not on every tick of a bleed: the why is text
-        enc.take_out(f, Status.UNCONSCIOUS, f"{why}, HP {f.hp}" if logged else "")
+    if f.status is not _UNCONSCIOUS:  # not on every tick of a bleed: the why is text
+        enc.take_out(f, _UNCONSCIOUS, f"{why}, HP {f.hp}" if logged else "")
     if f.hp < 0 and not f.bleeding:
         ensure_bleeding(enc, f)
 
@@ -59,7 +64,7 @@ def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
     unconscious and stops at death. Ruling: a stack gained between two ticks bleeds from the
     next tick. The fallen tick on the encounter's ``Fallen`` list instead, when it keeps one.
     """
-    if f.bleeding or f.status is Status.DEAD:
+    if f.bleeding or f.status is _DEAD:
         return
     f.bleeding = True
     fallen = enc.ruleset.fallen
@@ -97,7 +102,7 @@ def bleed_once(enc: Encounter, f: OpenCoreFighter) -> bool:
             enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
                      text=f"{f.name} bleeds {loss} HP ({f.state()}).")
         check_health(enc, f, "bleeding")
-    return f.status is not Status.DEAD
+    return f.status is not _DEAD
 
 
 def bleed_for(enc: Encounter, f: OpenCoreFighter, ticks: float) -> None:
@@ -130,7 +135,7 @@ def quiet_ticks(f: OpenCoreFighter) -> int:
         return 0
     if hp > 0:
         return (hp - 1) // loss
-    if hp < 0 and f.status is Status.UNCONSCIOUS and f.bleeding:
+    if hp < 0 and f.status is _UNCONSCIOUS and f.bleeding:
         return (hp + f.con - 1) // loss
     return 0
 
@@ -150,7 +155,7 @@ def stop_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
 
 def losing_blood(f: OpenCoreFighter) -> bool:
     """Alive and losing hit points each round (bleeding below 0 HP, or bloodloss)."""
-    return f.status is not Status.DEAD and f.bleeding and hp_loss_per_round(f.hp, f.bloodloss) > 0
+    return f.status is not _DEAD and f.bleeding and hp_loss_per_round(f.hp, f.bloodloss) > 0
 
 
 class Fallen:
@@ -211,7 +216,7 @@ class Fallen:
             if ticks:
                 f.bleed_at = at
                 bleed_for(enc, f, ticks)
-                if f.status is Status.DEAD:
+                if f.status is _DEAD:
                     self.drop(f)
 
     def keep_time(self, enc: Encounter) -> None:

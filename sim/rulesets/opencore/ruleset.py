@@ -63,6 +63,8 @@ if TYPE_CHECKING:
 GROUP_DIE = 6
 # Ruling: a fall-over fumble during an extra attack grants another one, this deep at most.
 MAX_EXTRA_ATTACK_CHAIN = 3
+# enum members through module aliases: read on every hit (see rules.py)
+_DEFENDER, _DEAD = Role.DEFENDER, Status.DEAD
 
 
 @register
@@ -309,7 +311,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         if enc.log is not None:
             log_roll(enc, f, target, out, def_roll, chart, fumble, depth, terms)
         if out.hit:
-            mult = fumble.damage_multiplier if out.fumbled_by is Role.DEFENDER else 1
+            mult = fumble.damage_multiplier if out.fumbled_by is _DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
         if fumble is not None:
             self._fumble(enc, f, target, fumble, out.fumbled_by, att_roll, depth)
@@ -358,7 +360,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             if enc.log is not None:
                 log_critical(enc, target, fire, crit)
         check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
-        if crit is not None and target.status is not Status.DEAD:
+        if crit is not None and target.status is not _DEAD:
             self._critical(enc, target, crit)
         return dealt
 
