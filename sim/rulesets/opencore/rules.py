@@ -47,11 +47,9 @@ CRIT_FLOOR = -19  # a modified critical roll below this has no effect
 MIN_DAMAGE = 1
 
 
-# A named tuple made from all its fields in C: ``NamedTuple(...)`` goes through a Python
-# ``__new__``, and a record is made for every attack, hit and critical of a batch.
+# Records of every attack, hit and critical are made in C (``NamedTuple(...)`` runs a Python
+# ``__new__``); enum members are read through module aliases (through the class: ~0.1 us).
 _record = tuple.__new__
-# An enum member read through its class costs ~0.1 us under Python 3.11 (ten times a
-# global's): the hot paths of this package read module aliases of the members they test.
 _ATTACKER, _DEFENDER = Role.ATTACKER, Role.DEFENDER
 
 
