@@ -3,8 +3,9 @@
 - ``profile`` converts a member (neutral traits, or the native block over them) into the
   fighter's numbers, once per member and scenario;
 - ``OpenCoreFighter`` holds one fighter's state in a fight;
-- the effects that outlive an action are SimPy processes (``start_stun``, ``knock_out``,
-  ``ensure_bleeding``); ``check_health`` turns hit points into a status.
+- the effects that outlive an action are SimPy processes (``start_stun``, ``knock_out``);
+  hit points and the bleed clock are in ``health.py`` (``check_health``,
+  ``ensure_bleeding``, here too for the callers of old).
 
 The scenario blocks it reads (``OpenCoreBlock``, ``OpenCoreOptions``) are in ``blocks.py``.
 Rulings not in RULES.md or seed 001 are marked "Ruling:" where they are applied.
@@ -21,11 +22,8 @@ from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant, Status
 from sim.rulesets.opencore.blocks import ABILITIES, MODES
 from sim.rulesets.opencore.criticals import CritTable
-from sim.rulesets.opencore.rules import (
-    HealthStatus,
-    health_status,
-    hp_loss_per_round,
-)
+from sim.rulesets.opencore.health import check_health, ensure_bleeding  # noqa: F401 (re-export)
+from sim.rulesets.opencore.rules import ability_modifier, initiative_bonus
 from sim.rulesets.opencore.tables import (
     ARMOR,
     NATIVE_WEAPONS,
@@ -42,6 +40,7 @@ from sim.rulesets.opencore.tables import (
 )
 
 if TYPE_CHECKING:
+    from sim.core.battlefield import Position
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
@@ -125,6 +124,63 @@ def profile(member: MemberSpec) -> Profile:
                    toughness)
 
 
+# A batch builds the same members for every encounter: each member is converted once (its
+# numbers set on a template fighter) and each encounter's fighter copies the template. Keyed
+# by the member's id; the entry holds the member, so that id cannot be reused by another
+# object while the entry lives.
+_TEMPLATES: dict[int, tuple[MemberSpec, OpenCoreFighter]] = {}
+_TEMPLATES_MAX = 1024
+
+
+def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
+    """A fighter for ``member`` at ``pos``; ``hp`` None when the hp rule gives it.
+
+    Copied from the member's template (``convert``), made once per member.
+    """
+    entry = _TEMPLATES.get(id(member))
+    if entry is None or entry[0] is not member:
+        if len(_TEMPLATES) >= _TEMPLATES_MAX:
+            _TEMPLATES.clear()
+        entry = _TEMPLATES[id(member)] = (member, convert(member, pos))
+    b = entry[1]
+    f = OpenCoreFighter(member, pos)
+    # every slot ``convert`` sets (``test_a_copied_fighter_is_a_converted_one`` holds it)
+    f.abilities, f.skills = dict(b.abilities), dict(b.skills)
+    f.con, f.dex, f.str_mod, f.init_bonus = b.con, b.dex, b.str_mod, b.init_bonus
+    f.weapon, f.fire, f.held, f.loaded = b.weapon, b.fire, True, True
+    f.attack_skill, f.unarmed_skill, f.evade = b.attack_skill, b.unarmed_skill, b.evade
+    f.armor, f.armor_left, f.toughness, f.shield = b.armor, b.armor_left, b.toughness, b.shield
+    f.hp = f.max_hp = b.hp
+    f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
+    f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
+    f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
+    f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
+    return f
+
+
+def convert(member: MemberSpec, pos: Position) -> OpenCoreFighter:
+    """A fighter for ``member`` from its profile; ``hp`` None when the hp rule gives it."""
+    p = profile(member)
+    f = OpenCoreFighter(member, pos)
+    f.abilities = a = dict(p.abilities)
+    f.skills = s = dict(p.skills)
+    f.con, f.dex, f.str_mod = a["con"], a["dex"], ability_modifier(a["str"])
+    f.init_bonus = initiative_bonus(f.dex, p.weapon.speed_factor, p.armor.initiative_penalty)
+    f.weapon, f.fire, f.held, f.loaded = p.weapon, p.fire, True, True
+    f.attack_skill = s[p.weapon.weapon_class.value]
+    f.unarmed_skill = s["hand_to_hand"]
+    # Ruling: Evade or Acrobatics (the seed names both), whichever is better.
+    f.evade = max(s["evade"], s["acrobatics"])
+    f.armor, f.armor_left, f.toughness = p.armor, p.armor.damage_rating, p.toughness
+    f.hp = f.max_hp = p.hp
+    f.shield = member.shield
+    f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
+    f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
+    f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
+    f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
+    return f
+
+
 def max_range(weapon: Weapon) -> float:
     """Metres within which ``weapon`` attacks: 2 m in melee, the ruling table when ranged."""
     if not weapon.is_ranged:
@@ -138,7 +194,8 @@ class OpenCoreFighter(Combatant):
 
     Attributes:
         abilities, skills: scores by name (for the log); the hot values are copied out:
-            ``con``, ``dex``, ``str_mod``, ``attack_skill`` (the weapon's class),
+            ``con``, ``dex``, ``str_mod``, ``init_bonus`` (DEX, weapon and armor's share of
+            initiative), ``attack_skill`` (the weapon's class),
             ``unarmed_skill``, ``evade`` (the better of Evade and Acrobatics).
         weapon, fire: the weapon and its fire mode (damage, critical table).
         held: False once a fumble made it drop the weapon (until picked up).
@@ -149,14 +206,17 @@ class OpenCoreFighter(Combatant):
         init, bided: this round's initiative; a bide last round (+20 this round).
         defending, stumbling: until its next turn, defense doubled / less this penalty.
         stun, knocked_out: running stun / unconsciousness processes.
-        bloodloss, bleeding: bloodloss stacks; whether the bleed process runs.
+        bloodloss, bleeding: bloodloss stacks; whether its bleed clock runs.
+        bleeder, bleed_at: the bleed clock's process, or the instant of its next tick when
+            it ticks on the encounter's list of the fallen (``health.Fallen``).
         skill_penalty, injuries: location injuries (penalty to attack and defense).
     """
 
-    __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "attack_skill",
+    __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "init_bonus", "attack_skill",
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
+                 "bleed_at",
                  "skill_penalty", "injuries")
 
     def describe(self) -> str:
@@ -181,73 +241,7 @@ class OpenCoreFighter(Combatant):
         return text + (f"; {', '.join(effects)}" if effects else "")
 
 
-# ---------------------------------------------------------------------------- health and effects
-def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
-    """Take ``f`` out when its hit points say so; start bleeding below 0 HP."""
-    status = health_status(f.hp, f.con)
-    if status is HealthStatus.ACTIVE:
-        return
-    if status is HealthStatus.DEAD:
-        me = enc.env.active_process
-        if me in f.effects:  # bled to death: a process may not interrupt itself
-            f.effects.remove(me)
-        enc.take_out(f, Status.DEAD, f"{why}, HP {f.hp} <= -CON")
-        return
-    if f.status is not Status.UNCONSCIOUS:  # not on every tick of a bleed: the why is text
-        enc.take_out(f, Status.UNCONSCIOUS, f"{why}, HP {f.hp}")
-    if f.hp < 0 and not f.bleeding:
-        ensure_bleeding(enc, f)
-
-
-def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
-    """Start ``f``'s bleed clock if it is not running.
-
-    One persistent process per fighter ticks once a round from its start and takes
-    ``hp_loss_per_round`` (1 per bloodloss stack, +1 below 0 HP); it runs on while ``f`` is
-    unconscious and stops at death. Ruling: a stack gained between two ticks bleeds from the
-    next tick.
-    """
-    if f.bleeding or f.status is Status.DEAD:
-        return
-    f.bleeding = True
-    env, spr = enc.env, enc.ruleset.seconds_per_round
-
-    def bleed() -> Generator:
-        while True:
-            yield env.timeout(spr)
-            if not bleed_once(enc, f):
-                return  # the dead do not bleed on
-
-    f.bleeder = enc.start_effect(f, bleed, persistent=True)
-
-
-def bleed_once(enc: Encounter, f: OpenCoreFighter) -> bool:
-    """One tick of ``f``'s bleed clock: ``hp_loss_per_round`` off its HP; False once dead."""
-    loss = hp_loss_per_round(f.hp, f.bloodloss)
-    if loss:
-        f.hp -= loss
-        if enc.log is not None and not enc.fight_over:  # the aftermath sums it up
-            enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
-                     text=f"{f.name} bleeds {loss} HP ({f.state()}).")
-        check_health(enc, f, "bleeding")
-    return f.status is not Status.DEAD
-
-
-def stop_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
-    """Tended: bleeding and bloodloss stop (the seed: "stabilized by chance or healing")."""
-    f.bloodloss = 0
-    if f.bleeding:
-        f.bleeding = False
-        if f.bleeder.is_alive:
-            f.bleeder.interrupt("tended")
-        f.effects = [p for p in f.effects if p is not f.bleeder]
-
-
-def losing_blood(f: OpenCoreFighter) -> bool:
-    """Alive and losing hit points each round (bleeding below 0 HP, or bloodloss)."""
-    return f.status is not Status.DEAD and f.bleeding and hp_loss_per_round(f.hp, f.bloodloss) > 0
-
-
+# ---------------------------------------------------------------------------- effects
 def start_stun(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
     """Stun ``f`` for ``rounds`` rounds (cannot attack, -50 defense); stuns overlap."""
     f.stun += 1

@@ -16,11 +16,13 @@ before it is useless". The rest are rulings (``docs/rules/opencore.md``, ``docs/
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from sim.core.aftermath import MAX_AFTERMATH_ROUNDS
 from sim.core.combatant import Status
-from sim.rulesets.opencore.fighter import bleed_once, losing_blood, profile, stop_bleeding
+from sim.rulesets.opencore.fighter import profile
+from sim.rulesets.opencore.health import bleed_for, losing_blood, stop_bleeding
 
 if TYPE_CHECKING:
     import random
@@ -70,9 +72,10 @@ class BetweenFights:
         bleeding = {f: f.hp for f in enc.combatants if losing_blood(f)}
         if enc.log is None and bleeds_apart(enc, bleeding):
             for f in bleeding:  # the same ticks, without a SimPy round for each
-                while bleed_once(enc, f):
-                    pass
+                bleed_for(enc, f, math.inf)
             return
+        if self.fallen is not None:  # the fallen tick in the aftermath's SimPy rounds
+            self.fallen.keep_time(enc)
         settled: dict[OpenCoreFighter, int] = {}  # the round each stopped bleeding
 
         def more() -> bool:

@@ -3,8 +3,9 @@
 Here: initiative order and the one action per round (``plan_round``); the attack with both
 d100 rolls, fumbles, damage and criticals (``OpenCoreRuleset._strike`` and below); picking up
 and reloading (``_reload``). The data is in ``tables.py`` and ``criticals.py``, the pure rules
-in ``rules.py``, the blocks, fighter and ongoing effects in ``fighter.py``, the log's lines in
-``log.py``. Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
+in ``rules.py``, the blocks in ``blocks.py``, the fighter, stuns and knockouts in
+``fighter.py``, hit points and bleeding in ``health.py``, the log's lines in ``log.py``.
+Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
 """
 
 from __future__ import annotations
@@ -21,17 +22,14 @@ from sim.rulesets.opencore.advisor import OpenCoreAdvisor
 from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     COVER_PENALTY,
-    MOVE_METRES,
     UNARMED,
     VISIBILITY_PENALTY,
     OpenCoreFighter,
-    check_health,
-    ensure_bleeding,
+    fresh_fighter,
     knock_out,
-    max_range,
-    profile,
     start_stun,
 )
+from sim.rulesets.opencore.health import Fallen, check_health, ensure_bleeding
 from sim.rulesets.opencore.log import (
     intent_text,
     log_critical,
@@ -44,14 +42,13 @@ from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
     STUN_DEFENSE_PENALTY,
-    ability_modifier,
     apply_damage,
     fumble_lookup,
     hit_points,
-    initiative,
     opposed_attack,
     roll_critical,
     roll_fire_damage,
+    rolled_initiative,
 )
 from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
 from sim.rulesets.registry import register
@@ -66,6 +63,8 @@ if TYPE_CHECKING:
 GROUP_DIE = 6
 # Ruling: a fall-over fumble during an extra attack grants another one, this deep at most.
 MAX_EXTRA_ATTACK_CHAIN = 3
+# enum members through module aliases: read on every hit (see rules.py)
+_DEFENDER, _DEAD = Role.DEFENDER, Status.DEAD
 
 
 @register
@@ -87,28 +86,18 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
     Advisor = OpenCoreAdvisor
     supports = frozenset({Attack, Move, Retreat, Defend, Bide, Reload, Aim})
     max_actions = 1  # one action per round (seed)
+    # this encounter's fallen that bleed without a process each (``health.Fallen``); None
+    # with a log, or outside ``Encounter.run``
+    fallen: Fallen | None = None
+    morale_may_end = False  # someone's morale may break (the fight may end after a round)
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OpenCoreFighter:
         """A fighter from the member's profile; HP from the native block or the hp rule."""
-        p = profile(member)
-        f = OpenCoreFighter(member, pos)
-        f.abilities = a = dict(p.abilities)
-        f.skills = s = dict(p.skills)
-        f.con, f.dex, f.str_mod = a["con"], a["dex"], ability_modifier(a["str"])
-        f.weapon, f.fire, f.held, f.loaded = p.weapon, p.fire, True, True
-        f.attack_skill = s[p.weapon.weapon_class.value]
-        f.unarmed_skill = s["hand_to_hand"]
-        # Ruling: Evade or Acrobatics (the seed names both), whichever is better.
-        f.evade = max(s["evade"], s["acrobatics"])
-        f.armor, f.armor_left = p.armor, p.armor.damage_rating
-        f.hp = p.hp if p.hp is not None else hit_points(f.con, self.options.hp_rule, rng)
-        f.max_hp, f.toughness = f.hp, p.toughness
-        f.shield = member.shield
-        f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
-        f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
-        f.bleeding, f.bleeder, f.injuries = False, None, []
-        f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
+        f = fresh_fighter(member, pos)
+        if f.hp is None:  # no HP in the native block
+            f.hp = hit_points(f.con, self.options.hp_rule, rng)
+        f.max_hp = f.hp
         return f
 
     def native_block_of(self, f: OpenCoreFighter) -> dict[str, Any]:
@@ -120,6 +109,19 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         if f.fire.damage is not None:
             block["damage"] = str(f.fire.damage)
         return block
+
+    def start(self, enc: Encounter) -> None:
+        """Without a log, the fallen bleed on a list (``health.Fallen``)."""
+        self.fallen = Fallen(self.seconds_per_round) if enc.log is None else None
+        self.morale_may_end = any(c.doctrine.morale is not None for c in enc.combatants)
+
+    def end_round(self, enc: Encounter) -> None:
+        """The fallen's ticks due, when the fight may end now (``health.Fallen``)."""
+        fallen = self.fallen
+        if fallen is not None and fallen.fighters and (
+                enc.sides_left <= 1 or self.morale_may_end
+                or enc.round >= enc.scenario.max_rounds):
+            fallen.catch_up(enc)
 
     # ------------------------------------------------------------ planning
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[int]]:
@@ -142,11 +144,13 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
                 # Ruling: under group initiative a bide adds its +20 to the side's 1d6.
                 f.init = side_roll[f.side] + (BIDE_BONUS if f.bided else 0)
             else:
-                f.init = initiative(rng, f.dex, f.weapon.speed_factor,
-                                    f.armor.initiative_penalty, f.bided)
+                f.init = rolled_initiative(rng, f.init_bonus, f.bided)
             f.bided = False
             # One action per round: anything declared after the first is dropped.
             actions.append(TimedAction(0.0, f, intents[0] if intents else None, f.init))
+        if self.fallen is not None and enc.sides_left <= 1:
+            # a surrender ended it: the fight ends at the first action, which may not come
+            self.fallen.keep_time(enc)
         if not actions:
             return actions
         rank = offsets_by_rank([a.payload for a in actions], self.seconds_per_round)
@@ -194,6 +198,8 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         elif kind is Aim and log is not None:
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
+        if enc.sides_left <= 1 and self.fallen is not None:
+            self.fallen.catch_up(enc)  # the fight ends in this instant
 
     def _reload(self, enc: Encounter, f: OpenCoreFighter) -> None:
         """The Reload action: pick a dropped weapon up, else reload a single-shot weapon.
@@ -295,17 +301,17 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         if f.held and f.weapon.single_shot:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         att_roll, def_roll = roll(rng, 100), roll(rng, 100)
-        out = opposed_attack(att_roll, self.attack_skill(enc, f, target), def_roll,
+        terms = self.attack_terms(enc, f, target)  # ``attack_skill``'s sum, kept for the log
+        out = opposed_attack(att_roll, terms[0] - terms[1] - terms[2] - terms[3], def_roll,
                              self.defense_skill(target))
         fumble = chart = None
         if out.fumbled_by is not None:
             chart = roll(rng, 100)
             fumble = fumble_lookup(chart, out.fumbled_by)
         if enc.log is not None:
-            log_roll(enc, f, target, out, def_roll, chart, fumble, depth,
-                     self.attack_terms(enc, f, target))
+            log_roll(enc, f, target, out, def_roll, chart, fumble, depth, terms)
         if out.hit:
-            mult = fumble.damage_multiplier if out.fumbled_by is Role.DEFENDER else 1
+            mult = fumble.damage_multiplier if out.fumbled_by is _DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
         if fumble is not None:
             self._fumble(enc, f, target, fumble, out.fumbled_by, att_roll, depth)
@@ -353,8 +359,8 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             dealt += crit.effect.extra_damage
             if enc.log is not None:
                 log_critical(enc, target, fire, crit)
-        check_health(enc, target, f"hit by {source}")
-        if crit is not None and target.status is not Status.DEAD:
+        check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
+        if crit is not None and target.status is not _DEAD:
             self._critical(enc, target, crit)
         return dealt
 

@@ -1,0 +1,242 @@
+"""OpenCore d100: hit points into a status, and the bleed clock.
+
+``check_health`` turns hit points into a status and starts bleeding below 0 HP. A fighter's
+bleed clock ticks once a round from its start (``bleed_once``: ``hp_loss_per_round`` off its
+HP) while it lives, in the fight and after it.
+
+Without a log, the fallen bleed without a SimPy process each: a fighter out of the fight at
+0 HP or less never comes back (HP only falls in a fight, and a knockout wakes only above 0),
+and nothing in a fight reads its HP or its status until the fight is over. Such a fighter's
+ticks are noted on the encounter's ``Fallen`` list and taken when they can matter: once the
+fight may end (``Fallen.catch_up``, before the aftermath counts the dead), the quiet ticks
+(those that change nothing but HP) at once. Where the end of the fight cannot be told in
+advance, the list turns its fighters back into SimPy processes at their own instants
+(``Fallen.keep_time``). ``test_fallen_bleed_as_processes_do`` holds both ways equal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from sim.core.combatant import Status
+from sim.rulesets.opencore.rules import HealthStatus, health_status, hp_loss_per_round
+
+if TYPE_CHECKING:
+    import simpy
+
+    from sim.core.engine import Encounter
+    from sim.rulesets.opencore.fighter import OpenCoreFighter
+
+
+# enum members through module aliases: read on every hit and tick (see rules.py)
+_ACTIVE, _GONE = HealthStatus.ACTIVE, HealthStatus.DEAD
+_DEAD, _UNCONSCIOUS = Status.DEAD, Status.UNCONSCIOUS
+
+
+def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
+    """Take ``f`` out when its hit points say so; start bleeding below 0 HP.
+
+    ``why``: the cause, for the log only (callers pass "" when no log is kept).
+    """
+    status = health_status(f.hp, f.con)
+    if status is _ACTIVE:
+        return
+    logged = enc.log is not None
+    if status is _GONE:
+        me = enc.env.active_process
+        if me in f.effects:  # bled to death: a process may not interrupt itself
+            f.effects.remove(me)
+        enc.take_out(f, _DEAD, f"{why}, HP {f.hp} <= -CON" if logged else "")
+        return
+    if f.status is not _UNCONSCIOUS:  # not on every tick of a bleed: the why is text
+        enc.take_out(f, _UNCONSCIOUS, f"{why}, HP {f.hp}" if logged else "")
+    if f.hp < 0 and not f.bleeding:
+        ensure_bleeding(enc, f)
+
+
+def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
+    """Start ``f``'s bleed clock if it is not running.
+
+    One persistent process per fighter ticks once a round from its start and takes
+    ``hp_loss_per_round`` (1 per bloodloss stack, +1 below 0 HP); it runs on while ``f`` is
+    unconscious and stops at death. Ruling: a stack gained between two ticks bleeds from the
+    next tick. The fallen tick on the encounter's ``Fallen`` list instead, when it keeps one.
+    """
+    if f.bleeding or f.status is _DEAD:
+        return
+    f.bleeding = True
+    fallen = enc.ruleset.fallen
+    if fallen is not None and fallen.takes(f):
+        fallen.add(f, enc.env.now + enc.ruleset.seconds_per_round)
+    else:
+        start_bleeder(enc, f, enc.ruleset.seconds_per_round)
+
+
+def start_bleeder(enc: Encounter, f: OpenCoreFighter, first: float) -> None:
+    """Run ``f``'s bleed clock as a SimPy process, its first tick ``first`` seconds from now."""
+    env, spr = enc.env, enc.ruleset.seconds_per_round
+
+    def bleed() -> Generator:
+        wait = first
+        while True:
+            yield env.timeout(wait)
+            wait = spr
+            alive = bleed_once(enc, f)
+            fallen = enc.ruleset.fallen
+            if fallen is not None and fallen.after_tick(enc, f, alive):
+                return  # its next ticks are on the list
+            if not alive:
+                return  # the dead do not bleed on
+
+    f.bleeder = enc.start_effect(f, bleed, persistent=True)
+
+
+def bleed_once(enc: Encounter, f: OpenCoreFighter) -> bool:
+    """One tick of ``f``'s bleed clock: ``hp_loss_per_round`` off its HP; False once dead."""
+    loss = hp_loss_per_round(f.hp, f.bloodloss)
+    if loss:
+        f.hp -= loss
+        if enc.log is not None and not enc.fight_over:  # the aftermath sums it up
+            enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
+                     text=f"{f.name} bleeds {loss} HP ({f.state()}).")
+        check_health(enc, f, "bleeding")
+    return f.status is not _DEAD
+
+
+def bleed_for(enc: Encounter, f: OpenCoreFighter, ticks: float) -> None:
+    """``ticks`` of ``bleed_once`` (``math.inf``: until dead), with no log kept.
+
+    The quiet ticks (``quiet_ticks``) are taken at once, the others through ``bleed_once``;
+    ``test_bleeding_out_at_once_is_tick_by_tick`` holds the two ways equal.
+    """
+    while ticks > 0:
+        quiet = min(quiet_ticks(f), ticks)
+        if quiet:
+            f.hp -= quiet * hp_loss_per_round(f.hp, f.bloodloss)
+            ticks -= quiet
+        if ticks > 0:
+            ticks -= 1
+            if not bleed_once(enc, f):
+                return
+
+
+def quiet_ticks(f: OpenCoreFighter) -> int:
+    """How many of ``f``'s next bleed ticks change nothing but its HP (no log kept).
+
+    A tick's loss (``hp_loss_per_round``) stays the same while HP stays on one side of 0, and
+    ``check_health`` has nothing to do while HP stays above 0, or while an unconscious fighter
+    that already bleeds stays above -CON. The tick that leaves that stretch is not quiet.
+    """
+    hp = f.hp
+    loss = hp_loss_per_round(hp, f.bloodloss)
+    if not loss:
+        return 0
+    if hp > 0:
+        return (hp - 1) // loss
+    if hp < 0 and f.status is _UNCONSCIOUS and f.bleeding:
+        return (hp + f.con - 1) // loss
+    return 0
+
+
+def stop_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
+    """Tended: bleeding and bloodloss stop (the seed: "stabilized by chance or healing")."""
+    f.bloodloss = 0
+    if f.bleeding:
+        f.bleeding = False
+        if f.bleed_at is not None:
+            enc.ruleset.fallen.drop(f)
+        elif f.bleeder is not None:
+            if f.bleeder.is_alive:
+                f.bleeder.interrupt("tended")
+            f.effects = [p for p in f.effects if p is not f.bleeder]
+
+
+def losing_blood(f: OpenCoreFighter) -> bool:
+    """Alive and losing hit points each round (bleeding below 0 HP, or bloodloss)."""
+    return f.status is not _DEAD and f.bleeding and hp_loss_per_round(f.hp, f.bloodloss) > 0
+
+
+class Fallen:
+    """The bleeding fallen of one encounter, ticking without a SimPy process each (no log).
+
+    Each fighter on it keeps the instant of its next tick (``bleed_at``), reached by adding
+    a round's seconds as SimPy's timeouts do, so that every tick falls where its process's
+    would have.
+    """
+
+    __slots__ = ("fighters", "spr")
+
+    def __init__(self, seconds_per_round: float):
+        self.fighters: list[OpenCoreFighter] = []
+        self.spr = seconds_per_round
+
+    @staticmethod
+    def takes(f: OpenCoreFighter) -> bool:
+        """Out of the fight for good: out, at 0 HP or less (it can never wake up)."""
+        return not f.in_fight and f.hp <= 0
+
+    def add(self, f: OpenCoreFighter, at: float) -> None:
+        """Put ``f`` on the list, its next tick at ``at``."""
+        f.bleed_at = at
+        self.fighters.append(f)
+
+    def drop(self, f: OpenCoreFighter) -> None:
+        """Take ``f`` off the list (tended, or bled to death)."""
+        f.bleed_at = None
+        self.fighters.remove(f)
+
+    def after_tick(self, enc: Encounter, f: OpenCoreFighter, alive: bool) -> bool:
+        """After a tick of ``f``'s process: whether the list takes its next ticks over.
+
+        A tick may end the fight (the last of a side bleeds out) at a moment the list cannot
+        foresee the end from: the list then goes back to processes (``keep_time``).
+        """
+        if enc.sides_left <= 1:
+            self.keep_time(enc)
+            return False
+        if alive and self.takes(f):
+            self.add(f, enc.env.now + self.spr)
+            return True
+        return False
+
+    def catch_up(self, enc: Encounter) -> None:
+        """Take every tick due by now (its instant at or before now).
+
+        Ticks taken early change nothing (nobody reads the fallen's HP in a fight), so any
+        moment at or before the end of the fight will do; the fight may end now.
+        """
+        now, spr = enc.env.now, self.spr
+        for f in list(self.fighters):
+            ticks, at = 0, f.bleed_at
+            while at <= now:
+                ticks += 1
+                at += spr
+            if ticks:
+                f.bleed_at = at
+                bleed_for(enc, f, ticks)
+                if f.status is _DEAD:
+                    self.drop(f)
+
+    def keep_time(self, enc: Encounter) -> None:
+        """Take the ticks due, then give each fighter left a process ticking at its instants.
+
+        The encounter keeps no list from then on.
+        """
+        self.catch_up(enc)
+        enc.ruleset.fallen = None
+        env = enc.env
+        for f in self.fighters:
+            at, f.bleed_at = f.bleed_at, None
+            start_bleeder(enc, f, delay_to(env, at))
+
+
+def delay_to(env: simpy.Environment, at: float) -> float:
+    """The delay whose timeout SimPy schedules at exactly ``at`` (it adds it to now)."""
+    delay = at - env.now
+    while env.now + delay < at:
+        delay = math.nextafter(delay, math.inf)
+    while env.now + delay > at:
+        delay = math.nextafter(delay, -math.inf)
+    return delay

@@ -1,0 +1,103 @@
+"""OpenCore's fast paths give what the plain paths give.
+
+- A fighter copied from its member's template (``fresh_fighter``) is the fighter the
+  conversion (``convert``) makes, slot for slot, for every member of every bundled scenario.
+- Bleeding with the quiet ticks taken at once (``bleed_for``) ends as ``bleed_once`` tick
+  by tick does.
+- Without a log, the fallen bleeding on the encounter's list (``health.Fallen``) end every
+  fight as a SimPy process each does.
+"""
+
+import math
+
+import pytest
+from helpers import SCENARIOS
+
+from sim import scenario as scenario_mod
+from sim.core.combatant import Combatant, Status
+from sim.core.engine import Encounter
+from sim.rulesets.opencore import health
+from sim.rulesets.opencore.fighter import OpenCoreFighter, convert, fresh_fighter
+from sim.rulesets.opencore.health import bleed_for, bleed_once
+from sim.rulesets.opencore.ruleset import OpenCoreRuleset
+
+SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
+SCENE = scenario_mod.load(SCENARIOS / "duel.yaml")
+SLOTS = Combatant.__slots__ + OpenCoreFighter.__slots__
+
+
+def slots(f) -> dict:
+    return {name: getattr(f, name) for name in SLOTS}
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
+def test_a_copied_fighter_is_a_converted_one(path):
+    scen = scenario_mod.load(path)
+    for side in scen.sides:
+        for m in side.members:
+            fresh_fighter(m, "here")  # the template, made on first use
+            copy, made = fresh_fighter(m, "here"), convert(m, "here")
+            assert slots(copy) == slots(made), m.name
+            # the copy shares no mutable state with the template or another copy
+            assert copy.abilities is not fresh_fighter(m, "here").abilities
+            assert copy.injuries is not fresh_fighter(m, "here").injuries
+
+
+def settled(f) -> dict:
+    """A fighter's slots, its SimPy processes told by whether they run (not by identity)."""
+    state = slots(f)
+    state["effects"] = [p.is_alive for p in f.effects]
+    state["bleeder"] = None if f.bleeder is None else f.bleeder.is_alive
+    return state
+
+
+@pytest.mark.parametrize("status", [Status.UNCONSCIOUS, Status.FLED, Status.SURRENDERED])
+@pytest.mark.parametrize("bleeding", [True, False])
+@pytest.mark.parametrize("ticks", [1, 2, 3, 7, math.inf])
+def test_bleeding_out_at_once_is_tick_by_tick(status, bleeding, ticks):
+    """``bleed_for`` leaves each fighter as ``bleed_once`` tick by tick does (no log)."""
+    for hp in (*range(-12, 13), 37):
+        for con, bloodloss in ((1, 0), (1, 1), (10, 1), (10, 3), (40, 2)):
+            if hp <= -con or (bloodloss == 0 and hp >= 0):
+                continue  # dead already, or not losing blood: never bled out
+            ends = []
+            for way in ("ticks", "at once"):
+                enc = Encounter(SCENE, "opencore", 1)
+                enc.fight_over = True
+                f = enc.combatants[0]
+                f.hp, f.con, f.bloodloss, f.bleeding = hp, con, bloodloss, bleeding
+                enc.take_out(f, status)
+                if way == "ticks":
+                    left = ticks
+                    while left and bleed_once(enc, f):
+                        left -= 1
+                else:
+                    bleed_for(enc, f, ticks)
+                ends.append((settled(f), enc.standing, enc.rng.random()))
+            assert ends[0] == ends[1], (hp, con, bloodloss)
+
+
+def test_fallen_bleed_as_processes_do(monkeypatch):
+    """Every bundled scenario, 100 seeds, no log: the fallen's list on, then off (a process
+    each, as with a log): the same results, HP and status; both ways the list goes back to
+    processes (in a fight and after it) are taken."""
+    back = []
+    keep_time = health.Fallen.keep_time
+
+    def counted(self, enc):
+        back.append(enc.fight_over)
+        keep_time(self, enc)
+
+    monkeypatch.setattr(health.Fallen, "keep_time", counted)
+    start = OpenCoreRuleset.start
+    for path in SCENARIO_FILES:
+        scen = scenario_mod.load(path)
+        for seed in range(100):
+            ends = []
+            for on in (True, False):
+                monkeypatch.setattr(OpenCoreRuleset, "start",
+                                    start if on else lambda self, enc: None)
+                enc = Encounter(scen, "opencore", seed)
+                ends.append((enc.run(), [(c.hp, c.status) for c in enc.combatants]))
+            assert ends[0] == ends[1], (path.stem, seed)
+    assert set(back) == {False, True}
