@@ -27,7 +27,11 @@ SLOTS = Combatant.__slots__ + OpenCoreFighter.__slots__
 
 
 def slots(f) -> dict:
-    return {name: getattr(f, name) for name in SLOTS}
+    """A fighter's slots; the attacks on it kept on it are told by their target being it."""
+    state = {name: getattr(f, name) for name in SLOTS}
+    state["plain_attack"] = state["plain_attack"].target is f
+    state["called_attacks"] = {where: a.target is f for where, a in f.called_attacks.items()}
+    return state
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
