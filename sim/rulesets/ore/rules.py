@@ -120,6 +120,9 @@ def situational_penalty(field: Battlefield, f: OreFighter, pos: Position,
     return dice
 
 
+_record = tuple.__new__
+
+
 class RollPlan(NamedTuple):
     """One fighter's roll for a round's declaration, before any die is thrown.
 
@@ -168,7 +171,8 @@ def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Int
                    + max((situation(i) for i in rolled), default=0))
         called = next((CALLED_HEIGHT[i.called] for i in rolled
                        if type(i) is Attack and i.called), None)
-    return RollPlan(rolled, base, skill, penalty, capped(base, penalty, cap), called)
+    # made in C: ``RollPlan(...)`` runs the named tuple's Python ``__new__`` (fields in order)
+    return _record(RollPlan, (rolled, base, skill, penalty, capped(base, penalty, cap), called))
 
 
 def penalty_terms(f: OreFighter, rolled: Sequence[Intent],

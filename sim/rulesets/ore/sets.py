@@ -27,6 +27,7 @@ class Set(NamedTuple):
 # 8d10 holds 24,310 distinct rolls, 0-10 dice 184,756. The memo starts over at _SETS_KEPT
 # entries (a few MB), so a long-lived worker never holds them all. Larger pools (B-Grade's
 # pooled teams) are rarely alike: counted afresh.
+_record = tuple.__new__
 _SETS_OF: dict[tuple[int, ...], tuple[Set, ...]] = {}
 _MEMO_DICE = 10
 _SETS_KEPT = 50_000
@@ -53,7 +54,8 @@ def _sets_in(dice: list[int] | tuple[int, ...]) -> list[Set]:
     counts: dict[int, int] = {}
     for face in dice:
         counts[face] = counts.get(face, 0) + 1
-    sets = [Set(w, h) for h, w in counts.items() if w > 1]
+    # made in C: ``Set(w, h)`` runs the named tuple's Python ``__new__``
+    sets = [_record(Set, (w, h)) for h, w in counts.items() if w > 1]
     sets.sort(reverse=True)
     return sets
 
