@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sim.core.actions import Attack, Intent, Move, Reload, Retreat, TimedAction
+from sim.core.actions import Attack, Intent, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
 from sim.rulesets.bgrade.deck import DramaDeck, card_dice, card_name
@@ -48,7 +48,7 @@ from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
 from sim.rulesets.ore.log import intent_text
 from sim.rulesets.ore.rules import RolledSet, assign_sets, penalty_text
-from sim.rulesets.ore.ruleset import OreRuleset
+from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ class BGradeRuleset(OreRuleset):
             f.sets = []
             if not intents:
                 continue
-            if len(intents) == 1 and type(intents[0]) in (Move, Retreat, Reload):
+            if len(intents) == 1 and type(intents[0]) in UNROLLED:
                 self._plan_fighter(enc, f, intents, actions)  # ORE: no roll
             else:
                 r = self._roll(enc, f, intents)
@@ -153,11 +153,13 @@ class BGradeRuleset(OreRuleset):
                     rolls.append(r)
         if self.options.working_together and len(rolls) > 1:
             rolls = self._work_together(enc, rolls, actions)
+        succeeds = self.set_succeeds()
+        log = enc.log
         for r in rolls:
-            pairs = assign_sets(r.rolled, r.sets, self.set_succeeds())
-            if enc.asks(r.f) and r.sets:
+            pairs = assign_sets(r.rolled, r.sets, succeeds)
+            if r.sets and enc.asks(r.f):
                 pairs = self.ask_sets(enc, r.f, r.faces, pairs, r.sets)
-            if enc.log is not None:
+            if log is not None:
                 self._log_roll_b(enc, r, pairs)
             self._commit(enc, r.f, pairs, actions)
         self._schedule(actions)
@@ -171,10 +173,9 @@ class BGradeRuleset(OreRuleset):
         AI a card and a possibility point.
         """
         p = self.plan(enc, f, intents)
-        rolled = list(p.rolled)
+        rolled = p.rolled
         if not rolled:
             return None
-        base, skill, penalty = p.base, p.skill, p.penalty
         target = None
         attacks = 0
         for i in rolled:
@@ -216,10 +217,11 @@ class BGradeRuleset(OreRuleset):
                     enc.emit("point", who=f.name, points=f.points,
                              text=f"{f.name} spends a possibility point: d6s instead of "
                                   f"d10s ({f.points} left).")
+        base, skill = p.base, p.skill
         faces = self.roll_special(enc, f, dice, skill, None, len(rolled), sides)
         team = target if attacks == len(rolled) and target else None
         return Roll(f, intents, rolled, faces, team, lethal(f), base, skill,
-                    (base, skill, penalty, bonus, card, sides))
+                    (base, skill, p.penalty, bonus, card, sides))
 
     def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: list[Intent],
                       dice: int) -> bool:
