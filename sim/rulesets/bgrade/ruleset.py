@@ -141,8 +141,10 @@ class BGradeRuleset(OreRuleset):
         actions: list[TimedAction] = []
         rolls: list[Roll] = []
         for f, intents in declared:
-            f.defenses = []
-            f.sets = []
+            if f.defenses:  # a new list only when the last round left something in it
+                f.defenses = []
+            if f.sets:
+                f.sets = []
             if not intents:
                 continue
             if len(intents) == 1 and type(intents[0]) in UNROLLED:
@@ -217,11 +219,10 @@ class BGradeRuleset(OreRuleset):
                     enc.emit("point", who=f.name, points=f.points,
                              text=f"{f.name} spends a possibility point: d6s instead of "
                                   f"d10s ({f.points} left).")
-        base, skill = p.base, p.skill
-        faces = self.roll_special(enc, f, dice, skill, None, len(rolled), sides)
+        faces = self.roll_special(enc, f, dice, p.skill, None, len(rolled), sides)
         team = target if attacks == len(rolled) and target else None
-        return Roll(f, intents, rolled, faces, team, lethal(f), base, skill,
-                    (base, skill, p.penalty, bonus, card, sides))
+        return Roll(f, intents, rolled, faces, team, lethal(f), p.base, p.skill,
+                    None if log is None else (p.penalty, bonus, card, sides))
 
     def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: list[Intent],
                       dice: int) -> bool:
@@ -305,8 +306,8 @@ class BGradeRuleset(OreRuleset):
 
     # ------------------------------------------------------------ log text
     def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:
-        base, skill, penalty, bonus, card, sides = r.info
-        f = r.f
+        penalty, bonus, card, sides = r.info
+        f, base, skill = r.f, r.base, r.skill
         notes = [f"{skill} pool {base}"]
         if penalty:
             notes.append(penalty_text(self.penalties(enc, f, r.rolled)))

@@ -46,7 +46,7 @@ class Roll:
         lethal: whether its weapon deals Killing (team order).
         base: the pool before bonuses and penalties (team order).
         skill: the skill of the pool (only the same Stat + Skill team up).
-        info: what the solo log tells of the roll.
+        info: what the solo log tells of the roll (None without a log).
     """
 
     __slots__ = ("f", "intents", "rolled", "faces", "sets", "team", "lethal", "base", "skill",
@@ -91,7 +91,8 @@ def best_pooled(team: list[Roll]) -> Set | None:
     counts: Counter[int] = Counter()
     for r in team:
         counts.update(r.faces)
-    width, height = max((w, h) for h, w in counts.items())
+    # (width, height) pairs compared in C: the widest, then the highest
+    width, height = max(zip(counts.values(), counts.keys(), strict=True))
     return Set(width, height) if width >= 2 else None
 
 

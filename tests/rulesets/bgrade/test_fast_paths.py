@@ -5,6 +5,14 @@ import random
 import pytest
 
 from sim.core.actions import Attack
+from sim.rulesets.bgrade.deck import (
+    _DICE_OF,
+    HAND_SIZE,
+    DramaDeck,
+    card_dice,
+    choose_card,
+    shuffle,
+)
 from sim.rulesets.bgrade.team import Roll, best_pooled
 from sim.rulesets.ore.sets import find_sets
 
@@ -21,3 +29,39 @@ def test_best_pooled_is_find_sets_first(seed):
         return
     pooled = find_sets([face for r in team for face in r.faces])
     assert best_pooled(team) == (pooled[0] if pooled else None)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 13, 52])
+def test_deck_shuffle_is_random_shuffle(size):
+    for seed in range(50):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        a, b = list(range(size)), list(range(size))
+        shuffle(mine, a)
+        theirs.shuffle(b)
+        assert a == b and mine.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("held", [0, 1, 3, 4])
+def test_deal_takes_the_top_cards_as_draw_does(held):
+    for pile_size in range(7):
+        fast = DramaDeck(random.Random(pile_size))
+        slow = DramaDeck(random.Random(pile_size))
+        fast.pile, slow.pile = list(range(pile_size)), list(range(pile_size))
+        fast.discards, slow.discards = [40, 41], [40, 41]
+        hand_fast, hand_slow = list(range(44, 44 + held)), list(range(44, 44 + held))
+        fast.deal(hand_fast)
+        while len(hand_slow) < HAND_SIZE:
+            card = slow.draw()
+            if card is None:
+                break
+            hand_slow.append(card)
+        assert hand_fast == hand_slow and fast.pile == slow.pile
+
+
+def test_card_dice_table_and_choice():
+    assert [_DICE_OF[c] for c in range(52)] == [card_dice(c) for c in range(52)]
+    for seed in range(100):
+        hand = random.Random(seed).sample(range(52), 4)
+        assert choose_card(hand, 3, 7) == max(hand, key=card_dice)
+        assert choose_card(hand, 9, 7) == min(hand, key=card_dice)
+
