@@ -58,11 +58,12 @@ class BGradeFighter(OreFighter):
 
     ``wounds`` holds a ``bgrade_rules.Track`` (wounds and Shock) instead of ORE's locations;
     ``bonus`` is the dice pending for the next attack, ``points`` the possibility points
-    left, ``hand`` the drama cards held.
+    left, ``hand`` the drama cards held; ``last_plan`` the plan of its last plain attack
+    (``BGradeRuleset.plan``).
     """
 
     __slots__ = ("intelligence", "command", "charm", "bonus", "points", "spent", "hand",
-                 "dropped_loaded")
+                 "dropped_loaded", "last_plan")
 
     def describe(self) -> str:
         """Stats, skills, weapon, armor, points and hand for the solo log."""
