@@ -30,10 +30,14 @@ from sim.rulesets.bgrade.fighter import (
     BGradeFighter,
     BGradeOptions,
     disarm,
+    fighter_for,
     lethal,
 )
 from sim.rulesets.bgrade.rules import (
-    Benefit,
+    BONUS_DIE,
+    DISARM,
+    KNOCK_OUT,
+    SHOCK,
     Track,
     allowed_benefits,
     armor_soak,
@@ -83,8 +87,18 @@ class BGradeRuleset(OreRuleset):
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> BGradeFighter:
-        """ORE's build (conversion or native block), then B-Grade's stats, track, points."""
-        f = super().build(member, pos, rng)
+        """A copy of the member's fighter (``_build``, once per member), with its points."""
+        f = fighter_for(member, pos, type(self), self._build)
+        f.points = self.options.possibility_points
+        return f
+
+    def _build(self, member: MemberSpec, pos: Position) -> BGradeFighter:
+        """ORE's build (conversion or native block), then B-Grade's stats and track.
+
+        Reads the member and the class's constants alone (``fighter_for`` keys on both):
+        no option, no draw.
+        """
+        f = super().build(member, pos, None)
         block = member.native_block(self.native_key)
         stats = block.stats if block is not None else None
         f.intelligence = (stats and stats.intelligence) or 2
@@ -92,7 +106,7 @@ class BGradeRuleset(OreRuleset):
         f.charm = (stats and stats.charm) or 2
         f.wounds = Track(f.body)
         f.bonus = 0
-        f.points = self.options.possibility_points
+        f.points = 0  # this fight's, set by ``build``
         f.spent = 0  # possibility points spent, over a whole campaign
         f.hand = []
         f.dropped_loaded = None
@@ -310,22 +324,22 @@ class BGradeRuleset(OreRuleset):
             benefit = enc.choose(f, f"{f.name}'s {degree_name(width)} success on "
                                  f"{target.name}: which benefit?",
                                  [(b.value, b) for b in allowed], allowed.index(benefit))
-        if benefit is Benefit.BONUS_DIE:
+        if benefit is BONUS_DIE:
             f.bonus += 1
-        elif benefit is Benefit.SHOCK:
+        elif benefit is SHOCK:
             track.take(0, 1)
-        elif benefit is Benefit.DISARM:
+        elif benefit is DISARM:
             disarm(target)
         lost = self.lose_die(enc, target, s.key)  # hit before acting, even a minimal success
         if enc.log is not None:
             self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost)
         if track.dead:
             enc.take_out(target, Status.DEAD, "the 5th wound")
-        elif benefit is Benefit.KNOCK_OUT:
+        elif benefit is KNOCK_OUT:
             enc.take_out(target, Status.UNCONSCIOUS, "knocked out")
         elif track.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "Shock track full")
-        return wounds + shock + (benefit is Benefit.SHOCK)
+        return wounds + shock + (benefit is SHOCK)
 
     # ------------------------------------------------------------ log text
     def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:

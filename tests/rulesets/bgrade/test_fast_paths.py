@@ -6,7 +6,7 @@ import pytest
 from helpers import SCENARIOS
 
 from sim.core.actions import Attack
-from sim.core.engine import Encounter
+from sim.core.engine import Encounter, battlefield_for, ruleset_for
 from sim.rulesets.bgrade.deck import (
     _DICE_OF,
     HAND_SIZE,
@@ -15,6 +15,7 @@ from sim.rulesets.bgrade.deck import (
     choose_card,
     shuffle,
 )
+from sim.rulesets.bgrade.rules import Track
 from sim.rulesets.bgrade.ruleset import BGradeRuleset
 from sim.rulesets.bgrade.team import Roll, best_pooled
 from sim.rulesets.ore.rules import plan_roll, situational_penalty
@@ -94,3 +95,29 @@ def test_a_kept_plan_is_the_plan_ore_makes(name, monkeypatch):
     for seed in range(10):
         Encounter(scen, "bgrade", seed).run()
     assert asked
+
+
+def _slots(f):
+    names = [n for cls in type(f).__mro__ for n in getattr(cls, "__slots__", ())]
+    return {n: getattr(f, n) for n in names if hasattr(f, n)}
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_a_copied_fighter_is_a_built_one(path):
+    scen = load(path)
+    rules = ruleset_for(scen, "bgrade")
+    field = battlefield_for(scen.map)
+    for side in scen.sides:
+        for member in side.members:
+            pos = field.node(member.at)
+            for _ in range(2):  # the first builds and copies, the second copies only
+                copied = rules.build(member, pos, random.Random(0))
+            built = rules._build(member, pos)
+            built.points = rules.options.possibility_points
+            mine, theirs = _slots(copied), _slots(built)
+            track, built_track = mine.pop("wounds"), theirs.pop("wounds")
+            assert {n: getattr(track, n) for n in Track.__slots__} == \
+                {n: getattr(built_track, n) for n in Track.__slots__}
+            assert mine == theirs
+            for name in ("defenses", "sets", "plans", "hand"):
+                assert getattr(copied, name) is not getattr(built, name)
