@@ -50,6 +50,20 @@ POINT_MAX_DIFFICULTY = 3
 class BGradeAdvisor(OreAdvisor):
     """The AI's questions under B-Grade (see :class:`sim.ai.advisor.Advisor`)."""
 
+    def __init__(self, rules):
+        super().__init__(rules)
+        # ``[Attack(foe)]`` by foe, made once per encounter: asked of every fighter every
+        # round. An intent is a frozen value (``plan`` keys on what it holds), so one copy
+        # answers as a new one would; nobody changes the list.
+        self._attack_on: dict[Combatant, list[Intent]] = {}
+
+    def _one_attack(self, target: Combatant) -> list[Intent]:
+        """``[Attack(target)]``, the one kept for ``target``."""
+        intents = self._attack_on.get(target)
+        if intents is None:
+            intents = self._attack_on[target] = [Attack(target)]
+        return intents
+
     def threat(self, actor: BGradeFighter) -> float:
         """Wounds out of 5 or Shock out of its track, whichever is nearer full."""
         t = actor.wounds
@@ -77,7 +91,8 @@ class BGradeAdvisor(OreAdvisor):
     def can_hit(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
         """Two dice at least, counting pending bonus dice and a card a spender will play."""
         card = 1 if actor.policy.spends and actor.hand else 0
-        return self.dice(enc, actor, [Attack(target)]) + actor.bonus + card >= 2
+        intents = self._attack_on.get(target) or self._one_attack(target)
+        return self.dice(enc, actor, intents) + actor.bonus + card >= 2
 
     def attack_odds(self, enc: Encounter, actor: BGradeFighter,
                     intents: list[Intent]) -> float | None:
@@ -100,7 +115,7 @@ class BGradeAdvisor(OreAdvisor):
         """
         if actor.weapon.reload:
             return 0
-        sets = expected_sets(self.dice(enc, actor, [Attack(target)]) + actor.bonus)
+        sets = expected_sets(self.dice(enc, actor, self._one_attack(target)) + actor.bonus)
         return min(MAX_EXTRA_ATTACKS, max(0, int(sets + 0.5) - 1))
 
     def can_move_and_attack(self, enc: Encounter, actor: BGradeFighter) -> bool:
@@ -115,7 +130,7 @@ class BGradeAdvisor(OreAdvisor):
     def attack_worth(self, enc: Encounter, actor: BGradeFighter,
                      target: BGradeFighter) -> float:
         """Expected share of the target's track one attack fills (wounds, Shock at half)."""
-        dice = self.dice(enc, actor, [Attack(target)]) + actor.bonus
+        dice = self.dice(enc, actor, self._one_attack(target)) + actor.bonus
         return sum(p * hit_worth(actor, target, w) for w, _, p in widest(dice) if w >= 2)
 
     def attack_and_defend(self, enc: Encounter, actor: BGradeFighter, target: Combatant,

@@ -7,15 +7,22 @@ pending bonus dice, possibility points and a hand of drama cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from pydantic import Field
 
 from sim.core.battlefield import MELEE_REACH
 from sim.core.words import count
 from sim.rulesets.bgrade.deck import card_name
-from sim.rulesets.bgrade.rules import armor_soak
+from sim.rulesets.bgrade.rules import Track, armor_soak
 from sim.rulesets.ore.catalog import TORSO, WEAPONS
 from sim.rulesets.ore.fighter import OreBlock, OreFighter, Stat
 from sim.scenario.models import Strict
+
+if TYPE_CHECKING:
+    from sim.core.battlefield import Position
+    from sim.scenario.specs import MemberSpec
 
 
 # ---------------------------------------------------------------------------- scenario blocks
@@ -58,11 +65,12 @@ class BGradeFighter(OreFighter):
 
     ``wounds`` holds a ``bgrade_rules.Track`` (wounds and Shock) instead of ORE's locations;
     ``bonus`` is the dice pending for the next attack, ``points`` the possibility points
-    left, ``hand`` the drama cards held.
+    left, ``hand`` the drama cards held; ``last_plan`` the plan of its last plain attack
+    (``BGradeRuleset.plan``).
     """
 
     __slots__ = ("intelligence", "command", "charm", "bonus", "points", "spent", "hand",
-                 "dropped_loaded")
+                 "dropped_loaded", "last_plan")
 
     def describe(self) -> str:
         """Stats, skills, weapon, armor, points and hand for the solo log."""
@@ -93,3 +101,41 @@ def disarm(f: BGradeFighter) -> None:
     f.reach = MELEE_REACH
     f.loaded = True
 
+
+
+# ---------------------------------------------------------------------------- built once
+_BUILT: dict[tuple[int, type], tuple[MemberSpec, BGradeFighter]] = {}
+_BUILT_MAX = 4096  # members remembered; cleared when full
+
+
+def fighter_for(member: MemberSpec, pos: Position, ruleset: type,
+                build: Callable[[MemberSpec, Position], BGradeFighter]) -> BGradeFighter:
+    """A fresh fighter for ``member``, copied from the one ``build`` made for it before.
+
+    A batch builds the same members for every encounter: the conversion (``build``, which
+    reads the member and the ``ruleset`` class's constants alone) is done once per member
+    and ruleset class, the key. The cache holds the member itself, so its ``id`` cannot be
+    reused by another object while the entry lives. The one built is never fought with:
+    its values stay as built. ``test_a_copied_fighter_is_a_built_one`` holds a copy equal
+    to a build, slot by slot (a slot added to the build and not copied here fails it).
+    """
+    key = (id(member), ruleset)
+    entry = _BUILT.get(key)
+    if entry is None or entry[0] is not member:
+        if len(_BUILT) >= _BUILT_MAX:
+            _BUILT.clear()
+        entry = _BUILT[key] = (member, build(member, pos))
+    b = entry[1]
+    f = type(b)(member, pos)  # the combatant's own state, fresh
+    f.body, f.coordination, f.sense = b.body, b.coordination, b.sense
+    f.intelligence, f.command, f.charm = b.intelligence, b.command, b.charm
+    f.fight, f.shoot, f.dodge, f.parry = b.fight, b.shoot, b.dodge, b.parry
+    f.run, f.vigor, f.expert, f.master = b.run, b.vigor, b.expert, b.master
+    f.weapon, f.armor, f.shield = b.weapon, b.armor, b.shield
+    f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
+    f.loaded, f.bonus, f.points, f.spent = b.loaded, b.bonus, b.points, b.spent
+    f.dropped_loaded, f.last_plan = b.dropped_loaded, b.last_plan
+    # the fight's own containers, new
+    f.wounds = Track(b.body)
+    f.defenses, f.sets, f.plans, f.hand = [], [], {}, []
+    return f

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from sim.core.actions import Attack, Intent, Move, Reload, Retreat, TimedAction
+from sim.core.actions import Attack, Intent, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
 from sim.rulesets.bgrade.deck import DramaDeck, card_dice, card_name
@@ -30,10 +30,14 @@ from sim.rulesets.bgrade.fighter import (
     BGradeFighter,
     BGradeOptions,
     disarm,
+    fighter_for,
     lethal,
 )
 from sim.rulesets.bgrade.rules import (
-    Benefit,
+    BONUS_DIE,
+    DISARM,
+    KNOCK_OUT,
+    SHOCK,
     Track,
     allowed_benefits,
     armor_soak,
@@ -48,7 +52,7 @@ from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
 from sim.rulesets.ore.log import intent_text
 from sim.rulesets.ore.rules import RolledSet, assign_sets, penalty_text
-from sim.rulesets.ore.ruleset import OreRuleset
+from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
@@ -83,8 +87,18 @@ class BGradeRuleset(OreRuleset):
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> BGradeFighter:
-        """ORE's build (conversion or native block), then B-Grade's stats, track, points."""
-        f = super().build(member, pos, rng)
+        """A copy of the member's fighter (``_build``, once per member), with its points."""
+        f = fighter_for(member, pos, type(self), self._build)
+        f.points = self.options.possibility_points
+        return f
+
+    def _build(self, member: MemberSpec, pos: Position) -> BGradeFighter:
+        """ORE's build (conversion or native block), then B-Grade's stats and track.
+
+        Reads the member and the class's constants alone (``fighter_for`` keys on both):
+        no option, no draw.
+        """
+        f = super().build(member, pos, None)
         block = member.native_block(self.native_key)
         stats = block.stats if block is not None else None
         f.intelligence = (stats and stats.intelligence) or 2
@@ -92,10 +106,11 @@ class BGradeRuleset(OreRuleset):
         f.charm = (stats and stats.charm) or 2
         f.wounds = Track(f.body)
         f.bonus = 0
-        f.points = self.options.possibility_points
+        f.points = 0  # this fight's, set by ``build``
         f.spent = 0  # possibility points spent, over a whole campaign
         f.hand = []
         f.dropped_loaded = None
+        f.last_plan = None
         return f
 
     def native_block_of(self, f: BGradeFighter) -> dict[str, Any]:
@@ -136,16 +151,40 @@ class BGradeRuleset(OreRuleset):
                 self.deck.deal(c.hand)
 
     # ------------------------------------------------------------ planning
+    def plan(self, enc: Encounter | None, f: BGradeFighter, intents: list[Intent]):
+        """ORE's plan (``OreRuleset.plan``), the last plain attack's kept on the fighter.
+
+        The AI asks it (can the attack succeed? how many attacks?) and the roll asks it again
+        moments later, round after round. Kept with everything ORE's plan reads that can
+        change in a fight: the foe, both places and the weapon (its ranges and pool). The
+        stats never change in a fight, and B-Grade's track is never dazed.
+        """
+        if enc is None or len(intents) != 1:
+            return super().plan(enc, f, intents)
+        attack = intents[0]
+        if type(attack) is not Attack or attack.called is not None:
+            return super().plan(enc, f, intents)
+        target = attack.target
+        last = f.last_plan
+        if (last is not None and last[0] is target and last[1] is f.pos
+                and last[2] is target.pos and last[3] is f.weapon):
+            return last[4]
+        p = super().plan(enc, f, intents)
+        f.last_plan = (target, f.pos, target.pos, f.weapon, p)
+        return p
+
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
         """Roll every pool, pool the teams' hands, give sets to actions, time them as ORE."""
         actions: list[TimedAction] = []
         rolls: list[Roll] = []
         for f, intents in declared:
-            f.defenses = []
-            f.sets = []
+            if f.defenses:  # a new list only when the last round left something in it
+                f.defenses = []
+            if f.sets:
+                f.sets = []
             if not intents:
                 continue
-            if len(intents) == 1 and type(intents[0]) in (Move, Retreat, Reload):
+            if len(intents) == 1 and type(intents[0]) in UNROLLED:
                 self._plan_fighter(enc, f, intents, actions)  # ORE: no roll
             else:
                 r = self._roll(enc, f, intents)
@@ -153,11 +192,13 @@ class BGradeRuleset(OreRuleset):
                     rolls.append(r)
         if self.options.working_together and len(rolls) > 1:
             rolls = self._work_together(enc, rolls, actions)
+        succeeds = self.set_succeeds()
+        log = enc.log
         for r in rolls:
-            pairs = assign_sets(r.rolled, r.sets, self.set_succeeds())
-            if enc.asks(r.f) and r.sets:
+            pairs = assign_sets(r.rolled, r.sets, succeeds)
+            if r.sets and enc.asks(r.f):
                 pairs = self.ask_sets(enc, r.f, r.faces, pairs, r.sets)
-            if enc.log is not None:
+            if log is not None:
                 self._log_roll_b(enc, r, pairs)
             self._commit(enc, r.f, pairs, actions)
         self._schedule(actions)
@@ -171,10 +212,9 @@ class BGradeRuleset(OreRuleset):
         AI a card and a possibility point.
         """
         p = self.plan(enc, f, intents)
-        rolled = list(p.rolled)
+        rolled = p.rolled
         if not rolled:
             return None
-        base, skill, penalty = p.base, p.skill, p.penalty
         target = None
         attacks = 0
         for i in rolled:
@@ -216,10 +256,10 @@ class BGradeRuleset(OreRuleset):
                     enc.emit("point", who=f.name, points=f.points,
                              text=f"{f.name} spends a possibility point: d6s instead of "
                                   f"d10s ({f.points} left).")
-        faces = self.roll_special(enc, f, dice, skill, None, len(rolled), sides)
+        faces = self.roll_special(enc, f, dice, p.skill, None, len(rolled), sides)
         team = target if attacks == len(rolled) and target else None
-        return Roll(f, intents, rolled, faces, team, lethal(f), base, skill,
-                    (base, skill, penalty, bonus, card, sides))
+        return Roll(f, intents, rolled, faces, team, lethal(f), p.base, p.skill,
+                    None if log is None else (p.penalty, bonus, card, sides))
 
     def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: list[Intent],
                       dice: int) -> bool:
@@ -284,27 +324,27 @@ class BGradeRuleset(OreRuleset):
             benefit = enc.choose(f, f"{f.name}'s {degree_name(width)} success on "
                                  f"{target.name}: which benefit?",
                                  [(b.value, b) for b in allowed], allowed.index(benefit))
-        if benefit is Benefit.BONUS_DIE:
+        if benefit is BONUS_DIE:
             f.bonus += 1
-        elif benefit is Benefit.SHOCK:
+        elif benefit is SHOCK:
             track.take(0, 1)
-        elif benefit is Benefit.DISARM:
+        elif benefit is DISARM:
             disarm(target)
         lost = self.lose_die(enc, target, s.key)  # hit before acting, even a minimal success
         if enc.log is not None:
             self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost)
         if track.dead:
             enc.take_out(target, Status.DEAD, "the 5th wound")
-        elif benefit is Benefit.KNOCK_OUT:
+        elif benefit is KNOCK_OUT:
             enc.take_out(target, Status.UNCONSCIOUS, "knocked out")
         elif track.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "Shock track full")
-        return wounds + shock + (benefit is Benefit.SHOCK)
+        return wounds + shock + (benefit is SHOCK)
 
     # ------------------------------------------------------------ log text
     def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:
-        base, skill, penalty, bonus, card, sides = r.info
-        f = r.f
+        penalty, bonus, card, sides = r.info
+        f, base, skill = r.f, r.base, r.skill
         notes = [f"{skill} pool {base}"]
         if penalty:
             notes.append(penalty_text(self.penalties(enc, f, r.rolled)))
