@@ -50,20 +50,6 @@ POINT_MAX_DIFFICULTY = 3
 class BGradeAdvisor(OreAdvisor):
     """The AI's questions under B-Grade (see :class:`sim.ai.advisor.Advisor`)."""
 
-    def __init__(self, rules):
-        super().__init__(rules)
-        # ``[Attack(foe)]`` by foe, made once per encounter: asked of every fighter every
-        # round. An intent is a frozen value (``plan`` keys on what it holds), so one copy
-        # answers as a new one would; nobody changes the list.
-        self._attack_on: dict[Combatant, list[Intent]] = {}
-
-    def _one_attack(self, target: Combatant) -> list[Intent]:
-        """``[Attack(target)]``, the one kept for ``target``."""
-        intents = self._attack_on.get(target)
-        if intents is None:
-            intents = self._attack_on[target] = [Attack(target)]
-        return intents
-
     def threat(self, actor: BGradeFighter) -> float:
         """Wounds out of 5 or Shock out of its track, whichever is nearer full."""
         t = actor.wounds
@@ -91,8 +77,7 @@ class BGradeAdvisor(OreAdvisor):
     def can_hit(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
         """Two dice at least, counting pending bonus dice and a card a spender will play."""
         card = 1 if actor.policy.spends and actor.hand else 0
-        intents = self._attack_on.get(target) or self._one_attack(target)
-        return self.dice(enc, actor, intents) + actor.bonus + card >= 2
+        return self.dice(enc, actor, [target.plain_attack]) + actor.bonus + card >= 2
 
     def attack_odds(self, enc: Encounter, actor: BGradeFighter,
                     intents: list[Intent]) -> float | None:
@@ -115,7 +100,7 @@ class BGradeAdvisor(OreAdvisor):
         """
         if actor.weapon.reload:
             return 0
-        sets = expected_sets(self.dice(enc, actor, self._one_attack(target)) + actor.bonus)
+        sets = expected_sets(self.dice(enc, actor, [target.plain_attack]) + actor.bonus)
         return min(MAX_EXTRA_ATTACKS, max(0, int(sets + 0.5) - 1))
 
     def can_move_and_attack(self, enc: Encounter, actor: BGradeFighter) -> bool:
@@ -130,13 +115,13 @@ class BGradeAdvisor(OreAdvisor):
     def attack_worth(self, enc: Encounter, actor: BGradeFighter,
                      target: BGradeFighter) -> float:
         """Expected share of the target's track one attack fills (wounds, Shock at half)."""
-        dice = self.dice(enc, actor, self._one_attack(target)) + actor.bonus
+        dice = self.dice(enc, actor, [target.plain_attack]) + actor.bonus
         return sum(p * hit_worth(actor, target, w) for w, _, p in widest(dice) if w >= 2)
 
     def attack_and_defend(self, enc: Encounter, actor: BGradeFighter, target: Combatant,
                           kind: str) -> bool:
         """Both when the roll for the two (no penalty) holds two sets often."""
-        dice = self.dice(enc, actor, [Attack(target), Defend(kind)])
+        dice = self.dice(enc, actor, [target.plain_attack, Defend(kind)])
         return p_sets(dice + actor.bonus, 2) >= MULTI_ACTION_ODDS
 
     def tactical_attack(self, enc: Encounter, actor: BGradeFighter,
@@ -148,10 +133,10 @@ class BGradeAdvisor(OreAdvisor):
         nothing.
         """
         extra = self.extra_attacks(enc, actor, target)
-        intents: list[Intent] = [Attack(target)] * (extra + 1)
+        intents: list[Intent] = [target.plain_attack] * (extra + 1)
         why = f"{extra + 1} attacks" if extra else ""
         kind = self.defense_kind(enc, actor, ranged=target.ranged)
-        attack = action_pool(actor, Attack(target))[0]
+        attack = action_pool(actor, target.plain_attack)[0]
         if kind and action_pool(actor, Defend(kind))[0] >= attack:
             dice = self.dice(enc, actor, [*intents, Defend(kind)]) + actor.bonus
             if p_sets(dice, extra + 2) >= MULTI_ACTION_ODDS:

@@ -65,12 +65,11 @@ class BGradeFighter(OreFighter):
 
     ``wounds`` holds a ``bgrade_rules.Track`` (wounds and Shock) instead of ORE's locations;
     ``bonus`` is the dice pending for the next attack, ``points`` the possibility points
-    left, ``hand`` the drama cards held; ``last_plan`` the plan of its last plain attack
-    (``BGradeRuleset.plan``).
+    left, ``hand`` the drama cards held.
     """
 
     __slots__ = ("intelligence", "command", "charm", "bonus", "points", "spent", "hand",
-                 "dropped_loaded", "last_plan")
+                 "dropped_loaded")
 
     def describe(self) -> str:
         """Stats, skills, weapon, armor, points and hand for the solo log."""
@@ -134,7 +133,7 @@ def fighter_for(member: MemberSpec, pos: Position, ruleset: type,
     f.weapon, f.armor, f.shield = b.weapon, b.armor, b.shield
     f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
     f.loaded, f.bonus, f.points, f.spent = b.loaded, b.bonus, b.points, b.spent
-    f.dropped_loaded, f.last_plan = b.dropped_loaded, b.last_plan
+    f.dropped_loaded, f.last_plan = b.dropped_loaded, None
     # the fight's own containers, new
     f.wounds = Track(b.body)
     f.defenses, f.sets, f.plans, f.hand = [], [], {}, []

@@ -110,7 +110,6 @@ class BGradeRuleset(OreRuleset):
         f.spent = 0  # possibility points spent, over a whole campaign
         f.hand = []
         f.dropped_loaded = None
-        f.last_plan = None
         return f
 
     def native_block_of(self, f: BGradeFighter) -> dict[str, Any]:
@@ -151,28 +150,6 @@ class BGradeRuleset(OreRuleset):
                 self.deck.deal(c.hand)
 
     # ------------------------------------------------------------ planning
-    def plan(self, enc: Encounter | None, f: BGradeFighter, intents: list[Intent]):
-        """ORE's plan (``OreRuleset.plan``), the last plain attack's kept on the fighter.
-
-        The AI asks it (can the attack succeed? how many attacks?) and the roll asks it again
-        moments later, round after round. Kept with everything ORE's plan reads that can
-        change in a fight: the foe, both places and the weapon (its ranges and pool). The
-        stats never change in a fight, and B-Grade's track is never dazed.
-        """
-        if enc is None or len(intents) != 1:
-            return super().plan(enc, f, intents)
-        attack = intents[0]
-        if type(attack) is not Attack or attack.called is not None:
-            return super().plan(enc, f, intents)
-        target = attack.target
-        last = f.last_plan
-        if (last is not None and last[0] is target and last[1] is f.pos
-                and last[2] is target.pos and last[3] is f.weapon):
-            return last[4]
-        p = super().plan(enc, f, intents)
-        f.last_plan = (target, f.pos, target.pos, f.weapon, p)
-        return p
-
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
         """Roll every pool, pool the teams' hands, give sets to actions, time them as ORE."""
         actions: list[TimedAction] = []

@@ -97,7 +97,7 @@ class OreFighter(Combatant):
 
     __slots__ = ("body", "coordination", "sense", "fight", "shoot", "dodge", "parry", "run",
                  "vigor", "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
-                 "defenses", "sets", "plans")
+                 "defenses", "sets", "plans", "last_plan")
 
     def describe(self) -> str:
         """Stats, skills, weapon and armor for the log's roster."""
@@ -147,6 +147,7 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
     f.defenses = []
     f.sets = []
     f.plans = {}  # roll plans of attacks on one foe, by what they depend on
+    f.last_plan = None  # the last single attack's plan and what it read (``OreRuleset.plan``)
     f.ranged = weapon.ranged
     f.reach = weapon.ranges[2] if weapon.ranged else MELEE_REACH
     f.speed = MOVE_METRES

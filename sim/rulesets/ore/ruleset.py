@@ -132,6 +132,18 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
             return plan_roll(f, intents, _no_situation, cap=self.cap,
                              per_extra_action=self.per_extra_action)
         pos = f.pos
+        if len(intents) == 1:
+            # One attack (a value kept on its target, ``actions.attack_on``), asked by the AI
+            # and rolled by the planner round after round: the last one's plan is kept on
+            # the fighter with all it read that can change in a fight (the foe's and its own
+            # place, the weapon, dazed), checked by identity without making a key (the stats
+            # never change in a fight). Otherwise, the kept plans below.
+            first = intents[0]
+            last = f.last_plan
+            if (last is not None and last[0] is first and last[1] is pos
+                    and last[2] is first.target.pos and last[3] is f.weapon
+                    and last[4] is f.wounds.dazed):
+                return last[5]
         calls = _attacks_on_one(intents)
         if calls is None:
             return self._plan_now(enc, f, intents)
@@ -148,6 +160,8 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
             if len(f.plans) >= PLANS_KEPT:
                 f.plans.clear()
             p = f.plans[key] = self._plan_now(enc, f, intents)
+        if len(intents) == 1:
+            f.last_plan = (intents[0], pos, target.pos, f.weapon, f.wounds.dazed, p)
         return p
 
     def _plan_now(self, enc: Encounter, f: OreFighter, intents: list[Intent]) -> RollPlan:

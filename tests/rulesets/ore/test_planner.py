@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import StubRandom, face, scenario
+from helpers import SCENARIOS, StubRandom, face, scenario
 
 from sim.core.actions import Attack, Defend, Move
 from sim.core.engine import Encounter
+from sim.rulesets.ore.rules import plan_roll, situational_penalty
+from sim.scenario import load
 
 MAP = {"nodes": {"here": {}, "near": {}, "far": {"cover": "light"}},
        "edges": [["here", "near", 20], ["here", "far", 45]]}
@@ -179,7 +181,6 @@ def test_set_assignments_offer_each_real_choice_once():
 def test_the_log_names_every_die_of_penalty(monkeypatch, ruleset):
     """The causes the log gives (dazed, more actions, range, cover, ...) add up to the dice
     the planner took off, in every roll of the bundled scenarios."""
-    from helpers import SCENARIOS
 
     from sim import scenario as scenario_mod
     from sim.core.engine import Encounter
@@ -199,3 +200,55 @@ def test_the_log_names_every_die_of_penalty(monkeypatch, ruleset):
         for seed in range(3):
             Encounter(scenario_mod.load(path), ruleset, seed, log=True).run()
     assert {"medium cover", "poor visibility"} <= set(named)
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_a_kept_plan_follows_each_thing_it_read(ruleset):
+    """The shooter's place, the foe's place and being dazed, each changed alone, change the
+    plan the kept one answered a moment before (``OreRuleset.plan``'s identity checks)."""
+    enc, f, foe = _encounter(ruleset, _fighter("A", ruleset, at="near", weapon="bow", coord=4,
+                                               shoot=4))  # 8 dice: under ORE's cap
+    here, near, far = (enc.field.node(n) for n in ("here", "near", "far"))
+    attack = [foe.plain_attack]
+    medium = enc.ruleset.plan(enc, f, attack).dice  # 20 m
+    f.pos = here  # at the foe's side: close range
+    assert enc.ruleset.plan(enc, f, attack).dice > medium
+    f.pos = near
+    assert enc.ruleset.plan(enc, f, attack).dice == medium
+    foe.pos = far  # 65 m and in light cover
+    assert enc.ruleset.plan(enc, f, attack).dice < medium
+    foe.pos = here
+    assert enc.ruleset.plan(enc, f, attack).dice == medium
+    if ruleset == "ore":
+        f.wounds.take(4, 0, 10)  # torso full of Shock: dazed, one die off
+        assert f.dazed
+        assert enc.ruleset.plan(enc, f, attack).dice == medium - 1
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+@pytest.mark.parametrize("name", [p.stem for p in sorted(SCENARIOS.glob("*.yaml"))])
+def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
+    """Every plan the ruleset answers, kept or not (``OreRuleset.plan``), equals a fresh one.
+
+    Both caches are emptied after each answer, so a stale kept plan could not hide behind
+    another: ``f.last_plan`` (checked by identity) and ``f.plans`` (keyed by value).
+    """
+    rules = type(Encounter(load(SCENARIOS / f"{name}.yaml"), ruleset, 0).ruleset)
+    kept = rules.plan
+    asked = []
+
+    def checked(self, enc, f, intents):
+        p = kept(self, enc, f, intents)
+        if enc is None:  # no situation: never kept
+            return p
+        fresh = plan_roll(f, intents, lambda i: situational_penalty(enc.field, f, f.pos, i),
+                          cap=self.cap, per_extra_action=self.per_extra_action)
+        assert p == fresh
+        asked.append(p)
+        return p
+
+    monkeypatch.setattr(rules, "plan", checked)
+    scen = load(SCENARIOS / f"{name}.yaml")
+    for seed in range(20):
+        Encounter(scen, ruleset, seed).run()
+    assert asked
