@@ -91,8 +91,8 @@ def best_pooled(team: list[Roll]) -> Set | None:
     counts: Counter[int] = Counter()
     for r in team:
         counts.update(r.faces)
-    # (width, height) pairs compared in C: the widest, then the highest
-    width, height = max(zip(counts.values(), counts.keys(), strict=True))
+    # (width, height) pairs compared in C: the widest, then the highest; no faces, no set
+    width, height = max(zip(counts.values(), counts.keys(), strict=True), default=(0, 0))
     return Set(width, height) if width >= 2 else None
 
 
