@@ -18,6 +18,7 @@ from sim.rulesets.bgrade.deck import card_name
 from sim.rulesets.bgrade.rules import Track, armor_soak
 from sim.rulesets.ore.catalog import TORSO, WEAPONS
 from sim.rulesets.ore.fighter import OreBlock, OreFighter, Stat
+from sim.rulesets.templates import Templates
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
@@ -103,28 +104,19 @@ def disarm(f: BGradeFighter) -> None:
 
 
 # ---------------------------------------------------------------------------- built once
-_BUILT: dict[tuple[int, type], tuple[MemberSpec, BGradeFighter]] = {}
-_BUILT_MAX = 4096  # members remembered; cleared when full
+_BUILT: Templates[BGradeFighter] = Templates()
 
 
 def fighter_for(member: MemberSpec, pos: Position, ruleset: type,
                 build: Callable[[MemberSpec, Position], BGradeFighter]) -> BGradeFighter:
     """A fresh fighter for ``member``, copied from the one ``build`` made for it before.
 
-    A batch builds the same members for every encounter: the conversion (``build``, which
-    reads the member and the ``ruleset`` class's constants alone) is done once per member
-    and ruleset class, the key. The cache holds the member itself, so its ``id`` cannot be
-    reused by another object while the entry lives. The one built is never fought with:
-    its values stay as built. ``test_a_copied_fighter_is_a_built_one`` holds a copy equal
-    to a build, slot by slot (a slot added to the build and not copied here fails it).
+    The conversion (``build``) reads the member and the ``ruleset`` class's constants alone:
+    one template per member and ruleset class (``Templates``).
+    ``test_a_copied_fighter_is_a_built_one`` holds a copy equal to a build, slot by slot (a
+    slot added to the build and not copied here fails it).
     """
-    key = (id(member), ruleset)
-    entry = _BUILT.get(key)
-    if entry is None or entry[0] is not member:
-        if len(_BUILT) >= _BUILT_MAX:
-            _BUILT.clear()
-        entry = _BUILT[key] = (member, build(member, pos))
-    b = entry[1]
+    b = _BUILT.of(member, ruleset, lambda: build(member, pos))
     f = type(b)(member, pos)  # the combatant's own state, fresh
     f.body, f.coordination, f.sense = b.body, b.coordination, b.sense
     f.intelligence, f.command, f.charm = b.intelligence, b.command, b.charm

@@ -38,6 +38,7 @@ from sim.rulesets.opencore.tables import (
     Weapon,
     WeaponClass,
 )
+from sim.rulesets.templates import Templates
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Position
@@ -124,25 +125,15 @@ def profile(member: MemberSpec) -> Profile:
                    toughness)
 
 
-# A batch builds the same members for every encounter: each member is converted once (its
-# numbers set on a template fighter) and each encounter's fighter copies the template. Keyed
-# by the member's id; the entry holds the member, so that id cannot be reused by another
-# object while the entry lives.
-_TEMPLATES: dict[int, tuple[MemberSpec, OpenCoreFighter]] = {}
-_TEMPLATES_MAX = 1024
+_TEMPLATES: Templates[OpenCoreFighter] = Templates()
 
 
 def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     """A fighter for ``member`` at ``pos``; ``hp`` None when the hp rule gives it.
 
-    Copied from the member's template (``convert``), made once per member.
+    Copied from the member's template (``convert``, made once per member: ``Templates``).
     """
-    entry = _TEMPLATES.get(id(member))
-    if entry is None or entry[0] is not member:
-        if len(_TEMPLATES) >= _TEMPLATES_MAX:
-            _TEMPLATES.clear()
-        entry = _TEMPLATES[id(member)] = (member, convert(member, pos))
-    b = entry[1]
+    b = _TEMPLATES.of(member, None, lambda: convert(member, pos))
     f = OpenCoreFighter(member, pos)
     # every slot ``convert`` sets (``test_a_copied_fighter_is_a_converted_one`` holds it)
     f.abilities, f.skills = dict(b.abilities), dict(b.skills)

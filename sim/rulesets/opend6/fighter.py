@@ -35,6 +35,7 @@ from sim.rulesets.opend6.rules import (
     WOUND_LIMIT,
     WoundStatus,
 )
+from sim.rulesets.templates import Templates
 from sim.scenario.errors import unknown
 from sim.scenario.models import Strict
 
@@ -197,24 +198,16 @@ def _native(member: MemberSpec) -> OpenD6Block | None:
     return member.native_block("opend6")
 
 
-_BUILT: dict[tuple[int, bool], tuple[MemberSpec, D6Fighter]] = {}
-_BUILT_MAX = 4096  # members remembered; cleared when full
+_BUILT: Templates[D6Fighter] = Templates()
 
 
 def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6Fighter:
     """A fresh fighter for ``member`` (see ``_build``), copied from one built before.
 
-    A batch builds the same members for every encounter; the conversion (dice codes parsed
-    and summed) is done once per member and option. The cache holds the member itself, so
-    its ``id`` cannot be reused by another object while the entry lives.
+    The conversion (dice codes parsed and summed) is done once per member and option
+    (``Templates``).
     """
-    key = (id(member), encumbrance)
-    entry = _BUILT.get(key)
-    if entry is None or entry[0] is not member:
-        if len(_BUILT) >= _BUILT_MAX:
-            _BUILT.clear()
-        entry = _BUILT[key] = (member, _build(member, pos, encumbrance=encumbrance))
-    b = entry[1]
+    b = _BUILT.of(member, encumbrance, lambda: _build(member, pos, encumbrance=encumbrance))
     f = D6Fighter(member, pos)
     # everything ``_build`` sets from the member alone (its health and turn state: ``_fresh``)
     f.attrs, f.skills = dict(b.attrs), dict(b.skills)
