@@ -202,3 +202,16 @@ def morale_document(max_rounds: int = 12) -> dict:
     doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
                members={"heroes": 3, "bandits": 4}, max_rounds=max_rounds)
     return doc
+
+
+def fighter_slots(f) -> dict:
+    """Every slot a fighter has set, to compare a copied fighter with a built one.
+
+    The attacks kept on it (``plain_attack``, ``called_attacks``) are told by aiming at it,
+    not by identity: a copy's and a build's are distinct objects.
+    """
+    names = [n for cls in type(f).__mro__ for n in getattr(cls, "__slots__", ())]
+    state = {n: getattr(f, n) for n in names if hasattr(f, n)}
+    state["plain_attack"] = state["plain_attack"].target is f
+    state["called_attacks"] = {where: a.target is f for where, a in f.called_attacks.items()}
+    return state

@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from helpers import SCENARIOS
+from helpers import SCENARIOS, fighter_slots
 
 from sim.core.actions import Attack
 from sim.core.engine import battlefield_for, ruleset_for
@@ -58,16 +58,6 @@ def test_card_dice_table_and_choice():
 
 
 
-def _slots(f):
-    names = [n for cls in type(f).__mro__ for n in getattr(cls, "__slots__", ())]
-    return {n: _own(getattr(f, n), f) for n in names if hasattr(f, n)}
-
-
-def _own(value, f):
-    """A value aimed at its own fighter (an attack on it) compares as such, not by identity."""
-    return ("aimed at itself", value.called) if getattr(value, "target", None) is f else value
-
-
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_a_copied_fighter_is_a_built_one(path):
     scen = load(path)
@@ -80,7 +70,7 @@ def test_a_copied_fighter_is_a_built_one(path):
                 copied = rules.build(member, pos, random.Random(0))
             built = rules._build(member, pos)
             built.points = rules.options.possibility_points
-            mine, theirs = _slots(copied), _slots(built)
+            mine, theirs = fighter_slots(copied), fighter_slots(built)
             track, built_track = mine.pop("wounds"), theirs.pop("wounds")
             assert {n: getattr(track, n) for n in Track.__slots__} == \
                 {n: getattr(built_track, n) for n in Track.__slots__}

@@ -11,29 +11,18 @@
 import math
 
 import pytest
-from helpers import SCENARIOS
+from helpers import SCENARIOS, fighter_slots
 
 from sim import scenario as scenario_mod
-from sim.core.combatant import Combatant, Status
+from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opencore import health
-from sim.rulesets.opencore.fighter import OpenCoreFighter, convert, fresh_fighter
+from sim.rulesets.opencore.fighter import convert, fresh_fighter
 from sim.rulesets.opencore.health import bleed_for, bleed_once
 from sim.rulesets.opencore.ruleset import OpenCoreRuleset
 
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
 SCENE = scenario_mod.load(SCENARIOS / "duel.yaml")
-SLOTS = Combatant.__slots__ + OpenCoreFighter.__slots__
-
-
-def slots(f) -> dict:
-    """A fighter's slots; the attacks on it kept on it are told by their target being it."""
-    state = {name: getattr(f, name) for name in SLOTS}
-    state["plain_attack"] = state["plain_attack"].target is f
-    state["called_attacks"] = {where: a.target is f for where, a in f.called_attacks.items()}
-    return state
-
-
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
 def test_a_copied_fighter_is_a_converted_one(path):
     scen = scenario_mod.load(path)
@@ -41,7 +30,7 @@ def test_a_copied_fighter_is_a_converted_one(path):
         for m in side.members:
             fresh_fighter(m, "here")  # the template, made on first use
             copy, made = fresh_fighter(m, "here"), convert(m, "here")
-            assert slots(copy) == slots(made), m.name
+            assert fighter_slots(copy) == fighter_slots(made), m.name
             # the copy shares no mutable state with the template or another copy
             assert copy.abilities is not fresh_fighter(m, "here").abilities
             assert copy.injuries is not fresh_fighter(m, "here").injuries
@@ -49,7 +38,7 @@ def test_a_copied_fighter_is_a_converted_one(path):
 
 def settled(f) -> dict:
     """A fighter's slots, its SimPy processes told by whether they run (not by identity)."""
-    state = slots(f)
+    state = fighter_slots(f)
     state["effects"] = [p.is_alive for p in f.effects]
     state["bleeder"] = None if f.bleeder is None else f.bleeder.is_alive
     return state
