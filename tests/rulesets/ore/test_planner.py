@@ -230,8 +230,8 @@ def test_a_kept_plan_follows_each_thing_it_read(ruleset):
 def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
     """Every plan the ruleset answers, kept or not (``OreRuleset.plan``), equals a fresh one.
 
-    Both caches are emptied after each answer, so a stale kept plan could not hide behind
-    another: ``f.last_plan`` (checked by identity) and ``f.plans`` (keyed by value).
+    Both kinds of kept plan answer here: ``f.last_plan`` (checked by identity) and
+    ``f.plans`` (keyed by value).
     """
     rules = type(Encounter(load(SCENARIOS / f"{name}.yaml"), ruleset, 0).ruleset)
     kept = rules.plan
