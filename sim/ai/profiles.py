@@ -354,6 +354,8 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
         return intents
     rules = enc.ruleset
     supports, most = rules.supports, rules.max_actions
+    if len(intents) == 1 and type(intents[0]) in supports:  # most declarations: one action
+        return intents
     for i in intents:
         if type(i) not in supports:
             break

@@ -58,7 +58,8 @@ class Body:
             self._killing(loc, killing)
         if shock > 0:
             self._shock(loc, shock)
-        self._refresh()
+        if killing > 0 or shock > 0:  # about half the hits in a skirmish: armor stops the rest
+            self._refresh()
         return loc
 
     def _refresh(self) -> None:
