@@ -83,7 +83,7 @@ def nearest_enemy(enc: Encounter, c: Combatant) -> Combatant | None:
     top = shared.get((here, side))
     if top is None:
         top = shared[(here, side)] = _nearest_foes(enc, here, side)
-    return draw(enc, top)
+    return top[0] if len(top) == 1 else draw(enc, top)  # one nearest: nothing to draw
 
 
 def _nearest_foes(enc: Encounter, here: Position, side: str) -> list[Combatant]:

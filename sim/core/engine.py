@@ -155,7 +155,7 @@ class Encounter:
         A ruleset whose fighters declare at their own turn (OpenD6 re-declares a plan made
         stale by faster fighters) calls this rather than the AI.
         """
-        mind = self.minds.get(c.name)
+        mind = self.minds.get(c.name) if self.minds else None
         intents = mind(self, c) if mind is not None else ai.decide(self, c)
         if intents and type(intents[0]) is Yield:  # surrenders instead of acting
             self.take_out(c, Status.SURRENDERED, c.why)
@@ -301,6 +301,8 @@ class Encounter:
         ruleset.start(self)
         if self.log is not None:
             self._emit_start()
+        # nobody's doctrine can break: no morale to check at the rounds' ends
+        judged = any(c.doctrine.morale is not None for c in self.combatants)
         for rnd in range(1, self.scenario.max_rounds + 1):
             self.round = rnd
             self.round_start = start = env.now
@@ -346,9 +348,10 @@ class Encounter:
             ruleset.end_round(self)
             if self.sides_left <= 1:
                 return
-            self.check_morale()
-            if self.sides_left <= 1:
-                return
+            if judged:
+                self.check_morale()
+                if self.sides_left <= 1:
+                    return
 
     def _nearest_now(self) -> dict:
         """The nearest-foe searches shared by this round's declarations.

@@ -147,7 +147,7 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
     f.defenses = []
     f.sets = []
     f.plans = {}  # roll plans of attacks on one foe, by what they depend on
-    f.last_plan = None  # the last single attack's plan and what it read (``OreRuleset.plan``)
+    f.last_plan = None  # the last two single attacks' plans, what they read (``OreRuleset.plan``)
     f.ranged = weapon.ranged
     f.reach = weapon.ranges[2] if weapon.ranged else MELEE_REACH
     f.speed = MOVE_METRES

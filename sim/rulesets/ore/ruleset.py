@@ -23,6 +23,7 @@ from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, Time
 from sim.core.combatant import Status
 from sim.core.words import count
 from sim.rulesets.base import Ruleset, offsets_by_rank
+from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES
 from sim.rulesets.ore.choices import PlayerChoices
@@ -100,6 +101,16 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
               "right leg, left arm, right arm, torso, head. A weapon's damage counts from the "
               "set's width: W+1 K is width + 1 Killing. -1d: a die taken off, and why.")
 
+    def __init__(self, options: OreOptions | None = None):
+        super().__init__(options)
+        # no difficulty and ORE's own dice: a lone plain roll takes the one-step path
+        # (``_plan_fighter``); a subclass with other dice or another test keeps the long one
+        self._plain_sets = (self.set_succeeds() is None
+                            and type(self).roll_special is PlayerChoices.roll_special)
+        # ORE's own miss test with no difficulty: a set that survives the defense hits
+        self._always_hits = (not self.options.difficulty
+                             and type(self)._miss_reason is OreRuleset._miss_reason)
+
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OreFighter:
         """Convert the neutral description (RULES.md), then apply the native block."""
@@ -134,16 +145,22 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         pos = f.pos
         if len(intents) == 1:
             # One attack (a value kept on its target, ``actions.attack_on``), asked by the AI
-            # and rolled by the planner round after round: the last one's plan is kept on
-            # the fighter with all it read that can change in a fight (the foe's and its own
-            # place, the weapon, dazed), checked by identity without making a key (the stats
-            # never change in a fight). Otherwise, the kept plans below.
+            # and rolled by the planner round after round: the last two such plans are kept
+            # on the fighter (an aggressive fighter asks of a called shot and of a plain
+            # attack every round) with all they read that can change in a fight (the foe's
+            # and its own place, the weapon, dazed), checked by identity without making a
+            # key (the stats never change in a fight). Otherwise, the kept plans below.
             first = intents[0]
             last = f.last_plan
-            if (last is not None and last[0] is first and last[1] is pos
-                    and last[2] is first.target.pos and last[3] is f.weapon
-                    and last[4] is f.wounds.dazed):
-                return last[5]
+            if last is not None:
+                if (last[0] is first and last[1] is pos and last[2] is first.target.pos
+                        and last[3] is f.weapon and last[4] is f.wounds.dazed):
+                    return last[5]
+                older = last[6]
+                if (older is not None and older[0] is first and older[1] is pos
+                        and older[2] is first.target.pos and older[3] is f.weapon
+                        and older[4] is f.wounds.dazed):
+                    return older[5]
         calls = _attacks_on_one(intents)
         if calls is None:
             return self._plan_now(enc, f, intents)
@@ -161,7 +178,9 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                 f.plans.clear()
             p = f.plans[key] = self._plan_now(enc, f, intents)
         if len(intents) == 1:
-            f.last_plan = (intents[0], pos, target.pos, f.weapon, f.wounds.dazed, p)
+            last = f.last_plan  # the newest becomes the older (which forgets its own older)
+            f.last_plan = (intents[0], pos, target.pos, f.weapon, f.wounds.dazed, p,
+                           None if last is None else (*last[:6], None))
         return p
 
     def _plan_now(self, enc: Encounter, f: OreFighter, intents: list[Intent]) -> RollPlan:
@@ -203,6 +222,13 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                          f"{intent_text(intents[0])} ({f.why}).")
             return
         p = self.plan(enc, f, intents)
+        if (log is None and p.called is None and len(p.rolled) == 1 and not f.expert
+                and not f.master and self._plain_sets and not enc.asks(f)):
+            # the common roll (one plain attack or defense, plain dice, no difficulty, no
+            # player, no log): what roll_special, assign_sets and _commit do, in one step
+            sets = find_sets(roll_pool(enc.rng, p.dice))
+            self._commit_one(enc, f, p.rolled[0], sets[0] if sets else None, actions)
+            return
         faces = self.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
         sets = find_sets(faces)
         pairs = assign_sets(p.rolled, sets, self.set_succeeds())
@@ -225,17 +251,23 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         and the crossbow is empty all the same.
         """
         for intent, s in pairs:
-            if s is None:
-                if type(intent) is Attack:
-                    enc.record_attack(f)  # resolved now: no set, no hit
-                    if f.weapon.reload:
-                        f.loaded = False
-                continue
-            action = TimedAction(0.0, f, intent, RolledSet(s))
-            actions.append(action)
-            f.sets.append(action)
-            if type(intent) is Defend:
-                f.defenses.append((intent.kind, action.payload))
+            self._commit_one(enc, f, intent, s, actions)
+
+    @staticmethod
+    def _commit_one(enc: Encounter, f: OreFighter, intent: Intent, s: Set | None,
+                    actions: list[TimedAction]) -> None:
+        """One ``(intent, set)`` of ``_commit``."""
+        if s is None:
+            if type(intent) is Attack:
+                enc.record_attack(f)  # resolved now: no set, no hit
+                if f.weapon.reload:
+                    f.loaded = False
+            return
+        action = TimedAction(0.0, f, intent, RolledSet(s))
+        actions.append(action)
+        f.sets.append(action)
+        if type(intent) is Defend:
+            f.defenses.append((intent.kind, action.payload))
 
     def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
         """Nobody dies after an ORE fight; half the Shock (rounded down) goes away (Reign).
@@ -313,7 +345,7 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                 can_parry=parry_implement(target), arms=arms_ok(target))
             if width < 2:
                 reason = f"{target.name} gobbles {count(gobbled, 'die', 'dice')}"
-        if not reason:
+        if not reason and not self._always_hits:
             reason = self._miss_reason(width, s)
         if reason:
             if log is not None:
@@ -341,7 +373,8 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         landed = target.wounds.take(loc, killing, shock)
-        lost = self.lose_die(enc, target, s.key)  # hit before acting, even if armor stopped it
+        # hit before acting, even if armor stopped it (nothing to lose with no set pending)
+        lost = self.lose_die(enc, target, s.key) if target.sets else None
         if enc.log is not None:
             where = LOCATION_NAMES[loc] + ("" if landed == loc else
                                            f" (useless, to the {LOCATION_NAMES[landed]})")
