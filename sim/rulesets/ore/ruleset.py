@@ -196,11 +196,15 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
         actions: list[TimedAction[RolledSet]] = []
+        # no log, no player and ORE's plain test: lone plain rolls take the one-step path
+        plain = enc.log is None and self._plain_sets and not enc.minds
         for f, intents in declared:
-            f.defenses = []
-            f.sets = []
+            if f.defenses:  # renewed, not cleared: nothing else holds last round's lists
+                f.defenses = []
+            if f.sets:
+                f.sets = []
             if intents:
-                self._plan_fighter(enc, f, intents, actions)
+                self._plan_fighter(enc, f, intents, actions, plain)
         self._schedule(actions)
         return actions
 
@@ -213,7 +217,12 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
             a.offset = rank[a.payload.key]
 
     def _plan_fighter(self, enc: Encounter, f: OreFighter, intents: list[Intent],
-                      actions: list[TimedAction]) -> None:
+                      actions: list[TimedAction], plain: bool = False) -> None:
+        """Roll ``f``'s pool for ``intents`` and commit its sets as timed actions.
+
+        ``plain``: no log, no player, no difficulty (``plan_round``), so that a lone roll
+        with plain dice can take the one-step path.
+        """
         log = enc.log
         if len(intents) == 1 and type(intents[0]) in UNROLLED:
             actions.append(TimedAction(0.0, f, intents[0], RolledSet(UNROLLED_SET)))
@@ -222,10 +231,9 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                          f"{intent_text(intents[0])} ({f.why}).")
             return
         p = self.plan(enc, f, intents)
-        if (log is None and p.called is None and len(p.rolled) == 1 and not f.expert
-                and not f.master and self._plain_sets and not enc.asks(f)):
-            # the common roll (one plain attack or defense, plain dice, no difficulty, no
-            # player, no log): what roll_special, assign_sets and _commit do, in one step
+        if plain and p.called is None and len(p.rolled) == 1 and not f.expert and not f.master:
+            # the common roll (one plain attack or defense, plain dice): what roll_special,
+            # assign_sets and _commit do, in one step
             sets = find_sets(roll_pool(enc.rng, p.dice))
             self._commit_one(enc, f, p.rolled[0], sets[0] if sets else None, actions)
             return
