@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 from helpers import SCENARIOS, StubRandom, face, scenario
 
-from sim.core.actions import Attack, Defend, Move
+from sim.core.actions import Attack, Defend, Move, attack_on
 from sim.core.engine import Encounter
 from sim.rulesets.ore.rules import plan_roll, situational_penalty
 from sim.scenario import load
@@ -223,6 +223,42 @@ def test_a_kept_plan_follows_each_thing_it_read(ruleset):
         f.wounds.take(4, 0, 10)  # torso full of Shock: dazed, one die off
         assert f.dazed
         assert enc.ruleset.plan(enc, f, attack).dice == medium - 1
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
+    """Two single attacks asked in turn (a called shot and a plain one, as an aggressive
+    fighter asks) are both kept; the older one too is made afresh once the shooter's place,
+    the foe's place or being dazed changed (``OreRuleset.plan``'s second identity check)."""
+    enc, f, foe = _encounter(ruleset, _fighter("A", ruleset, at="near", weapon="bow", coord=4,
+                                               shoot=4))  # 8 dice: under ORE's cap
+    here, far = enc.field.node("here"), enc.field.node("far")
+    rules = enc.ruleset
+    plain, head, torso = ([foe.plain_attack], [attack_on(foe, "head")],
+                          [attack_on(foe, "torso")])
+
+    def fresh(intents):
+        return plan_roll(f, intents, lambda i: situational_penalty(enc.field, f, f.pos, i),
+                         cap=rules.cap, per_extra_action=rules.per_extra_action)
+
+    def older(intents, other):
+        """Ask ``intents`` then ``other`` (both made afresh): ``intents`` is the older."""
+        rules.plan(enc, f, intents)
+        rules.plan(enc, f, other)
+        assert f.last_plan[6][0] is intents[0]
+        return rules.plan(enc, f, intents)  # answered from the older slot
+
+    before = older(plain, head)
+    assert before is f.last_plan[6][5]
+    f.pos = here  # the shooter moves
+    assert rules.plan(enc, f, plain) == fresh(plain) != before
+    before = older(head, torso)
+    foe.pos = far  # the foe moves
+    assert rules.plan(enc, f, head) == fresh(head) != before
+    if ruleset == "ore":
+        before = older(plain, torso)
+        f.wounds.take(4, 0, 10)  # torso full of Shock: dazed, one die off
+        assert rules.plan(enc, f, plain) == fresh(plain) != before
 
 
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
