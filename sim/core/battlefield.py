@@ -23,6 +23,9 @@ MELEE_REACH = 2.0
 """Metres within which two fighters can strike each other in melee (every ruleset)."""
 
 
+KNOWN_PAIRS = 100_000
+"""Pairs of positions whose distance a map keeps (``Battlefield.distance``; a few MB)."""
+
 ALL_PAIRS_UP_TO = 300
 """Nodes up to which a map's distance tables are computed whole (larger: per node, lazily)."""
 
@@ -129,6 +132,9 @@ class Battlefield:
         self.visibility_at = [Visibility[graph.nodes[name]["visibility"].upper()]
                               for name in self.names]
         self.size = n
+        # ``distance``'s memo, by (position, position): a hot loop may look a pair up here
+        # itself (a lookup costs less than the call) and call ``distance`` when it is absent
+        self.known: dict[tuple[Position, Position], float] = {}
 
     def _dist_row(self, i: int) -> list[float]:
         """Metres from node ``i`` to every node (a large map: no paths kept)."""
@@ -164,7 +170,23 @@ class Battlefield:
         return ((pos.a, pos.x), (pos.b, self.edge_len[(pos.a, pos.b)] - pos.x))
 
     def distance(self, p: Position, q: Position) -> float:
-        """Metres along the shortest route between two positions.
+        """Metres along the shortest route between two positions (``measure``), kept.
+
+        A map never changes and positions are values, so each pair is measured once per
+        map (the AI and the rules ask thousands of times a fight, mostly of fighters that
+        stopped on an edge, where measuring takes four sums); the memo starts over at
+        ``KNOWN_PAIRS`` pairs, since points on edges are unbounded.
+        """
+        known = self.known
+        found = known.get((p, q))
+        if found is None:
+            if len(known) >= KNOWN_PAIRS:
+                known.clear()
+            found = known[(p, q)] = self.measure(p, q)
+        return found
+
+    def measure(self, p: Position, q: Position) -> float:
+        """Metres along the shortest route between two positions, measured now.
 
         Through either end of an edge: ``du + dist[u][v] + dv`` over the ends ``u`` of ``p``
         and ``v`` of ``q``, where ``du`` is the way from ``p`` to ``u``. Each case below is

@@ -179,4 +179,22 @@ def test_distance_fast_paths_give_the_general_sum_to_the_bit(field):
 
     for _ in range(5000):
         p, q = somewhere(), somewhere()
-        assert field.distance(p, q) == general(p, q)
+        assert field.measure(p, q) == general(p, q)
+        assert field.distance(p, q) == general(p, q)  # measured, then kept
+        assert field.distance(Position(*p), Position(*q)) == general(p, q)  # equal values
+
+
+def test_kept_distances_start_over_at_the_cap(field, monkeypatch):
+    """The memo of ``distance`` never holds more than ``KNOWN_PAIRS`` pairs (points on edges
+    are unbounded), and what it answers after starting over is still the measure."""
+    from sim.core import battlefield
+
+    monkeypatch.setattr(battlefield, "KNOWN_PAIRS", 3)
+    field.known.clear()
+    (a, b), length = next(iter(field.edge_len.items()))
+    here = Position(a, a, 0.0)
+    points = [Position(a, b, length * k / 10) for k in range(1, 9)]
+    for p in points:
+        assert field.distance(here, p) == field.measure(here, p)
+        assert len(field.known) <= 3
+    assert field.distance(here, points[0]) == field.measure(here, points[0])

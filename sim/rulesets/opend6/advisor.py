@@ -20,7 +20,6 @@ from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import DEFENDS, Aim, Attack, Defend
 from sim.rulesets.opend6 import odds as opend6_odds
-from sim.rulesets.opend6.places import DISTANCES, measure
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BASE_DIFFICULTY,
@@ -58,9 +57,9 @@ class OpenD6Advisor(Advisor):
         A profile asks ``can_hit`` right after this, about the same two fighters.
         """
         field, here, there = enc.field, actor.pos, target.pos
-        dist = DISTANCES.get((field, here, there))
+        dist = field.known.get((here, there))
         if dist is None:
-            dist = measure(field, here, there)
+            dist = field.distance(here, there)
         self._measured = (field, here, there, dist)
         return dist <= actor.reach
 

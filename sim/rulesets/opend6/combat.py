@@ -18,7 +18,7 @@ from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code, roll_total
 from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
-from sim.rulesets.opend6.places import DISTANCES, SITES, measure, site
+from sim.rulesets.opend6.places import SITES, site
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BLINDED_DICE,
@@ -196,9 +196,9 @@ class OpenD6Combat:
             dist, dice = measured[1], measured[2]
         else:
             field, here, there = enc.field, f.pos, target.pos
-            dist = DISTANCES.get((field, here, there))  # measured once for reach and range
+            dist = field.known.get((here, there))  # measured once for reach and range
             if dist is None:
-                dist = measure(field, here, there)
+                dist = field.distance(here, there)
             dice = None
         reason = self._out_of_reach(f, dist)
         if reason:

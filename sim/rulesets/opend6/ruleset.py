@@ -39,7 +39,6 @@ from sim.rulesets.opend6.fighter import (
     native_block,
 )
 from sim.rulesets.opend6.log import log_turn
-from sim.rulesets.opend6.places import DISTANCES, measure
 from sim.rulesets.opend6.recovery import BetweenFights
 from sim.rulesets.opend6.rules import (
     WoundStatus,
@@ -260,9 +259,9 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
             if not target.in_fight:
                 return True
             field, here, there = enc.field, f.pos, target.pos
-            dist = DISTANCES.get((field, here, there))
+            dist = field.known.get((here, there))
             if dist is None:
-                dist = measure(field, here, there)
+                dist = field.distance(here, there)
             if dist > f.reach:  # out of reach (``tactics.in_reach``)
                 return True
             dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(first.called),

@@ -42,9 +42,9 @@ def test_the_kept_distances_cover_and_visibility_are_the_maps(name: str) -> None
         want = (field.cover(pos), field.visibility(pos))
         assert places.site(field, pos) == want
         assert places.SITES[(field, pos)] == want
-        for there in spots:
-            assert places.measure(field, pos, there) == field.distance(pos, there)
-            assert places.DISTANCES[(field, pos, there)] == field.distance(pos, there)
+        for there in spots:  # what OpenD6 looks up inline (``Battlefield.known``)
+            assert field.distance(pos, there) == field.measure(pos, there)
+            assert field.known[(pos, there)] == field.measure(pos, there)
 
 
 def general_stale(enc, f, intents, penalty) -> bool:
