@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
@@ -41,6 +42,15 @@ if TYPE_CHECKING:
 
 class NoOptions(Strict):
     """A ruleset without options: an empty mapping is all that validates."""
+
+
+@cache
+def default_options(model: type[BaseModel]) -> BaseModel:
+    """The options a scenario that sets none gets: one frozen value per model, shared.
+
+    A ruleset is made for every encounter; validating the same defaults each time is waste.
+    """
+    return model()
 
 
 class Ruleset(ABC):
@@ -72,7 +82,7 @@ class Ruleset(ABC):
     legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
 
     def __init__(self, options: BaseModel | None = None):
-        self.options = options if options is not None else self.Options()
+        self.options = options if options is not None else default_options(self.Options)
         self.advisor = self.Advisor(self)
 
     @classmethod
