@@ -34,7 +34,6 @@ from sim.rulesets.ore.rules import (
     CALLED_SHOT_PENALTY,
     RolledSet,
     RollPlan,
-    action_pool,
     arms_ok,
     assign_sets,
     gobble,
@@ -56,7 +55,12 @@ if TYPE_CHECKING:
 # Intents that never roll when declared alone: they come after every set (width 1).
 UNROLLED = (Move, Retreat, Reload)
 UNROLLED_SET = Set(1, 0)
-PLANS_KEPT = 16  # roll plans of attacks on one foe a fighter keeps (``OreRuleset.plan``)
+# The numbers of roll plans of one or two attacks on one foe, kept across encounters
+# (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. A few
+# thousand in a batch of one scenario; starts over at PLANS_KEPT.
+_PLANS: dict[tuple, tuple] = {}
+PLANS_KEPT = 50_000
+_record = tuple.__new__
 
 
 def _no_situation(intent: Intent) -> int:
@@ -165,18 +169,27 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         if calls is None:
             return self._plan_now(enc, f, intents)
         # The AI asks for this plan (can the attack succeed? a called shot? a second
-        # attack?) and the planner rolls it moments later, round after round: made once, kept
-        # by everything it reads: the pool (stats, skill, weapon kind), the weapon's ranges,
-        # both places, the called locations, dazed. ``p.rolled`` holds the first asker's
-        # intents, equal to these (intents are frozen values, never told apart by identity).
+        # attack?) and the planner rolls it moments later, round after round, and the same
+        # fighters stand at the same few places fight after fight: its numbers are worked
+        # out once and kept across encounters (``_PLANS``), by everything they read: the
+        # ruleset (cap, multiple-action penalty), the member (its stats and special dice,
+        # which never change in a fight), the weapon, dazed, the map, both places, the called
+        # locations. Keyed by the identity of the map, member and weapon, each held in the
+        # entry (so that no other object takes its id while the entry lives); the plan is
+        # made anew around them with these intents.
         target = intents[0].target
-        key = (target, calls, pos, target.pos, f.wounds.dazed, f.weapon.ranges,
-               action_pool(f, intents[0]))
-        p = f.plans.get(key)
-        if p is None:
-            if len(f.plans) >= PLANS_KEPT:
-                f.plans.clear()
-            p = f.plans[key] = self._plan_now(enc, f, intents)
+        field, spec, weapon = enc.field, f.spec, f.weapon
+        key = (type(self), id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
+               calls)
+        kept = _PLANS.get(key)
+        if (kept is not None and kept[0] is field and kept[1] is spec
+                and kept[2] is weapon):
+            p = _record(RollPlan, (tuple(intents), *kept[3]))
+        else:
+            p = self._plan_now(enc, f, intents)
+            if len(_PLANS) >= PLANS_KEPT:
+                _PLANS.clear()
+            _PLANS[key] = (field, spec, weapon, p[1:])
         if len(intents) == 1:
             last = f.last_plan  # the newest becomes the older (which forgets its own older)
             f.last_plan = (intents[0], pos, target.pos, f.weapon, f.wounds.dazed, p,
