@@ -69,15 +69,12 @@ class Roll:
 
 def find_teams(rolls: list[Roll]) -> list[list[Roll]]:
     """Rolls grouped by side, foe and skill: groups of two or more with at least one set."""
-    groups: dict[tuple[str, int, str], list[Roll]] = {}
+    groups: dict[tuple[str, Combatant, str], list[Roll]] = {}
     for r in rolls:
-        if r.team is not None:
-            key = (r.f.side, id(r.team), r.skill)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [r]
-            else:
-                group.append(r)
+        if r.team is not None:  # combatants hash by identity
+            groups.setdefault((r.f.side, r.team, r.skill), []).append(r)
+    if len(groups) == len(rolls):  # every roll alone (or no foe to share): no team
+        return []
     return [team for team in groups.values()
             if len(team) > 1 and any(r.sets for r in team)]
 
