@@ -131,3 +131,26 @@ def test_a_copied_fighter_is_a_built_one(path):
             assert mine == theirs
             for name in ("defenses", "sets", "plans", "hand"):
                 assert getattr(copied, name) is not getattr(built, name)
+
+
+def test_bgrade_arms_always_usable():
+    """``BGradeAdvisor.can_attack`` skips ORE's ``arms_ok``: it must hold for every fighter."""
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.advisor import OreAdvisor
+    from sim.rulesets.ore.catalog import WEAPONS
+    from sim.rulesets.ore.rules import arms_ok
+
+    track = Track(2)
+    track.take(4, 9)  # wounds and Shock to the full: still no limb to cripple
+    assert track.arms == 2
+    with pytest.raises(AttributeError):
+        track.arms = 1  # no slot for it: the class's 2 for every track
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        enc = Encounter(load(path), "bgrade", 1)
+        for f in enc.combatants:
+            for weapon in WEAPONS.values():  # two-handed ones too
+                f.weapon = weapon
+                assert arms_ok(f)
+                for g in enc.combatants:
+                    assert enc.advisor.can_attack(enc, f, g) == \
+                        OreAdvisor.can_attack(enc.advisor, enc, f, g)
