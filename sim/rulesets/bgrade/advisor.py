@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.ai import tactics
 from sim.core.actions import Attack, Defend, Intent, Move
 from sim.rulesets.bgrade.deck import choose_card
 from sim.rulesets.bgrade.fighter import lethal
@@ -74,10 +75,18 @@ class BGradeAdvisor(OreAdvisor):
         """Ruling: no hit locations, so no head hit to weigh."""
         return None
 
+    def can_attack(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
+        """The target within reach: ORE's test without the arms check.
+
+        No B-Grade limb is ever crippled (``Track.arms`` is always 2): ORE's ``arms_ok``
+        always holds (``test_bgrade_arms_always_usable``).
+        """
+        return tactics.in_reach(enc, actor, target)
+
     def can_hit(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
         """Two dice at least, counting pending bonus dice and a card a spender will play."""
         card = 1 if actor.policy.spends and actor.hand else 0
-        return self.dice(enc, actor, [target.plain_attack]) + actor.bonus + card >= 2
+        return self.rules.plan(enc, actor, [target.plain_attack]).dice + actor.bonus + card >= 2
 
     def attack_odds(self, enc: Encounter, actor: BGradeFighter,
                     intents: list[Intent]) -> float | None:

@@ -59,8 +59,23 @@ if TYPE_CHECKING:
     import random
 
     from sim.core.battlefield import Position
+    from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
+
+
+def _attacks_and_foe(rolled: tuple[Intent, ...]) -> tuple[int, Combatant | None]:
+    """How many of the rolled intents are attacks, and their foe if all attack one foe.
+
+    The foe (else None) is the roll's ``team``: allies on it may work together.
+    """
+    attacks = 0
+    target = None
+    for i in rolled:
+        if type(i) is Attack:
+            attacks += 1
+            target = i.target if target is None or target is i.target else False
+    return attacks, (target if attacks == len(rolled) and target else None)
 
 
 # ---------------------------------------------------------------------------- the ruleset
@@ -192,12 +207,12 @@ class BGradeRuleset(OreRuleset):
         rolled = p.rolled
         if not rolled:
             return None
-        target = None
-        attacks = 0
-        for i in rolled:
-            if type(i) is Attack:
-                attacks += 1
-                target = i.target if target is None or target is i.target else False
+        if len(rolled) == 1:  # nearly every roll: one action, an attack or not
+            first = rolled[0]
+            team = first.target if type(first) is Attack else None
+            attacks = team is not None
+        else:
+            attacks, team = _attacks_and_foe(rolled)
         log = enc.log
         if log is not None:
             what = " and ".join(intent_text(i) for i in intents)
@@ -234,7 +249,6 @@ class BGradeRuleset(OreRuleset):
                              text=f"{f.name} spends a possibility point: d6s instead of "
                                   f"d10s ({f.points} left).")
         faces = self.roll_special(enc, f, dice, p.skill, None, len(rolled), sides)
-        team = target if attacks == len(rolled) and target else None
         return Roll(f, intents, rolled, faces, team, lethal(f), p.base, p.skill,
                     None if log is None else (p.penalty, bonus, card, sides))
 

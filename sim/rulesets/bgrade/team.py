@@ -24,11 +24,14 @@ the attempt fails)". Made precise here (Ruling):
 
 from __future__ import annotations
 
-from collections import Counter
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from sim.rulesets.ore.rules import assign_sets
 from sim.rulesets.ore.sets import Set, find_sets
+
+_record = tuple.__new__  # a set made in C (a named tuple's own ``__new__`` is Python)
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -69,31 +72,34 @@ class Roll:
 
 def find_teams(rolls: list[Roll]) -> list[list[Roll]]:
     """Rolls grouped by side, foe and skill: groups of two or more with at least one set."""
-    groups: dict[tuple[str, int, str], list[Roll]] = {}
+    groups: dict[tuple[str, Combatant, str], list[Roll]] = {}
     for r in rolls:
-        if r.team is not None:
-            key = (r.f.side, id(r.team), r.skill)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [r]
-            else:
-                group.append(r)
-    return [team for team in groups.values()
-            if len(team) > 1 and any(r.sets for r in team)]
+        if r.team is not None:  # combatants hash by identity
+            groups.setdefault((r.f.side, r.team, r.skill), []).append(r)
+    if len(groups) == len(rolls):  # every roll alone (or no foe to share): no team
+        return []
+    return [team for team in groups.values() if len(team) > 1 and any(map(_SETS, team))]
+
+
+_SETS = attrgetter("sets")  # read in C over a team (``any``), no generator made
+_FACES = attrgetter("faces")
+# 1 << 8h per face h: a pooled hand summed over it holds, in byte h, how many dice show h
+_FACE_BYTE = tuple(1 << (8 * face) for face in range(11))
+_HAND_BYTES = 11  # bytes 0..10: every face a d10 (or a possibility point's d6) shows
 
 
 def best_pooled(team: list[Roll]) -> Set | None:
     """The pooled hand's first set, ``find_sets(all the faces)[0]`` (None: no set).
 
-    Counted in C (``Counter``) rather than by ``find_sets``: pooled hands are over 10 dice,
-    too many to be memoised; ``test_best_pooled_is_find_sets_first`` holds the two equal.
+    Counted in C rather than by ``find_sets`` (pooled hands are over 10 dice, too many to
+    be memoised): the faces summed as one integer with a byte per face, whose bytes are the
+    counts; the widest count, then the highest face with it. A hand of up to 255 dice of
+    one face; ``test_best_pooled_is_find_sets_first`` holds the two equal.
     """
-    counts: Counter[int] = Counter()
-    for r in team:
-        counts.update(r.faces)
-    # (width, height) pairs compared in C: the widest, then the highest; no faces, no set
-    width, height = max(zip(counts.values(), counts.keys(), strict=True), default=(0, 0))
-    return Set(width, height) if width >= 2 else None
+    counts = sum(map(_FACE_BYTE.__getitem__, chain.from_iterable(map(_FACES, team))))
+    by_face = counts.to_bytes(_HAND_BYTES, "little")
+    width = max(by_face)
+    return _record(Set, (width, by_face.rindex(width))) if width >= 2 else None
 
 
 def set_value(width: int) -> int:
@@ -112,17 +118,29 @@ def pool_hands(team: list[Roll]) -> tuple[list[Roll], Set, list[list]] | None:
     best = best_pooled(team)
     if best is None:
         return None
-    order = sorted(team, key=lambda r: (not r.lethal, -r.base))
     height = best.height
-    helpers = [r for r in order if height in r.faces]
-    if len(helpers) < 2 or not any(r.sets for r in helpers):
+    helpers = [r for r in team if height in r.faces]
+    if len(helpers) < 2:
         return None
-    apart = sum(set_value(r.sets[0].width) for r in helpers if r.sets)
-    if set_value(best.width) <= apart:
+    apart = 0  # the contributors' own widest sets, worth apart
+    for r in helpers:
+        if r.sets:
+            apart += set_value(r.sets[0].width)
+    if not apart or set_value(best.width) <= apart:  # no set of one's own, or no gain
         return None
+    # team order (a stable sort: the same order as sorting the team, then keeping helpers)
+    helpers.sort(key=_team_order)
     pairs = []
     for k, r in enumerate(helpers):
-        left = find_sets([face for face in r.faces if face != height])
-        given = assign_sets(r.rolled[1:], left)
+        if len(r.rolled) == 1:  # no further attack: nothing left to give out
+            given = []
+        else:
+            left = find_sets([face for face in r.faces if face != height])
+            given = assign_sets(r.rolled[1:], left)
         pairs.append([(r.rolled[0], best), *given] if k == 0 else given)
     return helpers, best, pairs
+
+
+def _team_order(r: Roll) -> tuple[bool, int]:
+    """A Killing weapon first, then the larger pool (ties: declaration order)."""
+    return not r.lethal, -r.base

@@ -15,21 +15,75 @@ from sim.rulesets.bgrade.deck import (
     choose_card,
 )
 from sim.rulesets.bgrade.rules import Track
-from sim.rulesets.bgrade.team import Roll, best_pooled
-from sim.rulesets.ore.sets import find_sets
+from sim.rulesets.bgrade.team import Roll, best_pooled, pool_hands, set_value
+from sim.rulesets.ore.rules import assign_sets
+from sim.rulesets.ore.sets import Set, find_sets
 from sim.scenario import load
 
 
-@pytest.mark.parametrize("seed", range(200))
+def random_team(rng: random.Random, most_dice: int = 9) -> list[Roll]:
+    """Two to four rolls on one foe: d10 or d6 hands, one to three attacks, any order key."""
+    foe = object()
+    team = []
+    for name in "ABCD"[:rng.randint(2, 4)]:
+        sides = rng.choice((6, 10))
+        rolled = [Attack(foe)] * rng.randint(1, 3)
+        team.append(Roll(name, [], rolled, [rng.randint(1, sides)
+                                            for _ in range(rng.randint(0, most_dice))],
+                         foe, rng.random() < 0.5, rng.randint(1, 8), "fight"))
+    return team
+
+
+@pytest.mark.parametrize("seed", range(300))
 def test_best_pooled_is_find_sets_first(seed):
     rng = random.Random(seed)
-    foe = object()
-    team = [Roll(name, [], [Attack(foe)], [rng.randint(1, rng.choice((6, 10)))
-                                           for _ in range(rng.randint(0, 9))],
-                 foe, True, 3, "fight")
-            for name in "ABC"[:rng.randint(2, 3)]]
+    team = random_team(rng, most_dice=rng.choice((4, 9, 30)))
     pooled = find_sets([face for r in team for face in r.faces])
     assert best_pooled(team) == (pooled[0] if pooled else None)
+
+
+def test_best_pooled_counts_every_die_of_a_big_hand():
+    foe = object()
+    team = [Roll("A", [], [Attack(foe)], [9] * 200 + [10] * 100, foe, True, 3, "fight"),
+            Roll("B", [], [Attack(foe)], [9] * 55 + [10] * 155, foe, True, 3, "fight")]
+    assert best_pooled(team) == Set(255, 10)  # 255 of each (a byte's most): the higher face
+    team[1].faces.remove(10)
+    assert best_pooled(team) == Set(255, 9)
+
+
+def pool_hands_as_written(team):
+    """``pool_hands`` step by step as the rule reads (sorted team, every check, every set)."""
+    pooled = find_sets([face for r in team for face in r.faces])
+    if not pooled:
+        return None
+    best = pooled[0]
+    order = sorted(team, key=lambda r: (not r.lethal, -r.base))
+    helpers = [r for r in order if best.height in r.faces]
+    if len(helpers) < 2 or not any(r.sets for r in helpers):
+        return None
+    if set_value(best.width) <= sum(set_value(r.sets[0].width) for r in helpers if r.sets):
+        return None
+    pairs = []
+    for k, r in enumerate(helpers):
+        given = assign_sets(r.rolled[1:],
+                            find_sets([face for face in r.faces if face != best.height]))
+        pairs.append([(r.rolled[0], best), *given] if k == 0 else given)
+    return helpers, best, pairs
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_pool_hands_is_the_rule_as_written(seed):
+    rng = random.Random(seed)
+    team = random_team(rng)
+    fast, slow = pool_hands(team), pool_hands_as_written(team)
+    assert fast == slow
+    if fast is not None:  # the same rolls, not equal copies: the planner tells them by id
+        assert all(a is b for a, b in zip(fast[0], slow[0], strict=True))
+
+
+def test_random_teams_reach_every_outcome():
+    outcomes = {pool_hands(random_team(random.Random(seed))) is None for seed in range(400)}
+    assert outcomes == {True, False}
 
 
 @pytest.mark.parametrize("held", [0, 1, 3, 4])
@@ -77,3 +131,26 @@ def test_a_copied_fighter_is_a_built_one(path):
             assert mine == theirs
             for name in ("defenses", "sets", "plans", "hand"):
                 assert getattr(copied, name) is not getattr(built, name)
+
+
+def test_bgrade_arms_always_usable():
+    """``BGradeAdvisor.can_attack`` skips ORE's ``arms_ok``: it must hold for every fighter."""
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.advisor import OreAdvisor
+    from sim.rulesets.ore.catalog import WEAPONS
+    from sim.rulesets.ore.rules import arms_ok
+
+    track = Track(2)
+    track.take(4, 9)  # wounds and Shock to the full: still no limb to cripple
+    assert track.arms == 2
+    with pytest.raises(AttributeError):
+        track.arms = 1  # no slot for it: the class's 2 for every track
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        enc = Encounter(load(path), "bgrade", 1)
+        for f in enc.combatants:
+            for weapon in WEAPONS.values():  # two-handed ones too
+                f.weapon = weapon
+                assert arms_ok(f)
+                for g in enc.combatants:
+                    assert enc.advisor.can_attack(enc, f, g) == \
+                        OreAdvisor.can_attack(enc.advisor, enc, f, g)
