@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -26,6 +25,7 @@ from sim.rulesets.opencore.fighter import (
     VISIBILITY_PENALTY,
     OpenCoreFighter,
     fresh_fighter,
+    in_reach,
     knock_out,
     start_stun,
 )
@@ -234,7 +234,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             # spend the bolt after the declaration: the action then goes to reloading.
             self._reload(enc, f)
             return
-        if not tactics.in_reach(enc, f, target):
+        if not in_reach(enc, f, target):
             enc.record_attack(f)  # resolved, as in every ruleset: the target moved out of reach
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,
@@ -330,7 +330,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             self._hit(enc, f, f, fumble.self_damage_multiplier, att_roll, f"{f.name} (fumble)")
         if (fumble.foe_extra_attack and foe.in_fight and fumbler.in_fight and foe.held
                 and foe.loaded and foe.policy.reacts and not foe.stun
-                and depth < MAX_EXTRA_ATTACK_CHAIN and tactics.in_reach(enc, foe, fumbler)):
+                and depth < MAX_EXTRA_ATTACK_CHAIN and in_reach(enc, foe, fumbler)):
             # Ruling: a passive dummy never takes it; a foe needs a ready (held and loaded)
             # weapon, no stun and its reach (an archer's fall gives no free blow to a
             # swordsman 10 m away).
