@@ -42,7 +42,7 @@ from sim.rulesets.opencore.tables import (
 from sim.rulesets.templates import Templates
 
 if TYPE_CHECKING:
-    from sim.core.battlefield import Position
+    from sim.core.battlefield import Battlefield, Position
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
@@ -61,6 +61,17 @@ MAX_RANGE_BY_WEAPON = {"small_handgun": 50.0, "large_handgun": 50.0, "shotgun": 
 # or seen poorly (clear, poor, very poor); the seed has neither (option ``cover``).
 COVER_PENALTY = (0, 10, 20, 30)
 VISIBILITY_PENALTY = (0, 10, 20)
+
+
+@lru_cache(maxsize=4096)
+def place_penalties(field: Battlefield, pos: Position) -> tuple[int, int]:
+    """What the cover and the visibility at ``pos`` take off a ranged attack (ruling).
+
+    Kept by map and place (a map never changes): every shot asks it of its target's place.
+    """
+    return COVER_PENALTY[field.cover(pos)], VISIBILITY_PENALTY[field.visibility(pos)]
+
+
 NEUTRAL_ABILITY_REST = 50  # int, wis, cha, com: RULES.md "the rest 50"
 UNARMED = WEAPONS["hand_to_hand"]
 

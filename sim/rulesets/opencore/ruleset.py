@@ -20,13 +20,12 @@ from sim.rulesets.dice import roll
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
 from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
-    COVER_PENALTY,
     UNARMED,
-    VISIBILITY_PENALTY,
     OpenCoreFighter,
     fresh_fighter,
     in_reach,
     knock_out,
+    place_penalties,
     start_stun,
 )
 from sim.rulesets.opencore.health import Fallen, check_health, ensure_bleeding
@@ -269,9 +268,8 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         # unarmed: never declared in practice, the AI picks the weapon up first
         base = f.attack_skill if armed else f.unarmed_skill
         if armed and f.ranged and self.options.cover:
-            field = enc.field
-            return (base, f.skill_penalty, COVER_PENALTY[field.cover(target.pos)],
-                    VISIBILITY_PENALTY[field.visibility(target.pos)])
+            cover, visibility = place_penalties(enc.field, target.pos)
+            return base, f.skill_penalty, cover, visibility
         return base, f.skill_penalty, 0, 0
 
     def defense_skill(self, f: OpenCoreFighter, defending: bool | None = None) -> int:
@@ -301,15 +299,17 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         if f.held and f.weapon.single_shot:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         att_roll, def_roll = roll(rng, 100), roll(rng, 100)
-        terms = self.attack_terms(enc, f, target)  # ``attack_skill``'s sum, kept for the log
-        out = opposed_attack(att_roll, terms[0] - terms[1] - terms[2] - terms[3], def_roll,
+        # ``attack_skill``'s sum, its terms kept for the log
+        base, injuries, cover, visibility = self.attack_terms(enc, f, target)
+        out = opposed_attack(att_roll, base - injuries - cover - visibility, def_roll,
                              self.defense_skill(target))
         fumble = chart = None
         if out.fumbled_by is not None:
             chart = roll(rng, 100)
             fumble = fumble_lookup(chart, out.fumbled_by)
         if enc.log is not None:
-            log_roll(enc, f, target, out, def_roll, chart, fumble, depth, terms)
+            log_roll(enc, f, target, out, def_roll, chart, fumble, depth,
+                     (base, injuries, cover, visibility))
         if out.hit:
             mult = fumble.damage_multiplier if out.fumbled_by is _DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))

@@ -7,6 +7,8 @@
 - Without a log, the fallen bleeding on the encounter's list (``health.Fallen``) end every
   fight as a SimPy process each does.
 - Every answer of ``fighter.in_reach`` kept for two places is ``tactics.in_reach`` asked anew.
+- The cover and visibility penalties kept by map and place (``fighter.place_penalties``) are
+  the map's own at that place.
 """
 
 import math
@@ -16,10 +18,17 @@ from helpers import SCENARIOS, fighter_slots
 
 from sim import scenario as scenario_mod
 from sim.ai import tactics
+from sim.core.battlefield import Position
 from sim.core.combatant import Status
-from sim.core.engine import Encounter
+from sim.core.engine import Encounter, battlefield_for
 from sim.rulesets.opencore import advisor, fighter, health, ruleset
-from sim.rulesets.opencore.fighter import convert, fresh_fighter
+from sim.rulesets.opencore.fighter import (
+    COVER_PENALTY,
+    VISIBILITY_PENALTY,
+    convert,
+    fresh_fighter,
+    place_penalties,
+)
 from sim.rulesets.opencore.health import bleed_for, bleed_once
 from sim.rulesets.opencore.ruleset import OpenCoreRuleset
 
@@ -118,3 +127,24 @@ def test_kept_reach_is_reach(monkeypatch):
         for seed in range(30):
             Encounter(scen, "opencore", seed).run()
     assert asked["kept"] > asked["fresh"] > 0
+
+
+def test_kept_place_penalties_are_the_maps():
+    """Every bundled map, each node and points along each edge, asked twice and map after
+    map (the same place on two maps has two answers): the map's own cover and visibility."""
+    fields = [battlefield_for(scenario_mod.load(path).map) for path in SCENARIO_FILES]
+    places = {(i, i, 0.0) for f in fields for i in range(f.size)}
+    places |= {(a, b, x * length) for f in fields for (a, b), length in f.edge_len.items()
+               for x in (0.25, 0.5, 0.75)}
+    seen = set()
+    for _ in range(2):
+        for pos in sorted(places):
+            for field in fields:
+                at = Position(*pos)
+                if max(at.a, at.b) >= field.size or (at.a != at.b
+                                                     and (at.a, at.b) not in field.edge_len):
+                    continue
+                want = (COVER_PENALTY[field.cover(at)], VISIBILITY_PENALTY[field.visibility(at)])
+                assert place_penalties(field, at) == want, (field.names, at)
+                seen.add(want)
+    assert len(seen) > 2  # the maps differ: a key that forgot the map would fail
