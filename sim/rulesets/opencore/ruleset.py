@@ -41,13 +41,15 @@ from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
     STUN_DEFENSE_PENALTY,
-    apply_damage,
+    DamageResult,
+    attack_verdict,
     fumble_lookup,
     hit_points,
     opposed_attack,
     roll_critical,
     roll_fire_damage,
     rolled_initiative,
+    spend_damage,
 )
 from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
 from sim.rulesets.registry import register
@@ -301,20 +303,20 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         att_roll, def_roll = roll(rng, 100), roll(rng, 100)
         # ``attack_skill``'s sum, its terms kept for the log
         base, injuries, cover, visibility = self.attack_terms(enc, f, target)
-        out = opposed_attack(att_roll, base - injuries - cover - visibility, def_roll,
-                             self.defense_skill(target))
+        skill, defense = base - injuries - cover - visibility, self.defense_skill(target)
+        hit, fumbled_by = attack_verdict(att_roll, skill, def_roll, defense)
         fumble = chart = None
-        if out.fumbled_by is not None:
+        if fumbled_by is not None:
             chart = roll(rng, 100)
-            fumble = fumble_lookup(chart, out.fumbled_by)
-        if enc.log is not None:
-            log_roll(enc, f, target, out, def_roll, chart, fumble, depth,
-                     (base, injuries, cover, visibility))
-        if out.hit:
-            mult = fumble.damage_multiplier if out.fumbled_by is _DEFENDER else 1
+            fumble = fumble_lookup(chart, fumbled_by)
+        if enc.log is not None:  # the whole outcome, for the log only
+            log_roll(enc, f, target, opposed_attack(att_roll, skill, def_roll, defense),
+                     def_roll, chart, fumble, depth, (base, injuries, cover, visibility))
+        if hit:
+            mult = fumble.damage_multiplier if fumbled_by is _DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
         if fumble is not None:
-            self._fumble(enc, f, target, fumble, out.fumbled_by, att_roll, depth)
+            self._fumble(enc, f, target, fumble, fumbled_by, att_roll, depth)
 
     def _fumble(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
                 fumble: Fumble, role: Role, att_roll: int, depth: int) -> None:
@@ -346,15 +348,14 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         weapon, fire = (f.weapon, f.fire) if f.held or target is f else (UNARMED,
                                                                            UNARMED.modes[0])
         damage = roll_fire_damage(rng, fire, f.str_mod, weapon.key) * mult
-        res = apply_damage(damage, target.armor_left, target.toughness, target.hp)
-        target.armor_left, target.toughness, target.hp = (res.armor_left, res.toughness_left,
-                                                          res.hp)
+        spent = spend_damage(damage, target.armor_left, target.toughness, target.hp)
+        target.armor_left, target.toughness, target.hp, dealt, _, _ = spent
         if enc.log is not None:
-            log_damage(enc, source, target, weapon, fire, damage, mult, res)
+            log_damage(enc, source, target, weapon, fire, damage, mult,
+                       DamageResult._make(spent))
         crit = None
-        dealt = res.hp_damage
-        if res.reached_hp:
-            crit = roll_critical(rng, fire.crit_table, att_roll, res.toughness_left)
+        if dealt > 0:  # it reached HP (``DamageResult.reached_hp``): a critical
+            crit = roll_critical(rng, fire.crit_table, att_roll, target.toughness)
             target.hp -= crit.effect.extra_damage
             dealt += crit.effect.extra_damage
             if enc.log is not None:
