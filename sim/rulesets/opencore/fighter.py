@@ -157,7 +157,7 @@ def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
-    f.ranged, f.reach, f.speed, f.reach_kept = b.ranged, b.reach, b.speed, None
+    f.ranged, f.reach, f.speed, f.reach_kept, f.turn = b.ranged, b.reach, b.speed, None, None
     return f
 
 
@@ -181,7 +181,7 @@ def convert(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
     f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
-    f.reach_kept = None
+    f.reach_kept = f.turn = None
     return f
 
 
@@ -215,13 +215,17 @@ class OpenCoreFighter(Combatant):
             it ticks on the encounter's list of the fallen (``health.Fallen``).
         skill_penalty, injuries: location injuries (penalty to attack and defense).
         reach_kept: the last answer of ``in_reach`` and the two places it was for.
+        turn: its timed action, made at its first turn and given each round's intent and
+            initiative (a dataclass costs ~2,000 machine instructions to make; nothing
+            holds a round's actions past the round).
     """
 
     __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "init_bonus", "attack_skill",
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
-                 "bleed_at", "skill_penalty", "injuries", "reach_kept")
+                 "bleed_at", "skill_penalty", "injuries", "reach_kept",
+                 "turn")
 
     def describe(self) -> str:
         """Abilities, HP, armor, weapon and skills, for the start of the log."""

@@ -147,8 +147,12 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             else:
                 f.init = rolled_initiative(rng, f.init_bonus, f.bided)
             f.bided = False
+            turn = f.turn
+            if turn is None:  # its first turn: the action it takes every round from now on
+                turn = f.turn = TimedAction(0.0, f, None, 0)
             # One action per round: anything declared after the first is dropped.
-            actions.append(TimedAction(0.0, f, intents[0] if intents else None, f.init))
+            turn.intent, turn.payload, turn.done = intents[0] if intents else None, f.init, False
+            actions.append(turn)
         if self.fallen is not None and enc.sides_left <= 1:
             # a surrender ended it: the fight ends at the first action, which may not come
             self.fallen.keep_time(enc)

@@ -9,6 +9,8 @@
 - Every answer of ``fighter.in_reach`` kept for two places is ``tactics.in_reach`` asked anew.
 - The cover and visibility penalties kept by map and place (``fighter.place_penalties``) are
   the map's own at that place.
+- A fighter's timed action, made once and given each round's intent (``OpenCoreFighter.turn``),
+  plans and fights as an action made anew each round.
 """
 
 import math
@@ -18,6 +20,7 @@ from helpers import SCENARIOS, fighter_slots
 
 from sim import scenario as scenario_mod
 from sim.ai import tactics
+from sim.core.actions import TimedAction
 from sim.core.battlefield import Position
 from sim.core.combatant import Status
 from sim.core.engine import Encounter, battlefield_for
@@ -148,3 +151,35 @@ def test_kept_place_penalties_are_the_maps():
                 assert place_penalties(field, at) == want, (field.names, at)
                 seen.add(want)
     assert len(seen) > 2  # the maps differ: a key that forgot the map would fail
+
+
+def test_a_kept_turn_is_a_fresh_one(monkeypatch):
+    """Every bundled scenario, 20 seeds, with a log: each planned action is what a fresh one
+    would be (its fighter, first intent, initiative, not done); made anew each round instead
+    (each fighter's turn dropped before planning), the same results and the same logs."""
+    plan_round = OpenCoreRuleset.plan_round
+
+    def checked(self, enc, declared):
+        actions = plan_round(self, enc, declared)
+        fresh = [TimedAction(a.offset, f, intents[0] if intents else None, f.init)
+                 for (f, intents), a in zip(
+                     [(f, i) for f, i in declared if i or f.defending or f.stumbling],
+                     actions, strict=True)]
+        assert actions == fresh
+        assert len({id(a) for a in actions}) == len(actions)
+        return actions
+
+    def anew(self, enc, declared):
+        for f, _ in declared:
+            f.turn = None
+        return plan_round(self, enc, declared)
+
+    for path in SCENARIO_FILES:
+        scen = scenario_mod.load(path)
+        for seed in range(20):
+            ends = []
+            for plan in (checked, anew):
+                monkeypatch.setattr(OpenCoreRuleset, "plan_round", plan)
+                enc = Encounter(scen, "opencore", seed, log=True)
+                ends.append((enc.run(), enc.log))
+            assert ends[0] == ends[1], (path.stem, seed)
