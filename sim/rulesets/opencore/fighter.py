@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from sim.ai import tactics
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant, Status
 from sim.rulesets.opencore.blocks import ABILITIES, MODES
@@ -41,7 +42,7 @@ from sim.rulesets.opencore.tables import (
 from sim.rulesets.templates import Templates
 
 if TYPE_CHECKING:
-    from sim.core.battlefield import Position
+    from sim.core.battlefield import Battlefield, Position
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
@@ -60,6 +61,17 @@ MAX_RANGE_BY_WEAPON = {"small_handgun": 50.0, "large_handgun": 50.0, "shotgun": 
 # or seen poorly (clear, poor, very poor); the seed has neither (option ``cover``).
 COVER_PENALTY = (0, 10, 20, 30)
 VISIBILITY_PENALTY = (0, 10, 20)
+
+
+@lru_cache(maxsize=4096)
+def place_penalties(field: Battlefield, pos: Position) -> tuple[int, int]:
+    """What the cover and the visibility at ``pos`` take off a ranged attack (ruling).
+
+    Kept by map and place (a map never changes): every shot asks it of its target's place.
+    """
+    return COVER_PENALTY[field.cover(pos)], VISIBILITY_PENALTY[field.visibility(pos)]
+
+
 NEUTRAL_ABILITY_REST = 50  # int, wis, cha, com: RULES.md "the rest 50"
 UNARMED = WEAPONS["hand_to_hand"]
 
@@ -145,7 +157,7 @@ def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
-    f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
+    f.ranged, f.reach, f.speed, f.reach_kept, f.turn = b.ranged, b.reach, b.speed, None, None
     return f
 
 
@@ -169,6 +181,7 @@ def convert(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
     f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
+    f.reach_kept = f.turn = None
     return f
 
 
@@ -201,14 +214,18 @@ class OpenCoreFighter(Combatant):
         bleeder, bleed_at: the bleed clock's process, or the instant of its next tick when
             it ticks on the encounter's list of the fallen (``health.Fallen``).
         skill_penalty, injuries: location injuries (penalty to attack and defense).
+        reach_kept: the last answer of ``in_reach`` and the two places it was for.
+        turn: its timed action, made at its first turn and given each round's intent and
+            initiative (a dataclass costs ~2,000 machine instructions to make; nothing
+            holds a round's actions past the round).
     """
 
     __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "init_bonus", "attack_skill",
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
-                 "bleed_at",
-                 "skill_penalty", "injuries")
+                 "bleed_at", "skill_penalty", "injuries", "reach_kept",
+                 "turn")
 
     def describe(self) -> str:
         """Abilities, HP, armor, weapon and skills, for the start of the log."""
@@ -230,6 +247,23 @@ class OpenCoreFighter(Combatant):
                                          (f"-{self.skill_penalty} from injuries",
                                           self.skill_penalty)) if on]
         return text + (f"; {', '.join(effects)}" if effects else "")
+
+
+def in_reach(enc: Encounter, f: OpenCoreFighter, target: Combatant) -> bool:
+    """``tactics.in_reach``, kept on ``f`` with the two places it was asked for.
+
+    A fighter's AI asks whether its foe is in reach as it declares, and the attack asks
+    again as it resolves, round after round from the same places. A place is a value that
+    a move replaces, never changes, so the same two objects (and ``f``'s reach, fixed from
+    its build) give the same answer; ``test_kept_reach_is_reach`` holds it.
+    """
+    here, there = f.pos, target.pos
+    kept = f.reach_kept
+    if kept is not None and kept[0] is here and kept[1] is there:
+        return kept[2]
+    answer = tactics.in_reach(enc, f, target)
+    f.reach_kept = (here, there, answer)
+    return answer
 
 
 # ---------------------------------------------------------------------------- effects

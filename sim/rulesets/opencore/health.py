@@ -1,8 +1,9 @@
 """OpenCore d100: hit points into a status, and the bleed clock.
 
-``check_health`` turns hit points into a status and starts bleeding below 0 HP. A fighter's
-bleed clock ticks once a round from its start (``bleed_once``: ``hp_loss_per_round`` off its
-HP) while it lives, in the fight and after it.
+``health_status`` names the status of a number of hit points, ``hp_loss_per_round`` a bleed
+tick's loss (pure rules, as in ``rules.py``). ``check_health`` turns hit points into a status
+and starts bleeding below 0 HP. A fighter's bleed clock ticks once a round from its start
+(``bleed_once``: ``hp_loss_per_round`` off its HP) while it lives, in the fight and after it.
 
 Without a log, the fallen bleed without a SimPy process each: a fighter out of the fight at
 0 HP or less never comes back (HP only falls in a fight, and a knockout wakes only above 0),
@@ -18,10 +19,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from sim.core.combatant import Status
-from sim.rulesets.opencore.rules import HealthStatus, health_status, hp_loss_per_round
 
 if TYPE_CHECKING:
     import simpy
@@ -30,9 +31,46 @@ if TYPE_CHECKING:
     from sim.rulesets.opencore.fighter import OpenCoreFighter
 
 
+class HealthStatus(StrEnum):
+    """Status from hit points. BLEEDING is also unconscious."""
+
+    ACTIVE = "active"
+    UNCONSCIOUS = "unconscious"  # HP exactly 0
+    BLEEDING = "bleeding"  # below 0: unconscious and losing 1 HP a round
+    DEAD = "dead"  # HP <= -CON
+
+    @property
+    def in_fight(self) -> bool:
+        """Only an active combatant can still act."""
+        return self is HealthStatus.ACTIVE
+
+
 # enum members through module aliases: read on every hit and tick (see rules.py)
-_ACTIVE, _GONE = HealthStatus.ACTIVE, HealthStatus.DEAD
-_DEAD, _UNCONSCIOUS = Status.DEAD, Status.UNCONSCIOUS
+_HP_ACTIVE, _HP_UNCONSCIOUS, _HP_BLEEDING, _HP_DEAD = (
+    HealthStatus.ACTIVE, HealthStatus.UNCONSCIOUS, HealthStatus.BLEEDING, HealthStatus.DEAD)
+
+
+def health_status(hp: int, con: int) -> HealthStatus:
+    """Status for ``hp`` hit points and Constitution ``con``."""
+    if hp <= -con:
+        return _HP_DEAD
+    if hp < 0:
+        return _HP_BLEEDING
+    if hp == 0:
+        return _HP_UNCONSCIOUS
+    return _HP_ACTIVE
+
+
+def hp_loss_per_round(hp: int, bloodloss: int) -> int:
+    """HP lost at the end of a round: 1 per bloodloss stack, +1 while below 0 HP.
+
+    The two stack (ruling): bloodloss from criticals runs whatever the HP, and the seed's
+    bleeding below 0 HP comes on top of it.
+    """
+    return bloodloss + (1 if hp < 0 else 0)
+
+
+_DEAD, _UNCONSCIOUS = Status.DEAD, Status.UNCONSCIOUS  # the engine's, read the same way
 
 
 def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
@@ -41,10 +79,10 @@ def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
     ``why``: the cause, for the log only (callers pass "" when no log is kept).
     """
     status = health_status(f.hp, f.con)
-    if status is _ACTIVE:
+    if status is _HP_ACTIVE:
         return
     logged = enc.log is not None
-    if status is _GONE:
+    if status is _HP_DEAD:
         me = enc.env.active_process
         if me in f.effects:  # bled to death: a process may not interrupt itself
             f.effects.remove(me)

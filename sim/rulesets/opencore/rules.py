@@ -139,11 +139,7 @@ class AttackOutcome(NamedTuple):
 
 
 def opposed_attack(att_roll: int, att_skill: int, def_roll: int, def_skill: int) -> AttackOutcome:
-    """Resolve 1d100 + attack skill against 1d100 + defense skill.
-
-    An attacker's 01-05 misses whatever the defender rolled; otherwise a defender's 01-05 is
-    hit. If both fumble, only the attacker's fumble counts (RULES.md's "otherwise"). Else the
-    higher total wins and ties go to the defender (RULES.md ruling; the seed is silent).
+    """Resolve 1d100 + attack skill against 1d100 + defense skill (``attack_verdict``).
 
     Args:
         att_roll: the attacker's d100 (1-100).
@@ -151,12 +147,29 @@ def opposed_attack(att_roll: int, att_skill: int, def_roll: int, def_skill: int)
         def_roll: the defender's d100 (1-100).
         def_skill: defense skill (doubled, stunned, ... already applied by the caller).
     """
-    att_total, def_total = att_roll + att_skill, def_roll + def_skill
+    hit, fumbled_by = attack_verdict(att_roll, att_skill, def_roll, def_skill)
+    return _record(AttackOutcome, (hit, fumbled_by, att_roll, att_roll + att_skill,
+                                   def_roll + def_skill))
+
+
+# the four verdicts (hit, who fumbled), made once: an attack without a log builds nothing
+_ATTACKER_FUMBLES, _DEFENDER_FUMBLES = (False, _ATTACKER), (True, _DEFENDER)
+_HITS, _MISSES = (True, None), (False, None)
+
+
+def attack_verdict(att_roll: int, att_skill: int, def_roll: int,
+                   def_skill: int) -> tuple[bool, Role | None]:
+    """Whether an opposed attack lands, and who fumbled (``opposed_attack``'s arguments).
+
+    An attacker's 01-05 misses whatever the defender rolled; otherwise a defender's 01-05 is
+    hit. If both fumble, only the attacker's fumble counts (RULES.md's "otherwise"). Else the
+    higher total wins and ties go to the defender (RULES.md ruling; the seed is silent).
+    """
     if att_roll <= FUMBLE_MAX:
-        return _record(AttackOutcome, (False, _ATTACKER, att_roll, att_total, def_total))
+        return _ATTACKER_FUMBLES
     if def_roll <= FUMBLE_MAX:
-        return _record(AttackOutcome, (True, _DEFENDER, att_roll, att_total, def_total))
-    return _record(AttackOutcome, (att_total > def_total, None, att_roll, att_total, def_total))
+        return _DEFENDER_FUMBLES
+    return _HITS if att_roll + att_skill > def_roll + def_skill else _MISSES
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +301,13 @@ class DamageResult(NamedTuple):
 
 
 def apply_damage(damage: int, armor_left: int, toughness: int, hp: int) -> DamageResult:
-    """Spend damage on armor first, then Toughness, then hit points.
+    """Spend damage on armor first, then Toughness, then hit points (``spend_damage``)."""
+    return _record(DamageResult, spend_damage(damage, armor_left, toughness, hp))
+
+
+def spend_damage(damage: int, armor_left: int,
+                 toughness: int, hp: int) -> tuple[int, int, int, int, int, int]:
+    """``apply_damage``'s numbers as a plain tuple, in ``DamageResult``'s order.
 
     Seed: "A character wearing armor would first lose points from the armor, then from
     Toughness, then from Hit Points"; armor "can take that much damage before it is useless".
@@ -298,8 +317,8 @@ def apply_damage(damage: int, armor_left: int, toughness: int, hp: int) -> Damag
     damage -= to_armor
     to_toughness = damage if damage < toughness else toughness
     damage -= to_toughness
-    return _record(DamageResult, (armor_left - to_armor, toughness - to_toughness, hp - damage,
-                                  damage, to_armor, to_toughness))
+    return (armor_left - to_armor, toughness - to_toughness, hp - damage, damage, to_armor,
+            to_toughness)
 
 
 def critical_roll_modifier(unmodified_attack_roll: int, toughness: int) -> int:
@@ -361,41 +380,3 @@ def fumble_lookup(d100: int, role: Role) -> Fumble:
         if row.low <= d100 <= row.high:
             return row.for_role(role)
     raise ValueError(f"fumble roll must be 1-100, got {d100}")
-
-
-class HealthStatus(StrEnum):
-    """Status from hit points. BLEEDING is also unconscious."""
-
-    ACTIVE = "active"
-    UNCONSCIOUS = "unconscious"  # HP exactly 0
-    BLEEDING = "bleeding"  # below 0: unconscious and losing 1 HP a round
-    DEAD = "dead"  # HP <= -CON
-
-    @property
-    def in_fight(self) -> bool:
-        """Only an active combatant can still act."""
-        return self is HealthStatus.ACTIVE
-
-
-_ACTIVE, _UNCONSCIOUS, _BLEEDING, _DEAD = (HealthStatus.ACTIVE, HealthStatus.UNCONSCIOUS,
-                                          HealthStatus.BLEEDING, HealthStatus.DEAD)
-
-
-def health_status(hp: int, con: int) -> HealthStatus:
-    """Status for ``hp`` hit points and Constitution ``con``."""
-    if hp <= -con:
-        return _DEAD
-    if hp < 0:
-        return _BLEEDING
-    if hp == 0:
-        return _UNCONSCIOUS
-    return _ACTIVE
-
-
-def hp_loss_per_round(hp: int, bloodloss: int) -> int:
-    """HP lost at the end of a round: 1 per bloodloss stack, +1 while below 0 HP.
-
-    The two stack (ruling): bloodloss from criticals runs whatever the HP, and the seed's
-    bleeding below 0 HP comes on top of it.
-    """
-    return bloodloss + (1 if hp < 0 else 0)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -21,12 +20,12 @@ from sim.rulesets.dice import roll
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
 from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
-    COVER_PENALTY,
     UNARMED,
-    VISIBILITY_PENALTY,
     OpenCoreFighter,
     fresh_fighter,
+    in_reach,
     knock_out,
+    place_penalties,
     start_stun,
 )
 from sim.rulesets.opencore.health import Fallen, check_health, ensure_bleeding
@@ -42,13 +41,15 @@ from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
     STUN_DEFENSE_PENALTY,
-    apply_damage,
+    DamageResult,
+    attack_verdict,
     fumble_lookup,
     hit_points,
     opposed_attack,
     roll_critical,
     roll_fire_damage,
     rolled_initiative,
+    spend_damage,
 )
 from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
 from sim.rulesets.registry import register
@@ -146,8 +147,12 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             else:
                 f.init = rolled_initiative(rng, f.init_bonus, f.bided)
             f.bided = False
+            turn = f.turn
+            if turn is None:  # its first turn: the action it takes every round from now on
+                turn = f.turn = TimedAction(0.0, f, None, 0)
             # One action per round: anything declared after the first is dropped.
-            actions.append(TimedAction(0.0, f, intents[0] if intents else None, f.init))
+            turn.intent, turn.payload, turn.done = intents[0] if intents else None, f.init, False
+            actions.append(turn)
         if self.fallen is not None and enc.sides_left <= 1:
             # a surrender ended it: the fight ends at the first action, which may not come
             self.fallen.keep_time(enc)
@@ -234,7 +239,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             # spend the bolt after the declaration: the action then goes to reloading.
             self._reload(enc, f)
             return
-        if not tactics.in_reach(enc, f, target):
+        if not in_reach(enc, f, target):
             enc.record_attack(f)  # resolved, as in every ruleset: the target moved out of reach
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,
@@ -269,9 +274,8 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         # unarmed: never declared in practice, the AI picks the weapon up first
         base = f.attack_skill if armed else f.unarmed_skill
         if armed and f.ranged and self.options.cover:
-            field = enc.field
-            return (base, f.skill_penalty, COVER_PENALTY[field.cover(target.pos)],
-                    VISIBILITY_PENALTY[field.visibility(target.pos)])
+            cover, visibility = place_penalties(enc.field, target.pos)
+            return base, f.skill_penalty, cover, visibility
         return base, f.skill_penalty, 0, 0
 
     def defense_skill(self, f: OpenCoreFighter, defending: bool | None = None) -> int:
@@ -301,20 +305,22 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         if f.held and f.weapon.single_shot:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         att_roll, def_roll = roll(rng, 100), roll(rng, 100)
-        terms = self.attack_terms(enc, f, target)  # ``attack_skill``'s sum, kept for the log
-        out = opposed_attack(att_roll, terms[0] - terms[1] - terms[2] - terms[3], def_roll,
-                             self.defense_skill(target))
+        # ``attack_skill``'s sum, its terms kept for the log
+        base, injuries, cover, visibility = self.attack_terms(enc, f, target)
+        skill, defense = base - injuries - cover - visibility, self.defense_skill(target)
+        hit, fumbled_by = attack_verdict(att_roll, skill, def_roll, defense)
         fumble = chart = None
-        if out.fumbled_by is not None:
+        if fumbled_by is not None:
             chart = roll(rng, 100)
-            fumble = fumble_lookup(chart, out.fumbled_by)
-        if enc.log is not None:
-            log_roll(enc, f, target, out, def_roll, chart, fumble, depth, terms)
-        if out.hit:
-            mult = fumble.damage_multiplier if out.fumbled_by is _DEFENDER else 1
+            fumble = fumble_lookup(chart, fumbled_by)
+        if enc.log is not None:  # the whole outcome, for the log only
+            log_roll(enc, f, target, opposed_attack(att_roll, skill, def_roll, defense),
+                     def_roll, chart, fumble, depth, (base, injuries, cover, visibility))
+        if hit:
+            mult = fumble.damage_multiplier if fumbled_by is _DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
         if fumble is not None:
-            self._fumble(enc, f, target, fumble, out.fumbled_by, att_roll, depth)
+            self._fumble(enc, f, target, fumble, fumbled_by, att_roll, depth)
 
     def _fumble(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
                 fumble: Fumble, role: Role, att_roll: int, depth: int) -> None:
@@ -330,7 +336,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             self._hit(enc, f, f, fumble.self_damage_multiplier, att_roll, f"{f.name} (fumble)")
         if (fumble.foe_extra_attack and foe.in_fight and fumbler.in_fight and foe.held
                 and foe.loaded and foe.policy.reacts and not foe.stun
-                and depth < MAX_EXTRA_ATTACK_CHAIN and tactics.in_reach(enc, foe, fumbler)):
+                and depth < MAX_EXTRA_ATTACK_CHAIN and in_reach(enc, foe, fumbler)):
             # Ruling: a passive dummy never takes it; a foe needs a ready (held and loaded)
             # weapon, no stun and its reach (an archer's fall gives no free blow to a
             # swordsman 10 m away).
@@ -346,15 +352,14 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         weapon, fire = (f.weapon, f.fire) if f.held or target is f else (UNARMED,
                                                                            UNARMED.modes[0])
         damage = roll_fire_damage(rng, fire, f.str_mod, weapon.key) * mult
-        res = apply_damage(damage, target.armor_left, target.toughness, target.hp)
-        target.armor_left, target.toughness, target.hp = (res.armor_left, res.toughness_left,
-                                                          res.hp)
+        spent = spend_damage(damage, target.armor_left, target.toughness, target.hp)
+        target.armor_left, target.toughness, target.hp, dealt, _, _ = spent
         if enc.log is not None:
-            log_damage(enc, source, target, weapon, fire, damage, mult, res)
+            log_damage(enc, source, target, weapon, fire, damage, mult,
+                       DamageResult._make(spent))
         crit = None
-        dealt = res.hp_damage
-        if res.reached_hp:
-            crit = roll_critical(rng, fire.crit_table, att_roll, res.toughness_left)
+        if dealt > 0:  # it reached HP (``DamageResult.reached_hp``): a critical
+            crit = roll_critical(rng, fire.crit_table, att_roll, target.toughness)
             target.hp -= crit.effect.extra_damage
             dealt += crit.effect.extra_damage
             if enc.log is not None:

@@ -6,6 +6,11 @@
   by tick does.
 - Without a log, the fallen bleeding on the encounter's list (``health.Fallen``) end every
   fight as a SimPy process each does.
+- Every answer of ``fighter.in_reach`` kept for two places is ``tactics.in_reach`` asked anew.
+- The cover and visibility penalties kept by map and place (``fighter.place_penalties``) are
+  the map's own at that place.
+- A fighter's timed action, made once and given each round's intent (``OpenCoreFighter.turn``),
+  plans and fights as an action made anew each round.
 """
 
 import math
@@ -14,10 +19,19 @@ import pytest
 from helpers import SCENARIOS, fighter_slots
 
 from sim import scenario as scenario_mod
+from sim.ai import tactics
+from sim.core.actions import TimedAction
+from sim.core.battlefield import Position
 from sim.core.combatant import Status
-from sim.core.engine import Encounter
-from sim.rulesets.opencore import health
-from sim.rulesets.opencore.fighter import convert, fresh_fighter
+from sim.core.engine import Encounter, battlefield_for
+from sim.rulesets.opencore import advisor, fighter, health, ruleset
+from sim.rulesets.opencore.fighter import (
+    COVER_PENALTY,
+    VISIBILITY_PENALTY,
+    convert,
+    fresh_fighter,
+    place_penalties,
+)
 from sim.rulesets.opencore.health import bleed_for, bleed_once
 from sim.rulesets.opencore.ruleset import OpenCoreRuleset
 
@@ -94,3 +108,78 @@ def test_fallen_bleed_as_processes_do(monkeypatch):
                 ends.append((enc.run(), [(c.hp, c.status) for c in enc.combatants]))
             assert ends[0] == ends[1], (path.stem, seed)
     assert set(back) == {False, True}
+
+
+def test_kept_reach_is_reach(monkeypatch):
+    """Every bundled scenario, 30 seeds: each answer the ruleset and its advisor get from
+    ``fighter.in_reach`` is the one ``tactics.in_reach`` gives anew; most are kept ones."""
+    asked = {"kept": 0, "fresh": 0}
+    kept_reach = fighter.in_reach
+
+    def checked(enc, f, target):
+        kept = f.reach_kept
+        asked["kept" if kept is not None and kept[:2] == (f.pos, target.pos) else "fresh"] += 1
+        answer = kept_reach(enc, f, target)
+        assert answer == tactics.in_reach(enc, f, target), (f.name, target.name)
+        return answer
+
+    for module in (advisor, ruleset):
+        monkeypatch.setattr(module, "in_reach", checked)
+    for path in SCENARIO_FILES:
+        scen = scenario_mod.load(path)
+        for seed in range(30):
+            Encounter(scen, "opencore", seed).run()
+    assert asked["kept"] > asked["fresh"] > 0
+
+
+def test_kept_place_penalties_are_the_maps():
+    """Every bundled map, each node and points along each edge, asked twice and map after
+    map (the same place on two maps has two answers): the map's own cover and visibility."""
+    fields = [battlefield_for(scenario_mod.load(path).map) for path in SCENARIO_FILES]
+    places = {(i, i, 0.0) for f in fields for i in range(f.size)}
+    places |= {(a, b, x * length) for f in fields for (a, b), length in f.edge_len.items()
+               for x in (0.25, 0.5, 0.75)}
+    seen = set()
+    for _ in range(2):
+        for pos in sorted(places):
+            for field in fields:
+                at = Position(*pos)
+                if max(at.a, at.b) >= field.size or (at.a != at.b
+                                                     and (at.a, at.b) not in field.edge_len):
+                    continue
+                want = (COVER_PENALTY[field.cover(at)], VISIBILITY_PENALTY[field.visibility(at)])
+                assert place_penalties(field, at) == want, (field.names, at)
+                seen.add(want)
+    assert len(seen) > 2  # the maps differ: a key that forgot the map would fail
+
+
+def test_a_kept_turn_is_a_fresh_one(monkeypatch):
+    """Every bundled scenario, 20 seeds, with a log: each planned action is what a fresh one
+    would be (its fighter, first intent, initiative, not done); made anew each round instead
+    (each fighter's turn dropped before planning), the same results and the same logs."""
+    plan_round = OpenCoreRuleset.plan_round
+
+    def checked(self, enc, declared):
+        actions = plan_round(self, enc, declared)
+        fresh = [TimedAction(a.offset, f, intents[0] if intents else None, f.init)
+                 for (f, intents), a in zip(
+                     [(f, i) for f, i in declared if i or f.defending or f.stumbling],
+                     actions, strict=True)]
+        assert actions == fresh
+        assert len({id(a) for a in actions}) == len(actions)
+        return actions
+
+    def anew(self, enc, declared):
+        for f, _ in declared:
+            f.turn = None
+        return plan_round(self, enc, declared)
+
+    for path in SCENARIO_FILES:
+        scen = scenario_mod.load(path)
+        for seed in range(20):
+            ends = []
+            for plan in (checked, anew):
+                monkeypatch.setattr(OpenCoreRuleset, "plan_round", plan)
+                enc = Encounter(scen, "opencore", seed, log=True)
+                ends.append((enc.run(), enc.log))
+            assert ends[0] == ends[1], (path.stem, seed)

@@ -19,8 +19,8 @@ from sim.rulesets.opencore.criticals import (
     CritTable,
     Injury,
 )
+from sim.rulesets.opencore.health import HealthStatus, health_status, hp_loss_per_round
 from sim.rulesets.opencore.rules import (
-    HealthStatus,
     HpRule,
     ability_modifier,
     apply_damage,
@@ -28,9 +28,7 @@ from sim.rulesets.opencore.rules import (
     critical_roll_modifier,
     critical_row,
     fumble_lookup,
-    health_status,
     hit_points,
-    hp_loss_per_round,
     initiative,
     opposed_attack,
     roll_critical,
