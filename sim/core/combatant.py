@@ -56,12 +56,13 @@ class Combatant:
         out_round: the round it was taken out in (0 while in the fight).
         plain_attack, called_attacks: attacks on it, plain and by called location, each
             made once (``actions.attack_on``).
+        reach_kept: the last answer of ``tactics.in_reach`` and what it was for.
     """
 
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
-        "effects", "why", "plain_attack", "called_attacks",
+        "effects", "why", "plain_attack", "called_attacks", "reach_kept",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -86,6 +87,7 @@ class Combatant:
         self.why = ""  # the AI's last reason, for the solo log
         self.plain_attack = Attack(self)
         self.called_attacks: dict[str, Attack] = {}
+        self.reach_kept: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

@@ -128,5 +128,5 @@ def fighter_for(member: MemberSpec, pos: Position, ruleset: type,
     f.dropped_loaded, f.last_plan = b.dropped_loaded, None
     # the fight's own containers, new
     f.wounds = Track(b.body)
-    f.defenses, f.sets, f.plans, f.hand = [], [], {}, []
+    f.defenses, f.sets, f.hand = [], [], []
     return f

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Attack, Bide, Defend
-from sim.rulesets.opencore.fighter import in_reach
 from sim.rulesets.opencore.rules import damage_distribution, expected_hp_damage, hit_odds
 
 if TYPE_CHECKING:
@@ -39,8 +38,8 @@ class OpenCoreAdvisor(Advisor):
 
     def can_attack(self, enc: Encounter, actor: OpenCoreFighter,
                    target: OpenCoreFighter) -> bool:
-        """In reach (``fighter.in_reach``: the answer kept while neither moves)."""
-        return in_reach(enc, actor, target)
+        """In reach (``tactics.in_reach``: the answer kept while neither moves)."""
+        return tactics.in_reach(enc, actor, target)
 
     def single_shot(self, actor: OpenCoreFighter) -> bool:
         """A single-shot weapon (the crossbow)."""

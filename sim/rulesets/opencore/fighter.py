@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from sim.ai import tactics
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant, Status
 from sim.rulesets.opencore.blocks import ABILITIES, MODES
@@ -157,7 +156,7 @@ def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
-    f.ranged, f.reach, f.speed, f.reach_kept, f.turn = b.ranged, b.reach, b.speed, None, None
+    f.ranged, f.reach, f.speed, f.turn = b.ranged, b.reach, b.speed, None
     return f
 
 
@@ -181,7 +180,7 @@ def convert(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
     f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
-    f.reach_kept = f.turn = None
+    f.turn = None
     return f
 
 
@@ -214,7 +213,6 @@ class OpenCoreFighter(Combatant):
         bleeder, bleed_at: the bleed clock's process, or the instant of its next tick when
             it ticks on the encounter's list of the fallen (``health.Fallen``).
         skill_penalty, injuries: location injuries (penalty to attack and defense).
-        reach_kept: the last answer of ``in_reach`` and the two places it was for.
         turn: its timed action, made at its first turn and given each round's intent and
             initiative (a dataclass costs ~2,000 machine instructions to make; nothing
             holds a round's actions past the round).
@@ -224,8 +222,7 @@ class OpenCoreFighter(Combatant):
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
-                 "bleed_at", "skill_penalty", "injuries", "reach_kept",
-                 "turn")
+                 "bleed_at", "skill_penalty", "injuries", "turn")
 
     def describe(self) -> str:
         """Abilities, HP, armor, weapon and skills, for the start of the log."""
@@ -247,23 +244,6 @@ class OpenCoreFighter(Combatant):
                                          (f"-{self.skill_penalty} from injuries",
                                           self.skill_penalty)) if on]
         return text + (f"; {', '.join(effects)}" if effects else "")
-
-
-def in_reach(enc: Encounter, f: OpenCoreFighter, target: Combatant) -> bool:
-    """``tactics.in_reach``, kept on ``f`` with the two places it was asked for.
-
-    A fighter's AI asks whether its foe is in reach as it declares, and the attack asks
-    again as it resolves, round after round from the same places. A place is a value that
-    a move replaces, never changes, so the same two objects (and ``f``'s reach, fixed from
-    its build) give the same answer; ``test_kept_reach_is_reach`` holds it.
-    """
-    here, there = f.pos, target.pos
-    kept = f.reach_kept
-    if kept is not None and kept[0] is here and kept[1] is there:
-        return kept[2]
-    answer = tactics.in_reach(enc, f, target)
-    f.reach_kept = (here, there, answer)
-    return answer
 
 
 # ---------------------------------------------------------------------------- effects

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -23,7 +24,6 @@ from sim.rulesets.opencore.fighter import (
     UNARMED,
     OpenCoreFighter,
     fresh_fighter,
-    in_reach,
     knock_out,
     place_penalties,
     start_stun,
@@ -239,7 +239,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             # spend the bolt after the declaration: the action then goes to reloading.
             self._reload(enc, f)
             return
-        if not in_reach(enc, f, target):
+        if not tactics.in_reach(enc, f, target):
             enc.record_attack(f)  # resolved, as in every ruleset: the target moved out of reach
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,
@@ -336,7 +336,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             self._hit(enc, f, f, fumble.self_damage_multiplier, att_roll, f"{f.name} (fumble)")
         if (fumble.foe_extra_attack and foe.in_fight and fumbler.in_fight and foe.held
                 and foe.loaded and foe.policy.reacts and not foe.stun
-                and depth < MAX_EXTRA_ATTACK_CHAIN and in_reach(enc, foe, fumbler)):
+                and depth < MAX_EXTRA_ATTACK_CHAIN and tactics.in_reach(enc, foe, fumbler)):
             # Ruling: a passive dummy never takes it; a foe needs a ready (held and loaded)
             # weapon, no stun and its reach (an archer's fall gives no free blow to a
             # swordsman 10 m away).

@@ -97,7 +97,7 @@ class OreFighter(Combatant):
 
     __slots__ = ("body", "coordination", "sense", "fight", "shoot", "dodge", "parry", "run",
                  "vigor", "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
-                 "defenses", "sets", "plans", "last_plan")
+                 "defenses", "sets", "last_plan")
 
     def describe(self) -> str:
         """Stats, skills, weapon and armor for the log's roster."""
@@ -146,7 +146,6 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
     f.loaded = True
     f.defenses = []
     f.sets = []
-    f.plans = {}  # roll plans of attacks on one foe, by what they depend on
     f.last_plan = None  # the last two single attacks' plans, what they read (``OreRuleset.plan``)
     f.ranged = weapon.ranged
     f.reach = weapon.ranges[2] if weapon.ranged else MELEE_REACH

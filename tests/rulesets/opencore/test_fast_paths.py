@@ -6,7 +6,6 @@
   by tick does.
 - Without a log, the fallen bleeding on the encounter's list (``health.Fallen``) end every
   fight as a SimPy process each does.
-- Every answer of ``fighter.in_reach`` kept for two places is ``tactics.in_reach`` asked anew.
 - The cover and visibility penalties kept by map and place (``fighter.place_penalties``) are
   the map's own at that place.
 - A fighter's timed action, made once and given each round's intent (``OpenCoreFighter.turn``),
@@ -19,12 +18,11 @@ import pytest
 from helpers import SCENARIOS, fighter_slots
 
 from sim import scenario as scenario_mod
-from sim.ai import tactics
 from sim.core.actions import TimedAction
 from sim.core.battlefield import Position
 from sim.core.combatant import Status
 from sim.core.engine import Encounter, battlefield_for
-from sim.rulesets.opencore import advisor, fighter, health, ruleset
+from sim.rulesets.opencore import health
 from sim.rulesets.opencore.fighter import (
     COVER_PENALTY,
     VISIBILITY_PENALTY,
@@ -108,28 +106,6 @@ def test_fallen_bleed_as_processes_do(monkeypatch):
                 ends.append((enc.run(), [(c.hp, c.status) for c in enc.combatants]))
             assert ends[0] == ends[1], (path.stem, seed)
     assert set(back) == {False, True}
-
-
-def test_kept_reach_is_reach(monkeypatch):
-    """Every bundled scenario, 30 seeds: each answer the ruleset and its advisor get from
-    ``fighter.in_reach`` is the one ``tactics.in_reach`` gives anew; most are kept ones."""
-    asked = {"kept": 0, "fresh": 0}
-    kept_reach = fighter.in_reach
-
-    def checked(enc, f, target):
-        kept = f.reach_kept
-        asked["kept" if kept is not None and kept[:2] == (f.pos, target.pos) else "fresh"] += 1
-        answer = kept_reach(enc, f, target)
-        assert answer == tactics.in_reach(enc, f, target), (f.name, target.name)
-        return answer
-
-    for module in (advisor, ruleset):
-        monkeypatch.setattr(module, "in_reach", checked)
-    for path in SCENARIO_FILES:
-        scen = scenario_mod.load(path)
-        for seed in range(30):
-            Encounter(scen, "opencore", seed).run()
-    assert asked["kept"] > asked["fresh"] > 0
 
 
 def test_kept_place_penalties_are_the_maps():

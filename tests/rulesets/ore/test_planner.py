@@ -266,8 +266,8 @@ def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
 def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
     """Every plan the ruleset answers, kept or not (``OreRuleset.plan``), equals a fresh one.
 
-    Both kinds of kept plan answer here: ``f.last_plan`` (checked by identity) and
-    ``f.plans`` (keyed by value).
+    Both kinds of kept plan answer here: ``f.last_plan`` (checked by identity) and the
+    numbers kept across encounters (``ruleset._PLANS``, keyed by all they read).
     """
     rules = type(Encounter(load(SCENARIOS / f"{name}.yaml"), ruleset, 0).ruleset)
     kept = rules.plan
@@ -288,3 +288,21 @@ def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
     for seed in range(20):
         Encounter(scen, ruleset, seed).run()
     assert asked
+
+
+def test_kept_plan_numbers_are_kept_per_ruleset():
+    """One loaded scenario fought under ORE and B-Grade in turn (as ``fray compare`` does):
+    the same members, places and weapons, but not the same cap, so each ruleset's kept
+    plans are its own: 12 dice roll 10 under ORE and 12 under B-Grade."""
+    strong = {"stats": {"body": 6}, "skills": {"fight": 6}}
+    sides = {"a": [{"name": "A", "weapon": "sword", "ore": strong, "bgrade": strong}],
+             "b": [{"name": "B", "weapon": "sword"}]}
+    scen = scenario(sides)
+    for _ in range(2):  # the second time, each ruleset's plan is a kept one
+        # ORE: penalties first (dice above 10 soak them), then the cap; B-Grade: no cap and
+        # no multiple-action penalty
+        for ruleset, one, two in (("ore", 10, 10), ("bgrade", 12, 12)):
+            enc = Encounter(scen, ruleset, seed=0)
+            f, foe = enc.sides["a"][0], enc.sides["b"][0]
+            assert enc.ruleset.plan(enc, f, [foe.plain_attack]).dice == one
+            assert enc.ruleset.plan(enc, f, [foe.plain_attack] * 2).dice == two
