@@ -186,8 +186,16 @@ class BGradeRuleset(OreRuleset):
             rolls = self._work_together(enc, rolls, actions)
         succeeds = self.set_succeeds()
         log = enc.log
+        # no log, no player, no difficulty: a lone action that is not a called shot takes
+        # the widest set (what assign_sets gives it) and is committed in one step
+        plain = log is None and succeeds is None and not enc.minds
         for r in rolls:
-            pairs = assign_sets(r.rolled, r.sets, succeeds)
+            rolled = r.rolled
+            if plain and len(rolled) == 1 and not (type(rolled[0]) is Attack
+                                                   and rolled[0].called):
+                self._commit_one(enc, r.f, rolled[0], r.sets[0] if r.sets else None, actions)
+                continue
+            pairs = assign_sets(rolled, r.sets, succeeds)
             if r.sets and enc.asks(r.f):
                 pairs = self.ask_sets(enc, r.f, r.faces, pairs, r.sets)
             if log is not None:
