@@ -3,7 +3,8 @@
 CPU time on a shared machine moves with the neighbours' load, so two trees timed an hour
 apart are not comparable. This runs each tree's own ``bench/throughput.py`` in turn, round
 after round (old, new, old, new, ...), keeps each case's best rate per tree, and prints
-both with their ratio. From the repository root, with the older code checked out beside it
+both with their ratio, and the after tree's rate over the plain loop's (``bench/plain_duel.py``,
+timed in the same runs). From the repository root, with the older code checked out beside it
 (``git worktree add ../before <commit>``):
 
     python bench/versus.py ../before --rulesets ore,opend6 --scenarios duel,mirror -n 300
@@ -28,6 +29,9 @@ def rates(tree: Path, rulesets: str, scenarios: str, n: int) -> dict[tuple[str, 
     found = {}
     for line in done.stdout.splitlines():
         words = line.split()
+        if line.startswith("plain-Python ORE duel:"):  # the yardstick, measured in turn too
+            found[("plain", "duel")] = float(words[3])
+            continue
         # "ruleset scenario fights/CPU-s vs-plain [batch/CPU-s]"; the header and the plain
         # loop's line do not parse as a number in the third place
         if len(words) >= 4:
@@ -51,12 +55,18 @@ def main() -> None:
         for name, tree in (("before", args.before.resolve()), ("after", ROOT)):
             for case, rate in rates(tree, args.rulesets, args.scenarios, args.n).items():
                 best[name][case] = max(rate, best[name].get(case, 0.0))
-    print(f"{'ruleset':<10} {'scenario':<17} {'before':>8} {'after':>8} {'faster':>7}")
+    plain = best["after"].pop(("plain", "duel"), None)
+    best["before"].pop(("plain", "duel"), None)
+    print(f"{'ruleset':<10} {'scenario':<17} {'before':>8} {'after':>8} {'faster':>7}"
+          + (f" {'after/plain':>11}" if plain else ""))
     for case, after in best["after"].items():
         before = best["before"].get(case)
         if before:
             print(f"{case[0]:<10} {case[1]:<17} {before:>8.0f} {after:>8.0f} "
-                  f"{after / before:>6.2f}x")
+                  f"{after / before:>6.2f}x" + (f" {after / plain:>11.3f}" if plain else ""))
+    if plain:
+        print(f"plain loop (bench/plain_duel.py, the after tree's runs): {plain:.0f} duels "
+              "per CPU-second")
 
 
 if __name__ == "__main__":
