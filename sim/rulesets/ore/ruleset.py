@@ -34,6 +34,7 @@ from sim.rulesets.ore.rules import (
     CALLED_SHOT_PENALTY,
     RolledSet,
     RollPlan,
+    action_pool,
     arms_ok,
     assign_sets,
     gobble,
@@ -56,10 +57,11 @@ if TYPE_CHECKING:
 UNROLLED = (Move, Retreat, Reload)
 UNROLLED_SET = Set(1, 0)
 # The numbers of roll plans of one or two attacks on one foe, kept across encounters
-# (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. A few
-# thousand in a batch of one scenario; starts over at PLANS_KEPT.
+# (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. About a
+# hundred in a batch of one scenario under one ruleset; starts over at PLANS_KEPT, which
+# also bounds the maps and members the entries hold.
 _PLANS: dict[tuple, tuple] = {}
-PLANS_KEPT = 50_000
+PLANS_KEPT = 4096
 _record = tuple.__new__
 
 
@@ -172,15 +174,15 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         # attack?) and the planner rolls it moments later, round after round, and the same
         # fighters stand at the same few places fight after fight: its numbers are worked
         # out once and kept across encounters (``_PLANS``), by everything they read: the
-        # ruleset (cap, multiple-action penalty), the member (its stats and special dice,
-        # which never change in a fight), the weapon, dazed, the map, both places, the called
+        # ruleset (cap, multiple-action penalty), the member (its special dice), the pool
+        # (stats and skill, read live), the weapon, dazed, the map, both places, the called
         # locations. Keyed by the identity of the map, member and weapon, each held in the
         # entry (so that no other object takes its id while the entry lives); the plan is
         # made anew around them with these intents.
         target = intents[0].target
         field, spec, weapon = enc.field, f.spec, f.weapon
         key = (type(self), id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
-               calls)
+               calls, action_pool(f, intents[0]))
         kept = _PLANS.get(key)
         if (kept is not None and kept[0] is field and kept[1] is spec
                 and kept[2] is weapon):

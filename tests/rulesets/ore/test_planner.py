@@ -306,3 +306,17 @@ def test_kept_plan_numbers_are_kept_per_ruleset():
             f, foe = enc.sides["a"][0], enc.sides["b"][0]
             assert enc.ruleset.plan(enc, f, [foe.plain_attack]).dice == one
             assert enc.ruleset.plan(enc, f, [foe.plain_attack] * 2).dice == two
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_kept_plan_numbers_read_the_pool_live(ruleset):
+    """A fighter whose skill changed after its build (as tests do) is not answered with the
+    plan kept for the same member in an earlier fight."""
+    scen = load(SCENARIOS / "duel.yaml")
+    enc = Encounter(scen, ruleset, seed=1)
+    f, foe = enc.sides["red"][0], enc.sides["blue"][0]
+    before = enc.ruleset.plan(enc, f, [foe.plain_attack]).dice
+    enc = Encounter(scen, ruleset, seed=2)
+    f, foe = enc.sides["red"][0], enc.sides["blue"][0]
+    f.fight += 3
+    assert enc.ruleset.plan(enc, f, [foe.plain_attack]).dice == before + 3
