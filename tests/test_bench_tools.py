@@ -1,0 +1,35 @@
+"""The timing tools of ``bench/``: the worker's protocol and a paired comparison."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.versus import Worker, compare
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_timer_worker_answers_each_command():
+    w = Worker(ROOT)
+    try:
+        assert w.ask("warm ore duel 3") == "ok"
+        assert w.seconds("time ore duel 3") > 0
+        assert w.seconds("plain 10") > 0
+    finally:
+        w.close()
+    assert w.proc.returncode == 0
+
+
+def test_a_tree_paired_with_itself_is_about_as_fast():
+    """The same code on both sides: the median ratio near 1, the quartiles ordered."""
+    a, b = Worker(ROOT), Worker(ROOT)
+    try:
+        r = compare(a, b, "opend6", "duel", pairs=4, seconds=0.02, warm=20)
+    finally:
+        a.close()
+        b.close()
+    q1, median, q3 = r["ratio"]
+    assert q1 <= median <= q3
+    assert 0.5 < median < 2.0  # loose: a shared machine; a broken pairing is far off
+    assert r["n"] >= 20 and r["before"] > 0 and r["after"] > 0
+    assert 0 < r["plain"][1] < 10
