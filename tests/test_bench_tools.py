@@ -24,12 +24,12 @@ def test_a_tree_paired_with_itself_is_about_as_fast():
     """The same code on both sides: the median ratio near 1, the quartiles ordered."""
     a, b = Worker(ROOT), Worker(ROOT)
     try:
-        r = compare(a, b, "opend6", "duel", pairs=4, seconds=0.02, warm=20)
+        r = compare(a, b, "opend6", "duel", pairs=5, seconds=0.05, warm=20)
     finally:
         a.close()
         b.close()
     q1, median, q3 = r["ratio"]
     assert q1 <= median <= q3
-    assert 0.5 < median < 2.0  # loose: a shared machine; a broken pairing is far off
+    assert 1 / 3 < median < 3  # loose: a shared machine; a broken pairing is far off
     assert r["n"] >= 20 and r["before"] > 0 and r["after"] > 0
     assert 0 < r["plain"][1] < 10
