@@ -33,3 +33,17 @@ def test_a_tree_paired_with_itself_is_about_as_fast():
     assert 1 / 3 < median < 3  # loose: a shared machine; a broken pairing is far off
     assert r["n"] >= 20 and r["before"] > 0 and r["after"] > 0
     assert 0 < r["plain"][1] < 10
+
+
+def test_the_layer_count_sorts_code_into_layers_and_counts_the_plain_loop():
+    from bench import layers, plain_duel
+
+    assert layers.layer(str(ROOT / "sim/rulesets/ore/ruleset.py")) == "rules"
+    assert layers.layer(str(ROOT / "sim/rulesets/ore/sets.py")) == "dice"
+    assert layers.layer(str(ROOT / "sim/core/engine.py")) == "engine round loop"
+    assert layers.layer(str(ROOT / "bench/layers.py")) is None  # the tool's own: not counted
+    rng = plain_duel.random.Random(1)
+    counted = layers.count(lambda i: plain_duel.duel(rng), 3)
+    plain = sum(c for (f, _, _), c in counted.items() if layers.layer(f) == "plain loop")
+    assert plain > 100  # three duels of a few rounds each
+    assert sum(counted.values()) - plain < 100  # the rest: this test's lambda
