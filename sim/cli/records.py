@@ -60,10 +60,11 @@ def options(beside: str) -> Decorator:
     record = click.option(
         "--record", "record_file", type=click.Path(dir_okay=False, path_type=Path),
         help=f"Write the record (seed, ruleset, answers) to FILE; default: beside {beside} "
-             f"(FILE{SUFFIX}).")
+             f"({beside.lstrip('-').upper()}{SUFFIX}).")
     replay = click.option(
         "--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
-        help="Play a recorded play again, answer for answer.")
+        help="Play a recorded play again, answer for answer (the record gives who is "
+             "played, the ruleset and the seed).")
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         return record(replay(command))
