@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from sim.batch import files
-from sim.batch.campaign import run_campaigns, spec_for
+from sim.batch.campaign import digest, run_campaigns, spec_for
 from sim.batch.executors import say
 from sim.batch.runner import finished_here
-from sim.cli import params
+from sim.cli import params, records
 from sim.cli.play import Player
 from sim.core.campaign import run_campaign
 from sim.report.campaign import (
@@ -28,7 +28,8 @@ from sim.scenario.errors import FrayInputError, unknown
 ROAD = "scenarios/campaigns/road_to_the_keep.yaml"
 EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
                    f"Told once: fray campaign {ROAD} --solo --seed 7. "
-                   f"Played: fray campaign {ROAD} --play Kestrel")
+                   f"Played: fray campaign {ROAD} --play Kestrel --output journal.md; "
+                   f"again: fray campaign {ROAD} --replay journal.md.record.json")
 
 
 @click.command(epilog=EPILOG_CAMPAIGN)
@@ -39,7 +40,7 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
                     "the run's own seed (campaign.csv lists each run's).")
 @params.workers_option()
 @params.out_option("results/<campaign>-<ruleset>-<time>")
-@params.force_option("Replace results in --out (or the --output / --log file).")
+@params.force_option("Replace results in --out (or the --output / --record file).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted campaign batch in --out.")
 @params.executor_options("Runs")
 @click.option("--solo", is_flag=True, help="Tell one whole campaign, stage by stage.")
@@ -50,27 +51,34 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="With --solo: write the story to FILE. With --play: also write it there "
                    "as markdown (a journal).")
+@records.options("--output")
 @params.quiet_option()
 def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-             scheduler, chunk_size, solo, names, fmt, output, quiet):
+             scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file, quiet):
     """Run a party through a campaign's stages, carrying wounds and resting between.
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
     run), summary.json (per stage: reached, won, deaths, P(reach), P(win | reached) with 95%
-    intervals; P(clear every stage)) and survival.png; prints a table.
+    intervals; P(clear every stage)) and survival.png; prints a table. With --play, every
+    answer is recorded (--record, or beside --output); --replay FILE plays it again.
     """
     camp = load_campaign(campaign_file)
-    if solo and names:
-        raise FrayInputError("--play", [("", "--solo tells a campaign, --play plays it: "
-                                         "give one of them")])
-    _only_with(solo or names is not None)
-    if solo or names:
-        if output is not None:
-            files.claim_out_file(output, force)
+    if solo and (names or replay_file):
+        raise FrayInputError("--play" if names else "--replay", [
+            ("", "--solo tells a campaign, --play plays it (--replay plays a recorded play "
+                 "again): give one of them")])
+    playing = names is not None or replay_file is not None
+    _only_with(solo or playing)
+    if record_file is not None and not playing:
+        raise FrayInputError("--record", [("", "keeps the answers of a play: only with --play "
+                                               "(or --replay)")])
+    if solo or playing:
         if solo:
+            if output is not None:
+                files.claim_out_file(output, force)
             _solo(camp, ruleset, seed, fmt, output)
         else:
-            _play(camp, ruleset, seed, names, fmt, output)
+            _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force)
         return
     params.check_executor(executor, scheduler)
     params.check_resume(resume, out_dir, "campaign", force)
@@ -134,16 +142,33 @@ def _title(camp: Campaign, ruleset: str | None, seed: int, fmt: str) -> str:
     return (f"# {head}\n\n" if fmt == "markdown" else f"{head}\n\n")
 
 
-def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
-          journal: Path | None) -> None:
-    """Chain ``fray play`` through the stages for the named party members."""
+def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt: str,
+          journal: Path | None, record_file: Path | None, replay_file: Path | None,
+          force: bool) -> None:
+    """Chain ``fray play`` through the stages for the named party members, recorded."""
     roster = camp.roster()
-    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    answers = None
+    if replay_file is not None:
+        records.refuse_overrides(click.get_current_context(), ("names", "ruleset", "seed"),
+                                 "the party members played, the ruleset and the seed")
+        replayed = records.read(replay_file, "campaign", camp.slug, digest(camp), roster,
+                                "party member")
+        names, ruleset, seed = ",".join(replayed.played), replayed.ruleset, replayed.seed
+        answers = iter(replayed.answers)
+    elif not sys.stdin.isatty():
+        answers = (line.rstrip("\n") for line in sys.stdin)
+    wanted = [n.strip() for n in (names or "").split(",") if n.strip()]
     bad = [n for n in wanted if n not in roster]
     if bad or not wanted:
         raise FrayInputError("--play", [("", unknown("party member", n, roster)) for n in bad]
                              or [("", "name at least one party member")])
-    answers = None if sys.stdin.isatty() else (line.rstrip("\n") for line in sys.stdin)
+    wanted = list(dict.fromkeys(wanted))
+    record_file = records.record_path(record_file, journal)
+    for path in (journal, record_file):
+        if path is not None:
+            files.claim_out_file(path, force)
+    record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
+                            seed, tuple(wanted))
     player = Player(answers, click.echo, fmt)
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]
@@ -161,20 +186,29 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str, fmt: str,
         story.append(stage_text(camp, outcome, "markdown"))
         current.clear()
 
+    def keep(note: str) -> None:
+        """The record and the journal as far as the play went, the stage cut short too."""
+        if current:  # the fight in progress, as far as it went
+            outcome, enc = current
+            story.append(stage_head(camp, outcome, "markdown")
+                         + render(enc.log, "markdown") + f"\n*{note}*\n")
+        records.write(record_file, record, player.answers)
+        _journal(journal, story)
+
     try:
         result = run_campaign(camp, ruleset, seed, log=True,
                               minds=dict.fromkeys(wanted, player), before_stage=start,
                               after_stage=between)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
-        if current:  # the fight in progress, as far as it went
-            outcome, enc = current
-            story.append(stage_head(camp, outcome, "markdown")
-                         + render(enc.log, "markdown") + "\n*Interrupted here.*\n")
-        _journal(journal, story)
+        keep("Interrupted here.")
         sys.exit(130)
+    except FrayInputError:  # a bad answer in a script: keep the answers that were good
+        keep("Stopped here: a refused answer.")
+        raise
     click.echo(ending_text(camp, result, fmt).rstrip("\n"))
     story.append(ending_text(camp, result, "markdown"))
+    records.write(record_file, record, player.answers)
     _journal(journal, story)
 
 

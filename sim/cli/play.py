@@ -9,7 +9,6 @@ own AI profiles take over. Every answer is recorded, so ``--replay`` fights the 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from sim.ai import profiles as ai
 from sim.ai.doctrine import Policy
 from sim.batch import files
 from sim.batch.runner import scenario_digest
-from sim.cli import params
+from sim.cli import params, records
 from sim.core.actions import Yield
 from sim.core.engine import Encounter
 from sim.report.log import render
@@ -117,10 +116,11 @@ class Player:
 
     def _refuse(self, reason: str) -> None:
         """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""
+        number = len(self.answers)
+        self.answers.pop()  # a refused answer is never recorded
         if self.lines is not None:
-            raise FrayInputError(f"answer {len(self.answers)}", [("", reason)])
+            raise FrayInputError(f"answer {number}", [("", reason)])
         self.say(reason)
-        self.answers.pop()
 
     def _end(self, enc: Encounter, c) -> None:
         self.done = True
@@ -164,16 +164,6 @@ def _hint(menu: list, answer: str) -> str:
     return suggest(answer, keys)
 
 
-def _no_overrides(ctx: click.Context, names: tuple[str, ...]) -> None:
-    """A replay takes these from its record: given as well, they would be silently ignored."""
-    given = [p.opts[0] for p in ctx.command.params if p.name in names
-             and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE]
-    if given:
-        raise FrayInputError(given[0], [("", "--replay takes the fighters, the ruleset and the "
-                                             "seed from its record; drop "
-                                             f"{', '.join(given)}")])
-
-
 def _intents_text(intents: list) -> str:
     words = []
     for i in intents:
@@ -191,10 +181,7 @@ def _intents_text(intents: list) -> str:
 @params.seed_option("Encounter seed.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the whole fight as markdown to FILE (a solo journal).")
-@click.option("--record", "record_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the record (seed, ruleset, answers) to FILE; default: beside --log.")
-@click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Fight a recorded play again, answer for answer.")
+@records.options("--log")
 @click.option("--format", "fmt", type=click.Choice(("text", "markdown")), default="text",
               show_default=True, help="How the fight is told on the terminal.")
 @params.force_option("Overwrite --log and --record if they exist.")
@@ -207,18 +194,20 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     scenario = params.load_scenario(scenario_file)
     answers = None
     if replay_file is not None:
-        _no_overrides(click.get_current_context(), ("names", "ruleset", "seed"))
-        record = _read_record(replay_file, scenario)
-        names, ruleset, seed = ",".join(record["as"]), record["ruleset"], record["seed"]
-        answers = iter(record["answers"])
+        records.refuse_overrides(click.get_current_context(), ("names", "ruleset", "seed"),
+                                 "the fighters, the ruleset and the seed")
+        everyone = [m.name for side in scenario.sides for m in side.members]
+        replayed = records.read(replay_file, "play", scenario.slug, scenario_digest(scenario),
+                                everyone)
+        names, ruleset, seed = ",".join(replayed.played), replayed.ruleset, replayed.seed
+        answers = iter(replayed.answers)
     elif not sys.stdin.isatty():
         answers = (line.rstrip("\n") for line in sys.stdin)
     if names is None:
         raise FrayInputError("--as", [("", "name the combatants you play, e.g. --as 'Ser "
                                        "Aldric' (or --replay a record)")])
     played = _played(scenario, names)
-    if record_file is None and log_file is not None:
-        record_file = log_file.with_name(log_file.name + ".record.json")
+    record_file = records.record_path(record_file, log_file)
     for path in (log_file, record_file):
         if path is not None:
             files.claim_out_file(path, force)
@@ -227,8 +216,8 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     for c in enc.combatants:
         if c.name in played:  # the player decides what to spend, whatever the profile
             player.policies[c.name], c.policy = c.policy, PLAYER
-    record = {"scenario": scenario.slug, "digest": scenario_digest(scenario),
-              "ruleset": enc.ruleset.name, "seed": seed, "as": played}
+    record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
+                            seed, tuple(played))
     try:
         enc.run()
     except KeyboardInterrupt:
@@ -236,16 +225,16 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
         _keep(record_file, record, player.answers, log_file, enc)
         sys.exit(130)
     except FrayInputError:  # a bad answer in a script: keep the answers that were good
-        player.answers.pop()
         _keep(record_file, record, player.answers, log_file, enc)
         raise
     player.show_log(enc)
     _keep(record_file, record, player.answers, log_file, enc)
 
 
-def _keep(record_file, record: dict, answers: list[str], log_file, enc: Encounter) -> None:
+def _keep(record_file, record: records.Record, answers: list[str], log_file,
+          enc: Encounter) -> None:
     """Write the record and the journal as far as the play went (whatever ended it)."""
-    _write_record(record_file, record, answers)
+    records.write(record_file, record, answers)
     if log_file is not None:
         files.write_out_file(log_file, render(enc.log, "markdown"))
         click.echo(f"wrote {log_file}", err=True)
@@ -260,20 +249,3 @@ def _played(scenario, names: str) -> list[str]:
         raise FrayInputError("--as", [("", unknown("combatant", n, everyone)) for n in bad]
                              or [("", "name at least one combatant")])
     return list(dict.fromkeys(wanted))
-
-
-def _read_record(path: Path, scenario) -> dict:
-    try:
-        record = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise FrayInputError(str(path), [("", f"cannot read the record: {exc}")]) from None
-    if record.get("digest") != scenario_digest(scenario):
-        raise FrayInputError(str(path), [("", "the record is of another scenario (or of "
-                                          "this one before it changed)")])
-    return record
-
-
-def _write_record(path: Path | None, record: dict, answers: list[str]) -> None:
-    if path is not None:
-        files.write_json(path, {**record, "answers": answers})
-        click.echo(f"wrote {path}", err=True)

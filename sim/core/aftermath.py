@@ -57,7 +57,12 @@ def settle(enc: Encounter, winner: str | None) -> None:
 
 
 def roll_call(enc: Encounter) -> list[tuple[Combatant, str]]:
-    """Every combatant and where it stands: standing, wounded, unconscious, fled, ..., dead."""
+    """Every combatant and where it stands: standing, wounded, unconscious, fled, ..., dead.
+
+    The status is the one the fight left (what the results count): an aftermath that heals
+    (ORE/B-Grade: half the Shock) stands nobody up, so one listed unconscious may no longer
+    be down by its wounds; a campaign tells who comes to (``StageOutcome.came_to``).
+    """
     out = []
     for c in enc.combatants:
         if c.in_fight:

@@ -53,6 +53,11 @@ class StageOutcome:
         recovery: after a won stage, per living member, what its rest did.
         entering: when logging, each fighting member's state as the fight begins (what
             it carried in).
+        came_to: when logging, each fighting member out cold when the fight ended (the
+            roll call's ``unconscious``) whose wounds, once the aftermath settled them, no
+            longer keep it down (``Ruleset.fit``: ORE's head no longer full once half its
+            Shock went, a B-Grade knockout), with its state then: it comes to after the
+            fight, and fights the next stage.
     """
 
     stage: int
@@ -69,6 +74,7 @@ class StageOutcome:
     entering: tuple[tuple[str, str], ...] = ()
     fled: int = 0
     surrendered: int = 0
+    came_to: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +82,9 @@ class CampaignResult:
     """One run: its stages (up to the first not won) and each member's fate at the end.
 
     ``fates``: per party member who joined, ``dead``, ``fled``, ``surrendered`` (out of the
-    campaign) or how it stands with the party (``standing``, ``unconscious``, or ``fled``
-    with ``fled_rejoin``); ``survivors``: members alive and still with the party.
+    campaign) or how it stands with the party (``standing``, ``unconscious``, ``unconscious,
+    then comes to`` (a ``came_to`` of its last fight), or ``fled`` with ``fled_rejoin``);
+    ``survivors``: members alive and still with the party.
     """
 
     seed: int
@@ -117,9 +124,10 @@ def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: boo
     name = ruleset or campaign.ruleset
     party: dict[str, Combatant] = {}  # each member as its last fight (and rest) left it
     gone: dict[str, Status] = {}  # out of the campaign
+    judged: dict[str, Ruleset] = {}  # the rules of each member's last stage, fought or sat out
     stages: list[StageOutcome] = []
     for k, stage in enumerate(campaign.stages, start=1):
-        enc, outcome = _fight(campaign, stage, k, name, seed, party, gone, log, minds,
+        enc, outcome = _fight(campaign, stage, k, name, seed, party, gone, judged, log, minds,
                               before_stage)
         if outcome.outcome == "won" and k < len(campaign.stages):
             outcome = replace(outcome, recovery=_rest(enc, stage, k, seed, party, gone))
@@ -128,19 +136,20 @@ def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: boo
             after_stage(outcome, enc)
         if outcome.outcome != "won":
             break
-    fates = _fates(campaign, party, gone, ruleset_for(campaign.stages[-1].scenario, name))
+    fates = _fates(campaign, party, gone, judged)
     return CampaignResult(seed, tuple(stages), fates, len(campaign.stages),
                           sum(n not in gone for n in party))
 
 
 def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int,
-           party: dict[str, Combatant], gone: dict[str, Status], log: bool,
-           minds: Mapping[str, Mind] | None, before: StageHook | None
+           party: dict[str, Combatant], gone: dict[str, Status], judged: dict[str, Ruleset],
+           log: bool, minds: Mapping[str, Mind] | None, before: StageHook | None
            ) -> tuple[Encounter | None, StageOutcome]:
     """Fight stage ``k`` with the members able to; note who is out of the campaign after."""
     rules = ruleset_for(stage.scenario, ruleset)  # the ruleset with this stage's options
     members = campaign.party_side(stage.scenario)
     present = [m for m in members if m.name not in gone]
+    judged.update((m.name, rules) for m in present)
     fighting = [m for m in present if m.name not in party or rules.fit(party[m.name])]
     sat_out = tuple(m.name for m in present if m not in fighting)
     for name in sat_out:
@@ -165,10 +174,21 @@ def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int
     side = next(s for s in result.sides if s.name == campaign.party)
     outcome = ("won" if result.winner == campaign.party
                else "draw" if result.winner is None else "lost")
+    came_to = tuple((c.name, c.state()) for c in enc.sides[campaign.party]
+                    if _comes_to(c, rules)) if log else ()
     return enc, StageOutcome(k, stage.label, outcome, the_seed,
                              tuple(m.name for m in fighting), sat_out, side.deaths,
                              result.rounds, result, enc.log, entering=entering,
-                             fled=side.fled, surrendered=side.surrendered)
+                             fled=side.fled, surrendered=side.surrendered, came_to=came_to)
+
+
+def _comes_to(c: Combatant, rules: Ruleset) -> bool:
+    """Whether ``c`` comes to after its fight: out cold when it ended, and fit by its wounds.
+
+    Fit as the aftermath left the wounds (ORE: half the Shock gone, the head no longer full);
+    its status stays the fight's, as the fight's results and its roll call count it.
+    """
+    return c.status in (Status.UNCONSCIOUS, Status.INCAPACITATED) and rules.fit(c)
 
 
 def _with_party(scenario: Scenario, party: str, members: tuple) -> Scenario:
@@ -191,13 +211,14 @@ def _rest(enc: Encounter, stage: StageSpec, k: int, seed: int, party: dict[str, 
 
 
 def _fates(campaign: Campaign, party: dict[str, Combatant], gone: dict[str, Status],
-           rules: Ruleset) -> tuple[tuple[str, str], ...]:
+           judged: dict[str, Ruleset]) -> tuple[tuple[str, str], ...]:
     """Each member who joined: out of the campaign, or how it stands with the party.
 
-    Out: ``dead``, ``fled``, ``surrendered``. With the party: ``standing``; ``unconscious,
-    then comes to`` (out when the fight ended, fit by its wounds once it settled: the roll
-    call's ``unconscious`` was the end of the fight); ``unconscious``; ``fled`` for one who
-    fled and may rejoin.
+    Out: ``dead``, ``fled``, ``surrendered``. With the party, judged by the rules of the last
+    stage it fought or sat out (those that said whether it was fit): ``unconscious`` (down
+    by its wounds, ``Ruleset.fit``); ``standing``; ``unconscious, then comes to`` (out cold
+    when its last fight ended, as that fight's roll call says, and fit once the aftermath
+    settled its wounds: that stage's ``came_to``); ``fled`` for one who fled and may rejoin.
     """
     fates = []
     for name in campaign.roster():
@@ -206,7 +227,7 @@ def _fates(campaign: Campaign, party: dict[str, Combatant], gone: dict[str, Stat
         elif name in party:
             c = party[name]
             fates.append((name, "fled" if c.status is Status.FLED
-                          else "unconscious" if not rules.fit(c)
+                          else "unconscious" if not judged[name].fit(c)
                           else "standing" if c.status is Status.OK
-                          else "unconscious, then comes to"))
+                          else "unconscious, then comes to"))  # _comes_to, by the same rules
     return tuple(fates)

@@ -132,13 +132,24 @@ def stage_text(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> 
 
 
 def stage_end(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> str:
-    """How a stage ended for the party, and each member's rest before the next."""
+    """How a stage ended for the party, who comes to after it, each member's rest before the next.
+
+    Coming to is told here, not in the fight's log: the roll call gives the status the fight
+    left (what its results count), and a member out cold then whose wounds, as the aftermath
+    left them, no longer keep it down (``StageOutcome.came_to``) is awake for the next stage.
+    """
     if outcome.outcome == "unable":
         return f"Nobody in {campaign.party} is fit to fight: the campaign ends here.\n"
     words = {"won": f"victory to {campaign.party}",
              "lost": f"defeat for {campaign.party}: the campaign ends here",
              "draw": "a draw: the campaign ends here"}
     out = ["", _bold(f"Stage {outcome.stage}: {words[outcome.outcome]}.", fmt)]
+    if outcome.came_to:
+        out += ["", _bold("Coming to after the fight (unconscious when it ended, as the roll "
+                          "call says, but no longer kept down by their wounds):", fmt)]
+        for name, state in outcome.came_to:
+            text = f"{name} comes to ({state})"
+            out.append(f"- {text}" if fmt == "markdown" else f"  {text}")
     if outcome.recovery:
         rest = campaign.stages[outcome.stage - 1].rest
         out += ["", _bold(f"Between stages: {_rest_words(rest)}", fmt)]

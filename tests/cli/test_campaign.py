@@ -472,6 +472,41 @@ def test_solo_ends_at_a_lost_first_stage_without_a_rest(capsys, tmp_path):
     assert "The party at the end:\n  Ser Aldric: dead" in text
 
 
+@pytest.mark.parametrize("fmt, item", [("text", "  "), ("markdown", "- ")])
+def test_solo_says_who_comes_to_after_the_roll_call_said_unconscious(capsys, fmt, item):
+    """B-Grade halves the Shock taken once a fight is over: a member whose Shock track was
+    full is listed unconscious by the roll call (the fight's status) with a track no longer
+    full; the story says it comes to, with the same state, and the fates agree."""
+    from sim.core.campaign import run_campaign
+    from sim.scenario.campaign import load_campaign
+
+    camp = load_campaign(ROAD)
+    told = 0
+    for seed in range(8):
+        run = run_campaign(camp, "bgrade", seed)
+        text = fray(capsys, "campaign", str(ROAD), "--solo", "--seed", str(seed),
+                    "--ruleset", "bgrade", "--format", fmt).out
+        stages = text.split("Stage 1 of 3")[1].split(" of 3: ")
+        for number, part in enumerate(stages, start=1):
+            head = "Coming to after the fight (unconscious when it ended, as the roll call " \
+                   "says, but no longer kept down by their wounds):"
+            for line in part.splitlines():
+                if not line.startswith(f"{item}") or " comes to (" not in line:
+                    continue
+                name, state = line[len(item):].removesuffix(")").split(" comes to (")
+                assert head in part, (seed, number)
+                # the roll call above it lists the member unconscious, with that very state
+                assert f"{name} (heroes): unconscious - {state}" in part, (seed, line)
+                told += 1
+        ending = text.split("The party at the end:")[1]
+        last = stages[-1].split("The party at the end:")[0]
+        for name, fate in run.fates:
+            assert f"{name}: {fate}" in ending
+            assert (f"{item}{name} comes to (" in last) == (fate == "unconscious, then comes to")
+    assert told >= 3
+    capsys.readouterr()
+
+
 def test_solo_markdown_to_a_file_is_not_overwritten(capsys, tmp_path):
     camp = two_duels(tmp_path)
     story = tmp_path / "story.md"
@@ -569,6 +604,171 @@ def test_ctrl_c_in_play_keeps_the_journal_so_far(capsys, monkeypatch, tmp_path):
     assert "\n## Stage 2 of 2: Sword duel (sword_duel)\n" in text
     assert text.rstrip().endswith("*Interrupted here.*")
     assert "The party at the end" not in text
+
+
+# ---------------------------------------------------------------------------- record, replay
+# Kestrel is played through the road to the keep: answers to the menus and to the choices
+# after a roll (1 and Enter are good answers to every question), then the AI decides.
+ROAD_ANSWERS = "1\n\n" * 60
+
+
+@pytest.mark.parametrize("ruleset, seed", [("ore", "7"), ("bgrade", "3"), ("opend6", "7")])
+def test_a_played_campaign_is_recorded_and_replays_the_same(capsys, monkeypatch, tmp_path,
+                                                            ruleset, seed):
+    journal = tmp_path / "journal.md"
+    first = play(capsys, monkeypatch, ROAD_ANSWERS, str(ROAD), "--play", "Kestrel",
+                 "--ruleset", ruleset, "--seed", seed, "--output", str(journal))
+    assert first.code == 0, first.err
+    record_file = tmp_path / "journal.md.record.json"  # beside --output by default
+    assert f"wrote {record_file}" in first.err
+    record = json.loads(record_file.read_text())
+    assert {k: record[k] for k in ("kind", "campaign", "ruleset", "seed", "as")} == {
+        "kind": "campaign", "campaign": "road_to_the_keep", "ruleset": ruleset,
+        "seed": int(seed), "as": ["Kestrel"]}
+    assert record["answers"] == ROAD_ANSWERS.splitlines()[:len(record["answers"])]
+    assert "The party at the end:" in first.out
+    # Kestrel was played past the first stage: a replay must carry the answers across
+    assert "Kestrel> " in first.out.split("Stage 2 of 3")[1]
+
+    again_journal = tmp_path / "again.md"
+    again = play(capsys, monkeypatch, "9\n9\n", str(ROAD), "--replay", str(record_file),
+                 "--output", str(again_journal))  # stdin is not read by a replay
+    assert again.code == 0, again.err
+    assert again.out == first.out  # the same fights, the same log, the same roll call
+    assert again_journal.read_bytes() == journal.read_bytes()
+    # the replay's own record (beside its journal) is the record it replayed
+    assert json.loads((tmp_path / "again.md.record.json").read_text()) == record
+
+
+def test_record_chooses_the_file_and_overwriting_needs_force(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "mine.json"
+    args = (str(ROAD), "--play", "Kestrel", "--seed", "7", "--record", str(record))
+    assert play(capsys, monkeypatch, "1\n", *args).code == 0
+    assert json.loads(record.read_text())["answers"] == ["1"]
+    assert not list(tmp_path.glob("*.record.json"))  # no journal, no record beside it
+    before = record.read_bytes()
+    refused = play(capsys, monkeypatch, "2\n", *args)
+    assert_bad_input(refused, f"error: {record}: file exists; use --force to overwrite it")
+    assert "Stage 1" not in refused.out and record.read_bytes() == before
+    assert play(capsys, monkeypatch, "\n", *args, "--force").code == 0
+    assert json.loads(record.read_text())["answers"] == [""]
+
+
+def test_a_play_without_a_journal_or_record_writes_nothing(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    assert play(capsys, monkeypatch, "1\n", str(ROAD), "--play", "Kestrel").code == 0
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (("--play", "Kestrel"), "--play: --replay takes the party members played, the ruleset "
+                            "and the seed from its record; drop --play"),
+    (("--seed", "3"), "drop --seed"),
+    (("--ruleset", "opend6"), "drop --ruleset"),
+    (("--solo",), "--replay: --solo tells a campaign, --play plays it"),
+    (("-n", "5"), "--solo and --play tell one run: drop -n"),
+    (("--out", "x"), "drop --out"),
+])
+def test_a_campaign_replay_refuses_options_its_record_fixes(capsys, monkeypatch, tmp_path,
+                                                            extra, needle):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", str(ROAD), "--play", "Kestrel", "--seed", "7",
+                "--record", str(record)).code == 0
+    result = play(capsys, monkeypatch, "", str(ROAD), "--replay", str(record), *extra)
+    assert_bad_input(result, needle)
+    assert "Stage 1" not in result.out
+
+
+@pytest.mark.parametrize("args", [("-n", "5", "--workers", "1", "-q"), ("--solo",)])
+def test_record_is_only_for_a_play(capsys, monkeypatch, tmp_path, args):
+    monkeypatch.chdir(tmp_path)
+    result = play(capsys, monkeypatch, "", str(ROAD), *args, "--record", "r.json")
+    assert_bad_input(result, "--record: keeps the answers of a play: only with --play")
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_record_of_another_campaign_or_of_a_fight_is_refused(capsys, monkeypatch,
+                                                              tmp_path):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", str(ROAD), "--play", "Kestrel", "--seed", "7",
+                "--record", str(record)).code == 0
+    other = two_duels(tmp_path)
+    result = play(capsys, monkeypatch, "", str(other), "--replay", str(record))
+    assert_bad_input(result, f"{record}: digest: the record was made from another campaign "
+                             "file, or from this one before it changed (recorded: "
+                             "'road_to_the_keep'", "this file: 'two_duels'")
+    # the same campaign changed (a longer rest): its fights would not be the recorded ones
+    road = yaml.safe_load(ROAD.read_text())
+    road["stages"][0]["rest"] = "long"
+    for stage in road["stages"]:
+        stage["scenario"] = str((ROAD.parent / stage["scenario"]).resolve())
+    changed = write_campaign(tmp_path, road, "road_to_the_keep.yaml")
+    result = play(capsys, monkeypatch, "", str(changed), "--replay", str(record))
+    assert_bad_input(result, f"{record}: digest: the record was made from another campaign "
+                             "file, or from this one before it changed")
+    # a record of fray play is not a campaign's, nor a campaign's a fight's
+    fight = tmp_path / "fight.json"
+    assert fray(capsys, "play", str(DUEL), "--as", "Ser Aldric", "--record",
+                str(fight)).code == 0
+    result = play(capsys, monkeypatch, "", str(ROAD), "--replay", str(fight))
+    assert_bad_input(result, f"{fight}: kind: a record of fray play (scenario 'duel'); here "
+                             "--replay takes a record of fray campaign --play")
+    result = fray(capsys, "play", str(DUEL), "--replay", str(record))
+    assert_bad_input(result, f"{record}: kind: a record of fray campaign --play (campaign "
+                             "'road_to_the_keep'); here --replay takes a record of fray play")
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"as": ["Kestral"]}, "as: unknown party member 'Kestral' (did you mean 'Kestrel'?); "
+                          "allowed: Wolfman, Brother Ansel, Kestrel"),
+    ({"as": ["Bandit 1"]}, "as: unknown party member 'Bandit 1'"),
+    ({"seed": 1.5}, "seed: expected an integer of 0 or more, got 1.5"),
+    ({"answers": None}, "answers: expected a list of answers (strings, one per answer), "
+                        "got None"),
+    ({"ruleset": None}, "ruleset: unknown ruleset 'None'; allowed: "),
+])
+def test_a_damaged_campaign_record_names_the_field(capsys, monkeypatch, tmp_path, change,
+                                                   needle):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", str(ROAD), "--play", "Kestrel", "--seed", "7",
+                "--record", str(record)).code == 0
+    doc = {**json.loads(record.read_text()), **change}
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps(doc))
+    result = play(capsys, monkeypatch, "", str(ROAD), "--replay", str(damaged))
+    assert_bad_input(result, f"error: {damaged}: {needle}")
+    del doc["campaign"]
+    damaged.write_text(json.dumps(doc))
+    result = play(capsys, monkeypatch, "", str(ROAD), "--replay", str(damaged))
+    assert_bad_input(result, f"{damaged}: campaign: missing: a record of fray campaign --play "
+                             "holds campaign, digest, ruleset, seed, as and answers")
+
+
+def test_a_bad_answer_keeps_the_record_and_the_journal(capsys, monkeypatch, tmp_path):
+    journal = tmp_path / "j.md"
+    result = play(capsys, monkeypatch, "1\nswing wildly\n", str(ROAD), "--play", "Kestrel",
+                  "--seed", "7", "--output", str(journal))
+    assert_bad_input(result, "answer 2: 'swing wildly'")
+    record = json.loads((tmp_path / "j.md.record.json").read_text())
+    assert record["answers"] == ["1"]
+    text = journal.read_text()
+    assert "\n## Stage 1 of 3: Ambush at the ford (ambush)\n" in text
+    assert text.rstrip().endswith("*Stopped here: a refused answer.*")
+
+
+def test_an_interrupted_record_replays_as_far_as_it_went(capsys, monkeypatch, tmp_path):
+    """Ctrl-C keeps the record; its replay gives the answers kept, then the AI decides."""
+    journal = tmp_path / "j.md"
+    monkeypatch.setattr("sys.stdin", CtrlCAtOnce())
+    result = fray(capsys, "campaign", str(ROAD), "--play", "Kestrel", "--seed", "7",
+                  "--output", str(journal))
+    assert result.code == 130
+    record_file = tmp_path / "j.md.record.json"
+    assert json.loads(record_file.read_text())["answers"] == []
+    again = play(capsys, monkeypatch, "", str(ROAD), "--replay", str(record_file))
+    ai = play(capsys, monkeypatch, "", str(ROAD), "--play", "Kestrel", "--seed", "7")
+    assert again.code == ai.code == 0
+    assert again.out == ai.out and "End of the player's answers" in again.out
 
 
 # ---------------------------------------------------------------------------- compare

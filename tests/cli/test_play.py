@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from math import perm
+from pathlib import Path
 
 import pytest
 from helpers import SCENARIOS, fray, scenario
@@ -68,8 +69,88 @@ def test_a_replay_of_another_scenario_is_refused(capsys, monkeypatch, tmp_path):
     record = tmp_path / "r.json"
     assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--record",
                 str(record)).code == 0
+    assert json.loads(record.read_text())["kind"] == "play"
     other = play(capsys, monkeypatch, "", AMBUSH, "--replay", str(record))
-    assert other.code == 2 and "another scenario" in other.err
+    assert other.code == 2 and f"{record}: digest: the record was made from another " \
+        "scenario file" in other.err
+    assert "recorded: 'duel'" in other.err and "this file: 'ambush'" in other.err
+
+
+def _damaged(record: Path, tmp_path: Path, **change) -> Path:
+    doc = json.loads(record.read_text())
+    for key, value in change.items():
+        if value is DROP:
+            del doc[key]
+        else:
+            doc[key] = value
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+DROP = object()
+
+
+@pytest.mark.parametrize("change, needles", [
+    ({"answers": DROP}, ["answers: missing: a record of fray play holds scenario, digest"]),
+    ({"seed": "3"}, ["seed: expected an integer of 0 or more, got '3'"]),
+    ({"seed": True}, ["seed: expected an integer of 0 or more, got True"]),
+    ({"ruleset": "orr"}, ["ruleset: unknown ruleset 'orr' (did you mean 'ore'?); allowed: "]),
+    ({"as": ["Ser Aldrik"]}, ["as: unknown combatant 'Ser Aldrik' (did you mean 'Ser "
+                              "Aldric'?); allowed: Ser Aldric, Ser Benedek"]),
+    ({"as": []}, ["as: expected a list of the names of the combatants played, got []"]),
+    ({"answers": ["1", 2]}, ["answers: expected a list of answers (strings"]),
+    ({"kind": "campaign"}, ["kind: a record of fray campaign --play; here --replay takes a "
+                            "record of fray play"]),
+    ({"kind": "diary"}, ["kind: expected 'play' (a record of fray play), got 'diary'"]),
+    # two faults at once: both named, each with its field
+    ({"seed": -1, "answers": "1"}, ["seed: expected an integer of 0 or more, got -1",
+                                    "answers: expected a list of answers"]),
+])
+def test_a_damaged_record_names_the_file_the_field_and_what_is_allowed(
+        capsys, monkeypatch, tmp_path, change, needles):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--record",
+                str(record)).code == 0
+    damaged = _damaged(record, tmp_path, **change)
+    result = play(capsys, monkeypatch, "", DUEL, "--replay", str(damaged))
+    assert result.code == 2, result.err
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    for needle in needles:
+        assert f"{damaged}: {needle}" in result.err, result.err
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("{not json", "not a record (not JSON: "),
+    ("[1, 2]", "not a record: expected a JSON object with kind, digest, ruleset, seed"),
+    ("\xff\xfe", "cannot read the record: "),
+])
+def test_a_record_that_is_not_one_is_refused(capsys, monkeypatch, tmp_path, text, needle):
+    path = tmp_path / "r.json"
+    path.write_bytes(text.encode("latin-1"))
+    result = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
+    assert result.code == 2 and f"error: {path}: {needle}" in result.err, result.err
+    missing = play(capsys, monkeypatch, "", DUEL, "--replay", str(tmp_path / "none.json"))
+    assert missing.code == 2 and "cannot read the record: [Errno 2]" in missing.err
+
+
+def test_a_record_without_a_kind_is_a_play_record(capsys, monkeypatch, tmp_path):
+    """Records written before ``kind`` existed replay as they did."""
+    record = tmp_path / "r.json"
+    first = play(capsys, monkeypatch, "1\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                 "--record", str(record))
+    old = _damaged(record, tmp_path, kind=DROP)
+    again = play(capsys, monkeypatch, "", DUEL, "--replay", str(old))
+    assert again.code == 0, again.err
+    assert again.out == first.out
+
+
+def test_a_refused_answer_is_not_recorded(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "r.json"
+    result = play(capsys, monkeypatch, "1\nswing wildly\n", DUEL, "--as", "Ser Aldric",
+                  "--record", str(record))
+    assert result.code == 2 and "answer 2: 'swing wildly'" in result.err
+    assert json.loads(record.read_text())["answers"] == ["1"]
 
 
 def _menu(ruleset: str, **a):

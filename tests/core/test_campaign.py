@@ -174,3 +174,45 @@ def test_the_fled_leave_the_campaign_unless_they_may_rejoin(monkeypatch, rejoin)
     fates = dict(run.fates)
     assert fates["Squire"] == "fled"
     assert run.survivors == (2 if rejoin else 1)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_who_comes_to_is_what_the_roll_call_and_the_fates_say(ruleset):
+    """Out cold when a fight ended but no longer kept down by its wounds (ORE/B-Grade: half
+    the Shock went in the aftermath): the roll call still says ``unconscious`` (the fight's
+    status, as the results count it), the stage says the member comes to, with the state
+    beside the roll call's, the member fights the next stage, and a last stage's come-to
+    members are exactly those whose fate is ``unconscious, then comes to``."""
+    camp = load_campaign(ROAD)
+    seen = 0
+    for seed in range(60):
+        run = run_campaign(camp, ruleset, seed, log=True)
+        for s, after in zip(run.stages, (*run.stages[1:], None), strict=True):
+            calls = {e["who"]: e for e in s.events or () if e["type"] == "rollcall"
+                     and e["who"] in s.fighters}
+            came = dict(s.came_to)
+            for name, state in came.items():
+                assert calls[name]["state"] == "unconscious", (seed, s.stage, name)
+                assert calls[name]["text"].endswith(f" - {state}")  # the same wounds
+                if after is not None:
+                    assert name in after.fighters and name not in after.sat_out
+            seen += len(came)
+        last = run.stages[-1]
+        comes_to = {n for n, fate in run.fates if fate == "unconscious, then comes to"}
+        assert comes_to == {n for n, _ in last.came_to}, seed
+        assert comes_to <= set(last.fighters)
+        # the others the last roll call has out cold are down by their wounds
+        out_cold = {e["who"] for e in last.events or () if e["type"] == "rollcall"
+                    and e["state"] == "unconscious" and e["who"] in last.fighters}
+        assert {n for n, fate in run.fates if fate == "unconscious"} >= out_cold - comes_to
+    if ruleset in ("ore", "bgrade"):  # the halving of the Shock wakes some, now and then
+        assert seen >= 2
+
+
+def test_came_to_is_told_only_when_logging():
+    camp = load_campaign(ROAD)
+    for seed in range(10):
+        quiet = run_campaign(camp, "bgrade", seed)
+        told = run_campaign(camp, "bgrade", seed, log=True)
+        assert all(s.came_to == () for s in quiet.stages)
+        assert quiet.fates == told.fates  # the fates do not depend on the telling

@@ -1,0 +1,188 @@
+"""Records of played fights and their replay, for ``fray play`` and ``fray campaign --play``.
+
+A record is a JSON object: ``kind`` (``play`` or ``campaign``), the name of what was played
+under the key of its kind (``scenario`` or ``campaign``, the file's stem), its ``digest``
+(the fingerprint of what the file says), ``ruleset``, ``seed``, ``as`` (the combatants the
+player played) and ``answers`` (every answer given, in order, one string each). A replay
+reads it back, checks every field against the file it is replayed with, and feeds the
+answers to the player's fighters one by one: the same fight (or chain of fights) again.
+Records of ``fray play`` written before ``kind`` existed hold a ``scenario`` and no
+``kind``: they are read as ``play`` records.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sim.batch import files
+from sim.rulesets import registry
+from sim.scenario.errors import FrayInputError, unknown
+
+# each kind: the key naming what was played, the command that writes it, what it names
+KINDS = {"play": ("scenario", "fray play", "scenario"),
+         "campaign": ("campaign", "fray campaign --play", "campaign")}
+SUFFIX = ".record.json"
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a play fixes: what was played, under which ruleset and seed, by whom, and how.
+
+    ``answers`` holds the answers read back by a replay; a play being recorded keeps its
+    own (``Player.answers``) and hands them to ``write``.
+    """
+
+    kind: str
+    name: str  # the scenario's or the campaign's slug
+    digest: str
+    ruleset: str
+    seed: int
+    played: tuple[str, ...]
+    answers: tuple[str, ...] = field(default=())
+
+    def document(self, answers: Sequence[str]) -> dict[str, Any]:
+        """The record as written, with ``answers``."""
+        key = KINDS[self.kind][0]
+        return {"kind": self.kind, key: self.name, "digest": self.digest,
+                "ruleset": self.ruleset, "seed": self.seed, "as": list(self.played),
+                "answers": list(answers)}
+
+
+def options(beside: str) -> Decorator:
+    """``--record FILE`` and ``--replay FILE``; ``beside``: the option the default follows."""
+    record = click.option(
+        "--record", "record_file", type=click.Path(dir_okay=False, path_type=Path),
+        help=f"Write the record (seed, ruleset, answers) to FILE; default: beside {beside} "
+             f"({beside.lstrip('-').upper()}{SUFFIX}).")
+    replay = click.option(
+        "--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
+        help="Play a recorded play again, answer for answer (the record gives who is "
+             "played, the ruleset and the seed).")
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        return record(replay(command))
+
+    return decorate
+
+
+def record_path(record_file: Path | None, journal: Path | None) -> Path | None:
+    """Where the record goes: ``--record``, else beside the journal, else nowhere."""
+    if record_file is None and journal is not None:
+        return journal.with_name(journal.name + SUFFIX)
+    return record_file
+
+
+def refuse_overrides(ctx: click.Context, names: Sequence[str], fixed: str) -> None:
+    """A replay takes ``fixed`` from its record: given as well, they would be ignored."""
+    given = [p.opts[0] for p in ctx.command.params if p.name in names
+             and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise FrayInputError(given[0], [("", f"--replay takes {fixed} from its record; drop "
+                                             f"{', '.join(given)}")])
+
+
+def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
+         member: str = "combatant") -> Record:
+    """The record at ``path``, checked field by field against what it is replayed with.
+
+    Args:
+        path: the record (``--replay FILE``).
+        kind: ``play`` or ``campaign``: the command replaying it.
+        name: the slug of the file given on the command line.
+        digest: that file's fingerprint.
+        members: whom a record of it may have played.
+        member: what they are called in an error (``combatant``, ``party member``).
+
+    Raises:
+        FrayInputError: naming ``path``, the field and what is allowed: unreadable or not
+            JSON, of the other command, of another file (or of this one before it
+            changed), or a field missing or of the wrong kind.
+    """
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FrayInputError(str(path), [("", f"cannot read the record: {exc}")]) from None
+    except ValueError as exc:
+        raise FrayInputError(str(path), [("", f"not a record (not JSON: {exc})")]) from None
+    if not isinstance(doc, dict):
+        raise FrayInputError(str(path), [("", "not a record: expected a JSON object with "
+                                              "kind, digest, ruleset, seed, as and answers")])
+    bad = _Problems(str(path))
+    key, command, what = KINDS[kind]
+    found = doc.get("kind", "play" if "scenario" in doc else None)
+    if found != kind:
+        if found in KINDS:
+            other_key, other_command, other_what = KINDS[found]
+            of = f" ({other_what} {_short(doc[other_key])})" if other_key in doc else ""
+            bad.stop("kind", f"a record of {other_command}{of}; here --replay takes a "
+                             f"record of {command}")
+        bad.stop("kind", f"expected {kind!r} (a record of {command}), got {found!r}")
+    missing = [k for k in (key, "digest", "ruleset", "seed", "as", "answers") if k not in doc]
+    for k in missing:
+        bad.add(k, f"missing: a record of {command} holds {key}, digest, ruleset, seed, as "
+                   f"and answers")
+    bad.raise_any()
+    if doc["digest"] != digest or doc[key] != name:
+        bad.stop("digest", f"the record was made from another {what} file, or from this one "
+                           f"before it changed (recorded: {_short(doc[key])}, digest "
+                           f"{_short(doc['digest'])}; this file: {name!r}, digest "
+                           f"{digest!r}); replay it with the file it was made from")
+    ruleset = doc["ruleset"]
+    if ruleset not in registry.names():
+        bad.add("ruleset", unknown("ruleset", ruleset, registry.names()))
+    seed = doc["seed"]
+    if type(seed) is not int or seed < 0:
+        bad.add("seed", f"expected an integer of 0 or more, got {seed!r}")
+    played = doc["as"]
+    if not isinstance(played, list) or not played or not all(
+            isinstance(n, str) for n in played):
+        bad.add("as", f"expected a list of the names of the {member}s played, got "
+                      f"{_short(played)}")
+    else:
+        for n in played:
+            if n not in members:
+                bad.add("as", unknown(member, n, members))
+    answers = doc["answers"]
+    if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
+        bad.add("answers", f"expected a list of answers (strings, one per answer), got "
+                           f"{_short(answers)}")
+    bad.raise_any()
+    return Record(kind, name, digest, ruleset, seed, tuple(played), tuple(answers))
+
+
+def write(path: Path | None, record: Record, answers: Sequence[str]) -> None:
+    """Write the record with ``answers`` to ``path`` (if any), and say so on stderr."""
+    if path is not None:
+        files.write_json(path, record.document(answers))
+        click.echo(f"wrote {path}", err=True)
+
+
+class _Problems:
+    """The problems found in one record, raised together (the first fatal one at once)."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.found: list[tuple[str, str]] = []
+
+    def add(self, where: str, message: str) -> None:
+        self.found.append((where, message))
+
+    def stop(self, where: str, message: str) -> None:
+        self.found.append((where, message))
+        self.raise_any()
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise FrayInputError(self.source, self.found)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
