@@ -191,7 +191,7 @@ class D6Fighter(Combatant):
         """Health for the log: ``2 wounds (wounded)`` or ``HP 12/27 (wounded)``.
 
         The stunned level reads ``stunned`` only while its stun runs (``stun_round`` is the
-        round it was dealt in until that round ends, then -1) and ``stun over`` after.
+        round it was dealt in until that round ends, then -1) and ``no penalty`` after.
         """
         word = self.level.label(self.stun_round >= 0)
         if self.hp_max:

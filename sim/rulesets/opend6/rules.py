@@ -108,17 +108,18 @@ class WoundStatus(IntEnum):
 
         ``stun_running``: for STUNNED, whether the stun's round is still going on. Once it
         is over the fighter keeps its wound (or its hit points) but no penalty: the words
-        are then :data:`STUN_OVER`, not ``stunned``.
+        are then :data:`AFTER_STUN` (``no penalty``), not ``stunned``.
         """
         if self is WoundStatus.STUNNED and not stun_running:
-            return STUN_OVER
+            return AFTER_STUN
         return _LABELS[self]
 
 
 _PENALTIES = (0, -1, -1, -2, -3, 0)
 _LABELS = ("healthy", "stunned", "wounded", "severely wounded", "mortally wounded", "dead")
-STUN_OVER = "stun over"
-"""The words for the stunned level (1 wound, or 14-19 HP) after the round of its stun."""
+AFTER_STUN = "no penalty"
+"""The words for the stunned level (1 wound, or 14-19 HP) when no stun runs: after the
+round of its stun, or reached by healing (RULES.md: the level's -1D lasts that round only)."""
 
 WOUND_LIMIT = 5
 """Wounds that kill (the seed's standard; a GM may change it)."""

@@ -138,7 +138,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
             self._stunned += (target,)
 
     def end_round(self, enc: Encounter) -> None:
-        """The round's stuns end with it: their fighters read ``stun over`` from here on.
+        """The round's stuns end with it: their fighters read ``no penalty`` from here on.
 
         Only the words change (``D6Fighter.state``): ``health_penalty`` already gives no
         die off once the round has passed.
