@@ -104,7 +104,7 @@ class Player:
                              f"0-{len(entries)} or a keyword in brackets")
                 continue
             if isinstance(option, menus.Group):
-                option = self._detail(enc, c, menu, option, suggested)
+                option = self._detail(enc, c, menu, option, suggested, entries)
                 if option is None:  # back: the first menu again
                     self.say(first)
                     continue
@@ -117,14 +117,22 @@ class Player:
             c.why = "the player yields" if yields else f"the player's choice: {option.label}"
             return list(option.intents)
 
-    def _detail(self, enc: Encounter, c, menu: list, group, suggested: list):
+    def _detail(self, enc: Encounter, c, menu: list, group, suggested: list,
+                entries: list):
         """The second menu of ``group``: an option, None to go back, ``_AI`` or ``_ENDED``.
 
         Enter takes the AI's choice when it is in the group (it is marked), else goes back;
-        0 goes back; any keyword of the whole menu is taken as on the first menu.
+        0 goes back; a keyword is taken as on the first menu (another group's opens that).
         """
-        mine = next((o for o in group.options if list(o.intents) == suggested), None)
-        self.say(group_text(group, mine))
+        while True:
+            mine = next((o for o in group.options if list(o.intents) == suggested), None)
+            self.say(group_text(group, mine))
+            found = self._detail_answer(enc, c, menu, group, mine, entries)
+            if not isinstance(found, menus.Group):
+                return found
+            group = found
+
+    def _detail_answer(self, enc: Encounter, c, menu: list, group, mine, entries: list):
         while True:
             answer = self._read(c)
             if answer is None:
@@ -136,11 +144,13 @@ class Player:
                 return _AI if mine is not None else None
             if text.lower() in ("0", "back"):
                 return None
-            option = (group.options[int(text) - 1]
-                      if text.isdigit() and 1 <= int(text) <= len(group.options)
-                      else None if text.isdigit() else menus.find(menu, text))
-            if option is not None:
-                return option
+            if text.isdigit():
+                k = int(text)
+                found = group.options[k - 1] if 1 <= k <= len(group.options) else None
+            else:
+                found = menus.find_top(entries, menu, text)
+            if found is not None:
+                return found
             self._refuse(f"'{answer}' is not one of these{_hint(list(group.options), answer)}: "
                          f"answer 1-{len(group.options)}, 0 to go back, or a keyword")
 

@@ -411,6 +411,19 @@ def test_enter_in_a_second_menu_takes_the_ai_choice_there_or_goes_back(capsys, m
     assert "the player's choice: parry" in back.out
 
 
+def test_a_second_menu_takes_keywords_as_the_first_does(capsys, monkeypatch):
+    """In the several attacks: another group's keyword opens that group, a detail's keyword
+    is declared at once."""
+    other = play(capsys, monkeypatch, "2\ndefend\n2\n\n", DUEL, "--as", "Ser Aldric",
+                 "--seed", "3")
+    assert other.code == 0, other.err
+    assert "defend (dodge or parry): answer a number" in other.out
+    assert "the player's choice: parry" in other.out
+    detail = play(capsys, monkeypatch, "2\ncalled torso Ser Benedek\n\n", DUEL, "--as",
+                  "Ser Aldric", "--seed", "3")
+    assert "the player's choice: called shot at Ser Benedek's torso" in detail.out
+
+
 def test_a_bad_answer_in_a_second_menu_names_it(capsys, monkeypatch):
     result = play(capsys, monkeypatch, "3\n13\n", DUEL, "--as", "Ser Aldric")
     assert result.code == 2
