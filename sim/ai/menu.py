@@ -3,7 +3,9 @@
 Built from the ruleset's own answers (``Advisor``: reach, hopeless attacks, defenses, extra
 attacks, called shots, reloads, odds) and the intents it ``supports``, never a fixed list:
 the same questions the AI profiles ask before they choose. Each option carries its intents
-and, for an attack, the exact chance that its first attack hits (``Advisor.attack_odds``).
+and, for an attack, the exact chance that its first attack hits (``Advisor.attack_odds``),
+and the group it is listed in on ``fray play``'s short first menu (``top``): the details of
+a group (how many attacks, which location, which defense, where to move) are its second menu.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class Option:
         intents: what is declared.
         odds: the chance the first attack hits, or None.
         head: the chance its roll holds a head hit (ORE), or None.
+        group, heading: the key and the words of the group it is listed in on the first
+            menu of ``fray play`` (``top``); "" for an option listed there on its own.
     """
 
     key: str
@@ -41,6 +45,67 @@ class Option:
     intents: tuple[Intent, ...]
     odds: float | None = None
     head: float | None = None
+    group: str = ""
+    heading: str = ""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Options listed under one line of the first menu, picked from a second one.
+
+    Attributes:
+        key: the keyword answer that opens it (``called Ser Benedek``, ``defend``, ``move``).
+        label: what the first menu shows.
+        options: its options, in menu order.
+    """
+
+    key: str
+    label: str
+    options: tuple[Option, ...]
+
+
+# the groups' keys and words: the several attacks (and an attack with a defense) on a foe,
+# the called shots at a foe, the defenses, the moves, a shooter's cover and steps back
+MOVES = {"group": "move", "heading": "move toward a foe, charge, or go to an ally"}
+PLACES = {"group": "cover", "heading": "take cover (and shoot)"}
+STEP_BACK = {"group": "step back", "heading": "step back out of melee and shoot"}
+
+
+def _several(foe: Combatant) -> dict[str, str]:
+    return {"group": f"more {foe.name}",
+            "heading": f"attack {foe.name} twice or more, or with a defense"}
+
+
+def _called(foe: Combatant) -> dict[str, str]:
+    return {"group": f"called {foe.name}",
+            "heading": f"called shot at {foe.name}"}
+
+
+def top(menu: list[Option]) -> list[Option | Group]:
+    """The first menu: each option without a group, and one line per group, in menu order.
+
+    A group of one option is listed as that option. The second step (``Group.options``)
+    holds the details: how many attacks, which location, which defense, where to move.
+    """
+    members: dict[str, list[Option]] = {}
+    order: list[Option | str] = []
+    for option in menu:
+        if not option.group:
+            order.append(option)
+        elif option.group in members:
+            members[option.group].append(option)
+        else:
+            members[option.group] = [option]
+            order.append(option.group)
+    out: list[Option | Group] = []
+    for entry in order:
+        if isinstance(entry, Option):
+            out.append(entry)
+            continue
+        inside = members[entry]
+        out.append(inside[0] if len(inside) == 1
+                   else Group(entry, inside[0].heading, tuple(inside)))
+    return out
 
 
 def options(enc: Encounter, c: Combatant) -> list[Option]:
@@ -57,7 +122,8 @@ def options(enc: Encounter, c: Combatant) -> list[Option]:
             continue
         out += _attacks(enc, c, foe, kinds, most)
     for kind in kinds:
-        out.append(Option(f"defend {kind}", f"{kind} (until its next turn)", (Defend(kind),)))
+        out.append(Option(f"defend {kind}", f"{kind} (until its next turn)", (Defend(kind),),
+                          group="defend", heading=f"defend ({' or '.join(kinds)})"))
     out += _moves(enc, c, foes, supports)
     if Bide in supports:
         out.append(Option("bide", "bide (act later, first next round)", (Bide(),)))
@@ -80,8 +146,10 @@ def _attacks(enc: Encounter, c: Combatant, foe: Combatant, kinds: tuple[str, ...
     def offer(key: str, label: str, intents: tuple[Intent, ...]) -> None:
         chance = advisor.attack_odds(enc, c, list(intents))
         if chance is None or chance > 0:
+            group = {} if len(intents) == 1 and not intents[0].called else (
+                _called(foe) if intents[0].called else _several(foe))
             out.append(Option(key, label, intents, chance,
-                              head=advisor.head_odds(enc, c, list(intents))))
+                              head=advisor.head_odds(enc, c, list(intents)), **group))
 
     shots = 1 if advisor.single_shot(c) else min(most, MAX_ATTACKS)
     for n in range(1, shots + 1):
@@ -120,17 +188,17 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
             move = Move(foe, stop_at=profiles.stop_at(c))
             ends = min(gap, max(gap - c.speed, profiles.stop_at(c)))
             out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.1f} m away; "
-                              f"you end {ends:.1f} m from it if it stays)", (move,)))
+                              f"you end {ends:.1f} m from it if it stays)", (move,), **MOVES))
             if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
                 _offer(enc, c, out, f"charge {foe.name}", f"charge {foe.name}",
-                       (move, Attack(foe)))
+                       (move, Attack(foe)), MOVES)
             if most >= 2 and Aim in supports and c.ranged:
                 out.append(Option(f"move {foe.name} and aim", f"move toward {foe.name} and "
-                                  f"aim", (move, Aim(foe))))
+                                  f"aim", (move, Aim(foe)), **MOVES))
         for ally in enc.allies(c):
             if ally.ranged and field.distance(c.pos, ally.pos) > 0:
                 out.append(Option(f"guard {ally.name}", f"go to {ally.name}'s side",
-                                  (Move(ally, stop_at=0.0),)))
+                                  (Move(ally, stop_at=0.0),), **MOVES))
     if Retreat in supports and foes:
         if c.ranged:
             out += _shooter_places(enc, c, foes, most)
@@ -163,25 +231,26 @@ def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
             if spot not in seen:
                 seen.add(spot)
                 out.append(Option(f"cover {place}", f"take cover at {place} "
-                                  f"({field.cover(spot).label})", (Retreat(spot),)))
+                                  f"({field.cover(spot).label})", (Retreat(spot),), **PLACES))
             if most >= 2:
                 _offer(enc, c, out, f"cover {place} and shoot {foe.name}",
                        f"take cover at {place} and shoot {foe.name}",
-                       (Retreat(spot), Attack(foe)))
+                       (Retreat(spot), Attack(foe)), PLACES)
         for back in tactics.step_back_spots(enc, c, foes, foe) if most >= 2 else ():
             place = field.describe(back)
             _offer(enc, c, out, f"step back {place} and shoot {foe.name}",
-                   f"step back to {place} and shoot {foe.name}", (Retreat(back), Attack(foe)))
+                   f"step back to {place} and shoot {foe.name}", (Retreat(back), Attack(foe)),
+                   STEP_BACK)
     return out
 
 
 def _offer(enc: Encounter, c: Combatant, out: list[Option], key: str, label: str,
-           intents: tuple[Intent, ...]) -> None:
-    """Add a declaration that moves, then attacks.
+           intents: tuple[Intent, ...], group: dict[str, str]) -> None:
+    """Add a declaration that moves, then attacks, listed in ``group`` (``MOVES``, ...).
 
     No odds on the menu: the attack is rolled from where the move ends, not from here.
     """
-    out.append(Option(key, label, intents))
+    out.append(Option(key, label, intents, **group))
 
 
 def find(menu: list[Option], answer: str) -> Option | None:
@@ -192,3 +261,24 @@ def find(menu: list[Option], answer: str) -> Option | None:
         return menu[k - 1] if 1 <= k <= len(menu) else None
     wanted = " ".join(text.lower().split())
     return next((o for o in menu if o.key.lower() == wanted), None)
+
+
+def find_top(entries: list[Option | Group], menu: list[Option],
+             answer: str) -> Option | Group | None:
+    """What an answer to the first menu names.
+
+    Its number there, any option's key (a detail can be named at once: ``called head Ser
+    Benedek``), or a group's key (``called Ser Benedek``: its second menu).
+    """
+    text = answer.strip()
+    if text.isdigit():
+        k = int(text)
+        return entries[k - 1] if 1 <= k <= len(entries) else None
+    wanted = " ".join(text.lower().split())
+    found = next((o for o in menu if o.key.lower() == wanted), None)
+    if found is None:
+        found = next((o for o in menu if o.group and o.group.lower() == wanted), None)
+        if found is not None:  # the group's line (or its one option, listed as itself)
+            found = next((e for e in entries if isinstance(e, Group)
+                          and e.key == found.group), found)
+    return found

@@ -147,7 +147,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
           force: bool) -> None:
     """Chain ``fray play`` through the stages for the named party members, recorded."""
     roster = camp.roster()
-    answers = None
+    answers, grouped = None, True
     if replay_file is not None:
         records.refuse_overrides(click.get_current_context(), ("names", "ruleset", "seed"),
                                  "the party members played, the ruleset and the seed")
@@ -155,6 +155,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
                                 "party member")
         names, ruleset, seed = ",".join(replayed.played), replayed.ruleset, replayed.seed
         answers = iter(replayed.answers)
+        grouped = replayed.menu == records.MENU
     elif not sys.stdin.isatty():
         answers = (line.rstrip("\n") for line in sys.stdin)
     wanted = [n.strip() for n in (names or "").split(",") if n.strip()]
@@ -168,8 +169,8 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
         if path is not None:
             files.claim_out_file(path, force)
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
-                            seed, tuple(wanted))
-    player = Player(answers, click.echo, fmt)
+                            seed, tuple(wanted), menu=records.MENU if grouped else 1)
+    player = Player(answers, click.echo, fmt, grouped)
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]
 

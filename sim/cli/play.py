@@ -2,7 +2,8 @@
 
 The player's fighters are asked at each declaration (``Encounter(minds=...)``): a situation
 panel and a numbered menu of the legal declarations (``sim.ai.menu``), each attack with its
-exact odds, and 0 for what the tactical AI would do. Answers come from the terminal, or one
+exact odds, and 0 for what the tactical AI would do: a short first menu whose grouped lines
+open a second menu of their details (``menus.top``). Answers come from the terminal, or one
 a line from a script when stdin is not a terminal; at the end of a script the fighters'
 own AI profiles take over. Every answer is recorded, so ``--replay`` fights the same fight.
 """
@@ -24,7 +25,7 @@ from sim.cli import params, records
 from sim.core.actions import Yield
 from sim.core.engine import Encounter
 from sim.report.log import render
-from sim.report.panel import menu_text, situation
+from sim.report.panel import group_text, menu_text, situation, top_text
 from sim.scenario.errors import FrayInputError, suggest, unknown
 
 PLAYER = Policy(spends=True, reacts=True)
@@ -38,13 +39,16 @@ class Player:
     Args:
         lines: the answers, one per line (a script or a record); None reads the terminal.
         say: where the fight and the prompts are written.
+        grouped: the two-step menu (the default); False: the one long list of a record
+            made before it, whose numbers count in that list.
     """
 
     def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
-                 fmt: str = "text"):
+                 fmt: str = "text", grouped: bool = True):
         self.lines = lines
         self.say = say
         self.fmt = fmt
+        self.grouped = grouped
         self.answers: list[str] = []  # every answer read, in order: the record
         self.shown = 0  # log events already written
         self.done = False  # the script ran out: the AI profiles decide from here on
@@ -62,15 +66,23 @@ class Player:
         menu = menus.options(enc, c)
         why = c.why
         suggested = ai.PROFILES["tactical"](enc, c)
-        same = next((o.label for o in menu if list(o.intents) == suggested), None)
-        suggestion = f"{same or _intents_text(suggested) or 'hold'} ({c.why})"
+        same = next((o for o in menu if list(o.intents) == suggested), None)
+        suggestion = f"{same.label if same else _intents_text(suggested) or 'hold'} ({c.why})"
         c.why = why
         enc.rng.setstate(state)
         # the menu first, the situation last: what the player weighs stays beside the prompt
-        self.say(menu_text(menu, suggestion) + "\n" + situation(enc, c))
-        return self._choose(enc, c, menu, suggested)
+        if self.grouped:
+            entries = menus.top(menu)
+            first = top_text(entries, suggestion, same)
+        else:
+            entries, first = menu, menu_text(menu, suggestion)
+        self.say(first + "\n" + situation(enc, c))
+        return self._choose(enc, c, menu, suggested, entries, first)
 
-    def _choose(self, enc: Encounter, c, menu: list, suggested: list) -> list:
+    def _choose(self, enc: Encounter, c, menu: list, suggested: list,
+                entries: list | None = None, first: str = "") -> list:
+        """The first menu's answer; a group's line opens its second menu (0 comes back)."""
+        entries = menu if entries is None else entries
         while True:
             answer = self._read(c)
             if answer is None:
@@ -80,14 +92,62 @@ class Player:
             if answer.strip() in ("", "0", "ai"):
                 c.why = "the player takes the tactical AI's choice"
                 return list(suggested)
-            option = menus.find(menu, answer)
+            option = (menus.find_top(entries, menu, answer) if self.grouped
+                      else menus.find(menu, answer))
             if option is None:
                 self._refuse(f"'{answer}' is not on the menu{_hint(menu, answer)}: answer "
-                             f"0-{len(menu)} or a keyword in brackets")
+                             f"0-{len(entries)} or a keyword in brackets")
                 continue
+            if isinstance(option, menus.Group):
+                option = self._detail(enc, c, menu, option, suggested, entries)
+                if option is None:  # back: the first menu again
+                    self.say(first)
+                    continue
+                if option is _ENDED:
+                    return ai.decide(enc, c)
+                if option is _AI:
+                    c.why = "the player takes the tactical AI's choice"
+                    return list(suggested)
             yields = option.intents and type(option.intents[0]) is Yield
             c.why = "the player yields" if yields else f"the player's choice: {option.label}"
             return list(option.intents)
+
+    def _detail(self, enc: Encounter, c, menu: list, group, suggested: list,
+                entries: list):
+        """The second menu of ``group``: an option, None to go back, ``_AI`` or ``_ENDED``.
+
+        Enter takes the AI's choice when it is in the group (it is marked), else goes back;
+        0 goes back; a keyword is taken as on the first menu (another group's opens that).
+        """
+        while True:
+            mine = next((o for o in group.options if list(o.intents) == suggested), None)
+            self.say(group_text(group, mine))
+            found = self._detail_answer(enc, c, menu, group, mine, entries)
+            if not isinstance(found, menus.Group):
+                return found
+            group = found
+
+    def _detail_answer(self, enc: Encounter, c, menu: list, group, mine, entries: list):
+        while True:
+            answer = self._read(c)
+            if answer is None:
+                self._end(enc, c)
+                return _ENDED
+            self.answers.append(answer)
+            text = answer.strip()
+            if not text:
+                return _AI if mine is not None else None
+            if text.lower() in ("0", "back"):
+                return None
+            if text.isdigit():
+                k = int(text)
+                found = group.options[k - 1] if 1 <= k <= len(group.options) else None
+            else:
+                found = menus.find_top(entries, menu, text)
+            if found is not None:
+                return found
+            self._refuse(f"'{answer}' is not one of these{_hint(list(group.options), answer)}: "
+                         f"answer 1-{len(group.options)}, 0 to go back, or a keyword")
 
     def choose(self, enc: Encounter, c, question: str, labels: list[str], default: int) -> int:
         """A choice a ruleset asks after a roll: a number, or Enter for the AI's (default)."""
@@ -153,6 +213,9 @@ class Player:
             self.say(render(new, self.fmt).rstrip("\n"))
 
 
+_AI, _ENDED = object(), object()  # a second menu's answer: the AI's choice; no answer left
+
+
 def _hint(menu: list, answer: str) -> str:
     """The nearest keywords to a refused answer: the shortest holding its words, or a typo's."""
     words = answer.lower().split()
@@ -192,7 +255,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     `attack Bandit 1`); at the end of the input the fighters' own AI profiles decide.
     """
     scenario = params.load_scenario(scenario_file)
-    answers = None
+    answers, grouped = None, True
     if replay_file is not None:
         records.refuse_overrides(click.get_current_context(), ("names", "ruleset", "seed"),
                                  "the fighters, the ruleset and the seed")
@@ -201,6 +264,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
                                 everyone)
         names, ruleset, seed = ",".join(replayed.played), replayed.ruleset, replayed.seed
         answers = iter(replayed.answers)
+        grouped = replayed.menu == records.MENU
     elif not sys.stdin.isatty():
         answers = (line.rstrip("\n") for line in sys.stdin)
     if names is None:
@@ -211,13 +275,13 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     for path in (log_file, record_file):
         if path is not None:
             files.claim_out_file(path, force)
-    player = Player(answers, click.echo, fmt)
+    player = Player(answers, click.echo, fmt, grouped)
     enc = Encounter(scenario, ruleset, seed, log=True, minds=dict.fromkeys(played, player))
     for c in enc.combatants:
         if c.name in played:  # the player decides what to spend, whatever the profile
             player.policies[c.name], c.policy = c.policy, PLAYER
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
-                            seed, tuple(played))
+                            seed, tuple(played), menu=records.MENU if grouped else 1)
     try:
         enc.run()
     except KeyboardInterrupt:

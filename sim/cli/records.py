@@ -7,7 +7,9 @@ player played) and ``answers`` (every answer given, in order, one string each). 
 reads it back, checks every field against the file it is replayed with, and feeds the
 answers to the player's fighters one by one: the same fight (or chain of fights) again.
 Records of ``fray play`` written before ``kind`` existed hold a ``scenario`` and no
-``kind``: they are read as ``play`` records.
+``kind``: they are read as ``play`` records. ``menu`` says which menu the answers were
+given to (``MENU``); a record without it was made with the one long list, and is replayed
+with that list.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ from sim.scenario.errors import FrayInputError, unknown
 KINDS = {"play": ("scenario", "fray play", "scenario"),
          "campaign": ("campaign", "fray campaign --play", "campaign")}
 SUFFIX = ".record.json"
+MENU = 2
+"""The menu a record's answers were given to: 2, the two-step menu (a short first menu, the
+details of a group in a second, ``menus.top``); a record without ``menu`` is of the one long
+list before it, and is replayed with that list (``Player(grouped=False)``)."""
+MENUS = (1, MENU)
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
@@ -46,13 +53,14 @@ class Record:
     seed: int
     played: tuple[str, ...]
     answers: tuple[str, ...] = field(default=())
+    menu: int = MENU  # the menu the answers are to (``MENU``)
 
     def document(self, answers: Sequence[str]) -> dict[str, Any]:
         """The record as written, with ``answers``."""
         key = KINDS[self.kind][0]
         return {"kind": self.kind, key: self.name, "digest": self.digest,
                 "ruleset": self.ruleset, "seed": self.seed, "as": list(self.played),
-                "answers": list(answers)}
+                "menu": self.menu, "answers": list(answers)}
 
 
 def options(beside: str) -> Decorator:
@@ -153,8 +161,13 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
     if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
         bad.add("answers", f"expected a list of answers (strings, one per answer), got "
                            f"{_short(answers)}")
+    menu = doc.get("menu", 1)  # made before the two-step menu: the one long list
+    if type(menu) is not int or menu not in MENUS:
+        bad.add("menu", f"the record's answers are to menu {_short(menu)}, which this fray "
+                        f"does not know (it knows 1, the one long list, and {MENU}, the "
+                        "two-step menu)")
     bad.raise_any()
-    return Record(kind, name, digest, ruleset, seed, tuple(played), tuple(answers))
+    return Record(kind, name, digest, ruleset, seed, tuple(played), tuple(answers), menu)
 
 
 def write(path: Path | None, record: Record, answers: Sequence[str]) -> None:

@@ -11,7 +11,7 @@ from rich.table import Table
 from sim.core.actions import Attack
 
 if TYPE_CHECKING:
-    from sim.ai.menu import Option
+    from sim.ai.menu import Group, Option
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
@@ -54,29 +54,98 @@ def situation(enc: Encounter, c: Combatant) -> str:
     return out.getvalue().rstrip("\n")
 
 
-def menu_text(menu: list[Option], suggestion: str) -> str:
-    """The numbered menu, odds beside each attack, and the tactical AI's choice as 0.
+def _odds(option: Option) -> str:
+    if option.odds is None:
+        return ""
+    several = sum(type(i) is Attack for i in option.intents) > 1
+    head = f", {option.head:.0%} to the head" if option.head else ""
+    return f"  [{option.odds:.0%} {'the first hits' if several else 'to hit'}{head}]"
+
+
+def _lines(menu: list[Option], mark: Option | None = None, cut: int = 0,
+           keys: bool = True) -> list[str]:
+    """Numbered lines from 1, odds beside each attack; ``mark``: the AI's, Enter's.
 
     An option ``X and again`` (a called shot, then a plain attack) shares the line of its
-    ``X``: the called shots of ORE and B-Grade would otherwise fill a screen.
+    ``X``: the called shots of ORE and B-Grade would otherwise fill a screen. ``cut``: the
+    characters of each label its group's heading already says (``_shared``); ``keys``: the
+    keyword in brackets (a second menu is answered by number: its lines stay short).
     """
-    def odds(option: Option) -> str:
-        if option.odds is None:
-            return ""
-        several = sum(type(i) is Attack for i in option.intents) > 1
-        head = f", {option.head:.0%} to the head" if option.head else ""
-        return f"  [{option.odds:.0%} {'the first hits' if several else 'to hit'}{head}]"
+    def ai(option: Option) -> str:
+        return "   <- the AI would (Enter)" if option is mark else ""
 
-    lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
+    def key(text: str) -> str:
+        return f"   ({text})" if keys else ""
+
+    lines = []
     k = 0
     while k < len(menu):
         option = menu[k]
         again = menu[k + 1] if k + 1 < len(menu) else None
         if again is not None and again.key == f"{option.key} and again":
-            lines.append(f"  {k + 1}. {option.label}{odds(option)}  | {k + 2}. then attack "
-                         f"again{odds(again)}   ({option.key}[ and again])")
+            lines.append(f"  {k + 1}. {option.label[cut:]}{_odds(option)}{ai(option)}  | "
+                         f"{k + 2}. then attack again{_odds(again)}{ai(again)}"
+                         f"{key(option.key + '[ and again]')}")
             k += 2
             continue
-        lines.append(f"  {k + 1}. {option.label}{odds(option)}   ({option.key})")
+        lines.append(f"  {k + 1}. {option.label[cut:]}{_odds(option)}{key(option.key)}"
+                     f"{ai(option)}")
         k += 1
+    return lines
+
+
+def _shared(labels: list[str]) -> int:
+    """The length of the words every label begins with (``called shot at B's ``), or 0."""
+    words = [label.split(" ") for label in labels]
+    n = 0
+    while all(len(w) > n + 1 and w[n] == words[0][n] for w in words):
+        n += 1
+    return len(" ".join(words[0][:n])) + 1 if n else 0
+
+
+def menu_text(menu: list[Option], suggestion: str) -> str:
+    """The whole menu in one list, and the tactical AI's choice as 0.
+
+    What ``fray play`` showed before the two-step menu (``top_text``): a replay of a record
+    made then (no ``menu`` in it) shows it again, so its numbers mean what they meant.
+    """
+    return "\n".join([f"  0. what the tactical AI would do (or Enter): {suggestion}",
+                      *_lines(menu)])
+
+
+def _range(options: tuple[Option, ...]) -> str:
+    """The first-hit chances of a group's attacks, lowest to highest: ``[28-70% to hit]``."""
+    chances = sorted({round(o.odds * 100) for o in options if o.odds is not None})
+    if not chances:
+        return ""
+    span = f"{chances[0]}%" if len(chances) == 1 else f"{chances[0]}-{chances[-1]}%"
+    return f"  [{span} the first hits]"
+
+
+def top_text(entries: list[Option | Group], suggestion: str,
+             ai: Option | None = None) -> str:
+    """The first menu: the AI's choice as 0, then each option alone or one line per group.
+
+    A group's line (ending in ``...``) says the range of its attacks' first chance to hit
+    and whether the AI's choice (``ai``) is among its details.
+    """
+    lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
+    for k, entry in enumerate(entries, start=1):
+        if hasattr(entry, "options"):  # a Group (sim.report imports no sim.ai at run time)
+            here = "   <- the AI's choice is in here" if ai in entry.options else ""
+            lines.append(f"  {k}. {entry.label}...{_range(entry.options)}   ({entry.key})"
+                         f"{here}")
+        else:
+            lines.append(f"  {k}. {entry.label}{_odds(entry)}   ({entry.key})")
     return "\n".join(lines)
+
+
+def group_text(group: Group, ai: Option | None = None) -> str:
+    """The second menu of one group: its options from 1, 0 to go back.
+
+    Enter takes the AI's choice when it is one of them (marked), else goes back.
+    """
+    enter = "Enter: the AI's choice" if ai in group.options else "Enter: back"
+    options = list(group.options)
+    return "\n".join([f"{group.label}: answer a number (0: back to the first menu; {enter})",
+                      *_lines(options, ai, _shared([o.label for o in options]), keys=False)])

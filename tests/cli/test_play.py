@@ -325,7 +325,8 @@ def test_each_menu_number_picks_the_option_it_is_printed_beside():
 
 
 def test_no_fate_point_question_on_a_roll_that_already_surely_hits(capsys, monkeypatch):
-    result = play(capsys, monkeypatch, "4\n\n\n\n\n\n", str(SCENARIOS / "neutral_duel.yaml"),
+    result = play(capsys, monkeypatch, "attack Gorm twice\n\n\n\n\n\n",
+                  str(SCENARIOS / "neutral_duel.yaml"),
                   "--as", "Ilse", "--ruleset", "opend6", "--seed", "2")
     assert result.code == 0, result.err
     assert "= 27 vs difficulty 10: HIT" in result.out  # Ilse's first attack, sure to hit
@@ -442,3 +443,113 @@ def test_a_refused_keyword_gets_the_nearest_ones(capsys, monkeypatch):
         "parry'?)" in word.err
     typo = play(capsys, monkeypatch, "atack Ser Benedek\n", DUEL, "--as", "Ser Aldric")
     assert typo.code == 2 and "(did you mean 'attack Ser Benedek'?)" in typo.err
+
+
+# --- the two-step menu: a short first menu, a group's details in a second -----------------
+
+
+def test_the_first_menu_is_short_and_every_option_is_in_exactly_one_line():
+    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    entries = menus.top(menu)
+    assert len(menu) >= 20 and len(entries) <= 8  # the duel's 25 options, 7 lines
+    flat = [o for e in entries for o in (e.options if isinstance(e, menus.Group) else [e])]
+    assert flat == menu  # nothing lost, nothing twice, the menu's order kept
+    assert entries[0] is menus.find(menu, "attack B")  # a plain attack is one answer
+    called = menus.find_top(entries, menu, "called B")
+    assert isinstance(called, menus.Group) and menus.find(menu, "called head B") in \
+        called.options
+    # a group of one is listed as its option: one defense, no "defend..." line
+    enc, a, b, menu = _menu("opencore", skills={"melee": 3}, weapon="sword")
+    assert not any(isinstance(e, menus.Group) for e in menus.top(menu))
+    assert menus.find_top(menus.top(menu), menu, "defend") is menus.find(menu, "defend dodge")
+
+
+def test_a_group_opens_a_second_menu_and_zero_comes_back(capsys, monkeypatch):
+    """3 opens the called shots, 3 there is the torso; 2, 0, 1: back out, a plain attack."""
+    called = play(capsys, monkeypatch, "3\n3\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
+    assert called.code == 0, called.err
+    assert "called shot at Ser Benedek: answer a number (0: back to the first menu; " \
+           "Enter: the AI's choice)" in called.out
+    assert "  3. torso  [70% to hit]  | 4. then attack again" in called.out
+    assert "the player's choice: called shot at Ser Benedek's torso" in called.out
+    back = play(capsys, monkeypatch, "2\n0\n1\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
+    assert back.code == 0, back.err
+    first = back.out.split("== Round 1 ==")[1].split("Round 1: Ser Aldric")[0]
+    assert back.out.count(first.strip().splitlines()[1]) >= 2  # the first menu, shown again
+    assert "the player's choice: attack Ser Benedek)" in back.out
+
+
+def test_enter_in_a_second_menu_takes_the_ai_choice_there_or_goes_back(capsys, monkeypatch):
+    """The tactical AI calls the head: Enter in the called shots takes it (marked); Enter
+    in the several attacks, which do not hold it, goes back to the first menu."""
+    ai_there = play(capsys, monkeypatch, "3\n\n\n", DUEL, "--as", "Ser Aldric", "--seed",
+                    "3")
+    assert "1. head  [70% to hit]   <- the AI would (Enter)" in ai_there.out
+    assert "(called shot: head) (the player takes the tactical AI's choice)" in ai_there.out
+    back = play(capsys, monkeypatch, "2\n\ndefend\n2\n\n", DUEL, "--as", "Ser Aldric",
+                "--seed", "3")
+    assert "(0: back to the first menu; Enter: back)" in back.out
+    assert "the player's choice: parry" in back.out
+
+
+def test_a_second_menu_takes_keywords_as_the_first_does(capsys, monkeypatch):
+    """In the several attacks: another group's keyword opens that group, a detail's keyword
+    is declared at once."""
+    other = play(capsys, monkeypatch, "2\ndefend\n2\n\n", DUEL, "--as", "Ser Aldric",
+                 "--seed", "3")
+    assert other.code == 0, other.err
+    assert "defend (dodge or parry): answer a number" in other.out
+    assert "the player's choice: parry" in other.out
+    detail = play(capsys, monkeypatch, "2\ncalled torso Ser Benedek\n\n", DUEL, "--as",
+                  "Ser Aldric", "--seed", "3")
+    assert "the player's choice: called shot at Ser Benedek's torso" in detail.out
+
+
+def test_a_bad_answer_in_a_second_menu_names_it(capsys, monkeypatch):
+    result = play(capsys, monkeypatch, "3\n13\n", DUEL, "--as", "Ser Aldric")
+    assert result.code == 2
+    assert "answer 2: '13' is not one of these: answer 1-12, 0 to go back" in result.err
+
+
+def test_keywords_name_a_detail_at_once_from_the_first_menu(capsys, monkeypatch):
+    result = play(capsys, monkeypatch, "called left leg Ser Benedek\n\n", DUEL, "--as",
+                  "Ser Aldric", "--seed", "3")
+    assert result.code == 0, result.err
+    assert "the player's choice: called shot at Ser Benedek's left leg" in result.out
+    assert "(0: back to the first menu" not in result.out  # no second step
+
+
+def test_a_record_before_the_two_step_menu_replays_with_its_one_long_list(
+        capsys, monkeypatch, tmp_path):
+    """Its numbers count in the long list: 9 there was the called head shot (here 9 is not
+    on the first menu at all)."""
+    from sim import scenario as scenario_mod
+    from sim.batch.runner import scenario_digest
+
+    digest = scenario_digest(scenario_mod.load(DUEL))
+    old = {"scenario": "duel", "digest": digest, "ruleset": "ore", "seed": 3,
+           "as": ["Ser Aldric"], "answers": ["9", ""]}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    result = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
+    assert result.code == 0, result.err
+    assert "  9. called shot at Ser Benedek's head  [70% to hit]  | 10. then attack again" \
+        in result.out  # the long list, as it was shown when the record was made
+    assert "the player's choice: called shot at Ser Benedek's head" in result.out
+    path.write_text(json.dumps({**old, "menu": 3}))
+    newer = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
+    assert newer.code == 2 and "answers are to menu 3, which this fray does not know" in \
+        newer.err
+
+
+def test_a_new_record_names_its_menu_and_replays_through_both_steps(capsys, monkeypatch,
+                                                                     tmp_path):
+    record = tmp_path / "r.json"
+    first = play(capsys, monkeypatch, "3\n0\n4\n2\n\n", DUEL, "--as", "Ser Aldric",
+                 "--seed", "3", "--record", str(record))
+    assert first.code == 0, first.err
+    kept = json.loads(record.read_text())
+    assert kept["menu"] == 2 and kept["answers"][:4] == ["3", "0", "4", "2"]
+    again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert again.code == 0 and again.out == first.out
+    assert "the player's choice: parry" in again.out

@@ -157,7 +157,8 @@ class D6Fighter(Combatant):
             moves, initiative (option; 0 when off).
         cp, fate: character points and fate points left.
         wounds, hp, hp_max: health (wounds in ``opend6``, hit points in ``opend6-hp``).
-        level: the wound level those give; stun_round: the round a stun was taken in.
+        level: the wound level those give; stun_round: the round a running stun was taken
+            in, -1 once that round is over (``OpenD6Ruleset.end_round``) or with no stun.
         size: size steps from human (0); each step is 1D of damage.
         initiative, init_text, offset: the fight's turn order and its offset in a round.
         loaded: a weapon that needs reloading holds a shot.
@@ -187,8 +188,12 @@ class D6Fighter(Combatant):
                 f"CP {self.cp}, FP {self.fate}; {health}; initiative {self.init_text}")
 
     def state(self) -> str:
-        """Health for the log: ``2 wounds (wounded)`` or ``HP 12/27 (wounded)``."""
-        word = self.level.name.lower().replace("_", " ")
+        """Health for the log: ``2 wounds (wounded)`` or ``HP 12/27 (wounded)``.
+
+        The stunned level reads ``stunned`` only while its stun runs (``stun_round`` is the
+        round it was dealt in until that round ends, then -1) and ``no penalty`` after.
+        """
+        word = self.level.label(self.stun_round >= 0)
         if self.hp_max:
             return f"HP {self.hp}/{self.hp_max} ({word})"
         return f"{self.wounds} wound{'s' if self.wounds != 1 else ''} ({word})"

@@ -95,7 +95,7 @@ def log_attack(enc: Encounter, f: D6Fighter, target: D6Fighter, *, dice: int,
     if penalty:
         notes.insert(0, f"multiple actions {penalty}D")
     if health:
-        notes.insert(0, f"{f.level.name.lower().replace('_', ' ')} {health}D")
+        notes.insert(0, f"{f.level.label()} {health}D")  # a penalty: the stun runs
     against = (f"{target.name}'s {'parry' if parry else target.defense_kind} {defense}"
                if defense is not None else f"difficulty {BASE_DIFFICULTY}")
     if why:

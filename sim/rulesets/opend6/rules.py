@@ -103,8 +103,23 @@ class WoundStatus(IntEnum):
         """Whether the combatant can still take actions."""
         return self is not WoundStatus.DEAD
 
+    def label(self, stun_running: bool = True) -> str:
+        """The level in the log's words: ``severely wounded``; the one home of these names.
+
+        ``stun_running``: for STUNNED, whether the stun's round is still going on. Once it
+        is over the fighter keeps its wound (or its hit points) but no penalty: the words
+        are then :data:`AFTER_STUN` (``no penalty``), not ``stunned``.
+        """
+        if self is WoundStatus.STUNNED and not stun_running:
+            return AFTER_STUN
+        return _LABELS[self]
+
 
 _PENALTIES = (0, -1, -1, -2, -3, 0)
+_LABELS = ("healthy", "stunned", "wounded", "severely wounded", "mortally wounded", "dead")
+AFTER_STUN = "no penalty"
+"""The words for the stunned level (1 wound, or 14-19 HP) when no stun runs: after the
+round of its stun, or reached by healing (RULES.md: the level's -1D lasts that round only)."""
 
 WOUND_LIMIT = 5
 """Wounds that kill (the seed's standard; a GM may change it)."""

@@ -79,6 +79,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     supports = frozenset({Attack, Move, Retreat, Defend, Aim, Reload, Bide})
     # the first attack of the turn being resolved: (its intent, distance, dice), or None
     _measured: tuple[Attack, float, int] | None = None
+    # the fighters stunned in the round going on (their ``stun_round`` ends with it)
+    _stunned: tuple[D6Fighter, ...] = ()
 
     # ------------------------------------------------------------ building and health
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> D6Fighter:
@@ -133,6 +135,22 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         target.level = level
         if level is STUNNED:
             target.stun_round = enc.round
+            self._stunned += (target,)
+
+    def end_round(self, enc: Encounter) -> None:
+        """The round's stuns end with it: their fighters read ``no penalty`` from here on.
+
+        Only the words change (``D6Fighter.state``): ``health_penalty`` already gives no
+        die off once the round has passed.
+        """
+        if self._stunned:
+            for f in self._stunned:
+                f.stun_round = -1
+            self._stunned = ()
+
+    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
+        """The fight's last round is over too: its stuns end before the roll call."""
+        self.end_round(enc)
 
     def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
         """Whether a hit at average damage against average resistance takes ``target`` out."""

@@ -104,6 +104,44 @@ def test_a_stun_costs_one_die_for_the_rest_of_the_round_only() -> None:
     turn(enc, b, Attack(a), dice=[2, 2, 2])  # full 3D next round
 
 
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+def test_the_stunned_level_reads_stunned_only_while_the_stun_runs(ruleset) -> None:
+    """1 wound (14-19 HP) is "stunned" in the round it was dealt; after that round the
+    fighter keeps its wound but no penalty, and its state line says "no penalty"."""
+    enc, a, b = duel(member("A", traits={"strength": 2}), member("B"), ruleset)
+    enc.log = []  # the events, to read the state lines
+    if ruleset == "opend6-hp":
+        b.hp = 22
+    stun = [4, 4, 4, 4, 4, 4, 2, 2] if ruleset == "opend6-hp" else [4] * 8
+    turn(enc, a, Attack(b), dice=stun)
+    assert b.level is WoundStatus.STUNNED and b.state().endswith("(stunned)")
+    assert enc.log[-1]["state"].endswith("(stunned)")  # the hit that stunned says so
+    enc.ruleset.end_round(enc)
+    enc.round = 2
+    assert b.level is WoundStatus.STUNNED  # the wound stays, its penalty does not
+    assert b.state().endswith("(no penalty)") and enc.ruleset.health_penalty(enc, b) == 0
+    turn(enc, a, Attack(b), dice=[4, 4, 4, 4, 4, 4, 5, 6, 2])  # resistance 13: no harm
+    assert enc.log[-1]["type"] == "damage" and enc.log[-1]["state"].endswith("(no penalty)")
+    turn(enc, b, Attack(a), dice=[2, 2, 2])  # full 3D: no "stunned -1D" on the roll
+    assert "stunned" not in enc.log[-1]["text"]
+
+
+def test_a_stun_ends_with_the_fight_before_the_roll_call() -> None:
+    """The round a fight ends in is over when the fallen are counted: no "stunned" there."""
+    enc, a, b = duel(member("A", traits={"strength": 2}), member("B"))
+    b.wounds, b.level, b.stun_round = 1, WoundStatus.STUNNED, 1
+    enc.ruleset._stunned = (b,)
+    enc.ruleset.aftermath(enc, frozenset())
+    assert b.stun_round == -1 and b.state() == "1 wound (no penalty)"
+
+
+def test_wound_level_words_have_one_home() -> None:
+    assert [w.label() for w in WoundStatus] == [
+        "healthy", "stunned", "wounded", "severely wounded", "mortally wounded", "dead"]
+    assert WoundStatus.STUNNED.label(stun_running=False) == "no penalty"
+    assert WoundStatus.WOUNDED.label(stun_running=False) == "wounded"
+
+
 def test_hit_points_thresholds_and_penalties() -> None:
     enc, a, b = duel(member("A", traits={"strength": 2}), member("B"), "opend6-hp")
     b.hp = 22
