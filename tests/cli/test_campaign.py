@@ -622,9 +622,9 @@ def test_a_played_campaign_is_recorded_and_replays_the_same(capsys, monkeypatch,
     record_file = tmp_path / "journal.md.record.json"  # beside --output by default
     assert f"wrote {record_file}" in first.err
     record = json.loads(record_file.read_text())
-    assert {k: record[k] for k in ("kind", "campaign", "ruleset", "seed", "as")} == {
+    assert {k: record[k] for k in ("kind", "campaign", "ruleset", "seed", "as", "menu")} == {
         "kind": "campaign", "campaign": "road_to_the_keep", "ruleset": ruleset,
-        "seed": int(seed), "as": ["Kestrel"]}
+        "seed": int(seed), "as": ["Kestrel"], "menu": 2}  # the two-step menu's answers
     assert record["answers"] == ROAD_ANSWERS.splitlines()[:len(record["answers"])]
     assert "The party at the end:" in first.out
     # Kestrel was played past the first stage: a replay must carry the answers across
@@ -726,6 +726,9 @@ def test_a_record_of_another_campaign_or_of_a_fight_is_refused(capsys, monkeypat
     ({"answers": None}, "answers: expected a list of answers (strings, one per answer), "
                         "got None"),
     ({"ruleset": None}, "ruleset: unknown ruleset 'None'; allowed: "),
+    ({"menu": 3}, "menu: the record's answers are to menu 3, which this fray does not know "
+                  "(it knows 1, the one long list, and 2, the two-step menu)"),
+    ({"menu": "2"}, "menu: the record's answers are to menu '2'"),
 ])
 def test_a_damaged_campaign_record_names_the_field(capsys, monkeypatch, tmp_path, change,
                                                    needle):
