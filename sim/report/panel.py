@@ -94,11 +94,17 @@ def _lines(menu: list[Option], mark: Option | None = None, cut: int = 0,
     return lines
 
 
-def _shared(labels: list[str]) -> int:
-    """The length of the words every label begins with (``called shot at B's ``), or 0."""
+def _shared(labels: list[str], heading: str | None = None) -> int:
+    """The length of the words every label begins with (``called shot at B's ``), or 0.
+
+    With ``heading``, only words the heading says too: what the labels share beyond it
+    (``take cover at hill``: the place, under ``take cover (and shoot)``) is kept.
+    """
     words = [label.split(" ") for label in labels]
+    said = heading.split(" ") if heading is not None else words[0]
     n = 0
-    while all(len(w) > n + 1 and w[n] == words[0][n] for w in words):
+    while all(len(w) > n + 1 and w[n] == words[0][n] for w in words) and (
+            n < len(said) and words[0][n].startswith(said[n])):  # B's, under "at B"
         n += 1
     return len(" ".join(words[0][:n])) + 1 if n else 0
 
@@ -148,4 +154,5 @@ def group_text(group: Group, ai: Option | None = None) -> str:
     enter = "Enter: the AI's choice" if ai in group.options else "Enter: back"
     options = list(group.options)
     return "\n".join([f"{group.label}: answer a number (0: back to the first menu; {enter})",
-                      *_lines(options, ai, _shared([o.label for o in options]), keys=False)])
+                      *_lines(options, ai, _shared([o.label for o in options], group.label),
+                             keys=False)])
