@@ -253,11 +253,20 @@ def _offer(enc: Encounter, c: Combatant, out: list[Option], key: str, label: str
     out.append(Option(key, label, intents, **group))
 
 
+def number(answer: str) -> int | None:
+    """The number an answer gives (``12``), or None: the one reading of a numbered answer.
+
+    ASCII digits only: ``str.isdigit`` holds for ``²`` too, which ``int`` refuses.
+    """
+    text = answer.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def find(menu: list[Option], answer: str) -> Option | None:
     """The option an answer names: its number on the menu, or its key (any case)."""
     text = answer.strip()
-    if text.isdigit():
-        k = int(text)
+    k = number(text)
+    if k is not None:
         return menu[k - 1] if 1 <= k <= len(menu) else None
     wanted = " ".join(text.lower().split())
     return next((o for o in menu if o.key.lower() == wanted), None)
@@ -271,8 +280,8 @@ def find_top(entries: list[Option | Group], menu: list[Option],
     Benedek``), or a group's key (``called Ser Benedek``: its second menu).
     """
     text = answer.strip()
-    if text.isdigit():
-        k = int(text)
+    k = number(text)
+    if k is not None:
         return entries[k - 1] if 1 <= k <= len(entries) else None
     wanted = " ".join(text.lower().split())
     found = next((o for o in menu if o.key.lower() == wanted), None)

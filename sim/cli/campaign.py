@@ -147,30 +147,20 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
           force: bool) -> None:
     """Chain ``fray play`` through the stages for the named party members, recorded."""
     roster = camp.roster()
-    answers, grouped = None, True
-    if replay_file is not None:
-        records.refuse_overrides(click.get_current_context(), ("names", "ruleset", "seed"),
-                                 "the party members played, the ruleset and the seed")
-        replayed = records.read(replay_file, "campaign", camp.slug, digest(camp), roster,
-                                "party member")
-        names, ruleset, seed = ",".join(replayed.played), replayed.ruleset, replayed.seed
-        answers = iter(replayed.answers)
-        grouped = replayed.menu == records.MENU
-    elif not sys.stdin.isatty():
-        answers = (line.rstrip("\n") for line in sys.stdin)
-    wanted = [n.strip() for n in (names or "").split(",") if n.strip()]
+    begun = records.start(replay_file, names, ruleset, seed, kind="campaign", name=camp.slug,
+                          digest=digest(camp), members=roster, member="party member",
+                          fixed="the party members played, the ruleset and the seed")
+    ruleset, seed = begun.ruleset, begun.seed
+    wanted = [n.strip() for n in (begun.names or "").split(",") if n.strip()]
     bad = [n for n in wanted if n not in roster]
     if bad or not wanted:
         raise FrayInputError("--play", [("", unknown("party member", n, roster)) for n in bad]
                              or [("", "name at least one party member")])
     wanted = list(dict.fromkeys(wanted))
-    record_file = records.record_path(record_file, journal)
-    for path in (journal, record_file):
-        if path is not None:
-            files.claim_out_file(path, force)
+    record_file = records.claim(record_file, journal, "--output", force)
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
-                            seed, tuple(wanted), menu=records.MENU if grouped else 1)
-    player = Player(answers, click.echo, fmt, grouped)
+                            seed, tuple(wanted), menu=begun.menu)
+    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]
 

@@ -41,11 +41,14 @@ class Player:
         say: where the fight and the prompts are written.
         grouped: the two-step menu (the default); False: the one long list of a record
             made before it, whose numbers count in that list.
+        source: where the answers come from, named in a refused answer's error (a
+            replay's record; None: a script or the terminal).
     """
 
     def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
-                 fmt: str = "text", grouped: bool = True):
+                 fmt: str = "text", grouped: bool = True, source: Path | None = None):
         self.lines = lines
+        self.source = source
         self.say = say
         self.fmt = fmt
         self.grouped = grouped
@@ -89,14 +92,15 @@ class Player:
                 self._end(enc, c)
                 return ai.decide(enc, c)
             self.answers.append(answer)
-            if answer.strip() in ("", "0", "ai"):
+            if answer.strip().lower() in ("", "0", "ai"):
                 c.why = "the player takes the tactical AI's choice"
                 return list(suggested)
             option = (menus.find_top(entries, menu, answer) if self.grouped
                       else menus.find(menu, answer))
             if option is None:
-                self._refuse(f"'{answer}' is not on the menu{_hint(menu, answer)}: answer "
-                             f"0-{len(entries)} or a keyword in brackets")
+                hint = _hint(entries + menu, answer)  # the groups' keywords too
+                self._refuse(f"'{answer}' is not on the menu{hint}: answer 0-{len(entries)} "
+                             f"or a keyword in brackets")
                 continue
             if isinstance(option, menus.Group):
                 option = self._detail(enc, c, menu, option, suggested, entries)
@@ -139,8 +143,10 @@ class Player:
                 return _AI if mine is not None else None
             if text.lower() in ("0", "back"):
                 return None
-            if text.isdigit():
-                k = int(text)
+            if text.lower() == "ai":  # the tactical AI's choice, wherever it is listed
+                return _AI
+            k = menus.number(text)
+            if k is not None:
                 found = group.options[k - 1] if 1 <= k <= len(group.options) else None
             else:
                 found = menus.find_top(entries, menu, text)
@@ -166,8 +172,9 @@ class Player:
             text = answer.strip().lower()
             if not text:
                 return default
-            if text.isdigit() and 1 <= int(text) <= len(labels):
-                return int(text) - 1
+            k = menus.number(text)
+            if k is not None and 1 <= k <= len(labels):
+                return k - 1
             if text in (label.lower() for label in labels):
                 return [label.lower() for label in labels].index(text)
             self._refuse(f"'{answer}' is not one of the choices: answer 1-{len(labels)}, or "
@@ -179,7 +186,9 @@ class Player:
         number = len(self.answers)
         self.answers.pop()  # a refused answer is never recorded
         if self.lines is not None:
-            raise FrayInputError(f"answer {number}", [("", reason)])
+            where = f"answer {number}"
+            raise FrayInputError(where if self.source is None else f"{self.source}: answers: "
+                                 f"{where}", [("", reason)])
         self.say(reason)
 
     def _end(self, enc: Encounter, c) -> None:
@@ -217,9 +226,12 @@ _AI, _ENDED = object(), object()  # a second menu's answer: the AI's choice; no 
 
 
 def _hint(menu: list, answer: str) -> str:
-    """The nearest keywords to a refused answer: the shortest holding its words, or a typo's."""
+    """The nearest keywords to a refused answer: the shortest holding its words, or a typo's.
+
+    ``menu``: the options and groups (``menus.Group``) the answer could have named.
+    """
     words = answer.lower().split()
-    keys = [o.key for o in menu]
+    keys = list(dict.fromkeys(o.key for o in menu))
     holding = sorted((k for k in keys if words and all(w in k.lower().split() for w in words)),
                      key=len)[:2]
     if holding:
@@ -255,33 +267,23 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     `attack Bandit 1`); at the end of the input the fighters' own AI profiles decide.
     """
     scenario = params.load_scenario(scenario_file)
-    answers, grouped = None, True
-    if replay_file is not None:
-        records.refuse_overrides(click.get_current_context(), ("names", "ruleset", "seed"),
-                                 "the fighters, the ruleset and the seed")
-        everyone = [m.name for side in scenario.sides for m in side.members]
-        replayed = records.read(replay_file, "play", scenario.slug, scenario_digest(scenario),
-                                everyone)
-        names, ruleset, seed = ",".join(replayed.played), replayed.ruleset, replayed.seed
-        answers = iter(replayed.answers)
-        grouped = replayed.menu == records.MENU
-    elif not sys.stdin.isatty():
-        answers = (line.rstrip("\n") for line in sys.stdin)
-    if names is None:
+    begun = records.start(replay_file, names, ruleset, seed, kind="play", name=scenario.slug,
+                          digest=scenario_digest(scenario), member="combatant",
+                          members=[m.name for side in scenario.sides for m in side.members],
+                          fixed="the fighters, the ruleset and the seed")
+    if begun.names is None:
         raise FrayInputError("--as", [("", "name the combatants you play, e.g. --as 'Ser "
                                        "Aldric' (or --replay a record)")])
-    played = _played(scenario, names)
-    record_file = records.record_path(record_file, log_file)
-    for path in (log_file, record_file):
-        if path is not None:
-            files.claim_out_file(path, force)
-    player = Player(answers, click.echo, fmt, grouped)
-    enc = Encounter(scenario, ruleset, seed, log=True, minds=dict.fromkeys(played, player))
+    played = _played(scenario, begun.names)
+    record_file = records.claim(record_file, log_file, "--log", force)
+    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
+    enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
+                    minds=dict.fromkeys(played, player))
     for c in enc.combatants:
         if c.name in played:  # the player decides what to spend, whatever the profile
             player.policies[c.name], c.policy = c.policy, PLAYER
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
-                            seed, tuple(played), menu=records.MENU if grouped else 1)
+                            begun.seed, tuple(played), menu=begun.menu)
     try:
         enc.run()
     except KeyboardInterrupt:

@@ -15,7 +15,8 @@ with that list.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,64 @@ def record_path(record_file: Path | None, journal: Path | None) -> Path | None:
     return record_file
 
 
+@dataclass(frozen=True)
+class Start:
+    """How a play begins: who is played, under which ruleset and seed, and its answers.
+
+    ``answers``: a replay's, or standard input's lines when it is not a terminal; None
+    reads the terminal. ``menu``: the menu the answers are to (``MENU``, or 1 for a record
+    made with the one long list).
+    """
+
+    names: str | None
+    ruleset: str | None
+    seed: int
+    answers: Iterator[str] | None
+    menu: int = MENU
+
+    @property
+    def grouped(self) -> bool:
+        """The two-step menu (``Player(grouped=...)``)."""
+        return self.menu == MENU
+
+
+def start(replay_file: Path | None, names: str | None, ruleset: str | None, seed: int, *,
+          kind: str, name: str, digest: str, members: Sequence[str], member: str,
+          fixed: str) -> Start:
+    """The start of ``fray play`` or ``fray campaign --play``: a replay's, or the options'.
+
+    A replay takes ``fixed`` (who is played, the ruleset, the seed) from its record
+    (``refuse_overrides``, ``read``: ``kind``, ``name``, ``digest``, ``members`` and
+    ``member`` as there); otherwise the options give them, and a script on standard input
+    the answers.
+    """
+    if replay_file is not None:
+        refuse_overrides(click.get_current_context(), ("names", "ruleset", "seed"), fixed)
+        replayed = read(replay_file, kind, name, digest, members, member)
+        return Start(",".join(replayed.played), replayed.ruleset, replayed.seed,
+                     iter(replayed.answers), replayed.menu)
+    answers = None if sys.stdin.isatty() else (line.rstrip("\n") for line in sys.stdin)
+    return Start(names, ruleset, seed, answers)
+
+
+def claim(record_file: Path | None, journal: Path | None, journal_option: str,
+          force: bool) -> Path | None:
+    """Claim the record's path and the journal's (``files.claim_out_file``); the record's.
+
+    The record goes to ``--record``, else beside the journal (``record_path``); one file
+    cannot be both.
+    """
+    record_file = record_path(record_file, journal)
+    if record_file is not None and journal is not None and (
+            record_file.resolve() == journal.resolve()):
+        raise FrayInputError("--record", [("", f"{record_file} is also the {journal_option} "
+                                               f"file: give the record a file of its own")])
+    for path in (journal, record_file):
+        if path is not None:
+            files.claim_out_file(path, force)
+    return record_file
+
+
 def refuse_overrides(ctx: click.Context, names: Sequence[str], fixed: str) -> None:
     """A replay takes ``fixed`` from its record: given as well, they would be ignored."""
     given = [p.opts[0] for p in ctx.command.params if p.name in names
@@ -126,7 +185,7 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
     key, command, what = KINDS[kind]
     found = doc.get("kind", "play" if "scenario" in doc else None)
     if found != kind:
-        if found in KINDS:
+        if isinstance(found, str) and found in KINDS:
             other_key, other_command, other_what = KINDS[found]
             of = f" ({other_what} {_short(doc[other_key])})" if other_key in doc else ""
             bad.stop("kind", f"a record of {other_command}{of}; here --replay takes a "
@@ -137,7 +196,7 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
         bad.add(k, f"missing: a record of {command} holds {key}, digest, ruleset, seed, as "
                    f"and answers")
     bad.raise_any()
-    if doc["digest"] != digest or doc[key] != name:
+    if doc["digest"] != digest:  # the name alone may differ: a copy, or a renamed file
         bad.stop("digest", f"the record was made from another {what} file, or from this one "
                            f"before it changed (recorded: {_short(doc[key])}, digest "
                            f"{_short(doc['digest'])}; this file: {name!r}, digest "

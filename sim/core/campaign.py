@@ -225,9 +225,10 @@ def _fates(campaign: Campaign, party: dict[str, Combatant], gone: dict[str, Stat
         if name in gone:
             fates.append((name, gone[name].value))
         elif name in party:
-            c = party[name]
+            c, rules = party[name], judged[name]
             fates.append((name, "fled" if c.status is Status.FLED
-                          else "unconscious" if not judged[name].fit(c)
+                          else "unconscious" if not rules.fit(c)
                           else "standing" if c.status is Status.OK
-                          else "unconscious, then comes to"))  # _comes_to, by the same rules
+                          else "unconscious, then comes to" if _comes_to(c, rules)
+                          else c.status.value))
     return tuple(fates)

@@ -838,3 +838,12 @@ def test_options_a_mode_would_ignore_are_refused(capsys, monkeypatch, tmp_path, 
     result = fray(capsys, "campaign", str(ROAD), *args)
     assert_bad_input(result, needle)
     assert not any(tmp_path.iterdir())  # nothing run, nothing written
+
+
+def test_the_record_and_the_journal_cannot_be_one_file(capsys, monkeypatch, tmp_path):
+    same = tmp_path / "same.md"
+    result = play(capsys, monkeypatch, "1\n", str(ROAD), "--play", "Kestrel", "--output",
+                  str(same), "--record", str(same))
+    assert_bad_input(result, f"--record: {same} is also the --output file: give the record a "
+                             "file of its own")
+    assert not same.exists()

@@ -474,8 +474,7 @@ def test_a_group_opens_a_second_menu_and_zero_comes_back(capsys, monkeypatch):
     assert "the player's choice: called shot at Ser Benedek's torso" in called.out
     back = play(capsys, monkeypatch, "2\n0\n1\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
     assert back.code == 0, back.err
-    first = back.out.split("== Round 1 ==")[1].split("Round 1: Ser Aldric")[0]
-    assert back.out.count(first.strip().splitlines()[1]) >= 2  # the first menu, shown again
+    assert _first_menu_shown(back.out) == 2  # 0 showed the first menu again
     assert "the player's choice: attack Ser Benedek)" in back.out
 
 
@@ -488,8 +487,17 @@ def test_enter_in_a_second_menu_takes_the_ai_choice_there_or_goes_back(capsys, m
     assert "(called shot: head) (the player takes the tactical AI's choice)" in ai_there.out
     back = play(capsys, monkeypatch, "2\n\ndefend\n2\n\n", DUEL, "--as", "Ser Aldric",
                 "--seed", "3")
+    assert back.code == 0, back.err
     assert "(0: back to the first menu; Enter: back)" in back.out
+    assert _first_menu_shown(back.out) == 2  # Enter went back: the first menu again
     assert "the player's choice: parry" in back.out
+
+
+def _first_menu_shown(out: str) -> int:
+    """How often round 1 of a duel showed its first menu (its plain attack's line)."""
+    round_1 = out.split("== Round 1 ==")[1].split("== Round 2 ==")[0]
+    line = next(x for x in round_1.splitlines() if x.startswith("  1. attack Ser Benedek"))
+    return round_1.count(line + "\n")
 
 
 def test_a_second_menu_takes_keywords_as_the_first_does(capsys, monkeypatch):
@@ -553,3 +561,72 @@ def test_a_new_record_names_its_menu_and_replays_through_both_steps(capsys, monk
     again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
     assert again.code == 0 and again.out == first.out
     assert "the player's choice: parry" in again.out
+
+
+# --- found in review: answers and records that must be refused cleanly, or taken --------
+
+
+@pytest.mark.parametrize("answers", ["\u00b2\n", "2\n\u00b2\n", "1\n\u00b2\n"])
+def test_a_superscript_digit_is_refused_not_a_crash(capsys, monkeypatch, tmp_path, answers):
+    """'²' passes str.isdigit, not int: at the first menu, a second menu and a choice."""
+    log = tmp_path / "j.md"
+    result = play(capsys, monkeypatch, answers, DUEL, "--as", "Ser Aldric", "--seed", "3",
+                  "--log", str(log))
+    assert result.code == 2, result.err
+    assert f"'\u00b2' is not" in result.err and "internal error" not in result.err
+    assert log.exists() and (tmp_path / "j.md.record.json").exists()  # both kept
+
+
+def test_ai_takes_the_tactical_choice_at_either_step(capsys, monkeypatch):
+    first = play(capsys, monkeypatch, "AI\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
+    second = play(capsys, monkeypatch, "2\nai\n\n", DUEL, "--as", "Ser Aldric", "--seed",
+                  "3")
+    for result in (first, second):
+        assert result.code == 0, result.err
+        assert "(the player takes the tactical AI's choice)" in result.out
+
+
+def test_a_copy_of_the_scenario_under_another_name_replays(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                "--record", str(record)).code == 0
+    copy = tmp_path / "my_duel.yaml"
+    copy.write_text(Path(DUEL).read_text())
+    assert play(capsys, monkeypatch, "", str(copy), "--replay", str(record)).code == 0
+
+
+@pytest.mark.parametrize("kind", [["play"], {}, 3])
+def test_a_record_whose_kind_is_not_a_word_is_refused(capsys, monkeypatch, tmp_path, kind):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                "--record", str(record)).code == 0
+    record.write_text(json.dumps({**json.loads(record.read_text()), "kind": kind}))
+    result = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert result.code == 2 and f"{record}: kind: expected 'play'" in result.err
+
+
+def test_the_record_and_the_journal_cannot_be_one_file(capsys, monkeypatch, tmp_path):
+    same = tmp_path / "same"
+    result = play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--log", str(same),
+                  "--record", str(same))
+    assert result.code == 2
+    assert f"--record: {same} is also the --log file: give the record a file of its own" \
+        in result.err
+    assert not same.exists()
+
+
+def test_a_replayed_bad_answer_names_the_record(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                "--record", str(record)).code == 0
+    record.write_text(json.dumps({**json.loads(record.read_text()), "answers": ["99"]}))
+    result = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert result.code == 2
+    assert f"{record}: answers: answer 1: '99' is not on the menu" in result.err
+
+
+def test_a_refused_answer_hints_at_the_groups_keywords_too(capsys, monkeypatch):
+    typo = play(capsys, monkeypatch, "called Ser Benedk\n", DUEL, "--as", "Ser Aldric")
+    assert typo.code == 2 and "(did you mean 'called Ser Benedek'?)" in typo.err
+    defend = play(capsys, monkeypatch, "defnd\n", DUEL, "--as", "Ser Aldric")
+    assert defend.code == 2 and "(did you mean 'defend'?)" in defend.err
