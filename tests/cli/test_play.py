@@ -573,7 +573,7 @@ def test_a_superscript_digit_is_refused_not_a_crash(capsys, monkeypatch, tmp_pat
     result = play(capsys, monkeypatch, answers, DUEL, "--as", "Ser Aldric", "--seed", "3",
                   "--log", str(log))
     assert result.code == 2, result.err
-    assert f"'\u00b2' is not" in result.err and "internal error" not in result.err
+    assert "'\u00b2' is not" in result.err and "internal error" not in result.err
     assert log.exists() and (tmp_path / "j.md.record.json").exists()  # both kept
 
 
