@@ -64,6 +64,8 @@ class Player:
         if self.done:
             return ai.decide(enc, c)
         if c.policy is not PLAYER:  # the player decides what to spend, whatever the profile
+            # (set at its first declaration: in every ruleset, a fighter declares before
+            # anything is rolled or resolved in a round, so nothing asked its policy yet)
             self.policies[c.name], c.policy = c.policy, PLAYER
         state = enc.rng.getstate()  # looking at the menu must not change the fight
         menu = menus.options(enc, c)
@@ -279,9 +281,6 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
                     minds=dict.fromkeys(played, player))
-    for c in enc.combatants:
-        if c.name in played:  # the player decides what to spend, whatever the profile
-            player.policies[c.name], c.policy = c.policy, PLAYER
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
                             begun.seed, tuple(played), menu=begun.menu)
     try:
