@@ -23,7 +23,7 @@ from sim.report.campaign import (
 )
 from sim.report.log import render
 from sim.scenario.campaign import Campaign, load_campaign
-from sim.scenario.errors import FrayInputError, unknown
+from sim.scenario.errors import FrayInputError
 
 ROAD = "scenarios/campaigns/road_to_the_keep.yaml"
 EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
@@ -151,12 +151,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
                           digest=digest(camp), members=roster, member="party member",
                           fixed="the party members played, the ruleset and the seed")
     ruleset, seed = begun.ruleset, begun.seed
-    wanted = [n.strip() for n in (begun.names or "").split(",") if n.strip()]
-    bad = [n for n in wanted if n not in roster]
-    if bad or not wanted:
-        raise FrayInputError("--play", [("", unknown("party member", n, roster)) for n in bad]
-                             or [("", "name at least one party member")])
-    wanted = list(dict.fromkeys(wanted))
+    wanted = records.played(begun.names or "", roster, "--play", "party member")
     record_file = records.claim(record_file, journal, "--output", force)
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
                             seed, tuple(wanted), menu=begun.menu)

@@ -26,7 +26,7 @@ from sim.core.actions import Yield
 from sim.core.engine import Encounter
 from sim.report.log import render
 from sim.report.panel import group_text, menu_text, situation, top_text
-from sim.scenario.errors import FrayInputError, suggest, unknown
+from sim.scenario.errors import FrayInputError, suggest
 
 PLAYER = Policy(spends=True, reacts=True)
 EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 3 "
@@ -84,10 +84,13 @@ class Player:
         self.say(first + "\n" + situation(enc, c))
         return self._choose(enc, c, menu, suggested, entries, first)
 
-    def _choose(self, enc: Encounter, c, menu: list, suggested: list,
-                entries: list | None = None, first: str = "") -> list:
-        """The first menu's answer; a group's line opens its second menu (0 comes back)."""
-        entries = menu if entries is None else entries
+    def _choose(self, enc: Encounter, c, menu: list, suggested: list, entries: list,
+                first: str) -> list:
+        """The first menu's answer; a group's line opens its second menu (0 comes back).
+
+        ``entries``: the first menu's lines (``menus.top``, or ``menu`` itself for a record
+        of the one long list); ``first``: its text, shown again when a second menu goes back.
+        """
         while True:
             answer = self._read(c)
             if answer is None:
@@ -95,10 +98,10 @@ class Player:
                 return ai.decide(enc, c)
             self.answers.append(answer)
             if answer.strip().lower() in ("", "0", "ai"):
-                c.why = "the player takes the tactical AI's choice"
-                return list(suggested)
-            option = (menus.find_top(entries, menu, answer) if self.grouped
-                      else menus.find(menu, answer))
+                option = _AI
+            else:
+                option = (menus.find_top(entries, menu, answer) if self.grouped
+                          else menus.find(menu, answer))
             if option is None:
                 hint = _hint(entries + menu, answer)  # the groups' keywords too
                 self._refuse(f"'{answer}' is not on the menu{hint}: answer 0-{len(entries)} "
@@ -111,9 +114,9 @@ class Player:
                     continue
                 if option is _ENDED:
                     return ai.decide(enc, c)
-                if option is _AI:
-                    c.why = "the player takes the tactical AI's choice"
-                    return list(suggested)
+            if option is _AI:
+                c.why = "the player takes the tactical AI's choice"
+                return list(suggested)
             yields = option.intents and type(option.intents[0]) is Yield
             c.why = "the player yields" if yields else f"the player's choice: {option.label}"
             return list(option.intents)
@@ -147,11 +150,8 @@ class Player:
                 return None
             if text.lower() == "ai":  # the tactical AI's choice, wherever it is listed
                 return _AI
-            k = menus.number(text)
-            if k is not None:
-                found = group.options[k - 1] if 1 <= k <= len(group.options) else None
-            else:
-                found = menus.find_top(entries, menu, text)
+            found = (menus.find(list(group.options), text) if menus.number(text) is not None
+                     else menus.find_top(entries, menu, text))  # a keyword, as at the first
             if found is not None:
                 return found
             self._refuse(f"'{answer}' is not one of these{_hint(list(group.options), answer)}: "
@@ -269,14 +269,14 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     `attack Bandit 1`); at the end of the input the fighters' own AI profiles decide.
     """
     scenario = params.load_scenario(scenario_file)
+    everyone = [m.name for side in scenario.sides for m in side.members]
     begun = records.start(replay_file, names, ruleset, seed, kind="play", name=scenario.slug,
-                          digest=scenario_digest(scenario), member="combatant",
-                          members=[m.name for side in scenario.sides for m in side.members],
-                          fixed="the fighters, the ruleset and the seed")
+                          digest=scenario_digest(scenario), members=everyone,
+                          member="combatant", fixed="the fighters, the ruleset and the seed")
     if begun.names is None:
         raise FrayInputError("--as", [("", "name the combatants you play, e.g. --as 'Ser "
                                        "Aldric' (or --replay a record)")])
-    played = _played(scenario, begun.names)
+    played = records.played(begun.names, everyone, "--as", "combatant")
     record_file = records.claim(record_file, log_file, "--log", force)
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
@@ -303,14 +303,3 @@ def _keep(record_file, record: records.Record, answers: list[str], log_file,
     if log_file is not None:
         files.write_out_file(log_file, render(enc.log, "markdown"))
         click.echo(f"wrote {log_file}", err=True)
-
-
-def _played(scenario, names: str) -> list[str]:
-    """The combatants named by ``--as``, each checked against the scenario's."""
-    everyone = [m.name for side in scenario.sides for m in side.members]
-    wanted = [n.strip() for n in names.split(",") if n.strip()]
-    bad = [n for n in wanted if n not in everyone]
-    if bad or not wanted:
-        raise FrayInputError("--as", [("", unknown("combatant", n, everyone)) for n in bad]
-                             or [("", "name at least one combatant")])
-    return list(dict.fromkeys(wanted))

@@ -128,6 +128,19 @@ def start(replay_file: Path | None, names: str | None, ruleset: str | None, seed
     return Start(names, ruleset, seed, answers)
 
 
+def played(names: str, members: Sequence[str], option: str, member: str) -> list[str]:
+    """Who ``names`` (``option``'s comma-separated value) plays, each checked in ``members``.
+
+    Once each, in the order given; ``member`` is what they are called in an error.
+    """
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    bad = [n for n in wanted if n not in members]
+    if bad or not wanted:
+        raise FrayInputError(option, [("", unknown(member, n, members)) for n in bad]
+                             or [("", f"name at least one {member}")])
+    return list(dict.fromkeys(wanted))
+
+
 def claim(record_file: Path | None, journal: Path | None, journal_option: str,
           force: bool) -> Path | None:
     """Claim the record's path and the journal's (``files.claim_out_file``); the record's.

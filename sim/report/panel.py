@@ -120,7 +120,7 @@ def menu_text(menu: list[Option], suggestion: str) -> str:
 
 
 def _range(options: tuple[Option, ...]) -> str:
-    """The first-hit chances of a group's attacks, lowest to highest: ``[28-70% to hit]``."""
+    """A group's first-hit chances, lowest to highest: ``[28-70% the first hits]``."""
     chances = sorted({round(o.odds * 100) for o in options if o.odds is not None})
     if not chances:
         return ""

@@ -343,7 +343,7 @@ def test_at_a_terminal_a_bad_answer_is_asked_again_with_the_reason(monkeypatch):
     said: list[str] = []
     player = Player(None, said.append)
     enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
-    chosen = player._choose(enc, a, menu, [])
+    chosen = player._choose(enc, a, menu, [], menus.top(menu), "")
     assert chosen == list(menus.find(menu, "attack B twice").intents)
     assert "'swing wildly' is not on the menu" in said[0] and "'99'" in said[1]
     assert player.answers == ["attack B twice"]
