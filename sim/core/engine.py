@@ -23,6 +23,7 @@ from sim.core import aftermath, morale
 from sim.core.actions import Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Status
+from sim.core.draws import shuffle
 from sim.core.outcome import EncounterResult, encounter_result
 from sim.core.words import count
 from sim.rulesets import registry
@@ -332,7 +333,7 @@ class Encounter:
                 else:  # simultaneous: whoever was up when the group began acts, in an
                     # order drawn by the encounter's generator (never file order)
                     able = [a for a in actions[i:j] if a.actor.in_fight]
-                    self.rng.shuffle(able)
+                    shuffle(self.rng, able)
                     if self.log is not None and len({a.actor for a in able}) > 1:
                         self._emit_together(able)
                     for action in able:

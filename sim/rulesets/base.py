@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from sim.ai import tactics
 from sim.core.actions import Attack, Move, Retreat
 from sim.core.combatant import Status
+from sim.core.draws import shuffle
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class Ruleset(ABC):
         last, knowing the other's intents, because the file lists it second.
         """
         order = list(fighters)
-        enc.rng.shuffle(order)
+        shuffle(enc.rng, order)
         return order
 
     @abstractmethod

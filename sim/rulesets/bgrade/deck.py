@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 
+from sim.core.draws import shuffle
+
 HAND_SIZE = 4
 RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
 SUITS = ("\u2663", "\u2666", "\u2665", "\u2660")  # clubs, diamonds, hearts, spades
@@ -51,7 +53,7 @@ class DramaDeck:
     def __init__(self, rng: random.Random, held: frozenset[int] = frozenset()):
         self.rng = rng
         self.pile = list(range(52))
-        rng.shuffle(self.pile)
+        shuffle(rng, self.pile)
         if held:  # cards still in hands from the last fight of a campaign stay there
             self.pile = [card for card in self.pile if card not in held]
         self.discards: list[int] = []
@@ -62,7 +64,7 @@ class DramaDeck:
             if not self.discards:
                 return None
             self.pile, self.discards = self.discards, []
-            self.rng.shuffle(self.pile)
+            shuffle(self.rng, self.pile)
         return self.pile.pop()
 
     def deal(self, hand: list[int]) -> None:

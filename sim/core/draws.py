@@ -1,0 +1,32 @@
+"""Shuffling with an encounter's generator: the standard library's draws, without its calls.
+
+``random.Random.shuffle`` calls the Python method ``_randbelow`` once per element, and a
+fight shuffles every round (a declaration order, a simultaneous group) and B-Grade shuffles
+a 52-card deck per fight. :func:`shuffle` makes the same ``getrandbits`` draws in the same
+order, inline, so it leaves the list and the generator exactly as ``rng.shuffle`` would
+(``tests/core/test_draws.py`` holds the two equal).
+"""
+
+from __future__ import annotations
+
+import random
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does, draw for draw.
+
+    Fisher-Yates from the end, each index drawn by rejection on ``getrandbits``
+    (``Random._randbelow_with_getrandbits``). A generator of another type (one that may
+    draw differently) is left to its own ``shuffle``.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
