@@ -10,8 +10,11 @@ from __future__ import annotations
 import pytest
 from helpers import scenario
 
+from sim.core.actions import Attack, TimedAction
 from sim.core.engine import Encounter
 from sim.rulesets import registry
+from sim.rulesets.ore.rules import RolledSet
+from sim.rulesets.ore.sets import Set
 
 CROSSBOW = {"name": "Crossbow", "weapon": "crossbow",
             "traits": {"agility": 4, "dexterity": 4}, "skills": {"ranged": 4}}
@@ -72,3 +75,23 @@ def test_crossbows_shooting_together_reload_too(ruleset):
         enc.run()
         for before, now in zip(shooting, shooting[1:], strict=False):
             assert not before & now, shooting  # a shot, then a reload, then a shot
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade", "opencore"])
+def test_a_shot_whose_target_is_out_of_reach_keeps_the_bolt(ruleset):
+    """Declared, then resolved with the target beyond the crossbow's reach: not loosed.
+
+    It still counts as an attack (a miss), as in every ruleset. (OpenD6 declares such a
+    turn again at its moment, ``_stale``: the shot never comes.)
+    """
+    sides = {"a": [{**CROSSBOW, "at": "near"}],
+             "b": [{"name": "Target", "ai": "passive", "at": "far"}]}
+    scen = scenario(sides, map={"nodes": {"near": {}, "far": {}},
+                                "edges": [["near", "far", 1000]]})
+    enc = Encounter(scen, ruleset, 1, log=True)
+    enc.ruleset.start(enc)
+    shooter, target = enc.combatants
+    payload = 10 if ruleset == "opencore" else RolledSet(Set(3, 7))
+    enc.ruleset.resolve(enc, TimedAction(0.0, shooter, Attack(target), payload))
+    assert "out of reach" in enc.log[-1]["text"]
+    assert shooter.loaded and shooter.attacks == 1

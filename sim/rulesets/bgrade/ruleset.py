@@ -322,23 +322,29 @@ class BGradeRuleset(OreRuleset):
             allowed = allowed_benefits(width)
             benefit = enc.choose(f, f"{f.name}'s {degree_name(width)} success on "
                                  f"{target.name}: which benefit?",
-                                 [(b.value, b) for b in allowed], allowed.index(benefit))
+                                 [(f"{b.value} (armor stops it)" if b is SHOCK and soak_left
+                                   else b.value, b) for b in allowed],
+                                 allowed.index(benefit))
+        # the armor left after the hit's own harm stops the benefit's Shock (``hit_damage``);
+        # the AI never picks it then (``choose_benefit``), a player may
+        extra_shock = benefit is SHOCK and not soak_left
         if benefit is BONUS_DIE:
             f.bonus += 1
-        elif benefit is SHOCK:
+        elif extra_shock:
             track.take(0, 1)
         elif benefit is DISARM:
             disarm(target)
         lost = self.lose_die(enc, target, s.key)  # hit before acting, even a minimal success
         if enc.log is not None:
-            self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost)
+            self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
+                          benefit is SHOCK and not extra_shock)
         if track.dead:
             enc.take_out(target, Status.DEAD, "the 5th wound")
         elif benefit is KNOCK_OUT:
             enc.take_out(target, Status.UNCONSCIOUS, "knocked out")
         elif track.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "Shock track full")
-        return wounds + shock + (benefit is SHOCK)
+        return wounds + shock + extra_shock
 
     # ------------------------------------------------------------ log text
     def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:
@@ -377,7 +383,8 @@ class BGradeRuleset(OreRuleset):
                       f"merge{'s' if len(helpers) == 2 else ''} into it)"
                       + (f"; {rest}" if rest else "") + ".")
 
-    def _log_hit(self, enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost):
+    def _log_hit(self, enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
+                 shock_stopped):
         degree = degree_name(width)
         after = f" after {gobbled} gobbled" if gobbled else ""
         harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"
@@ -385,7 +392,8 @@ class BGradeRuleset(OreRuleset):
             stopped = not (wounds or shock) and degree_wounds(width)
             harm = f"stopped by armor ({ar})" if stopped else f"{harm} (armor {ar})"
         text = (f"{s} {f.name} hits {target.name}: {degree} success (width {width}{after}), "
-                f"{harm}; {benefit.value} -> {target.wounds.summary()}.")
+                f"{harm}; {benefit.value}{' (stopped by armor)' if shock_stopped else ''} -> "
+                f"{target.wounds.summary()}.")
         if lost is not None:
             text += (f" {target.name} loses a die from its {intent_text(lost.intent)} "
                      f"set (now {lost.payload}).")

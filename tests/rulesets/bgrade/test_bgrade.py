@@ -216,6 +216,38 @@ def test_width_three_wounds_and_armor():
     assert (b.wounds.shock, a.bonus) == (1, 1)  # minimal: Shock stopped, so +1d instead
 
 
+class PicksShock:
+    """A player who takes +1 Shock whenever it is offered, and notes the menus."""
+
+    def __init__(self):
+        self.menus = []
+
+    def __call__(self, enc, c):
+        return []
+
+    def choose(self, enc, c, question, labels, default):
+        if "benefit" not in question:
+            return default
+        self.menus.append(labels)
+        return next(i for i, label in enumerate(labels) if label.startswith("+1 Shock"))
+
+
+def test_armor_stops_a_players_shock_benefit_too():
+    # a minimal success on plate: the soak left stops the benefit's Shock whoever picks it
+    # (a player's pick used to land straight through the armor)
+    enc, a, b = encounter(fighter("A"), fighter("B", armor="plate"), drama_deck=False)
+    mind = PicksShock()
+    enc.minds, enc._askers = {"A": mind}, frozenset({"A"})
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2, 3, 5]))
+    assert mind.menus == [["+1d on the next attack", "+1 Shock (armor stops it)"]]
+    assert (b.wounds.wounds, b.wounds.shock, a.bonus, a.damage) == (0, 0, 0, 0)
+    enc, a, b = encounter(fighter("A"), fighter("B"), drama_deck=False)  # no armor: it lands
+    enc.minds, enc._askers = {"A": mind}, frozenset({"A"})
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2, 3, 5]))
+    assert mind.menus[-1] == ["+1d on the next attack", "+1 Shock"]
+    assert (b.wounds.shock, a.damage) == (1, 1)
+
+
 def test_shock_weapon_deals_shock_and_width_four_disarms():
     enc, a, b = encounter(fighter("A", weapon="club"), fighter("B"), drama_deck=False)
     resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 6, 6, 1, 2]))
