@@ -141,13 +141,7 @@ def locked(folder: Path) -> Iterator[None]:
         try:
             fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
-            holder = _holder(path)
-            if holder is not None and _alive(*holder[:2]):
-                pid, host, since = holder
-                raise FrayInputError(str(folder), [("", f"in use by another fray run "
-                                     f"(process {pid} on {host}, since {since}); wait for it "
-                                     f"or choose another --out (if that run is gone, remove "
-                                     f"{path})")]) from None
+            refuse_if_in_use(folder)
             path.unlink(missing_ok=True)  # a stale lock: its run is gone
             continue
         with os.fdopen(fd, "w") as handle:
@@ -159,6 +153,24 @@ def locked(folder: Path) -> Iterator[None]:
         yield
     finally:
         path.unlink(missing_ok=True)
+
+
+def refuse_if_in_use(folder: Path) -> None:
+    """Refuse ``folder`` while a live run holds its lock, naming the holder.
+
+    Asked before anything judges what the folder holds: a running batch's checkpoint is not
+    an interrupted batch.
+
+    Raises:
+        FrayInputError: another live run holds the folder.
+    """
+    path = folder / LOCK
+    holder = _holder(path) if path.exists() else None
+    if holder is not None and _alive(*holder[:2]):
+        pid, host, since = holder
+        raise FrayInputError(str(folder), [("", f"in use by another fray run (process {pid} "
+                             f"on {host}, since {since}); wait for it or choose another --out "
+                             f"(if that run is gone, remove {path})")])
 
 
 def _holder(path: Path) -> tuple[int, str, str] | None:
@@ -234,6 +246,7 @@ def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
     if folder.exists() and not folder.is_dir():
         raise FrayInputError(str(folder), [("", "exists and is not a folder; choose another "
                                             "--out")])
+    refuse_if_in_use(folder)
     if found and not force:
         raise FrayInputError(str(folder), [("", f"folder already holds {found}; use --force "
                                             "to overwrite, or choose another --out")])
@@ -242,6 +255,7 @@ def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
 
 def claim_batch_dir(folder: Path, force: bool) -> None:
     """``claim_out_dir`` for ``fray batch``: an interrupted batch is pointed to ``--resume``."""
+    refuse_if_in_use(folder)
     found = results_in(folder)
     if STATE in found and not force:
         raise FrayInputError(str(folder), [("", "folder holds an interrupted batch; use "

@@ -8,6 +8,7 @@ Thin like the rest of the CLI: parse, call ``sim.report.battlemap``, ``sim.scena
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import click
@@ -96,7 +97,7 @@ def new_command(name, ruleset, force):
     path = template_path(name)
     files.claim_out_file(path, force)
     files.write_out_file(path, scenario_template(path, ruleset))
-    click.echo(f"wrote {path}; check it with: fray validate {path}")
+    click.echo(f"wrote {path}; check it with: fray validate {shlex.quote(str(path))}")
 
 
 @click.command("scenarios", epilog=EPILOG_SCENARIOS)

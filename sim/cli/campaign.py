@@ -117,8 +117,8 @@ def _only_with(one: bool) -> None:
     given = [p.opts[0] for p in ctx.command.params if p.name in wrong
              and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE]
     if given:
-        why = ("--solo and --play tell one run: drop " if one else
-               "only --solo and --play tell a run: add one of them, or drop ")
+        why = ("--solo, --play and --replay tell one run: drop " if one else
+               "only --solo, --play and --replay tell a run: add one of them, or drop ")
         raise FrayInputError(given[0], [("", why + ", ".join(given))])
 
 

@@ -66,6 +66,27 @@ class RulesetListType(click.ParamType):
         return list(dict.fromkeys(names))
 
 
+class WholeNumber(click.IntRange):
+    """A whole number in a range; a word is refused in plain terms (not "integer range")."""
+
+    name = "whole number"
+
+    def convert(self, value, param, ctx):
+        """``int(value)`` checked against the range; ``abc`` fails saying what is allowed."""
+        if not isinstance(value, int):
+            try:
+                value = int(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number; allowed: {self._allowed()}",
+                          param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _allowed(self) -> str:
+        if self.max is None:
+            return f"{self.min} or more"
+        return f"{self.min} to {self.max}"
+
+
 def expand_rulesets(value: str | None) -> list[str] | None:
     """A ``RulesetType(allow_all=True)`` value as a list: ``all`` is every ruleset."""
     if value is None:
@@ -85,19 +106,19 @@ MAX_WORKERS = 256  # processes on one machine; a cluster is for more
 
 def count_option(default: int, help: str) -> Decorator:  # noqa: A002 - click's name
     """``-n N``: encounters (per batch), from 1 to ``MAX_COUNT``."""
-    return click.option("-n", "count", type=click.IntRange(min=1, max=MAX_COUNT),
+    return click.option("-n", "count", type=WholeNumber(min=1, max=MAX_COUNT),
                         default=default, show_default=True, help=help)
 
 
 def seed_option(help: str) -> Decorator:  # noqa: A002 - click's name
     """``--seed N`` (0 or more, default 1)."""
-    return click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+    return click.option("--seed", type=WholeNumber(min=0), default=1, show_default=True,
                         help=help)
 
 
 def workers_option() -> Decorator:
     """``--workers K`` (default: all cores, see ``workers_or_cores``)."""
-    return click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
+    return click.option("--workers", type=WholeNumber(min=1, max=MAX_WORKERS), default=None,
                         help="Worker processes (default: all cores).")
 
 
@@ -126,7 +147,7 @@ def executor_options(unit: str) -> Decorator:
                      callback=check_scheduler,
                      help="Dask scheduler address (tcp://HOST:PORT), or 'local' for a "
                           "LocalCluster."),
-        click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+        click.option("--chunk-size", type=WholeNumber(min=1), default=None,
                      help=f"{unit} per chunk (default: from -n and --workers, at most 1000)."),
     )
 

@@ -161,6 +161,11 @@ def _describe(walk: _Walk, err: dict[str, Any]) -> tuple[str, str]:
         return field_path(loc), f"{_range_text(walk, err)}; got {_show(given)}"
     if kind in ("too_short", "string_too_short"):
         return field_path(loc), "must not be empty"
+    if kind in ("too_long", "string_too_long"):
+        most = err["ctx"]["max_length"]
+        unit = "characters" if kind == "string_too_long" else "items"
+        length = len(given) if isinstance(given, str | list | tuple | dict) else "more"
+        return field_path(loc), f"too long: at most {most} {unit}, got {length}"
     return field_path(loc), f"{err['msg']}; got {_show(given)}"
 
 

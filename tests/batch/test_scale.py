@@ -164,6 +164,22 @@ def test_one_writer_per_folder(tmp_path):
     assert (tmp_path / "summary.json").exists() and not (tmp_path / files.LOCK).exists()
 
 
+def test_a_running_batch_is_named_before_its_checkpoint_is_judged(tmp_path):
+    """A second run into a folder a live batch is writing: "in use", not "interrupted"."""
+    from sim.batch import files
+    from sim.scenario.errors import FrayInputError
+
+    (tmp_path / files.STATE).write_text("{}")  # the running batch's checkpoint
+    (tmp_path / "summary.json").write_text("{}")
+    with files.locked(tmp_path):
+        for claim in (lambda: files.claim_batch_dir(tmp_path, force=False),
+                      lambda: files.claim_out_dir(tmp_path, "results", force=False)):
+            with pytest.raises(FrayInputError, match="in use by another fray run"):
+                claim()
+    with pytest.raises(FrayInputError, match="interrupted batch; use --resume"):
+        files.claim_batch_dir(tmp_path, force=False)  # its run gone: now it is interrupted
+
+
 def test_default_folders_of_one_second_are_apart(tmp_path, monkeypatch):
     from sim.batch import files
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import shlex
 import tomllib
 
 import jsonschema
@@ -221,6 +222,12 @@ def test_new_writes_a_template_that_validates(capsys, tmp_path, validator, rules
         k = next(i for i, ln in enumerate(lines) if re.match(rf"\s*(- )?{key}:", ln))
         assert "#" in lines[k] or lines[k + 1].lstrip().startswith("#"), lines[k]
     assert registry.get(ruleset).native_key in text
+
+
+def test_new_prints_a_check_command_that_runs_as_pasted(capsys, tmp_path):
+    result = fray(capsys, "new", str(tmp_path / "a b"))
+    command = result.out.split("check it with: ")[1].strip()
+    assert shlex.split(command) == ["fray", "validate", str(tmp_path / "a b.yaml")]
 
 
 def test_new_refuses_to_overwrite(capsys, tmp_path):

@@ -666,7 +666,7 @@ def test_a_play_without_a_journal_or_record_writes_nothing(capsys, monkeypatch, 
     (("--seed", "3"), "drop --seed"),
     (("--ruleset", "opend6"), "drop --ruleset"),
     (("--solo",), "--replay: --solo tells a campaign, --play plays it"),
-    (("-n", "5"), "--solo and --play tell one run: drop -n"),
+    (("-n", "5"), "--solo, --play and --replay tell one run: drop -n"),
     (("--out", "x"), "drop --out"),
 ])
 def test_a_campaign_replay_refuses_options_its_record_fixes(capsys, monkeypatch, tmp_path,
@@ -827,9 +827,9 @@ def test_validate_good_and_bad_campaigns(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("--solo", "-n", "5"), "--solo and --play tell one run: drop -n"),
+    (("--solo", "-n", "5"), "--solo, --play and --replay tell one run: drop -n"),
     (("--play", "Ser Aldric", "--out", "somewhere"), "drop --out"),
-    (("-n", "5", "--output", "story.md"), "only --solo and --play tell a run"),
+    (("-n", "5", "--output", "story.md"), "only --solo, --play and --replay tell a run"),
     (("-n", "5", "--format", "markdown"), "drop --format"),
 ])
 def test_options_a_mode_would_ignore_are_refused(capsys, monkeypatch, tmp_path, args, needle):

@@ -41,15 +41,17 @@ def assert_usage_error(result: Result, *needles: str) -> None:
       f"allowed: {', '.join(registry.names())}, all"]),
     (["batch", DUEL, "-n", "0"], ["'-n'", "0 is not in the range 1<=x<=100000000"]),
     (["batch", DUEL, "-n", "-3"], ["'-n'", "-3 is not in the range 1<=x<=100000000"]),
-    (["batch", DUEL, "-n", "many"], ["'-n'", "'many'"]),
+    (["batch", DUEL, "-n", "many"], ["'-n'", "'many' is not a whole number; allowed: 1 to"]),
+    (["run", DUEL, "--seed", "abc"],
+     ["'--seed'", "'abc' is not a whole number; allowed: 0 or more"]),
     (["run", DUEL, "--format", "bogus"],
      ["'--format'", "'bogus' is not one of 'text', 'markdown', 'jsonl'"]),
     (["run", DUEL, "--seed", "-1"], ["'--seed'", "-1 is not in the range x>=0"]),
     (["run"], ["Missing argument 'SCENARIO'", "Usage: fray run"]),
     (["validate"], ["Missing argument 'SCENARIO...'"]),
     (["bogus"], ["No such command 'bogus'"]),
-], ids=["run-ruleset", "batch-ruleset", "n-zero", "n-negative", "n-word", "format",
-        "seed-negative", "run-no-file", "validate-no-file", "unknown-command"])
+], ids=["run-ruleset", "batch-ruleset", "n-zero", "n-negative", "n-word", "seed-word",
+        "format", "seed-negative", "run-no-file", "validate-no-file", "unknown-command"])
 def test_bad_options(capsys, args, needles):
     assert_usage_error(fray(capsys, *args), *needles)
 

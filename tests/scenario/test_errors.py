@@ -177,6 +177,8 @@ DATA_CASES = [
      "expected a mapping"),
     ("name-number", hero(name=5), "sides.heroes[0].name", "expected a string, got 5"),
     ("name-empty", hero(name=""), "sides.heroes[0].name", "must not be empty"),
+    ("name-long", hero(name="x" * 81), "sides.heroes[0].name",
+     "too long: at most 80 characters, got 81"),
     ("weapon-list", hero(weapon=["sword"]), "sides.heroes[0].weapon", "expected a string"),
     ("side-name-number", lambda d: d["sides"].update({7: d["sides"].pop("villains")}),
      "sides", "must be strings", "quotes"),
