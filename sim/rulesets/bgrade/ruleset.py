@@ -395,8 +395,8 @@ class BGradeRuleset(OreRuleset):
                 f"{harm}; {benefit.value}{' (stopped by armor)' if shock_stopped else ''} -> "
                 f"{target.wounds.summary()}.")
         if lost is not None:
-            text += (f" {target.name} loses a die from its {intent_text(lost.intent)} "
-                     f"set (now {lost.payload}).")
+            text += (f" {target.name} loses a die from the set of its "
+                     f"{intent_text(lost.intent)} (now {lost.payload}).")
         enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
                  degree=degree, wounds=wounds, shock=shock, armor=ar, benefit=benefit.name,
                  text=text)

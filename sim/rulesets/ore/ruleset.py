@@ -407,8 +407,8 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                        else f"stopped by armor (AR {ar})")
                     + f" -> {target.wounds.summary()}.")
             if lost is not None:
-                text += (f" {target.name} loses a die from its {intent_text(lost.intent)} "
-                         f"set (now {lost.payload}).")
+                text += (f" {target.name} loses a die from the set of its "
+                         f"{intent_text(lost.intent)} (now {lost.payload}).")
             enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
                      location=LOCATION_NAMES[landed], killing=killing, shock=shock, armor=ar,
                      text=text)
