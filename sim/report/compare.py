@@ -14,6 +14,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from sim.report import reproduce
+
 Getter = Callable[[dict[str, Any]], Any]
 NA = "n/a"
 
@@ -249,10 +251,10 @@ CHARTS = (("survival.png", "survival by round"), ("death_rate.png", "death rate 
 
 def intro(doc: dict[str, Any]) -> str:
     """What was run and how to run it again (markdown: the command in backticks)."""
-    names = list(doc["rulesets"])
-    return (_title(doc) + ". Each cell: value [95% interval]. Reproduce with "
-            f"`fray compare {doc.get('scenario_file', doc['scenario'])} "
-            f"--rulesets {','.join(names)} -n {doc['encounters']} --seed {doc['seed']}`.")
+    again = reproduce.command("compare", doc.get("scenario_file", doc["scenario"]),
+                              ("--rulesets", ",".join(doc["rulesets"])),
+                              ("-n", doc["encounters"]), ("--seed", doc["seed"]))
+    return _title(doc) + f". Each cell: value [95% interval]. Reproduce with `{again}`."
 
 
 def tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:

@@ -221,3 +221,54 @@ def test_html_for_a_campaign_is_refused(tmp_path, capsys):
     assert result.code == 2
     assert "--html" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "c").exists()
+
+
+def _reproduce_line(text: str) -> list[str]:
+    """The words of the command after "Reproduce with", without the leading ``fray``."""
+    import shlex
+    from html import unescape
+
+    found = re.search(r"Reproduce with (?:<code>|`)(.*?)(?:</code>|`)", text)
+    assert found, "no reproduce line"
+    words = shlex.split(unescape(found.group(1)))
+    assert words[0] == "fray"
+    return words[1:]
+
+
+def test_the_reproduce_lines_run_and_give_the_same_numbers(tmp_path, capsys):
+    """A sweep over every ruleset and a comparison: each printed command runs again (a sweep
+    over all rulesets once printed --ruleset ore,bgrade,..., which --ruleset refuses)."""
+    duel = str(SCENARIOS / "neutral_duel.yaml")
+    first, again = tmp_path / "sweep", tmp_path / "sweep-again"
+    result = fray(capsys, "sweep", duel, "--set", "sides.fencer[0].skills.melee=1,5",
+                  "--ruleset", "all", "-n", "4", "--workers", "1", "--out", str(first), "-q",
+                  "--html")
+    assert result.code == 0, result.err
+    words = _reproduce_line((first / "report.html").read_text())
+    assert words[words.index("--ruleset") + 1] == "all"
+    result = fray(capsys, *words, "--workers", "1", "--out", str(again), "-q")
+    assert result.code == 0, result.err
+    assert (again / "sweep.csv").read_text() == (first / "sweep.csv").read_text()
+
+    first, again = tmp_path / "cmp", tmp_path / "cmp-again"
+    result = fray(capsys, "compare", duel, "--rulesets", "opencore,ore", "-n", "4",
+                  "--workers", "1", "--out", str(first), "-q")
+    assert result.code == 0, result.err
+    words = _reproduce_line((first / "report.md").read_text())
+    result = fray(capsys, *words, "--workers", "1", "--out", str(again), "-q")
+    assert result.code == 0, result.err
+    assert (again / "lethality.json").read_text() == (first / "lethality.json").read_text()
+
+
+def test_a_sweep_reproduces_with_one_ruleset_all_or_its_own():
+    from sim.batch.sweep import command
+    from sim.rulesets import registry
+
+    rows = [{"value": v, "ruleset": r, "encounters": 9} for v in (1, 5) for r in ("ore",)]
+    line = command(rows, "sides.a[0].count", "my duel.yaml", 3, ["ore"])
+    assert line == ("fray sweep 'my duel.yaml' --set 'sides.a[0].count=1,5' --ruleset ore "
+                    "-n 9 --seed 3")
+    assert "--ruleset all " in command(rows, "max_rounds", "d.yaml", 1,
+                                       list(reversed(registry.names())))
+    assert "--ruleset" not in command(rows, "ruleset", "d.yaml", 1, None)  # each its own
+    assert command(rows, "max_rounds", "d.yaml", 1, ["ore", "opencore"]) == ""
