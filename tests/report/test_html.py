@@ -98,9 +98,46 @@ def test_answer_numbers_come_from_the_document(doc):
             f"4 bandits die per fight") in dies
     assert "at least one of them in" in dies
     overall = doc["rulesets"]["opend6"]["overall"]["deaths_per_encounter"]
-    assert deadliest.startswith(f"Deadliest under opend6: {overall['value']:.2f} [")
-    # the two rulesets are the same numbers: not clearly apart
-    assert "least deadly under copy" in deadliest and "intervals overlap" in deadliest
+    # the two rulesets are the same numbers: a tie, both named, neither the deadliest alone
+    assert deadliest.startswith(f"Equally deadly under copy and opend6, {overall['value']:.2f} "
+                                f"deaths per fight each (all sides together): copy "
+                                f"{overall['value']:.2f} [")
+    assert "least deadly" not in deadliest
+
+
+def _scaled(doc, factors):
+    """``doc`` with one ruleset per factor, its overall deaths per fight (and interval)
+    times the factor."""
+    out = copy.deepcopy(doc)
+    entry = out["rulesets"]["opend6"]
+    out["rulesets"] = {}
+    for name, factor in factors.items():
+        mine = copy.deepcopy(entry)
+        d = mine["overall"]["deaths_per_encounter"]
+        d["value"] *= factor
+        d["ci95"] = [x * factor for x in d["ci95"]]
+        out["rulesets"][name] = mine
+    return out
+
+
+def test_where_it_is_deadliest_names_every_ruleset_of_a_tie_whatever_the_order(doc):
+    import itertools
+
+    factors = {"ore": 3.0, "opencore": 3.0, "bgrade": 2.0, "opend6": 1.0, "opend6-hp": 1.0}
+    texts = {answer(_scaled(doc, dict(order)))[-1][1]
+             for order in itertools.permutations(factors.items())}
+    assert len(texts) == 1  # the order the rulesets were given in changes nothing
+    text = texts.pop()
+    assert text.startswith("Deadliest under opencore and ore, ")
+    assert "; then bgrade " in text and "; least deadly under opend6 " in text
+    assert "opend6-hp " in text[text.index("least deadly"):]
+    assert "not clearly apart" not in text  # a tie at the top is said already
+    # one deadliest and a tie next to it: the overlap is told against the tie
+    text = answer(_scaled(doc, {"ore": 1.01, "opencore": 1.0, "bgrade": 1.0}))[-1][1]
+    assert text.startswith("Deadliest under ore: ")
+    assert "least deadly under bgrade and opencore: bgrade " in text
+    assert text.endswith(" ore is not clearly apart from bgrade and opencore: the 95% "
+                         "intervals overlap.")
 
 
 def test_answer_of_one_ruleset_and_of_nobody_dying(doc):
