@@ -322,23 +322,28 @@ def combatant_rows(doc: dict[str, Any]) -> list[list[str]]:
 
 
 def survival_tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """Still fighting after round r, per side: ``(side, header, rows)``, rounds 1 to 12."""
+    """Still fighting after round r, per side: ``(side, header, rows)``, one row per round.
+
+    Every round from 1 to the longest fight under any ruleset (the whole series of
+    ``lethality.json``), one column per ruleset, so a long fight is not cut and the table
+    stays as narrow as the rulesets are few. A ruleset whose fights all ended sooner keeps
+    its last share.
+    """
     names = list(doc["rulesets"])
     out = []
     for side in doc["rulesets"][names[0]]["sides"]:
-        top = max(len(doc["rulesets"][n]["sides"][side]["survival"]["value"]) for n in names)
-        shown = list(range(1, min(top, 12) + 1))
-        rows = []
-        for n in names:
-            curve = doc["rulesets"][n]["sides"][side]["survival"]["value"]
-            last = curve[-1] if curve else 1.0
-            rows.append([n, *(f"{curve[r - 1] if r <= len(curve) else last:.3f}"
-                              for r in shown)])
-        out.append((side, ["ruleset", *(f"r{r}" for r in shown)], rows))
+        curves = [doc["rulesets"][n]["sides"][side]["survival"]["value"] for n in names]
+        top = max(len(curve) for curve in curves)
+        rows = [[str(r), *(f"{curve[r - 1] if r <= len(curve) else (curve or [1.0])[-1]:.3f}"
+                           for curve in curves)] for r in range(1, top + 1)]
+        out.append((side, ["after round", *names], rows))
     return out
 
 
-SURVIVAL_NOTE = "Share of each side's combatants still in the fight after round r."
+SURVIVAL_NOTE = ("Share of each side's combatants still in the fight after each round, every "
+                 "round to the longest fight; lethality.json holds the same series with 95% "
+                 "intervals (rulesets.<ruleset>.sides.<side>.survival) and survival.png draws "
+                 "them.")
 
 
 def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:

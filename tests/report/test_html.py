@@ -309,3 +309,21 @@ def test_a_sweep_reproduces_with_one_ruleset_all_or_its_own():
                                        list(reversed(registry.names())))
     assert "--ruleset" not in command(rows, "ruleset", "d.yaml", 1, None)  # each its own
     assert command(rows, "max_rounds", "d.yaml", 1, ["ore", "opencore"]) == ""
+
+
+# ---------------------------------------------------------------------------- survival
+def test_still_fighting_shows_every_round_to_the_longest_fight(doc):
+    """A fight of 30 rounds: all 30 in report.md and report.html (they once stopped at 12)."""
+    long = copy.deepcopy(doc)
+    long["rulesets"] = {n: copy.deepcopy(r) for n, r in long["rulesets"].items()}  # unshared
+    curves = {"opend6": [round(1 - r / 40, 6) for r in range(1, 31)],
+              "copy": [1.0, 0.5, 0.25]}  # its fights all ended by round 3
+    for name, curve in curves.items():
+        long["rulesets"][name]["sides"]["heroes"]["survival"]["value"] = curve
+    text = report_markdown(long, charts=False)
+    section = text[text.index("## Still fighting"):text.index("## How the numbers")]
+    assert "| after round | opend6 | copy |" in section
+    assert "| 30 | 0.250 | 0.250 |" in section and "| 4 | 0.900 | 0.250 |" in section
+    assert "every round to the longest fight" in section and "lethality.json" in section
+    page = compare_html(long, {})
+    assert "<td>30</td><td>0.250</td><td>0.250</td>" in page
