@@ -19,6 +19,7 @@ import yaml
 
 from sim.batch import files
 from sim.batch.runner import BatchSpec, run_tally
+from sim.report import reproduce
 from sim.report.charts import sweep_chart
 from sim.report.html import sweep_html
 from sim.scenario import Scenario, parse, read_yaml
@@ -178,23 +179,33 @@ def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] 
     return rows
 
 
-def command(rows: list[dict[str, Any]], path: str, source: str, seed: int) -> str:
-    """The ``fray sweep`` command that runs this sweep again."""
+def command(rows: list[dict[str, Any]], path: str, source: str, seed: int,
+            rulesets: list[str] | None = None) -> str:
+    """The ``fray sweep`` command that runs this sweep again ("" when none can).
+
+    ``rulesets`` is what ``run_sweep`` was given: ``None`` (each value's own ruleset) leaves
+    ``--ruleset`` out, every ruleset reads ``--ruleset all``, one reads its name; several but
+    not all (possible from Python only) have no ``--ruleset`` that runs them, so no command.
+    """
     values = ",".join(str(v).lower() if isinstance(v, bool) else str(v)
                       for v in dict.fromkeys(row["value"] for row in rows))
-    rulesets = ",".join(dict.fromkeys(row["ruleset"] for row in rows))
+    try:
+        ruleset = reproduce.one_ruleset(rulesets)
+    except ValueError:
+        return ""
     n = rows[0]["encounters"] if rows else 0
-    return (f"fray sweep {source} --set '{path}={values}' --ruleset {rulesets} -n {n} "
-            f"--seed {seed}")
+    return reproduce.command("sweep", source, ("--set", f"{path}={values}"),
+                             ("--ruleset", ruleset), ("-n", n), ("--seed", seed))
 
 
 def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
                   out_dir: Path, *, scenario: Scenario | None = None, seed: int = 1,
-                  html: bool = False) -> list[Path]:
+                  html: bool = False, rulesets: list[str] | None = None) -> list[Path]:
     """Write ``sweep.csv`` (an empty interval bound is an empty cell) and ``sweep.png``.
 
     With ``html``, also ``report.html``: the answer, the table and the chart in one file.
-    ``scenario`` (any of the swept variants) names the chart and the page.
+    ``scenario`` (any of the swept variants) names the chart and the page; ``seed`` and
+    ``rulesets`` (as given to ``run_sweep``) make the page's command that runs it again.
     """
     written = [files.write_csv(out_dir / "sweep.csv", rows), out_dir / "sweep.png"]
     with files.atomic_path(written[1]) as tmp:
@@ -202,7 +213,7 @@ def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
     if html:
         page = sweep_html(rows, sides, path, {"sweep.png": written[1].read_bytes()},
                           scenario=scenario.name if scenario else "",
-                          command=command(rows, path, scenario.source, seed)
+                          command=command(rows, path, scenario.source, seed, rulesets)
                           if scenario else "")
         written.append(files.write_text(out_dir / "report.html", page))
     return written

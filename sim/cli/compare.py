@@ -135,6 +135,6 @@ def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force
         rows = sweep_mod.run_sweep(path, cases, rulesets, count, seed=seed,
                                    workers=params.workers_or_cores(workers), advance=advance)
     written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],
-                                      seed=seed, html=html)
+                                      seed=seed, html=html, rulesets=rulesets)
     click.echo(sweep_table(rows, sides, path))
     click.echo("wrote " + ", ".join(str(p) for p in written[:-1]) + f" and {written[-1]}")

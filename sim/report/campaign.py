@@ -10,6 +10,7 @@ from rich.table import Table
 
 from sim.core.words import count
 from sim.report.log import render
+from sim.results.lethality import names_text, tied
 
 if TYPE_CHECKING:
     from sim.core.campaign import CampaignResult, StageOutcome
@@ -69,17 +70,29 @@ def compare_table(summaries: list[dict[str, Any]]) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
+def _clears(best: list[str], worst: list[str], clear: dict[str, float]) -> str:
+    """Under which rulesets the party clears the campaign most and least often, ties named."""
+    def bold(names: list[str]) -> str:
+        return names_text([f"**{n}**" for n in names])
+
+    if len(clear) == 1:
+        return f"The party clears every stage in {clear[best[0]]:.1%} of runs under {bold(best)}."
+    if best == worst:
+        return (f"The party clears every stage equally often under {bold(best)} "
+                f"({clear[best[0]]:.1%}).")
+    return (f"The party clears every stage most often under {bold(best)} "
+            f"({clear[best[0]]:.1%}) and least under {bold(worst)} ({clear[worst[0]]:.1%}).")
+
+
 def compare_markdown(summaries: list[dict[str, Any]], chart: bool = True) -> str:
     """``report.md`` of a campaign compare: the answer first, then the numbers."""
     first = summaries[0]
-    best = max(summaries, key=lambda d: d["p_clear"]["value"])
-    worst = min(summaries, key=lambda d: d["p_clear"]["value"])
+    clear = {d["ruleset"]: d["p_clear"]["value"] for d in summaries}
+    best, worst = tied(clear, max), tied(clear, min)  # a tie names every ruleset in it
     lines = [f"# {first['name']}: how far the party gets under each ruleset", "",
              f"{first['runs']} runs per ruleset, seed {first['seed']}, party "
-             f"'{first['party']}' ({count(first['members'], 'member')}). The party clears "
-             f"every stage most often under **{best['ruleset']}** "
-             f"({best['p_clear']['value']:.1%}) and least under **{worst['ruleset']}** "
-             f"({worst['p_clear']['value']:.1%}).", "",
+             f"'{first['party']}' ({count(first['members'], 'member')}). "
+             f"{_clears(best, worst, clear)}", "",
              "P(reach) is the share of runs that came to a stage; P(win | reached) the share "
              "of those that won it; P(clear), of all runs, with its 95% Wilson interval "
              "(each ruleset's summary.json has the intervals of every stage). Deaths count "

@@ -14,6 +14,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from sim.report import reproduce
+from sim.results.lethality import names_text, tied
+
 Getter = Callable[[dict[str, Any]], Any]
 NA = "n/a"
 
@@ -193,9 +196,18 @@ def _who_dies(doc: dict[str, Any]) -> str:
 
 
 def _deadliest(doc: dict[str, Any]) -> str:
+    """Where it is deadliest: the rulesets from most to fewest deaths per fight.
+
+    Rulesets with the same deaths per fight stand together, in name order, so a tie names
+    them all (never one over the other by the order the rulesets were given in).
+    """
     rulesets = doc["rulesets"]
-    ranked = sorted(rulesets, key=lambda n: -rulesets[n]["overall"]["deaths_per_encounter"]
-                    ["value"])  # stable: the first listed on a tie
+    value = {n: rulesets[n]["overall"]["deaths_per_encounter"]["value"] for n in rulesets}
+    groups: list[list[str]] = []
+    left = dict(value)
+    while left:
+        groups.append(tied(left, max))
+        left = {n: v for n, v in left.items() if n not in groups[-1]}
 
     def deaths(n: str) -> str:
         return mean_text(rulesets[n]["overall"]["deaths_per_encounter"])
@@ -203,22 +215,45 @@ def _deadliest(doc: dict[str, Any]) -> str:
     def any_death(n: str) -> str:
         return f"at least one death in {rate_text(rulesets[n]['overall']['p_any_death'])}"
 
-    top = ranked[0]
-    if rulesets[top]["overall"]["deaths_per_encounter"]["value"] == 0:
+    def ci(n: str) -> list[float | None]:
+        return rulesets[n]["overall"]["deaths_per_encounter"]["ci95"]
+
+    def each(group: list[str]) -> str:  # a tie: every ruleset's own interval
+        return "; ".join(f"{n} {deaths(n)}, {any_death(n)} of fights" for n in group)
+
+    top = groups[0]
+    if value[top[0]] == 0:
         return "Nobody died, under any ruleset."
-    if len(ranked) == 1:
-        return (f"Under {top} {deaths(top)} combatants die per fight on average, "
-                f"{any_death(top)} of fights. One ruleset ran: nothing to compare.")
-    text = (f"Deadliest under {top}: {deaths(top)} deaths per fight (all sides together), "
-            f"{any_death(top)} of fights")
-    middle = [f"{n} {deaths(n)}" for n in ranked[1:-1]]
-    last = ranked[-1]
+    if len(rulesets) == 1:
+        (only,) = top
+        return (f"Under {only} {deaths(only)} combatants die per fight on average, "
+                f"{any_death(only)} of fights. One ruleset ran: nothing to compare.")
+    if len(groups) == 1:
+        return (f"Equally deadly under {names_text(top)}, {value[top[0]]:.2f} deaths per "
+                f"fight each (all sides together): {each(top)}.")
+    last = groups[-1]
+    if len(top) == 1:
+        text = (f"Deadliest under {top[0]}: {deaths(top[0])} deaths per fight (all sides "
+                f"together), {any_death(top[0])} of fights")
+    else:
+        text = (f"Deadliest under {names_text(top)}, {value[top[0]]:.2f} deaths per fight "
+                f"each (all sides together): {each(top)}")
+    middle = [f"{n} {deaths(n)}" for group in groups[1:-1] for n in group]
     text += (f"; then {', '.join(middle)}; " if middle else "; ")
-    text += f"least deadly under {last}: {deaths(last)}, {any_death(last)}."
-    hi, lo = (rulesets[n]["overall"]["deaths_per_encounter"]["ci95"] for n in ranked[:2])
-    if hi[0] is None or lo[1] is None or hi[0] <= lo[1]:
-        text += (f" {top} and {ranked[1]} are not clearly apart: their 95% intervals "
-                 f"overlap.")
+    if len(last) == 1:
+        text += (f"least deadly under {last[0]}: {deaths(last[0])}, "
+                 f"{any_death(last[0])}.")
+    else:
+        text += f"least deadly under {names_text(last)}: {each(last)}."
+    if len(top) == 1:  # a tie at the top is said already
+        lo = ci(top[0])[0]
+        close = [n for n in groups[1] if None in (lo, ci(n)[1]) or lo <= ci(n)[1]]
+        if len(close) == 1:
+            text += (f" {top[0]} and {close[0]} are not clearly apart: their 95% intervals "
+                     f"overlap.")
+        elif close:
+            text += (f" {top[0]} is not clearly apart from {names_text(close)}: the 95% "
+                     f"intervals overlap.")
     return text
 
 
@@ -249,10 +284,10 @@ CHARTS = (("survival.png", "survival by round"), ("death_rate.png", "death rate 
 
 def intro(doc: dict[str, Any]) -> str:
     """What was run and how to run it again (markdown: the command in backticks)."""
-    names = list(doc["rulesets"])
-    return (_title(doc) + ". Each cell: value [95% interval]. Reproduce with "
-            f"`fray compare {doc.get('scenario_file', doc['scenario'])} "
-            f"--rulesets {','.join(names)} -n {doc['encounters']} --seed {doc['seed']}`.")
+    again = reproduce.command("compare", doc.get("scenario_file", doc["scenario"]),
+                              ("--rulesets", ",".join(doc["rulesets"])),
+                              ("-n", doc["encounters"]), ("--seed", doc["seed"]))
+    return _title(doc) + f". Each cell: value [95% interval]. Reproduce with `{again}`."
 
 
 def tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -287,23 +322,28 @@ def combatant_rows(doc: dict[str, Any]) -> list[list[str]]:
 
 
 def survival_tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """Still fighting after round r, per side: ``(side, header, rows)``, rounds 1 to 12."""
+    """Still fighting after round r, per side: ``(side, header, rows)``, one row per round.
+
+    Every round from 1 to the longest fight under any ruleset (the whole series of
+    ``lethality.json``), one column per ruleset, so a long fight is not cut and the table
+    stays as narrow as the rulesets are few. A ruleset whose fights all ended sooner keeps
+    its last share.
+    """
     names = list(doc["rulesets"])
     out = []
     for side in doc["rulesets"][names[0]]["sides"]:
-        top = max(len(doc["rulesets"][n]["sides"][side]["survival"]["value"]) for n in names)
-        shown = list(range(1, min(top, 12) + 1))
-        rows = []
-        for n in names:
-            curve = doc["rulesets"][n]["sides"][side]["survival"]["value"]
-            last = curve[-1] if curve else 1.0
-            rows.append([n, *(f"{curve[r - 1] if r <= len(curve) else last:.3f}"
-                              for r in shown)])
-        out.append((side, ["ruleset", *(f"r{r}" for r in shown)], rows))
+        curves = [doc["rulesets"][n]["sides"][side]["survival"]["value"] for n in names]
+        top = max(len(curve) for curve in curves)
+        rows = [[str(r), *(f"{curve[r - 1] if r <= len(curve) else (curve or [1.0])[-1]:.3f}"
+                           for curve in curves)] for r in range(1, top + 1)]
+        out.append((side, ["after round", *names], rows))
     return out
 
 
-SURVIVAL_NOTE = "Share of each side's combatants still in the fight after round r."
+SURVIVAL_NOTE = ("Share of each side's combatants still in the fight after each round, every "
+                 "round to the longest fight; lethality.json holds the same series with 95% "
+                 "intervals (rulesets.<ruleset>.sides.<side>.survival) and survival.png draws "
+                 "them.")
 
 
 def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:
@@ -316,7 +356,8 @@ def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:
     items = [f"`{key}`: {text}" for key, text in doc["methods"].items()]
     tail = ("The verdict takes the side with the most deaths over all rulesets and "
             "compares its death rate per combatant under the most and the least lethal "
-            "ruleset; overlapping 95% intervals read \"about as often\".")
+            "ruleset (every one of them, when several share the rate); overlapping 95% "
+            "intervals read \"about as often\".")
     return head, items, tail
 
 

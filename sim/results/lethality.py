@@ -10,7 +10,23 @@ from typing import Any
 
 from sim.results.stats import METHODS
 
-__all__ = ["METHODS", "document", "times", "verdict"]
+__all__ = ["METHODS", "document", "names_text", "times", "tied", "verdict"]
+
+
+# ---------------------------------------------------------------------------- ties
+def tied(values: dict[str, float], pick: Any = max) -> list[str]:
+    """Every name whose value is the highest (``pick=max``) or lowest (``min``), by name.
+
+    A shared value names them all, in name order, so no ruleset is picked over another by
+    the order the rulesets were given in.
+    """
+    best = pick(values.values())
+    return sorted(name for name, value in values.items() if value == best)
+
+
+def names_text(names: list[str]) -> str:
+    """``ore``, ``ore and opencore``, ``bgrade, ore and opencore``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 # ---------------------------------------------------------------------------- the verdict
@@ -18,8 +34,12 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A plain-language comparison computed from the per-ruleset summaries.
 
     The side is the one with the most deaths over all rulesets; the most and least lethal
-    rulesets are those with the highest and lowest death rate per combatant for that side.
-    Their 95% intervals overlapping reads "about as often"; otherwise the ratio of the rates.
+    rulesets are those with the highest and lowest death rate per combatant for that side,
+    every one of them when several share that rate (``most_rulesets``, ``least_rulesets``,
+    in name order; ``most`` and ``least`` name the first of each, as before ties were kept).
+    Their 95% intervals overlapping (any ruleset of one group with any of the other) reads
+    "about as often"; otherwise the ratio of the rates. Nothing depends on the order the
+    rulesets were given in.
     """
     names = list(rulesets)
     if not names:
@@ -31,12 +51,14 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     if totals[side] == 0:
         return {"side": None, "text": f"nobody died under any ruleset ({fights} fights)"}
     rate = {r: rulesets[r]["sides"][side]["death_rate"] for r in names}
-    most = max(names, key=lambda r: rate[r]["value"])
-    least = min(names, key=lambda r: rate[r]["value"])
-    hi_rate, lo_rate = rate[most]["value"], rate[least]["value"]
+    values = {r: rate[r]["value"] for r in names}
+    top, bottom = tied(values, max), tied(values, min)
+    most, least = top[0], bottom[0]
+    hi_rate, lo_rate = values[most], values[least]
     out = {"side": side, "most": most, "least": least, "most_rate": hi_rate,
            "least_rate": lo_rate, "most_ci95": rate[most]["ci95"],
-           "least_ci95": rate[least]["ci95"], "overlap": None, "ratio": None}
+           "least_ci95": rate[least]["ci95"], "overlap": None, "ratio": None,
+           "most_rulesets": top, "least_rulesets": bottom}
     # one member: "the fencer dies"; several: "the heroes die"
     die, they = ("die", "they") if rulesets[most]["sides"][side]["members"] > 1 else \
         ("dies", "it")
@@ -44,20 +66,28 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
         out["text"] = (f"under {most} the {side} {die} at a rate of {hi_rate:.3f} per "
                        f"combatant per fight (one ruleset, nothing to compare)")
         return out
-    most_lo, least_hi = rate[most]["ci95"][0], rate[least]["ci95"][1]
-    overlap = most == least or most_lo is None or least_hi is None or most_lo <= least_hi
+    lows = [rate[r]["ci95"][0] for r in top]
+    highs = [rate[r]["ci95"][1] for r in bottom]
+    overlap = (hi_rate == lo_rate or None in lows or None in highs
+               or min(lows) <= max(highs))
     out["overlap"] = overlap
+    under_most, under_least = names_text(top), names_text(bottom)
+    if hi_rate == lo_rate:  # every ruleset the same rate
+        out["text"] = (f"under {under_most} the {side} {die} about as often (death rate per "
+                       f"combatant {hi_rate:.3f} under each)")
+        return out
     numbers = f"death rate per combatant {hi_rate:.3f} vs {lo_rate:.3f}"
     if overlap:
-        out["text"] = (f"under {most} the {side} {die} about as often as under {least} "
-                       f"({numbers}; the 95% intervals overlap)")
+        out["text"] = (f"under {under_most} the {side} {die} about as often as under "
+                       f"{under_least} ({numbers}; the 95% intervals overlap)")
     elif lo_rate == 0:
-        out["text"] = (f"under {most} the {side} {die} ({numbers}), under {least} {they} "
-                       f"never died in {rulesets[least]['encounters']} fights")
+        out["text"] = (f"under {under_most} the {side} {die} ({numbers}), under "
+                       f"{under_least} {they} never died in {rulesets[least]['encounters']} "
+                       f"fights")
     else:
         out["ratio"] = round(hi_rate / lo_rate, 6)
-        out["text"] = (f"under {most} the {side} {die} {times(hi_rate / lo_rate)} as often "
-                       f"as under {least} ({numbers})")
+        out["text"] = (f"under {under_most} the {side} {die} {times(hi_rate / lo_rate)} as "
+                       f"often as under {under_least} ({numbers})")
     return out
 
 

@@ -121,10 +121,12 @@ def _expected_verdict(doc):
               for s in sides}
     side = max(sides, key=lambda s: deaths[s])
     rate = {n: r["sides"][side]["death_rate"] for n, r in rulesets.items()}
-    most = max(rate, key=lambda n: rate[n]["value"])
-    least = min(rate, key=lambda n: rate[n]["value"])
-    overlap = rate[most]["ci95"][0] <= rate[least]["ci95"][1]
-    return side, most, least, overlap, rate[most]["value"], rate[least]["value"]
+    hi = max(r["value"] for r in rate.values())
+    lo = min(r["value"] for r in rate.values())
+    top = sorted(n for n in rate if rate[n]["value"] == hi)  # a tie: all, in name order
+    bottom = sorted(n for n in rate if rate[n]["value"] == lo)
+    overlap = min(rate[n]["ci95"][0] for n in top) <= max(rate[n]["ci95"][1] for n in bottom)
+    return side, top, bottom, overlap, hi, lo
 
 
 @pytest.fixture(scope="module")
@@ -211,8 +213,13 @@ def test_verdict_matches_the_numbers(compared):
     result, out = compared
     doc = json.loads((out / "lethality.json").read_text())
     v = doc["verdict"]
-    side, most, least, overlap, hi, lo = _expected_verdict(doc)
-    assert (v["side"], v["most"], v["least"], v["overlap"]) == (side, most, least, overlap)
+    side, top, bottom, overlap, hi, lo = _expected_verdict(doc)
+    assert (v["side"], v["most_rulesets"], v["least_rulesets"], v["overlap"]) == \
+        (side, top, bottom, overlap)
+    assert (v["most"], v["least"]) == (top[0], bottom[0])
+    most = " and ".join([", ".join(top[:-1]), top[-1]]) if len(top) > 1 else top[0]
+    least = " and ".join([", ".join(bottom[:-1]), bottom[-1]]) if len(bottom) > 1 \
+        else bottom[0]
     assert v["text"].startswith(f"under {most} the {side} di")
     if overlap:
         assert f"about as often as under {least}" in v["text"]
@@ -381,3 +388,20 @@ def test_compare_resumes_after_an_interruption(tmp_path):
     for name in ("ore", "opend6"):
         assert (part / name / "encounters.csv").read_bytes() == \
             (whole / name / "encounters.csv").read_bytes()
+
+
+def test_compare_a_tie_names_both_rulesets_whatever_the_order(tmp_path, capsys):
+    """Every sword duel ends with one death under ORE and OpenCore: a tie, named as one."""
+    duel = str(SCENARIOS / "duel.yaml")
+    verdicts = []
+    for k, order in enumerate(("ore,opencore", "opencore,ore")):
+        out = tmp_path / f"c{k}"
+        result = fray(capsys, "compare", duel, "--rulesets", order, "-n", "30", "--workers",
+                      "1", "--out", str(out), "-q")
+        assert result.code == 0, result.err
+        verdicts.append(json.loads((out / "lethality.json").read_text())["verdict"])
+    assert verdicts[0] == verdicts[1]
+    v = verdicts[0]
+    assert v["most_rulesets"] == v["least_rulesets"] == ["opencore", "ore"]
+    assert v["text"].startswith("under opencore and ore the red dies about as often (")
+    assert "as under" not in v["text"]

@@ -98,9 +98,46 @@ def test_answer_numbers_come_from_the_document(doc):
             f"4 bandits die per fight") in dies
     assert "at least one of them in" in dies
     overall = doc["rulesets"]["opend6"]["overall"]["deaths_per_encounter"]
-    assert deadliest.startswith(f"Deadliest under opend6: {overall['value']:.2f} [")
-    # the two rulesets are the same numbers: not clearly apart
-    assert "least deadly under copy" in deadliest and "intervals overlap" in deadliest
+    # the two rulesets are the same numbers: a tie, both named, neither the deadliest alone
+    assert deadliest.startswith(f"Equally deadly under copy and opend6, {overall['value']:.2f} "
+                                f"deaths per fight each (all sides together): copy "
+                                f"{overall['value']:.2f} [")
+    assert "least deadly" not in deadliest
+
+
+def _scaled(doc, factors):
+    """``doc`` with one ruleset per factor, its overall deaths per fight (and interval)
+    times the factor."""
+    out = copy.deepcopy(doc)
+    entry = out["rulesets"]["opend6"]
+    out["rulesets"] = {}
+    for name, factor in factors.items():
+        mine = copy.deepcopy(entry)
+        d = mine["overall"]["deaths_per_encounter"]
+        d["value"] *= factor
+        d["ci95"] = [x * factor for x in d["ci95"]]
+        out["rulesets"][name] = mine
+    return out
+
+
+def test_where_it_is_deadliest_names_every_ruleset_of_a_tie_whatever_the_order(doc):
+    import itertools
+
+    factors = {"ore": 3.0, "opencore": 3.0, "bgrade": 2.0, "opend6": 1.0, "opend6-hp": 1.0}
+    texts = {answer(_scaled(doc, dict(order)))[-1][1]
+             for order in itertools.permutations(factors.items())}
+    assert len(texts) == 1  # the order the rulesets were given in changes nothing
+    text = texts.pop()
+    assert text.startswith("Deadliest under opencore and ore, ")
+    assert "; then bgrade " in text and "; least deadly under opend6 " in text
+    assert "opend6-hp " in text[text.index("least deadly"):]
+    assert "not clearly apart" not in text  # a tie at the top is said already
+    # one deadliest and a tie next to it: the overlap is told against the tie
+    text = answer(_scaled(doc, {"ore": 1.01, "opencore": 1.0, "bgrade": 1.0}))[-1][1]
+    assert text.startswith("Deadliest under ore: ")
+    assert "least deadly under bgrade and opencore: bgrade " in text
+    assert text.endswith(" ore is not clearly apart from bgrade and opencore: the 95% "
+                         "intervals overlap.")
 
 
 def test_answer_of_one_ruleset_and_of_nobody_dying(doc):
@@ -221,3 +258,72 @@ def test_html_for_a_campaign_is_refused(tmp_path, capsys):
     assert result.code == 2
     assert "--html" in result.err and "Traceback" not in result.err
     assert not (tmp_path / "c").exists()
+
+
+def _reproduce_line(text: str) -> list[str]:
+    """The words of the command after "Reproduce with", without the leading ``fray``."""
+    import shlex
+    from html import unescape
+
+    found = re.search(r"Reproduce with (?:<code>|`)(.*?)(?:</code>|`)", text)
+    assert found, "no reproduce line"
+    words = shlex.split(unescape(found.group(1)))
+    assert words[0] == "fray"
+    return words[1:]
+
+
+def test_the_reproduce_lines_run_and_give_the_same_numbers(tmp_path, capsys):
+    """A sweep over every ruleset and a comparison: each printed command runs again (a sweep
+    over all rulesets once printed --ruleset ore,bgrade,..., which --ruleset refuses)."""
+    duel = str(SCENARIOS / "neutral_duel.yaml")
+    first, again = tmp_path / "sweep", tmp_path / "sweep-again"
+    result = fray(capsys, "sweep", duel, "--set", "sides.fencer[0].skills.melee=1,5",
+                  "--ruleset", "all", "-n", "4", "--workers", "1", "--out", str(first), "-q",
+                  "--html")
+    assert result.code == 0, result.err
+    words = _reproduce_line((first / "report.html").read_text())
+    assert words[words.index("--ruleset") + 1] == "all"
+    result = fray(capsys, *words, "--workers", "1", "--out", str(again), "-q")
+    assert result.code == 0, result.err
+    assert (again / "sweep.csv").read_text() == (first / "sweep.csv").read_text()
+
+    first, again = tmp_path / "cmp", tmp_path / "cmp-again"
+    result = fray(capsys, "compare", duel, "--rulesets", "opencore,ore", "-n", "4",
+                  "--workers", "1", "--out", str(first), "-q")
+    assert result.code == 0, result.err
+    words = _reproduce_line((first / "report.md").read_text())
+    result = fray(capsys, *words, "--workers", "1", "--out", str(again), "-q")
+    assert result.code == 0, result.err
+    assert (again / "lethality.json").read_text() == (first / "lethality.json").read_text()
+
+
+def test_a_sweep_reproduces_with_one_ruleset_all_or_its_own():
+    from sim.batch.sweep import command
+    from sim.rulesets import registry
+
+    rows = [{"value": v, "ruleset": r, "encounters": 9} for v in (1, 5) for r in ("ore",)]
+    line = command(rows, "sides.a[0].count", "my duel.yaml", 3, ["ore"])
+    assert line == ("fray sweep 'my duel.yaml' --set 'sides.a[0].count=1,5' --ruleset ore "
+                    "-n 9 --seed 3")
+    assert "--ruleset all " in command(rows, "max_rounds", "d.yaml", 1,
+                                       list(reversed(registry.names())))
+    assert "--ruleset" not in command(rows, "ruleset", "d.yaml", 1, None)  # each its own
+    assert command(rows, "max_rounds", "d.yaml", 1, ["ore", "opencore"]) == ""
+
+
+# ---------------------------------------------------------------------------- survival
+def test_still_fighting_shows_every_round_to_the_longest_fight(doc):
+    """A fight of 30 rounds: all 30 in report.md and report.html (they once stopped at 12)."""
+    long = copy.deepcopy(doc)
+    long["rulesets"] = {n: copy.deepcopy(r) for n, r in long["rulesets"].items()}  # unshared
+    curves = {"opend6": [round(1 - r / 40, 6) for r in range(1, 31)],
+              "copy": [1.0, 0.5, 0.25]}  # its fights all ended by round 3
+    for name, curve in curves.items():
+        long["rulesets"][name]["sides"]["heroes"]["survival"]["value"] = curve
+    text = report_markdown(long, charts=False)
+    section = text[text.index("## Still fighting"):text.index("## How the numbers")]
+    assert "| after round | opend6 | copy |" in section
+    assert "| 30 | 0.250 | 0.250 |" in section and "| 4 | 0.900 | 0.250 |" in section
+    assert "every round to the longest fight" in section and "lethality.json" in section
+    page = compare_html(long, {})
+    assert "<td>30</td><td>0.250</td><td>0.250</td>" in page

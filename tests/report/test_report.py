@@ -128,3 +128,30 @@ def test_aftermath_lines_count_rounds_from_the_end_of_the_fight():
     markdown = render(events, "markdown").splitlines()
     assert markdown[-3:] == ["- `+ 0 rd` Aftermath: nobody tends.", "- `+32 rd` B is dead.",
                              "- B (b): dead"]
+
+
+# ---------------------------------------------------------------------------- campaigns
+def _campaign_summaries(clears: dict[str, float]) -> list[dict]:
+    """A campaign's per-ruleset summaries, as far as ``compare_markdown`` reads them."""
+    return [{"name": "Road", "campaign": "road", "runs": 20, "seed": 1, "party": "heroes",
+             "members": 3, "ruleset": name, "stages": [],
+             "p_clear": {"value": p, "ci95": [max(0.0, p - 0.1), min(1.0, p + 0.1)]},
+             "deaths_per_run": {"value": 1.0}} for name, p in clears.items()]
+
+
+def test_campaign_compare_names_every_ruleset_of_a_tie_whatever_the_order():
+    import itertools
+
+    from sim.report.campaign import compare_markdown
+
+    clears = {"ore": 0.2, "bgrade": 0.7, "opencore": 0.0, "opend6": 0.0, "opend6-hp": 0.0}
+    texts = {compare_markdown(_campaign_summaries(dict(order)), chart=False).split("\n")[2]
+             for order in itertools.permutations(clears.items())}
+    assert len(texts) == 1  # only the table's rows follow the order given
+    assert texts.pop().endswith("The party clears every stage most often under **bgrade** "
+                                "(70.0%) and least under **opencore**, **opend6** and "
+                                "**opend6-hp** (0.0%).")
+    same = compare_markdown(_campaign_summaries({"ore": 0.5, "bgrade": 0.5}), chart=False)
+    assert "clears every stage equally often under **bgrade** and **ore** (50.0%)." in same
+    one = compare_markdown(_campaign_summaries({"ore": 0.5}), chart=False)
+    assert "clears every stage in 50.0% of runs under **ore**." in one

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -81,3 +82,40 @@ def test_document_holds_the_entries_the_verdict_and_the_methods():
     assert doc["verdict"] == verdict(rulesets)
     assert doc["methods"] == METHODS and set(METHODS) == {"wilson", "wilson-deff", "normal",
                                                          "delta"}
+
+
+# ---------------------------------------------------------------------------- ties
+def test_verdict_names_every_ruleset_of_a_tie_and_never_one_against_itself():
+    v = verdict(_rulesets({"ore": (0.25, 0.2, 0.3), "opencore": (0.25, 0.2, 0.3)}))
+    assert v["text"] == ("under opencore and ore the heroes die about as often (death rate "
+                         "per combatant 0.250 under each)")
+    assert v["most_rulesets"] == v["least_rulesets"] == ["opencore", "ore"]
+    assert (v["most"], v["least"], v["overlap"]) == ("opencore", "opencore", True)
+
+
+def test_verdict_a_tie_at_the_top_or_the_bottom():
+    v = verdict(_rulesets({"ore": (0.30, 0.27, 0.33), "bgrade": (0.10, 0.08, 0.12),
+                           "opencore": (0.30, 0.26, 0.34)}))
+    assert v["text"].startswith("under opencore and ore the heroes die 3.0× as often as under "
+                                "bgrade (")
+    assert (v["most_rulesets"], v["least_rulesets"]) == (["opencore", "ore"], ["bgrade"])
+    v = verdict(_rulesets({"opend6": (0.0, 0.0, 0.03), "ore": (0.3, 0.25, 0.35),
+                           "opencore": (0.0, 0.0, 0.03)}))
+    assert v["text"].endswith("under opencore and opend6 they never died in 100 fights")
+    # a tie overlaps when any of one group overlaps any of the other
+    v = verdict(_rulesets({"a": (0.30, 0.28, 0.32), "b": (0.30, 0.20, 0.40),
+                           "c": (0.15, 0.13, 0.17)}))
+    assert v["overlap"] is False
+    v = verdict(_rulesets({"a": (0.30, 0.28, 0.32), "b": (0.30, 0.16, 0.44),
+                           "c": (0.15, 0.13, 0.17)}))
+    assert v["overlap"] is True and "about as often as under c" in v["text"]
+
+
+def test_verdict_does_not_depend_on_the_order_of_the_rulesets():
+    import itertools
+
+    rates = {"ore": (0.25, 0.2, 0.3), "opencore": (0.25, 0.2, 0.3), "bgrade": (0.1, 0.05, 0.15),
+             "opend6": (0.1, 0.06, 0.14)}
+    seen = {json.dumps(verdict(_rulesets(dict(order))), sort_keys=True)
+            for order in itertools.permutations(rates.items())}
+    assert len(seen) == 1
