@@ -14,6 +14,7 @@ from sim.batch.runner import finished_here
 from sim.cli import params, records
 from sim.cli.play import Player
 from sim.core.campaign import run_campaign
+from sim.core.words import count
 from sim.report.campaign import (
     campaign_table,
     ending_text,
@@ -137,7 +138,7 @@ def _solo(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path
 
 
 def _title(camp: Campaign, ruleset: str | None, seed: int, fmt: str) -> str:
-    head = (f"{camp.name}: {len(camp.stages)} stages under {ruleset or camp.ruleset}, "
+    head = (f"{camp.name}: {count(len(camp.stages), 'stage')} under {ruleset or camp.ruleset}, "
             f"party '{camp.party}', seed {seed}")
     return (f"# {head}\n\n" if fmt == "markdown" else f"{head}\n\n")
 

@@ -49,8 +49,10 @@ def convert(scenario_file, ruleset):
 
 @click.command(epilog=EPILOG_COMPARE)
 @params.scenario_argument()
-@click.option("--rulesets", type=params.RulesetListType(), default="all", show_default=True,
-              help="Comma-separated rulesets to compare, or 'all'.")
+@click.option("--rulesets", "--ruleset", "rulesets", type=params.RulesetListType(),
+              default="all", show_default=True,
+              help="Comma-separated rulesets to compare, or 'all' (--ruleset, as the other "
+                   "commands spell it, works too).")
 @params.count_option(1000, "Encounters per ruleset (for a campaign: runs).")
 @params.seed_option("Batch seed; encounter i has the same seed under every ruleset.")
 @params.workers_option()

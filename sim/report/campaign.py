@@ -184,7 +184,9 @@ def _rest_words(rest: str) -> str:
 def ending_text(campaign: Campaign, result: CampaignResult, fmt: str = "text") -> str:
     """The end of a solo campaign: how far the party got and each member's fate."""
     if result.cleared:
-        head = f"The campaign is cleared: {campaign.party} won all {result.total_stages} stages."
+        n = result.total_stages
+        head = (f"The campaign is cleared: {campaign.party} won "
+                f"{'its one stage' if n == 1 else f'all {n} stages'}.")
     else:
         head = (f"The campaign ends at stage {result.reached} of {result.total_stages} "
                 f"({result.stages[-1].outcome}).")

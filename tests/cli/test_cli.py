@@ -290,6 +290,14 @@ def test_resume_never_replaces_a_finished_batch_of_something_else(capsys, tmp_pa
     assert (tmp_path / "duel" / "summary.json").read_text() == before
 
 
+def test_compare_takes_ruleset_as_the_other_commands_spell_it(capsys, tmp_path):
+    result = fray(capsys, "compare", DUEL, "--ruleset", "ore,opencore", "-n", "5",
+                  "--out", str(tmp_path / "cmp"), "-q")
+    assert result.code == 0
+    assert set(json.loads((tmp_path / "cmp" / "lethality.json").read_text())["rulesets"]) == {
+        "ore", "opencore"}
+
+
 def test_compare_resume_keeps_a_finished_comparison_of_something_else(capsys, tmp_path):
     out = str(tmp_path / "cmp")
     args = ("compare", DUEL, "--rulesets", "ore,opencore", "--out", out, "-q")
