@@ -90,13 +90,16 @@ def _favourites(mine: list[dict[str, Any]], sides: list[str]) -> str:
     return f"More often the winner: {'; '.join(parts)}."
 
 
-def _move(first: dict[str, Any], last: dict[str, Any], key: str) -> str:
-    """``98% [96–99%]``, or ``from 98% [96–99%] to 26% [20–33%]`` over several values."""
+def _move(first: dict[str, Any], last: dict[str, Any], key: str, of: str = "") -> str:
+    """``98% [96–99%]``, or ``from 98% [96–99%] to 26% [20–33%]`` over several values.
+
+    ``of`` follows the rates (`` of fights``), before "at both ends".
+    """
     if first is last:
-        return _row_rate(first, key)
+        return _row_rate(first, key) + of
     if first[f"{key}_rate"] == last[f"{key}_rate"]:
-        return f"{_row_rate(first, key)} at both ends"
-    return f"from {_row_rate(first, key)} to {_row_rate(last, key)}"
+        return f"{_row_rate(first, key)}{of} at both ends"
+    return f"from {_row_rate(first, key)} to {_row_rate(last, key)}{of}"
 
 
 def sweep_answer(rows: list[dict[str, Any]], sides: list[str],
@@ -117,7 +120,7 @@ def sweep_answer(rows: list[dict[str, Any]], sides: list[str],
                          for side in sides[1:])
         lead = sides[0]
         verb = "wins" if first.get(f"{lead}_members") == 1 else "win"
-        text = (f"{where}, the {lead} {verb} {_move(first, last, f'{lead}_win')} of fights"
+        text = (f"{where}, the {lead} {verb} {_move(first, last, f'{lead}_win', ' of fights')}"
                 + (f", {wins}" if wins else "")
                 + f"; draws {_move(first, last, 'draw')}. Death rate per combatant: "
                 + ", ".join(f"the {side} {_move(first, last, f'{side}_death')}"

@@ -220,6 +220,18 @@ def test_sweep_html(tmp_path):
     assert "<th>a win rate</th>" in text and "<td>0.200 [0.100, 0.300]</td>" in text
 
 
+def test_sweep_answer_says_of_fights_before_at_both_ends():
+    rows = [{"path": "max_rounds", "value": v, "ruleset": "ore", "encounters": 10,
+             "draw_rate": 0.0, "draw_lo": 0.0, "draw_hi": 0.3, "a_members": 1,
+             "a_win_rate": 0.05, "a_win_lo": 0.01, "a_win_hi": 0.24, "a_death_rate": 0.9,
+             "a_death_lo": 0.7, "a_death_hi": 1.0, "b_members": 1, "b_win_rate": 0.95,
+             "b_win_lo": 0.76, "b_win_hi": 0.99, "b_death_rate": 0.05, "b_death_lo": 0.01,
+             "b_death_hi": 0.24} for v in (2, 4)]
+    body = sweep_answer(rows, ["a", "b"], "max_rounds")[1][1]
+    assert body.startswith("As max_rounds goes from 2 to 4, the a wins 5% [1–24%] of fights "
+                           "at both ends, the b 95% [76–99%] at both ends;"), body
+
+
 # ---------------------------------------------------------------------------- commands
 def test_fray_compare_and_sweep_write_report_html(tmp_path, capsys):
     duel = str(SCENARIOS / "neutral_duel.yaml")
