@@ -52,9 +52,11 @@ def prepare_out_dir(out_dir: Path, rulesets: list[str], force: bool) -> None:
     """Create ``out_dir``; refuse one that holds results unless ``force``.
 
     Raises:
-        FrayInputError: the folder is a file, holds results (and no ``force``), or cannot
-            be created.
+        FrayInputError: the folder is a file, a live run writes one of its rulesets'
+            folders, it holds results (and no ``force``), or it cannot be created.
     """
+    for ruleset in rulesets:  # each ruleset's batch holds its own folder's lock
+        files.refuse_if_in_use(out_dir / ruleset)
     found = existing_results(out_dir, rulesets) if out_dir.is_dir() else []
     shown = ", ".join(found[:4]) + (", ..." if len(found) > 4 else "")
     files.claim_out_dir(out_dir, f"results ({shown})" if found else None, force)

@@ -123,6 +123,7 @@ def default_out_dir(slug: str, label: str) -> Path:
 
 # ---------------------------------------------------------------------------- one writer
 LOCK = ".fray.lock"  # held by the run writing into a folder
+LOCK_WRITE_GRACE = 5.0  # seconds an unreadable lock counts as a run starting, not a stale one
 
 
 @contextlib.contextmanager
@@ -165,12 +166,26 @@ def refuse_if_in_use(folder: Path) -> None:
         FrayInputError: another live run holds the folder.
     """
     path = folder / LOCK
-    holder = _holder(path) if path.exists() else None
+    if not path.exists():
+        return
+    holder = _holder(path)
+    if holder is None and _younger_than(path, LOCK_WRITE_GRACE):
+        # made (O_EXCL) but not yet written by a run starting this moment
+        raise FrayInputError(str(folder), [("", "in use by another fray run that is just "
+                             "starting; wait for it or choose another --out")])
     if holder is not None and _alive(*holder[:2]):
         pid, host, since = holder
         raise FrayInputError(str(folder), [("", f"in use by another fray run (process {pid} "
                              f"on {host}, since {since}); wait for it or choose another --out "
                              f"(if that run is gone, remove {path})")])
+
+
+def _younger_than(path: Path, seconds: float) -> bool:
+    """Whether ``path`` was last written less than ``seconds`` ago (False if it is gone)."""
+    try:
+        return time.time() - path.stat().st_mtime < seconds
+    except OSError:
+        return False
 
 
 def _holder(path: Path) -> tuple[int, str, str] | None:

@@ -67,23 +67,28 @@ class RulesetListType(click.ParamType):
 
 
 class WholeNumber(click.IntRange):
-    """A whole number in a range; a word is refused in plain terms (not "integer range")."""
+    """A whole number in a range, refused in plain terms (not "integer range", ``1<=x``)."""
 
     name = "whole number"
 
     def convert(self, value, param, ctx):
-        """``int(value)`` checked against the range; ``abc`` fails saying what is allowed."""
+        """``int(value)`` checked against the range; each refusal says what is allowed."""
         if not isinstance(value, int):
             try:
                 value = int(str(value).strip())
             except ValueError:
                 self.fail(f"{value!r} is not a whole number; allowed: {self._allowed()}",
                           param, ctx)
-        return super().convert(value, param, ctx)
+        if ((self.min is not None and value < self.min)
+                or (self.max is not None and value > self.max)):
+            self.fail(f"{value} is out of range; allowed: {self._allowed()}", param, ctx)
+        return value
 
     def _allowed(self) -> str:
         if self.max is None:
             return f"{self.min} or more"
+        if self.min is None:
+            return f"{self.max} or less"
         return f"{self.min} to {self.max}"
 
 

@@ -245,15 +245,15 @@ def _deadliest(doc: dict[str, Any]) -> str:
                  f"{any_death(last[0])}.")
     else:
         text += f"least deadly under {names_text(last)}: {each(last)}."
-    if len(top) == 1:  # a tie at the top is said already
-        lo = ci(top[0])[0]
-        close = [n for n in groups[1] if None in (lo, ci(n)[1]) or lo <= ci(n)[1]]
-        if len(close) == 1:
-            text += (f" {top[0]} and {close[0]} are not clearly apart: their 95% intervals "
-                     f"overlap.")
-        elif close:
-            text += (f" {top[0]} is not clearly apart from {names_text(close)}: the 95% "
-                     f"intervals overlap.")
+    # the next group's rulesets whose interval reaches one of the top group's
+    close = [n for n in groups[1] if any(None in (ci(t)[0], ci(n)[1]) or ci(t)[0] <= ci(n)[1]
+                                         for t in top)]
+    if len(top) == 1 and len(close) == 1:
+        text += (f" {top[0]} and {close[0]} are not clearly apart: their 95% intervals "
+                 f"overlap.")
+    elif close:
+        text += (f" {names_text(top)} {'is' if len(top) == 1 else 'are'} not clearly apart "
+                 f"from {names_text(close)}: the 95% intervals overlap.")
     return text
 
 

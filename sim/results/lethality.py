@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.core.words import names_text
 from sim.results.stats import METHODS
 
 __all__ = ["METHODS", "document", "names_text", "times", "tied", "verdict"]
@@ -24,16 +25,12 @@ def tied(values: dict[str, float], pick: Any = max) -> list[str]:
     return sorted(name for name, value in values.items() if value == best)
 
 
-def names_text(names: list[str]) -> str:
-    """``ore``, ``ore and opencore``, ``bgrade, ore and opencore``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 # ---------------------------------------------------------------------------- the verdict
 def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A plain-language comparison computed from the per-ruleset summaries.
 
-    The side is the one with the most deaths over all rulesets; the most and least lethal
+    The side is the one with the most deaths over all rulesets (a tie: the first by name,
+    never by the scenario's order); the most and least lethal
     rulesets are those with the highest and lowest death rate per combatant for that side,
     every one of them when several share that rate (``most_rulesets``, ``least_rulesets``,
     in name order; ``most`` and ``least`` name the first of each, as before ties were kept).
@@ -46,7 +43,7 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
         return {"text": "nothing was run"}
     sides = list(rulesets[names[0]]["sides"])
     totals = {s: sum(rulesets[r]["sides"][s]["counts"]["deaths"] for r in names) for s in sides}
-    side = max(sides, key=lambda s: totals[s])  # first listed on a tie
+    side = max(sorted(sides), key=lambda s: totals[s])  # a tie: the first by name, not file order
     fights = sum(rulesets[r]["encounters"] for r in names)
     if totals[side] == 0:
         return {"side": None, "text": f"nobody died under any ruleset ({fights} fights)"}

@@ -180,6 +180,33 @@ def test_a_running_batch_is_named_before_its_checkpoint_is_judged(tmp_path):
         files.claim_batch_dir(tmp_path, force=False)  # its run gone: now it is interrupted
 
 
+def test_a_lock_not_yet_written_is_a_run_starting_and_an_old_one_is_stale(tmp_path):
+    from sim.batch import files
+    from sim.scenario.errors import FrayInputError
+
+    lock = tmp_path / files.LOCK
+    lock.write_text("")  # made by a run this instant, its line not written yet
+    with pytest.raises(FrayInputError, match="in use by another fray run that is just starting"):
+        files.claim_batch_dir(tmp_path, force=True)
+    old = time.time() - 2 * files.LOCK_WRITE_GRACE
+    os.utime(lock, (old, old))  # unreadable and old: its run is gone
+    with files.locked(tmp_path):
+        assert lock.read_text().startswith(str(os.getpid()))
+
+
+def test_compare_refuses_a_ruleset_folder_a_live_run_writes(tmp_path):
+    from sim.batch import compare, files
+    from sim.scenario.errors import FrayInputError
+
+    (tmp_path / "ore").mkdir()
+    (tmp_path / "ore" / files.STATE).write_text("{}")
+    with files.locked(tmp_path / "ore"):
+        for force in (False, True):
+            with pytest.raises(FrayInputError, match="in use by another fray run"):
+                compare.prepare_out_dir(tmp_path, ["bgrade", "ore"], force)
+    assert not (tmp_path / "bgrade").exists()  # nothing written before the refusal
+
+
 def test_default_folders_of_one_second_are_apart(tmp_path, monkeypatch):
     from sim.batch import files
 

@@ -131,12 +131,17 @@ def test_where_it_is_deadliest_names_every_ruleset_of_a_tie_whatever_the_order(d
     assert text.startswith("Deadliest under opencore and ore, ")
     assert "; then bgrade " in text and "; least deadly under opend6 " in text
     assert "opend6-hp " in text[text.index("least deadly"):]
-    assert "not clearly apart" not in text  # a tie at the top is said already
+    assert "not clearly apart" not in text  # 3.0 and 2.0 times: the intervals are apart
     # one deadliest and a tie next to it: the overlap is told against the tie
     text = answer(_scaled(doc, {"ore": 1.01, "opencore": 1.0, "bgrade": 1.0}))[-1][1]
     assert text.startswith("Deadliest under ore: ")
     assert "least deadly under bgrade and opencore: bgrade " in text
     assert text.endswith(" ore is not clearly apart from bgrade and opencore: the 95% "
+                         "intervals overlap.")
+    # a tie at the top whose intervals reach the next ruleset's: said as well
+    text = answer(_scaled(doc, {"ore": 1.02, "opencore": 1.02, "bgrade": 1.0}))[-1][1]
+    assert text.startswith("Deadliest under opencore and ore, ")
+    assert text.endswith(" opencore and ore are not clearly apart from bgrade: the 95% "
                          "intervals overlap.")
 
 

@@ -119,3 +119,15 @@ def test_verdict_does_not_depend_on_the_order_of_the_rulesets():
     seen = {json.dumps(verdict(_rulesets(dict(order))), sort_keys=True)
             for order in itertools.permutations(rates.items())}
     assert len(seen) == 1
+
+
+def test_verdict_side_of_a_tie_in_deaths_does_not_follow_the_file():
+    """Two sides with as many deaths: the one talked about is the first by name."""
+    def summaries(first, second):
+        side = {"members": 1, "counts": {"deaths": 5},
+                "death_rate": {"value": 0.5, "ci95": [0.3, 0.7]}}
+        return {"ore": {"encounters": 10, "sides": {first: side, second: side}}}
+
+    a, b = verdict(summaries("red", "blue")), verdict(summaries("blue", "red"))
+    assert a["side"] == b["side"] == "blue"
+    assert a["text"] == b["text"]

@@ -320,11 +320,11 @@ class BGradeRuleset(OreRuleset):
             shock_fills=track.shock_fills())
         if enc.asks(f):
             allowed = allowed_benefits(width)
+            # the labels stay the rule's words (answers and records name them)
+            stopped = " (its armor would stop +1 Shock)" if soak_left else ""
             benefit = enc.choose(f, f"{f.name}'s {degree_name(width)} success on "
-                                 f"{target.name}: which benefit?",
-                                 [(f"{b.value} (armor stops it)" if b is SHOCK and soak_left
-                                   else b.value, b) for b in allowed],
-                                 allowed.index(benefit))
+                                 f"{target.name}: which benefit?{stopped}",
+                                 [(b.value, b) for b in allowed], allowed.index(benefit))
         # the armor left after the hit's own harm stops the benefit's Shock (``hit_damage``);
         # the AI never picks it then (``choose_benefit``), a player may
         extra_shock = benefit is SHOCK and not soak_left
@@ -399,4 +399,4 @@ class BGradeRuleset(OreRuleset):
                      f"{intent_text(lost.intent)} (now {lost.payload}).")
         enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
                  degree=degree, wounds=wounds, shock=shock, armor=ar, benefit=benefit.name,
-                 text=text)
+                 **({"benefit_stopped": True} if shock_stopped else {}), text=text)

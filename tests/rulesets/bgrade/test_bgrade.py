@@ -228,7 +228,7 @@ class PicksShock:
     def choose(self, enc, c, question, labels, default):
         if "benefit" not in question:
             return default
-        self.menus.append(labels)
+        self.menus.append((question.endswith("(its armor would stop +1 Shock)"), labels))
         return next(i for i, label in enumerate(labels) if label.startswith("+1 Shock"))
 
 
@@ -238,13 +238,16 @@ def test_armor_stops_a_players_shock_benefit_too():
     enc, a, b = encounter(fighter("A"), fighter("B", armor="plate"), drama_deck=False)
     mind = PicksShock()
     enc.minds, enc._askers = {"A": mind}, frozenset({"A"})
+    enc.log = []
     resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2, 3, 5]))
-    assert mind.menus == [["+1d on the next attack", "+1 Shock (armor stops it)"]]
+    assert mind.menus == [(True, ["+1d on the next attack", "+1 Shock"])]
     assert (b.wounds.wounds, b.wounds.shock, a.bonus, a.damage) == (0, 0, 0, 0)
+    (hit,) = [e for e in enc.log if e["type"] == "hit"]
+    assert hit["rules"]["benefit_stopped"] is True and "(stopped by armor)" in hit["text"]
     enc, a, b = encounter(fighter("A"), fighter("B"), drama_deck=False)  # no armor: it lands
     enc.minds, enc._askers = {"A": mind}, frozenset({"A"})
     resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2, 3, 5]))
-    assert mind.menus[-1] == ["+1d on the next attack", "+1 Shock"]
+    assert mind.menus[-1] == (False, ["+1d on the next attack", "+1 Shock"])
     assert (b.wounds.shock, a.damage) == (1, 1)
 
 
