@@ -72,6 +72,8 @@ def parse_values(text: str, path: str) -> list[Any]:
             raise _bad(path, f"cannot read the value {item!r}") from None
         if isinstance(value, dict | list) or value is None:
             raise _bad(path, f"values are single numbers, words or true/false; got {item!r}")
+        if any(type(v) is type(value) and v == value for v in values):
+            raise _bad(path, f"the value {item!r} is given twice in {text!r}; give each once")
         values.append(value)
     return values
 

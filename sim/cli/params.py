@@ -63,7 +63,7 @@ class RulesetListType(click.ParamType):
         for name in names:
             if name not in registry.names():
                 self.fail(unknown("ruleset", name, registry.names()), param, ctx)
-        return list(dict.fromkeys(names))
+        return list(dict.fromkeys(names))  # a name given twice runs once
 
 
 class WholeNumber(click.IntRange):

@@ -335,6 +335,7 @@ def test_sweep_three_values(tmp_path, capsys):
     ("sides.bandits[0].traits.strength=4,9", ["sides.bandits[0].traits.strength: must be "
                                               "from 1 to 5"]),
     ("max_rounds=a..b", ["max_rounds: a range is two whole numbers"]),
+    ("max_rounds=3,5,3", ["max_rounds: the value '3' is given twice in '3,5,3'; give each once"]),
     ("max_rounds", ["expected PATH=VALUES"]),
 ])
 def test_sweep_bad_path_or_value(tmp_path, capsys, setting, needles):
