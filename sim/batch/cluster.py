@@ -21,6 +21,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -112,6 +113,7 @@ class DaskCluster(Ordered):
                 self._client = Client(self._cluster)
             return
         try:
+            _listening(scheduler, CONNECT_TIMEOUT)
             self._client = _client_within(scheduler, CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
@@ -168,6 +170,17 @@ class DaskCluster(Ordered):
                 self._cluster.close()
         finally:
             self._unquiet()
+
+
+def _listening(scheduler: str, seconds: float) -> None:
+    """Raise ``OSError`` at once when nothing listens at the scheduler's address.
+
+    Dask's client retries a refused connection until its timeout; a plain TCP connection
+    is refused at once (``--scheduler`` is ``tcp://`` or ``tls://`` ``host:port``).
+    """
+    host, _, port = scheduler.split("://", 1)[1].rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=seconds):
+        pass
 
 
 def _client_within(scheduler: str, seconds: float) -> Client:
