@@ -13,7 +13,7 @@ import click
 from sim.batch import files
 from sim.batch import sweep as sweep_mod
 from sim.batch.campaign import run_compare_campaign
-from sim.batch.compare import prepare_out_dir, run_compare
+from sim.batch.compare import existing_results, prepare_out_dir, run_compare
 from sim.batch.executors import say
 from sim.cli import params
 from sim.report.campaign import compare_table as campaign_compare_table
@@ -80,6 +80,10 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
         raise FrayInputError("--html", [("", "report.html is written for a scenario's "
                                              "comparison, not yet for a campaign's")])
     params.check_resume(resume, out_dir, "comparison", force)
+    if resume and not (out_dir.is_dir() and existing_results(out_dir, rulesets)):
+        raise FrayInputError(str(out_dir), [("", "no interrupted comparison to resume here (no "
+                                                 "ruleset's subfolder holds results); drop "
+                                                 "--resume to start one")])
     out_dir = out_dir or files.default_out_dir(scenario.slug, "compare")
     prepare_out_dir(out_dir, rulesets, force or resume)
     settings = {"seed": seed, "workers": params.workers_or_cores(workers), "resume": resume,

@@ -290,6 +290,14 @@ def test_resume_never_replaces_a_finished_batch_of_something_else(capsys, tmp_pa
     assert (tmp_path / "duel" / "summary.json").read_text() == before
 
 
+def test_compare_resume_with_nothing_to_resume_is_refused(capsys, tmp_path):
+    for out in (tmp_path / "missing", tmp_path):  # no folder; a folder with no results
+        result = fray(capsys, "compare", DUEL, "--rulesets", "ore", "-n", "5", "--out",
+                      str(out), "--resume", "-q")
+        assert result.code == 2 and "no interrupted comparison to resume here" in result.err
+    assert not (tmp_path / "missing").exists()
+
+
 def test_compare_takes_ruleset_as_the_other_commands_spell_it(capsys, tmp_path):
     result = fray(capsys, "compare", DUEL, "--ruleset", "ore,opencore", "-n", "5",
                   "--out", str(tmp_path / "cmp"), "-q")
