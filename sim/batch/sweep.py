@@ -97,6 +97,7 @@ def set_value(data: dict[str, Any], steps: list[Step], value: Any) -> dict[str, 
     """
     data = copy.deepcopy(data)
     node: Any = data
+    made: tuple[int, list[str]] | None = None  # the first mapping made here, its parent's keys
     for k, step in enumerate(steps):
         where, last = field_path(steps[: k + 1]), k == len(steps) - 1
         parent = field_path(steps[:k]) or "the scenario"
@@ -112,7 +113,13 @@ def set_value(data: dict[str, Any], steps: list[Step], value: Any) -> dict[str, 
                                   f"no key '{step}'")
             if not last and node.get(step) is None:
                 if isinstance(steps[k + 1], int):  # a list must exist: a side, a member
+                    if made is not None:  # it was under a mapping made here: that key is wrong
+                        first, keys = made
+                        raise _bad(field_path(steps[: first + 1]),
+                                   unknown("key", str(steps[first]), keys))
                     raise _bad(where, unknown("key", step, [str(key) for key in node]))
+                if made is None:
+                    made = (k, [str(key) for key in node])
                 node[step] = {}  # e.g. traits: not given yet
         if last:
             node[step] = value

@@ -3,8 +3,9 @@
 Exit codes: 0 success; 2 bad input (a bad option, an unreadable or invalid scenario), with
 a message naming the file and the field and never a traceback; 1 an unexpected failure
 (130 when interrupted). The commands live in ``sim.cli.run`` (run, validate, rulesets),
-``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert, compare, sweep) and
-``sim.cli.authoring`` (map, schema, new, scenarios); what they share in ``sim.cli.params``.
+``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert, compare, sweep),
+``sim.cli.campaign`` (campaign), ``sim.cli.play`` (play) and ``sim.cli.authoring`` (map,
+schema, new, scenarios); what they share in ``sim.cli.params`` and ``sim.cli.records``.
 """
 
 from __future__ import annotations

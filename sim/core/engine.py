@@ -25,7 +25,7 @@ from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Status
 from sim.core.draws import shuffle
 from sim.core.outcome import EncounterResult, encounter_result
-from sim.core.words import count, names_text
+from sim.core.words import count
 from sim.rulesets import registry
 
 if TYPE_CHECKING:
@@ -376,7 +376,9 @@ class Encounter:
 
     def _emit_together(self, group: list) -> None:
         """Say that the actions of ``group`` happen in one instant (the order told is drawn)."""
-        who = names_text(list(dict.fromkeys(a.actor.name for a in group)))
+        # (sim.results' names_text says the same of rulesets; core may not import results)
+        names = list(dict.fromkeys(a.actor.name for a in group))
+        who = ", ".join(names[:-1]) + f" and {names[-1]}"
         self.emit("simultaneous", text=f"At the same instant: {who} act together; whoever is "
                                        "struck down in it still acts.")
 

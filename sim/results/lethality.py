@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.words import names_text
 from sim.results.stats import METHODS
 
 __all__ = ["METHODS", "document", "names_text", "times", "tied", "verdict"]
@@ -23,6 +22,11 @@ def tied(values: dict[str, float], pick: Any = max) -> list[str]:
     """
     best = pick(values.values())
     return sorted(name for name, value in values.items() if value == best)
+
+
+def names_text(names: list[str]) -> str:
+    """``ore``, ``ore and opencore``, ``bgrade, ore and opencore``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 # ---------------------------------------------------------------------------- the verdict

@@ -330,6 +330,7 @@ def test_sweep_three_values(tmp_path, capsys):
     ("sides.bandts[0].count=1..3", ["--set: sides.bandts: unknown key 'bandts'",
                                     "did you mean 'bandits'?"]),
     ("sides.bandits[7].count=1..3", ["sides.bandits[7]: no entry [7]"]),
+    ("sidez.bandits[0].count=1,2", ["--set: sidez: unknown key 'sidez'", "did you mean 'sides'?"]),
     ("sides.bandits[0].count=0..2", ["--set sides.bandits[0].count=0",
                                      "sides.bandits[0].count: must be from 1 to 1000"]),
     ("sides.bandits[0].traits.strength=4,9", ["sides.bandits[0].traits.strength: must be "
