@@ -84,6 +84,10 @@ class WholeNumber(click.IntRange):
             self.fail(f"{value} is out of range; allowed: {self._allowed()}", param, ctx)
         return value
 
+    def _describe_range(self) -> str:
+        """The range in the help's words (click writes ``x>=0``)."""
+        return self._allowed()
+
     def _allowed(self) -> str:
         if self.max is None:
             return f"{self.min} or more"
