@@ -270,9 +270,9 @@ def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
 
 def claim_batch_dir(folder: Path, force: bool) -> None:
     """``claim_out_dir`` for ``fray batch``: an interrupted batch is pointed to ``--resume``."""
-    refuse_if_in_use(folder)
     found = results_in(folder)
     if STATE in found and not force:
+        refuse_if_in_use(folder)  # a live batch's checkpoint is not an interrupted batch
         raise FrayInputError(str(folder), [("", "folder holds an interrupted batch; use "
                                             "--resume to continue it, or --force to start "
                                             "over")])

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from itertools import groupby
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from sim.report import reproduce
-from sim.results.lethality import names_text, tied
+from sim.results.lethality import names_text
 
 Getter = Callable[[dict[str, Any]], Any]
 NA = "n/a"
@@ -203,11 +204,8 @@ def _deadliest(doc: dict[str, Any]) -> str:
     """
     rulesets = doc["rulesets"]
     value = {n: rulesets[n]["overall"]["deaths_per_encounter"]["value"] for n in rulesets}
-    groups: list[list[str]] = []
-    left = dict(value)
-    while left:
-        groups.append(tied(left, max))
-        left = {n: v for n, v in left.items() if n not in groups[-1]}
+    ranked = sorted(value, key=lambda n: (-value[n], n))  # most deaths first, a tie by name
+    groups = [list(group) for _, group in groupby(ranked, key=value.get)]
 
     def deaths(n: str) -> str:
         return mean_text(rulesets[n]["overall"]["deaths_per_encounter"])

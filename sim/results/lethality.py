@@ -34,9 +34,9 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A plain-language comparison computed from the per-ruleset summaries.
 
     The side is the one with the most deaths over all rulesets (a tie: the first by name,
-    never by the scenario's order); the most and least lethal
-    rulesets are those with the highest and lowest death rate per combatant for that side,
-    every one of them when several share that rate (``most_rulesets``, ``least_rulesets``,
+    never by the scenario's order); the most and least lethal rulesets are those with the
+    highest and lowest death rate per combatant for that side, every one of them when
+    several share that rate (``most_rulesets``, ``least_rulesets``,
     in name order; ``most`` and ``least`` name the first of each, as before ties were kept).
     Their 95% intervals overlapping (any ruleset of one group with any of the other) reads
     "about as often"; otherwise the ratio of the rates. Nothing depends on the order the

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant
-from sim.core.draws import shuffle
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import odds
@@ -213,22 +212,15 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
         """Fastest first, as the seed's individual turn order declares.
 
-        Under side initiative a side's members share its turn: they declare in an order
-        drawn by the encounter's generator each round (a later declarer sees the earlier
-        ones' targets, so file order would hand the first-listed the side's choice). Under
-        individual initiative no two fighters share an offset: nothing is drawn.
+        Under side initiative a side's members share its turn: they declare in the order
+        every ruleset draws by default (``Ruleset.declaration_order``), sorted by turn, so the
+        first listed does not choose for its side (a later declarer sees the earlier ones'
+        targets). Under individual initiative no two fighters share an offset: nothing is
+        drawn.
         """
-        order = sorted(fighters, key=_BY_OFFSET)
         if self.options.initiative == "side":
-            start = 0
-            for i in range(1, len(order) + 1):
-                if i == len(order) or order[i].offset != order[start].offset:
-                    if i - start > 1:
-                        run = order[start:i]
-                        shuffle(enc.rng, run)
-                        order[start:i] = run
-                    start = i
-        return order
+            fighters = super().declaration_order(enc, fighters)
+        return sorted(fighters, key=_BY_OFFSET)
 
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[list[Intent]]]:
         """One timed action per combatant: its whole turn, at its initiative's offset."""
