@@ -324,12 +324,17 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
 
 def _hold(enc: Encounter, c: Combatant, foes: list[Combatant],
           ward: Combatant) -> list[Intent]:
-    """A melee fighter screening ``ward``: go to it, meet foes that reach it, else wait."""
+    """A melee fighter screening ``ward``: go to it, meet foes that reach it, else wait.
+
+    Of several foes at the shooter's side, the nearest (ties drawn, ``tactics.best``).
+    """
     distance = enc.field.distance
-    for e in foes:  # a foe at the shooter's side: go for it
-        if distance(ward.pos, e.pos) <= MELEE_REACH:
-            c.why = f"protects {ward.name} from {e.name}"
-            return [Move(e, stop_at=c.reach)]
+    here = c.pos
+    e = tactics.best(enc, [e for e in foes if distance(ward.pos, e.pos) <= MELEE_REACH],
+                     lambda e: -distance(here, e.pos))
+    if e is not None:  # a foe at the shooter's side: go for it
+        c.why = f"protects {ward.name} from {e.name}"
+        return [Move(e, stop_at=c.reach)]
     if distance(c.pos, ward.pos) > MELEE_REACH:
         c.why = f"holds the line at {ward.name}'s side"
         return [Move(ward, stop_at=0.0)]

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from math import floor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sim.core.actions import Attack, Move
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
+from sim.core.draws import pick
 
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant
@@ -51,7 +51,7 @@ def best(enc: Encounter, candidates: Iterable[T], key: Callable[[T], Any]) -> T 
 def draw(enc: Encounter, tied: list[T]) -> T | None:
     """One of ``tied`` (equally good), drawn by the encounter's generator; None if empty."""
     if len(tied) > 1:
-        return tied[floor(enc.rng.random() * len(tied))]
+        return pick(enc.rng, tied)
     return tied[0] if tied else None
 
 

@@ -12,16 +12,21 @@ Melee reach is 2 m: two fighters at the same node are in reach of each other.
 
 from __future__ import annotations
 
+import random
 from typing import NamedTuple
 
 import networkx as nx
 
+from sim.core.draws import pick
 from sim.scenario.specs import MapSpec
 from sim.scenario.vocabulary import Cover, Visibility
 
 MELEE_REACH = 2.0
 """Metres within which two fighters can strike each other in melee (every ruleset)."""
 
+
+EDGE_EPSILON = 1e-9
+"""Metres under which two points of an edge are one (a node's end, the halfway point)."""
 
 KNOWN_PAIRS = 100_000
 """Pairs of positions whose distance a map keeps (``Battlefield.distance``; a few MB)."""
@@ -53,10 +58,10 @@ class _LazyRows:
 
 
 class _HopRow:
-    """``next_hop[a]`` of a large map: the neighbour of ``a`` on a shortest path to ``b``.
+    """``next_hop[a]`` of a large map: the neighbours of ``a`` on a shortest path to ``b``.
 
-    Worked out from ``b``'s distances (the nearest neighbour by edge plus the rest of the
-    way; ties by index), so no table of paths is ever kept.
+    ``Battlefield.tied_hops``, worked out on first use from ``b``'s distances, so that no
+    table of paths is ever kept.
     """
 
     __slots__ = ("field", "a", "hops")
@@ -64,18 +69,10 @@ class _HopRow:
     def __init__(self, field: Battlefield, a: int):
         self.field, self.a, self.hops = field, a, {}
 
-    def __getitem__(self, b: int) -> int:
+    def __getitem__(self, b: int) -> tuple[int, ...]:
         hop = self.hops.get(b)
         if hop is None:
-            a, field = self.a, self.field
-            if a == b or field.dist[b][a] == float("inf"):
-                hop = a
-            else:
-                to_b = field.dist[b]
-                name = field.names[a]
-                hop = min((field.graph[name][u]["metres"] + to_b[field.index[u]],
-                           field.index[u]) for u in field.graph[name])[1]
-            self.hops[b] = hop
+            hop = self.hops[b] = self.field.tied_hops(self.a, b)
         return hop
 
 
@@ -111,14 +108,17 @@ class Battlefield:
         self.names: list[str] = [n.name for n in spec.nodes]
         self.index = {name: i for i, name in enumerate(self.names)}
         n = len(self.names)
-        # dist[a][b]: metres of a shortest path; next_hop[a][b]: the node after a on it (a
-        # itself when a == b). A small map has both tables whole (plain lists, the fastest
-        # to read); a large one computes a node's rows the first time a fighter needs them,
-        # so memory grows with the places fought over, not with the square of the map.
+        # dist[a][b]: metres of a shortest path; next_hop[a][b]: the nodes after a on the
+        # shortest paths to b, every one of them when routes tie (``tied_hops``; (a,) when
+        # a == b). A small map has both tables whole (plain lists, the fastest to read); a
+        # large one computes a node's rows the first time a fighter needs them, so memory
+        # grows with the places fought over, not with the square of the map.
+        self._neighbours: list[tuple[tuple[int, float], ...]] = [
+            tuple(sorted((self.index[u], data["metres"]) for u, data in graph[name].items()))
+            for name in self.names]
         if n <= ALL_PAIRS_UP_TO:
-            rows = [self._rows_from(i) for i in range(n)]
-            self.dist = [d for d, _ in rows]
-            self.next_hop = [h for _, h in rows]
+            self.dist = [self._dist_row(i) for i in range(n)]
+            self.next_hop = [[self.tied_hops(a, b) for b in range(n)] for a in range(n)]
         else:  # the graph is undirected: a row of distances serves both directions
             self.dist = _LazyRows(n, self._dist_row)
             self.next_hop = _LazyRows(n, lambda a: _HopRow(self, a))
@@ -137,20 +137,25 @@ class Battlefield:
         self.known: dict[tuple[Position, Position], float] = {}
 
     def _dist_row(self, i: int) -> list[float]:
-        """Metres from node ``i`` to every node (a large map: no paths kept)."""
+        """Metres from node ``i`` to every node."""
         lengths = nx.single_source_dijkstra_path_length(self.graph, self.names[i],
                                                         weight="metres")
         inf = float("inf")
         return [lengths.get(b, inf) for b in self.names]
 
-    def _rows_from(self, i: int) -> tuple[list[float], list[int]]:
-        """Node ``i``'s rows of the tables: metres to every node, the next hop toward it."""
-        lengths, paths = nx.single_source_dijkstra(self.graph, self.names[i], weight="metres")
-        inf = float("inf")
-        dist = [lengths.get(b, inf) for b in self.names]
-        hop = [self.index[paths[b][1]] if b in paths and len(paths[b]) > 1 else i
-               for b in self.names]
-        return dist, hop
+    def tied_hops(self, a: int, b: int) -> tuple[int, ...]:
+        """The neighbours of node ``a`` on a shortest path to ``b``, by index.
+
+        ``(a,)`` when ``a == b`` or ``b`` is out of reach. All of them when routes tie:
+        the walker draws among them (``advance``), where a path search would keep the
+        route that the order of the file's edges finds first.
+        """
+        to_b = self.dist[b]
+        whole = to_b[a]
+        if a == b or whole == float("inf"):
+            return (a,)
+        return tuple(u for u, metres in self._neighbours[a]
+                     if abs(metres + to_b[u] - whole) <= EDGE_EPSILON)
 
     # ------------------------------------------------------------------ positions
     def node(self, name: str) -> Position:
@@ -215,28 +220,43 @@ class Battlefield:
         return self.cover_at[pos.a] if pos.a == pos.b else Cover.NONE
 
     def visibility(self, pos: Position) -> Visibility:
-        """Visibility at a position (an edge takes its nearer end's)."""
+        """Visibility at a position: an edge takes its nearer end's; halfway, the poorer.
+
+        Halfway is where a 10 m move stops on a 20 m edge; taking either end there by the
+        order of the map's nodes would favour whoever's file lists the misty node first.
+        """
         if pos.a == pos.b:
             return self.visibility_at[pos.a]
-        near = pos.a if pos.x <= self.edge_len[(pos.a, pos.b)] / 2 else pos.b
-        return self.visibility_at[near]
+        half = self.edge_len[(pos.a, pos.b)] / 2
+        if abs(pos.x - half) <= EDGE_EPSILON:  # worse compares greater
+            return max(self.visibility_at[pos.a], self.visibility_at[pos.b])
+        return self.visibility_at[pos.a if pos.x < half else pos.b]
 
     # ------------------------------------------------------------------ movement
-    def advance(self, p: Position, q: Position, metres: float) -> Position:
-        """Walk up to ``metres`` from ``p`` along the shortest route toward ``q``."""
+    def advance(self, p: Position, q: Position, metres: float,
+                rng: random.Random | None = None) -> Position:
+        """Walk up to ``metres`` from ``p`` along the shortest route toward ``q``.
+
+        Where routes tie (either end of ``p``'s edge, either way round), ``rng`` draws
+        which one is walked, never the order of the map in the file; without it (a caller
+        with no encounter), the first by node index.
+        """
         if metres <= 0:
             return p
         if p.a == q.a and p.b == q.b and not p.at_node:  # same edge
             step = max(-metres, min(metres, q.x - p.x))
             return self._on_edge(p.a, p.b, p.x + step)
         # choose the exit of p and the entry of q giving the shortest route
-        best = None
+        dist = self.dist
+        best = tied = None
         for u, du in self._ends(p):
             for v, dv in self._ends(q):
-                total = du + self.dist[u][v] + dv
-                if best is None or total < best[0]:
-                    best = (total, u, du, v)
-        _, u, du, v = best
+                total = du + dist[u][v] + dv
+                if best is None or total < best[0] - EDGE_EPSILON:
+                    best, tied = (total, u, du, v), None
+                elif total <= best[0] + EDGE_EPSILON:  # as short: another way round
+                    tied = (tied or [best]) + [(total, u, du, v)]
+        _, u, du, v = best if tied is None or rng is None else pick(rng, tied)
         here = p
         if du > 0:  # leave p's edge through u
             if metres < du:
@@ -245,8 +265,9 @@ class Battlefield:
             here = Position(u, u, 0.0)
         node = u
         while node != v:
-            nxt = self.next_hop[node][v]
-            length = self.edge_len[tuple(sorted((node, nxt)))]
+            hops = self.next_hop[node][v]
+            nxt = hops[0] if len(hops) == 1 or rng is None else pick(rng, hops)
+            length = self.edge_len[(node, nxt) if node < nxt else (nxt, node)]
             if metres < length:
                 return self._from_node(node, nxt, metres)
             metres -= length
@@ -259,12 +280,16 @@ class Battlefield:
         to_q = q.x if v == q.a else self.edge_len[(q.a, q.b)] - q.x
         return self._from_node(v, far, min(metres, to_q))
 
-    def approach(self, p: Position, q: Position, metres: float, stop_at: float) -> Position:
-        """Move toward ``q`` by at most ``metres``, stopping ``stop_at`` metres short of it."""
+    def approach(self, p: Position, q: Position, metres: float, stop_at: float,
+                 rng: random.Random | None = None) -> Position:
+        """Move toward ``q`` by at most ``metres``, stopping ``stop_at`` metres short of it.
+
+        ``rng`` draws among tied routes (``advance``).
+        """
         gap = self.distance(p, q) - stop_at
         if gap <= 0:
             return p
-        return self.advance(p, q, min(metres, gap))
+        return self.advance(p, q, min(metres, gap), rng)
 
     def _toward_node(self, p: Position, node: int, metres: float) -> Position:
         x = p.x - metres if node == p.a else p.x + metres
@@ -277,8 +302,8 @@ class Battlefield:
 
     def _on_edge(self, a: int, b: int, x: float) -> Position:
         length = self.edge_len[(a, b)]
-        if x <= 1e-9:
+        if x <= EDGE_EPSILON:
             return Position(a, a, 0.0)
-        if x >= length - 1e-9:
+        if x >= length - EDGE_EPSILON:
             return Position(b, b, 0.0)
         return Position(a, b, x)

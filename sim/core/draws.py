@@ -1,4 +1,7 @@
-"""Shuffling with an encounter's generator: the standard library's draws, without its calls.
+"""Drawing with an encounter's generator: one of tied choices, and shuffles.
+
+:func:`pick` is how every tie is broken (the AI's equally good choices, equally short
+routes): never by the order of a file's sides, members or places.
 
 ``random.Random.shuffle`` calls the Python method ``_randbelow`` once per element, and a
 fight shuffles every round (a declaration order, a simultaneous group) and B-Grade shuffles
@@ -10,6 +13,15 @@ order, inline, so it leaves the list and the generator exactly as ``rng.shuffle`
 from __future__ import annotations
 
 import random
+from math import floor
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def pick(rng: random.Random, tied: list[T] | tuple[T, ...]) -> T:
+    """One of ``tied`` (two or more, equally good), drawn uniformly with ``rng``."""
+    return tied[floor(rng.random() * len(tied))]
 
 
 def shuffle(rng: random.Random, x: list) -> None:

@@ -189,7 +189,7 @@ class Ruleset(ABC):
             return
         field = enc.field
         before = f.pos
-        f.pos = field.approach(f.pos, target.pos, metres, intent.stop_at)
+        f.pos = field.approach(f.pos, target.pos, metres, intent.stop_at, enc.rng)
         if enc.nearest:  # a move while others declare: their nearest foes may change
             enc.nearest.clear()
         if enc.log is None:
@@ -213,7 +213,7 @@ class Ruleset(ABC):
         """
         field = enc.field
         before = f.pos
-        f.pos = field.advance(f.pos, intent.dest, metres)
+        f.pos = field.advance(f.pos, intent.dest, metres, enc.rng)
         if enc.nearest:  # a move while others declare: their nearest foes may change
             enc.nearest.clear()
         if enc.log is not None and f.pos != before:

@@ -292,6 +292,42 @@ def test_opencore_tactical_bides_while_a_melee_foe_steps_into_reach():
     assert "first strike" in a.why
 
 
+def _screening(foes_first: str, brute_at: float, weakling_at: float, seed: int):
+    """A tactical guard 20 m from its archer, two foes at the archer's side (the metres
+    from the archer's node, each on an edge of its own): what the guard declares."""
+    foes = {"Brute": {"name": "Brute", "at": "x", "weapon": "greatsword",
+                      "traits": {"strength": 4, "endurance": 4}, "skills": {"melee": 3}},
+            "Weakling": {"name": "Weakling", "at": "y", "weapon": "knife",
+                         "traits": {"strength": 1, "endurance": 1}, "skills": {"melee": 0}}}
+    order = ["Brute", "Weakling"] if foes_first == "Brute" else ["Weakling", "Brute"]
+    enc = Encounter(scenario(
+        {"us": [{"name": "Bow", "at": "camp", "ai": "tactical", **ARCHER},
+                {"name": "Guard", "at": "far", "ai": "tactical", **SWORD}],
+         "them": [foes[name] for name in order]},
+        map={"nodes": {"camp": {}, "x": {}, "y": {}, "far": {}},
+             "edges": [["camp", "x", 10], ["camp", "y", 10], ["camp", "far", 20]]}),
+        "ore", seed)
+    field, by = enc.field, {c.name: c for c in enc.combatants}
+    for name, metres in (("Brute", brute_at), ("Weakling", weakling_at)):
+        by[name].pos = field.advance(field.node("camp"), by[name].pos, metres)
+    enc.declared = {}
+    intents = ai.decide(enc, by["Guard"])
+    assert type(intents[0]) is Move and "protects Bow" in by["Guard"].why
+    return intents[0].target.name
+
+
+@pytest.mark.parametrize("listed_first", ["Brute", "Weakling"])
+def test_a_guard_meets_the_nearest_foe_at_its_shooters_side_never_the_first_listed(
+        listed_first):
+    """Two foes at the archer's side: the guard went for the one its foes' side lists first,
+    every time; now the nearer, and of two as near, a draw."""
+    assert {_screening(listed_first, 1.0, 1.5, seed) for seed in range(20)} == {"Brute"}
+    assert {_screening(listed_first, 1.5, 1.0, seed) for seed in range(20)} == {"Weakling"}
+    drawn = Counter(_screening(listed_first, 1.5, 1.5, seed) for seed in range(200))
+    # binomial(200, 1/2): 100 +- 7; 65-135 is five standard deviations
+    assert 65 <= drawn["Brute"] <= 135, drawn
+
+
 def test_policies_spend_as_the_profiles_say():
     """DESIGN: passive and basic never spend; the others may; a passive dummy never reacts."""
     assert [policy(p).spends for p in ("passive", "basic", "aggressive", "cautious",

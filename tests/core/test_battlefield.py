@@ -1,5 +1,7 @@
 """The battlefield: distances, movement along paths, reach, cover and visibility."""
 
+from collections import Counter
+
 import pytest
 
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
@@ -87,14 +89,16 @@ def test_a_large_map_computes_only_the_rows_it_needs():
     assert not any(rows)  # nothing computed up front
     assert field.dist[0][5] == field.dist[5][0]
     assert sum(row is not None for row in rows) == 2
-    for _ in range(200):  # the next hop is always on a shortest path
+    for _ in range(200):  # the next hops are the neighbours on a shortest path, all of them
         a, b = rng.randrange(n), rng.randrange(n)
-        hop = field.next_hop[a][b]
+        hops = field.next_hop[a][b]
         if a == b:
-            assert hop == a
+            assert hops == (a,)
             continue
-        step = field.graph[field.names[a]][field.names[hop]]["metres"]
-        assert abs(field.dist[a][b] - (step + field.dist[hop][b])) < 1e-9
+        on_a_shortest = tuple(sorted(
+            field.index[u] for u, data in field.graph[field.names[a]].items()
+            if abs(field.dist[a][b] - (data["metres"] + field.dist[field.index[u]][b])) < 1e-9))
+        assert hops == on_a_shortest
 
 
 def test_a_4000_node_chain_fights_in_little_memory():
@@ -198,3 +202,77 @@ def test_kept_distances_start_over_at_the_cap(field, monkeypatch):
         assert field.distance(here, p) == field.measure(here, p)
         assert len(field.known) <= 3
     assert field.distance(here, points[0]) == field.measure(here, points[0])
+
+
+# --- no edge to whatever a file lists first: halfway points and tied routes ---------------
+def _line(order):
+    """west --20-- mist (very poor) --20-- east, its nodes listed in ``order``."""
+    kinds = {"west": NodeSpec("west"), "mist": NodeSpec("mist", visibility="very_poor"),
+             "east": NodeSpec("east")}
+    return Battlefield(MapSpec(tuple(kinds[n] for n in order),
+                               (("west", "mist", 20.0), ("mist", "east", 20.0))))
+
+
+@pytest.mark.parametrize("order", [("mist", "west", "east"), ("west", "east", "mist")])
+def test_halfway_along_an_edge_takes_the_poorer_visibility_whatever_the_node_order(order):
+    """A 10 m move stops halfway along a 20 m edge, where the end listed first in the file
+    used to give its visibility (clear in one order, very poor in the other)."""
+    field = _line(order)
+    halfway = field.advance(field.node("west"), field.node("mist"), 10.0)
+    assert halfway.x == 10.0 and not halfway.at_node
+    assert field.visibility(halfway).label == "very_poor"
+    nearer_west = field.advance(field.node("west"), field.node("mist"), 9.5)
+    nearer_mist = field.advance(field.node("west"), field.node("mist"), 10.5)
+    assert field.visibility(nearer_west).label == "clear"
+    assert field.visibility(nearer_mist).label == "very_poor"
+
+
+def _diamond(nodes=("west", "north", "south", "east"), reverse_edges=False):
+    """west to east by north or by south, 30 m either way round."""
+    edges = [("west", "north", 30.0), ("north", "east", 30.0), ("west", "south", 30.0),
+             ("south", "east", 30.0)]
+    return Battlefield(MapSpec(tuple(NodeSpec(n) for n in nodes),
+                               tuple(reversed(edges) if reverse_edges else edges)))
+
+
+def _via(field, seed):
+    """The node a walker from west toward east reaches after 30 m, drawn with ``seed``."""
+    import random
+
+    p = field.advance(field.node("west"), field.node("east"), 30.0, random.Random(seed))
+    return field.names[p.a]
+
+
+def test_tied_routes_are_all_kept_and_drawn_by_the_encounters_generator():
+    """networkx keeps the route its search meets first (the file's edge order decided); every
+    tied next hop is kept, and the walker draws among them."""
+    field = _diamond()
+    north, south, west, east = (field.index[n] for n in ("north", "south", "west", "east"))
+    assert field.tied_hops(west, east) == tuple(sorted((north, south)))
+    assert field.next_hop[west][east] == tuple(sorted((north, south)))
+    assert field.next_hop[north][east] == (east,)
+    ways = Counter(_via(field, seed) for seed in range(400))
+    # binomial(400, 1/2): 200 +- 10; 150-250 is five standard deviations
+    assert set(ways) == {"north", "south"} and 150 <= ways["north"] <= 250, ways
+    # the edges' order changes nothing, seed for seed; the nodes' order, only which draw
+    # goes which way
+    flipped = _diamond(reverse_edges=True)
+    assert all(_via(flipped, seed) == _via(field, seed) for seed in range(100))
+    renamed = Counter(_via(_diamond(("east", "south", "north", "west")), seed)
+                      for seed in range(400))
+    assert 150 <= renamed["north"] <= 250, renamed
+
+
+def test_a_walker_halfway_between_two_equal_ways_leaves_by_either_end():
+    """On an edge with both ends equally short to the target, the end is drawn too (a strict
+    comparison left by the end with the lower index, the node listed first)."""
+    import random
+
+    field = Battlefield(MapSpec((NodeSpec("a"), NodeSpec("b"), NodeSpec("c")),
+                                (("a", "b", 20.0), ("a", "c", 10.0), ("b", "c", 10.0))))
+    a, b, c = field.node("a"), field.node("b"), field.node("c")
+    halfway = field.advance(a, b, 10.0)
+    leaves = Counter(field.advance(halfway, c, 10.0, random.Random(seed)) for seed in range(400))
+    assert set(leaves) == {a, b} and 150 <= leaves[a] <= 250, leaves
+    assert field.advance(halfway, c, 10.0) == a  # no generator: the first by index
+    assert field.advance(halfway, c, 20.0, random.Random(1)) == c  # either way, 20 m
