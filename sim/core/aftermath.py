@@ -39,6 +39,8 @@ def tended(enc: Encounter, winner: str | None) -> frozenset[Combatant]:
 def settle(enc: Encounter, winner: str | None) -> None:
     """Run the ruleset's aftermath and note who died after the fight."""
     dead = {c for c in enc.combatants if c.status is Status.DEAD}
+    # the fight's survival curve ends here: who the aftermath wakes or kills does not move it
+    enc.out_when_fight_ended = {c: c.out_round for c in enc.combatants if not c.in_fight}
     care = tended(enc, winner)
     if enc.log is not None:
         how = ("nobody tends the fallen" if not care

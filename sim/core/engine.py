@@ -91,6 +91,8 @@ class Encounter:
                                  if getattr(mind, "choose", None) is not None)
         self.fight_over = False  # set when the fight ends and the aftermath begins
         self.died_after: frozenset[Combatant] = frozenset()
+        # the round each one out of the fight when it ended went out in (``aftermath.settle``)
+        self.out_when_fight_ended: dict[Combatant, int] = {}
         self.declared: dict[Combatant, list[Intent]] = {}
         # the nearest foes by (place, side), shared while everyone declares (nobody moves
         # then); None the rest of the time (``tactics.nearest_enemy``). Kept from one
@@ -372,7 +374,7 @@ class Encounter:
 
     def _result(self, winner: str | None, rounds: int) -> EncounterResult:
         return encounter_result(self.seed, winner, rounds, self.sides, self.died_after,
-                                self.first_casualty_round)
+                                self.out_when_fight_ended, self.first_casualty_round)
 
     def _emit_together(self, group: list) -> None:
         """Say that the actions of ``group`` happen in one instant (the order told is drawn)."""

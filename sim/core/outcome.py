@@ -26,7 +26,7 @@ class SideResult:
     attacks: int
     hits: int
     damage: int
-    out_rounds: tuple[int, ...]  # the round each member went out in, in order
+    out_rounds: tuple[int, ...]  # the round each member out when the fight ended went out in
     deaths_after: int = 0  # of ``deaths``, those who died after the fight (the aftermath)
     damaging_hits: int = 0  # of ``hits``, those that dealt damage (not stopped whole)
 
@@ -67,9 +67,14 @@ class EncounterResult:
 
 def encounter_result(seed: int, winner: str | None, rounds: int,
                      sides: Mapping[str, Sequence[Combatant]], died_after: frozenset,
+                     out_when_fight_ended: Mapping[Combatant, int],
                      first_casualty_round: int) -> EncounterResult:
-    """The result of a fight, counted from its combatants as the scene ends."""
-    side_results = tuple(_side_result(name, members, died_after)
+    """The result of a fight, counted from its combatants as the scene ends.
+
+    But for ``out_rounds``, counted as the fight ended (``out_when_fight_ended``: the round
+    each one out then went out in): the survival curve is the fight's.
+    """
+    side_results = tuple(_side_result(name, members, died_after, out_when_fight_ended)
                          for name, members in sides.items())
     fighters = tuple(FighterResult(c.name, c.side, c.status.value, c in died_after,
                                    c.attacks, c.hits, c.damage)
@@ -77,15 +82,18 @@ def encounter_result(seed: int, winner: str | None, rounds: int,
     return EncounterResult(seed, winner, rounds, side_results, first_casualty_round, fighters)
 
 
-def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset) -> SideResult:
+def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset,
+                 out_when_fight_ended: Mapping[Combatant, int]) -> SideResult:
     """One side's counts, in one pass over its members (every encounter of a batch ends here)."""
     standing = deaths = fled = surrendered = attacks = hits = damage = after = damaging = 0
     out_rounds = []
     for m in members:
+        went_out = out_when_fight_ended.get(m)
+        if went_out is not None:
+            out_rounds.append(went_out)
         if m.in_fight:
             standing += 1
         else:
-            out_rounds.append(m.out_round)
             status = m.status
             if status is Status.DEAD:
                 deaths += 1

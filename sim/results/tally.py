@@ -53,7 +53,8 @@ class SideFold:
     # members still fighting after round r, for r up to each fight's last round
     alive_sum: list[int] = field(default_factory=list)
     alive_sq: list[int] = field(default_factory=list)
-    # (last round, members still fighting at the end) -> fights: the flat tail of each curve
+    # (last round, members still fighting when it ended) -> fights: the flat tail of each
+    # curve (the fight's end, not the scene's: the aftermath wakes and kills after it)
     tail: Counter = field(default_factory=Counter)
 
     def add(self, rounds: int, deaths: int, after: int, out: int, attacks: int, hits: int,
@@ -80,7 +81,7 @@ class SideFold:
             alive = m - gone
             self.alive_sum[r - 1] += alive
             self.alive_sq[r - 1] += alive * alive
-        self.tail[(rounds, m - out)] += 1
+        self.tail[(rounds, m - left)] += 1  # still fighting when the fight ended
 
     def merge(self, other: SideFold) -> None:
         """Add the same side's fold of other encounters."""

@@ -109,6 +109,17 @@ def test_survival_by_round(entry):
     assert overall["survival"]["value"][0] == approx(11 / 12)
 
 
+def test_survival_counts_who_was_out_when_the_fight_ended():
+    """Side a: one member out in round 1 who woke after the fight (standing at the end of
+    the scene, ``a_out`` 0, yet in ``a_out_rounds``): out from round 1 on, the rounds of the
+    longer fight included (the tail used to count it back in)."""
+    rows = [_row("b", 2, 1, (0, 0, 2, 1, 1, "1"), (0, 0, 2, 1, 1, "")),
+            _row("b", 3, 0, (0, 0, 2, 1, 1, ""), (0, 0, 2, 1, 1, ""))]
+    curve = fold(rows).lethality()["sides"]["a"]["survival"]
+    # fight 1: 1, 1, (1); fight 2: 2, 2, 2
+    assert curve["value"] == approx([3 / 4, 3 / 4, 3 / 4])
+
+
 def test_int_rows_and_string_rows_fold_alike():
     def ints(row):
         return {k: (int(v) if k not in ("winner",) and not k.endswith("out_rounds") else v)
