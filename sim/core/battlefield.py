@@ -148,14 +148,16 @@ class Battlefield:
 
         ``(a,)`` when ``a == b`` or ``b`` is out of reach. All of them when routes tie:
         the walker draws among them (``advance``), where a path search would keep the
-        route that the order of the file's edges finds first.
+        route that the order of the file's edges finds first. A hop brings ``b`` nearer:
+        an edge too short to tell from nothing (``EDGE_EPSILON``) is never a way forward
+        in both directions, so a walk never goes back and forth on it.
         """
         to_b = self.dist[b]
         whole = to_b[a]
         if a == b or whole == float("inf"):
             return (a,)
         return tuple(u for u, metres in self._neighbours[a]
-                     if abs(metres + to_b[u] - whole) <= EDGE_EPSILON)
+                     if to_b[u] < whole and abs(metres + to_b[u] - whole) <= EDGE_EPSILON)
 
     # ------------------------------------------------------------------ positions
     def node(self, name: str) -> Position:
@@ -195,7 +197,9 @@ class Battlefield:
 
         Through either end of an edge: ``du + dist[u][v] + dv`` over the ends ``u`` of ``p``
         and ``v`` of ``q``, where ``du`` is the way from ``p`` to ``u``. Each case below is
-        that sum written out, the additions in the same order (the same float, to the bit).
+        that sum written out, the additions in the same order (the same float, to the bit);
+        two points of one edge also have the way along it, the shorter unless another route
+        between its ends is shorter than the edge.
         """
         pa, pb, px = p
         qa, qb, qx = q
@@ -205,8 +209,13 @@ class Battlefield:
             if qa == qb:
                 return row[qa]
             return min(row[qa] + qx, row[qb] + (self.length[qa][qb] - qx))
-        if pa == qa and pb == qb:
-            return abs(px - qx)
+        if pa == qa and pb == qb:  # along the edge, or out one end and in by the other
+            along = abs(px - qx)
+            round_about = dist[pa][pb]
+            edge = self.length[pa][pb]
+            if round_about >= edge:  # the edge is the shortest way between its ends
+                return along
+            return min(along, min(px, qx) + round_about + (edge - max(px, qx)))
         length = self.length
         back = length[pa][pb] - px
         if qa == qb:
@@ -243,7 +252,8 @@ class Battlefield:
         """
         if metres <= 0:
             return p
-        if p.a == q.a and p.b == q.b and not p.at_node:  # same edge
+        if (p.a == q.a and p.b == q.b and not p.at_node
+                and abs(q.x - p.x) <= self.distance(p, q) + EDGE_EPSILON):  # along the edge
             step = max(-metres, min(metres, q.x - p.x))
             return self._on_edge(p.a, p.b, p.x + step)
         # choose the exit of p and the entry of q giving the shortest route
@@ -265,6 +275,8 @@ class Battlefield:
             here = Position(u, u, 0.0)
         node = u
         while node != v:
+            if metres <= EDGE_EPSILON:  # arrived at a node with nothing left: no way to draw
+                return here
             hops = self.next_hop[node][v]
             nxt = hops[0] if len(hops) == 1 or rng is None else pick(rng, hops)
             length = self.edge_len[(node, nxt) if node < nxt else (nxt, node)]

@@ -276,3 +276,45 @@ def test_a_walker_halfway_between_two_equal_ways_leaves_by_either_end():
     assert set(leaves) == {a, b} and 150 <= leaves[a] <= 250, leaves
     assert field.advance(halfway, c, 10.0) == a  # no generator: the first by index
     assert field.advance(halfway, c, 20.0, random.Random(1)) == c  # either way, 20 m
+
+
+def test_an_edge_too_short_to_measure_is_no_way_forward_both_ways():
+    """A 1e-10 m edge beside the way: it was a tied hop from each of its ends, and a walk
+    with no generator went back and forth on it for ever."""
+    import random
+
+    field = Battlefield(MapSpec(tuple(NodeSpec(f"n{i}") for i in range(3)),
+                                (("n0", "n1", 1e-10), ("n1", "n2", 5.0), ("n0", "n2", 5.0))))
+    assert field.next_hop[0][2] == (2,) and field.next_hop[1][2] == (2,)
+    assert field.advance(field.node("n0"), field.node("n2"), 10.0) == field.node("n2")
+    assert field.advance(field.node("n0"), field.node("n2"), 10.0,
+                         random.Random(1)) == field.node("n2")
+
+
+def test_a_walk_that_ends_where_routes_part_draws_nothing():
+    """Arriving at a fork with no metres left: nothing to choose, so no draw is made."""
+    import random
+
+    field = Battlefield(MapSpec(tuple(NodeSpec(n) for n in ("s", "west", "north", "south",
+                                                             "east")),
+                                (("s", "west", 10.0), ("west", "north", 30.0),
+                                 ("north", "east", 30.0), ("west", "south", 30.0),
+                                 ("south", "east", 30.0))))
+    rng, untouched = random.Random(1), random.Random(1)
+    assert field.advance(field.node("s"), field.node("east"), 10.0, rng) == field.node("west")
+    assert rng.getstate() == untouched.getstate()
+
+
+def test_two_points_of_one_edge_measure_the_shorter_way_round():
+    """A 28.8 m edge whose ends are 5 m apart by another way: 1 m and 27.8 m along it are
+    7 m apart (1 + 5 + 1), not 26.8 (the edge was always walked)."""
+    field = Battlefield(MapSpec((NodeSpec("a"), NodeSpec("b"), NodeSpec("c")),
+                                (("a", "b", 28.8), ("a", "c", 2.5), ("c", "b", 2.5))))
+    a, b = field.index["a"], field.index["b"]
+    p, q = Position(a, b, 1.0), Position(a, b, 27.8)
+    assert field.distance(p, q) == pytest.approx(7.0) and field.distance(q, p) == \
+        field.distance(p, q)
+    assert field.distance(p, Position(a, b, 3.0)) == pytest.approx(2.0)  # along is shorter
+    there = field.advance(p, q, 3.0)  # out by a and on toward c
+    assert field.distance(there, q) == pytest.approx(4.0)
+    assert field.advance(p, q, 10.0) == q

@@ -147,11 +147,17 @@ def test_the_file_order_comparison_can_fail():
 
 @pytest.mark.slow
 def test_no_bundled_scenario_depends_on_its_files_order():
-    """Every bundled scenario under every ruleset, 300 fights as written and 300 with the
+    """Every bundled scenario under every ruleset, 500 fights as written and 500 with the
     file's sides, members, nodes and edges reversed: no statistic apart beyond the 95% bound
-    over the whole table (about 1 minute)."""
+    over the whole table (about 80 s).
+
+    A coarse guard: at this size a gap of about 0.13 in an even win rate is past the bound.
+    The biases fixed so far were smaller on the bundled files (none showed here); the exact
+    tests above catch them, and ``bench/file_order.py -n 3000`` looks closer.
+    """
     from bench.file_order import bundled, gaps
 
-    found = gaps(bundled(), RULESETS, 300, seed=3)
+    found = gaps(bundled(), RULESETS, 500, seed=3)
+    assert len(found) > 400  # every scenario and ruleset compared something
     z = bonferroni_z(len(found))
     assert abs(found[0].z) <= z, [g for g in found if abs(g.z) > z]
