@@ -24,6 +24,7 @@ import hashlib
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import cache
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -208,10 +209,26 @@ class BatchSpec:
         return [(a, min(a + size, self.n)) for a in range(start, self.n, size)]
 
     def identity(self) -> dict[str, Any]:
-        """What a resumed batch must share with the interrupted one."""
+        """What a resumed batch must share with the interrupted one: the code too."""
         return {self.work.subject_key: self.scenario.slug,
                 "digest": self.work.digest(self.scenario),
-                "ruleset": self.ruleset, "seed": self.seed, "n": self.n}
+                "ruleset": self.ruleset, "seed": self.seed, "n": self.n,
+                "code": code_digest()}
+
+
+@cache
+def code_digest() -> str:
+    """A digest of fray's own code, every module of ``sim``.
+
+    Rows made by other code may differ (a fix changes fights or a column's meaning), so a
+    batch interrupted under one version is not resumed under another: the result would be
+    neither version's.
+    """
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def finished_here(spec: BatchSpec, folder: Path) -> bool:
@@ -368,8 +385,13 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
                                              "(no .batch-state.json)")])
     want = spec.identity()
     differ = [k for k in want if state.get(k) != want[k]]
+    if differ == ["code"]:
+        raise FrayInputError(str(out_dir), [("", "the interrupted batch was run by another "
+                                             "version of fray (its code changed since), whose "
+                                             "rows may differ; start over with --force")])
     if differ:
-        detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ)
+        detail = ", ".join(f"{k}: was {state.get(k)!r}, now {want[k]!r}" for k in differ
+                           if k != "code")
         raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
                                              "resume with the same scenario and options")])
     fold_rows(tally, files.checked_rows(part, state, spec.work.columns(spec.scenario)))

@@ -48,6 +48,29 @@ def test_resume_refuses_a_different_batch(tmp_path):
         run_batch(BatchSpec(scen, "ore", 600, seed=5, chunk_size=100), tmp_path, resume=True)
 
 
+def test_resume_refuses_a_batch_interrupted_under_other_code(tmp_path):
+    """A batch cut off under one version of fray and resumed under another would mix rows
+    of both (a fix may change fights or what a column counts): refused, naming why."""
+    import json
+
+    from sim.batch.runner import code_digest
+    from sim.scenario.errors import FrayInputError
+
+    scen = scenario_mod.load(DUEL)
+    spec = BatchSpec(scen, "ore", 600, seed=4, chunk_size=100)
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(spec, tmp_path, StopAfter(1))
+    state = json.loads((tmp_path / STATE).read_text())
+    assert state["code"] == code_digest() and len(code_digest()) == 16
+    (tmp_path / STATE).write_text(json.dumps({**state, "code": "0123456789abcdef"}))
+    with pytest.raises(FrayInputError, match="run by another version of fray"):
+        run_batch(spec, tmp_path, resume=True)
+    del state["code"]  # a checkpoint written before the code was recorded
+    (tmp_path / STATE).write_text(json.dumps(state))
+    with pytest.raises(FrayInputError, match="another version of fray"):
+        run_batch(spec, tmp_path, resume=True)
+
+
 def test_a_killed_batch_leaves_no_partial_file_and_resumes(tmp_path, reference):
     out = tmp_path / "run"
     args = FRAY + ["batch", DUEL, "-n", "1200", "--seed", "4", "--workers", "1",
