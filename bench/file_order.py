@@ -36,15 +36,9 @@ from sim.core.engine import Encounter  # noqa: E402
 from sim.core.seeds import encounter_seed  # noqa: E402
 from sim.results.stats import bonferroni_z  # noqa: E402
 from sim.rulesets import registry  # noqa: E402
+from sim.scenario.bundled import scenario_files  # noqa: E402
 
 MIN_EVENTS = 10  # of a proportion, each way, in each file, for it to be compared
-
-
-def bundled() -> list[Path]:
-    """The bundled scenario files: the top folder's and the campaigns' stages."""
-    stages = [p for p in sorted((ROOT / "scenarios" / "campaigns").glob("*.yaml"))
-              if "sides" in (yaml.safe_load(p.read_text()) or {})]
-    return sorted((ROOT / "scenarios").glob("*.yaml")) + stages
 
 
 def reversed_file(data: dict[str, Any]) -> dict[str, Any]:
@@ -128,7 +122,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--top", type=int, default=15, help="rows shown")
     args = parser.parse_args()
-    paths = bundled()
+    paths = scenario_files()
     if args.scenarios:
         paths = [p for p in paths if p.stem in args.scenarios.split(",")]
     found = gaps(paths, args.rulesets.split(","), args.n, args.seed)

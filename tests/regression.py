@@ -24,11 +24,9 @@ DIGESTS = STORE / "digests.json"
 def cases() -> list[tuple[Path, str]]:
     """Every bundled scenario (campaign stages included) under every registered ruleset."""
     from sim.rulesets import registry
+    from sim.scenario.bundled import scenario_files
 
-    scenarios = sorted((ROOT / "scenarios").glob("*.yaml"))
-    scenarios += [ROOT / "scenarios" / "campaigns" / name
-                  for name in ("night_camp.yaml", "keep_gate.yaml")]
-    return [(path, ruleset) for path in scenarios for ruleset in registry.names()]
+    return [(path, ruleset) for path in scenario_files() for ruleset in registry.names()]
 
 
 def summary(path: Path, ruleset: str) -> str:

@@ -40,6 +40,11 @@ def files() -> list[Path]:
     return sorted(root.rglob("*.yaml"), key=lambda p: (len(p.relative_to(root).parts), p))
 
 
+def scenario_files() -> list[Path]:
+    """Every bundled scenario file, campaign stages included, no campaign file itself."""
+    return [path for path in files() if not is_campaign(read_yaml(str(path)))]
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One bundled file: where it is (relative to ``folder()``), its name, what it holds."""

@@ -155,9 +155,10 @@ def test_no_bundled_scenario_depends_on_its_files_order():
     The biases fixed so far were smaller on the bundled files (none showed here); the exact
     tests above catch them, and ``bench/file_order.py -n 3000`` looks closer.
     """
-    from bench.file_order import bundled, gaps
+    from bench.file_order import gaps
+    from sim.scenario.bundled import scenario_files
 
-    found = gaps(bundled(), RULESETS, 500, seed=3)
+    found = gaps(scenario_files(), RULESETS, 500, seed=3)
     assert len(found) > 400  # every scenario and ruleset compared something
     z = bonferroni_z(len(found))
     assert abs(found[0].z) <= z, [g for g in found if abs(g.z) > z]
