@@ -215,3 +215,18 @@ def fighter_slots(f) -> dict:
     state["plain_attack"] = state["plain_attack"].target is f
     state["called_attacks"] = {where: a.target is f for where, a in f.called_attacks.items()}
     return state
+
+
+def act(enc, f, *intents) -> None:
+    """Plan and resolve ``intents`` of ``f`` now, under any ruleset.
+
+    Declared at the round's start (passed to ``plan_round``) or at its own turn
+    (``Ruleset.declares_at_turn``: a mind answers for it when its turn asks).
+    """
+    saved = enc.minds
+    enc.minds = {**saved, f.name: lambda _enc, _c: list(intents)}
+    try:
+        for action in enc.ruleset.plan_round(enc, [(f, list(intents))]):
+            enc.ruleset.resolve(enc, action)
+    finally:
+        enc.minds = saved

@@ -1,7 +1,8 @@
 """The SimPy engine: rounds, timed actions, ongoing effects, the end of a fight.
 
 The engine knows nothing of dice. Each round every combatant in the fight declares intents
-through its AI (in the ruleset's declaration order, so later declarers see earlier intents);
+through its AI (in the ruleset's declaration order, so later declarers see earlier intents;
+or at its own turn, under a ruleset that declares so, ``Ruleset.declares_at_turn``);
 the ruleset turns them into timed actions; the engine fires each at ``round start + offset``
 as a SimPy timeout and asks the ruleset to resolve it against the state at that moment.
 Actions with equal offsets are simultaneous: everyone in the group who was still in the
@@ -312,12 +313,15 @@ class Encounter:
             fighters = [c for c in self.combatants if c.in_fight]
             if self.log is not None:
                 self.emit("round", text=f"Round {rnd}")
-            declared = []
             self.declared = {}
-            self.nearest = self._nearest_now()
-            for c in ruleset.declaration_order(self, fighters):
-                declared.append((c, self.declare(c)))
-            self.nearest = None
+            if ruleset.declares_at_turn:  # each declares at its own turn (OpenD6)
+                declared = [(c, []) for c in fighters]
+            else:
+                declared = []
+                self.nearest = self._nearest_now()
+                for c in ruleset.declaration_order(self, fighters):
+                    declared.append((c, self.declare(c)))
+                self.nearest = None
             actions = ruleset.plan_round(self, declared)
             actions.sort(key=_OFFSET)
             i, n = 0, len(actions)

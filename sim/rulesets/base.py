@@ -7,7 +7,8 @@ A ruleset is one sub-package with one ``Ruleset`` subclass, registered by name
 2. ``start(enc)`` once (initiative, decks, ...);
 3. per round: ``declaration_order(enc, fighters)``; ``plan_round(enc, declared)`` turns the
    declared intents into timed actions, each later passed to ``resolve(enc, action)`` at its
-   moment; ``end_round(enc)`` closes the round;
+   moment; ``end_round(enc)`` closes the round (a ruleset whose fighters declare at their
+   own turn, ``declares_at_turn``, gets no declarations at the round's start);
 4. ``aftermath(enc, tended)`` once the fight is over (``sim.core.aftermath`` decides who
    is tended).
 
@@ -67,6 +68,10 @@ class Ruleset(ABC):
         Advisor: the class answering the AI's questions for this ruleset.
         supports: the intent types it resolves; the AI never declares any other.
         max_actions: actions a fighter may declare in a round (None: no limit).
+        declares_at_turn: each fighter declares at its own turn (``resolve`` asks
+            ``enc.declare``), seeing what the faster ones did, instead of everyone at the
+            round's start; ``plan_round`` then gets every fighter in the fight with no
+            intents, in the order of the round's fighters.
         legend: how to read its notation in the solo log (told once, after the roster).
     """
 
@@ -80,6 +85,7 @@ class Ruleset(ABC):
     Advisor: ClassVar[type[Advisor]]
     supports: ClassVar[frozenset[type]] = frozenset({Attack, Move, Retreat})
     max_actions: ClassVar[int | None] = None
+    declares_at_turn: ClassVar[bool] = False
     legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
 
     def __init__(self, options: BaseModel | None = None):

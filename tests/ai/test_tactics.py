@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 import yaml
-from helpers import ROOT, scenario
+from helpers import ROOT, act, scenario
 
 from sim.ai import profiles as ai
 from sim.ai import tactics
@@ -380,8 +380,7 @@ def test_every_ruleset_resolves_a_retreat_and_leaves_at_the_edge(ruleset):
     a = enc.combatants[0]
     rs = enc.ruleset
     rs.start(enc)
-    for action in rs.plan_round(enc, [(a, [Retreat(enc.field.node("camp"), leave=True)])]):
-        rs.resolve(enc, action)
+    act(enc, a, Retreat(enc.field.node("camp"), leave=True))
     assert enc.field.distance(a.pos, enc.field.node("wall")) == pytest.approx(
         min(a.speed, 6.0))
     if a.pos == enc.field.node("camp"):
@@ -389,16 +388,14 @@ def test_every_ruleset_resolves_a_retreat_and_leaves_at_the_edge(ruleset):
     near = fight(ruleset, [{"name": "A", "at": "camp"}], [{"name": "B", "at": "wall"}])
     a, b = near.combatants
     b.pos = near.field.advance(a.pos, b.pos, 4.0)  # within every ruleset's move and reach
-    for action in near.ruleset.plan_round(near, [(a, [Retreat(a.pos, leave=True)])]):
-        near.ruleset.resolve(near, action)
+    act(near, a, Retreat(a.pos, leave=True))
     assert a.in_fight  # a foe one move away: no way out
     told = Encounter(scenario({"a": [{"name": "A", "at": "camp"}],
                                "b": [{"name": "B", "at": "wall"}]}, map=MAP), ruleset, 1,
                      log=True)
     a, b = told.combatants
     b.pos = told.field.advance(a.pos, b.pos, 4.0)
-    for action in told.ruleset.plan_round(told, [(a, [Retreat(a.pos, leave=True)])]):
-        told.ruleset.resolve(told, action)
+    act(told, a, Retreat(a.pos, leave=True))
     assert "A cannot leave the field yet: B could still reach it." in [
         e.get("text") for e in told.log]  # a flight that fails says so
 

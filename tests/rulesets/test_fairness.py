@@ -46,11 +46,17 @@ def first_and_second_wins(ruleset: str, profile: str, n: int, seed: int) -> tupl
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_side_listed_first_has_no_edge(ruleset):
-    """150 fights per profile, pooled: about 2 s a ruleset."""
+    """150 fights per profile, pooled: about 2 s a ruleset.
+
+    A screen that a fair engine fails 5% of the time; the slow test below decides. Seed 11
+    raised one such false alarm (OpenD6 with hit points, +0.127 [+0.024, +0.230], once its
+    fighters declared at their own turns), where 18,000 fresh fights (seeds 13 to 15) gave
+    -0.013 to +0.003, each within +-0.025: the seed moved on to 13.
+    """
     n = 150
     a = b = 0
     for profile in PROFILES:
-        first, second = first_and_second_wins(ruleset, profile, n, seed=11)
+        first, second = first_and_second_wins(ruleset, profile, n, seed=13)
         a, b = a + first, b + second
     d, lo, hi = difference_ci(a, b, n * len(PROFILES), bonferroni_z(len(RULESETS)))
     assert lo <= 0 <= hi, f"{ruleset}: first - second = {d:+.3f} [{lo:+.3f}, {hi:+.3f}]"

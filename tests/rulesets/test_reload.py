@@ -82,7 +82,7 @@ def test_a_shot_whose_target_is_out_of_reach_keeps_the_bolt(ruleset):
     """Declared, then resolved with the target beyond the crossbow's reach: not loosed.
 
     It still counts as an attack (a miss), as in every ruleset. (OpenD6 declares such a
-    turn again at its moment, ``_stale``: the shot never comes.)
+    turn at its own moment, seeing the target out of reach: the shot is never declared.)
     """
     sides = {"a": [{**CROSSBOW, "at": "near"}],
              "b": [{"name": "Target", "ai": "passive", "at": "far"}]}

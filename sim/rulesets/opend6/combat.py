@@ -49,7 +49,6 @@ class OpenD6Combat:
     seconds_per_round: float
     options: Any
     advisor: OpenD6Advisor
-    _measured: tuple[Attack, float, int] | None
 
     # ------------------------------------------------------------ defending
     @staticmethod
@@ -189,17 +188,10 @@ class OpenD6Combat:
                              text=f"{f.name}'s attack finds no foe in reach.")
                 return
         enc.record_attack(f)
-        measured = self._measured
-        if measured is not None and measured[0] is intent and target is intent.target:
-            # the turn's first attack: its start (``_stale``) measured it a moment ago
-            self._measured = None
-            dist, dice = measured[1], measured[2]
-        else:
-            field, here, there = enc.field, f.pos, target.pos
-            dist = field.known.get((here, there))  # measured once for reach and range
-            if dist is None:
-                dist = field.distance(here, there)
-            dice = None
+        field, here, there = enc.field, f.pos, target.pos
+        dist = field.known.get((here, there))  # measured once for reach and range
+        if dist is None:
+            dist = field.distance(here, there)
         reason = self._out_of_reach(f, dist)
         if reason:
             if log is not None:
@@ -207,9 +199,8 @@ class OpenD6Combat:
                          text=f"{f.name} attacks {target.name}: miss ({reason}).")
             return
         notes: list[str] | None = [] if log is not None else None
-        if dice is None or notes is not None:  # the log's words come with the dice
-            dice = self.attack_dice(enc, f, target, penalty=penalty,
-                                    called=bool(intent.called), notes=notes, distance=dist)
+        dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
+                                notes=notes, distance=dist)
         f.aim_at = None  # an aim is spent by the next attack, at its target or not
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)

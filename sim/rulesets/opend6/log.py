@@ -47,7 +47,7 @@ def intent_text(intent: Intent) -> str:
 def log_turn(enc: Encounter, f: D6Fighter, intents: list[Intent], count: int,
              penalty: int) -> None:
     """The start of a turn: initiative, what the combatant does, the multiple-action cost."""
-    what = " then ".join(intent_text(i) for i in intents) or "nothing"
+    what = " then ".join(intent_text(i) for i in intents) or "does nothing"
     extra = f" ({count} actions, {penalty}D each)" if penalty else ""
     enc.emit("declare", who=f.name,
              text=f"{f.name} (initiative {f.init_text}) {what}{extra} - {f.why}.")

@@ -19,11 +19,10 @@ Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
-from sim.core.actions import Aim, Attack, Bide, Defend, Intent, Move, Reload, Retreat, TimedAction
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
@@ -77,8 +76,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     Options = WoundOptions
     Advisor = OpenD6Advisor
     supports = frozenset({Attack, Move, Retreat, Defend, Aim, Reload, Bide})
-    # the first attack of the turn being resolved: (its intent, distance, dice), or None
-    _measured: tuple[Attack, float, int] | None = None
+    declares_at_turn = True  # RULES.md: "declared at the start of the turn"
     # the fighters stunned in the round going on (their ``stun_round`` ends with it)
     _stunned: tuple[D6Fighter, ...] = ()
 
@@ -209,40 +207,30 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         for f, k in keys.items():
             f.offset = offsets[k]
 
-    def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
-        """Fastest first, as the seed's individual turn order declares.
+    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[None]]:
+        """One timed action per combatant in the fight: its turn, at its initiative's offset.
 
-        Under side initiative a side's members share its turn: they declare in the order
-        every ruleset draws by default (``Ruleset.declaration_order``), sorted by turn, so the
-        first listed does not choose for its side (a later declarer sees the earlier ones'
-        targets). Under individual initiative no two fighters share an offset: nothing is
-        drawn.
+        Nobody has declared yet (``declares_at_turn``): each declares as its turn comes.
         """
-        if self.options.initiative == "side":
-            fighters = super().declaration_order(enc, fighters)
-        return sorted(fighters, key=_BY_OFFSET)
-
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[list[Intent]]]:
-        """One timed action per combatant: its whole turn, at its initiative's offset."""
-        return [TimedAction(f.offset, f, intents[0], intents)
-                for f, intents in declared if intents]
+        return [TimedAction(f.offset, f, None, None) for f, _ in declared]
 
     # ------------------------------------------------------------ a turn
-    def resolve(self, enc: Encounter, action: TimedAction[list[Intent]]) -> None:
-        """Carry out a combatant's whole turn: every action it declared, in order."""
+    def resolve(self, enc: Encounter, action: TimedAction[None]) -> None:
+        """A combatant's whole turn: it declares now, then carries out each action in order.
+
+        RULES.md: actions are "declared at the start of the turn" (seed 004: each character
+        declares, then resolves), so a slower fighter sees what the faster ones did: a foe
+        that closed in is attacked, not walked toward. Under side initiative a side's members
+        share the turn, in the order the engine draws for simultaneous actions.
+        """
         action.done = True
         f: D6Fighter = action.actor
-        intents: list[Intent] = action.payload
+        f.shot_at = False  # its turn: no longer pinned, whatever it does
+        intents = enc.declare(f)
+        if not f.in_fight:  # it gave up instead (``Encounter.declare`` said so)
+            return
         count = turn_actions(intents)
         penalty = multiple_action_penalty(count)
-        self._measured = None  # this turn's own (``_stale``), never an earlier one's
-        if self._stale(enc, f, intents, penalty):
-            # Ruling: the seed declares at each turn; the engine asks at the round's start,
-            # so a plan made stale by faster combatants is declared again now.
-            intents = enc.declare(f)
-            count = turn_actions(intents)
-            penalty = multiple_action_penalty(count)
-        f.shot_at = False  # it acts: no longer pinned
         if enc.log is not None:
             log_turn(enc, f, intents, count, penalty)
         moved = 0
@@ -271,54 +259,6 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                 if enc.log is not None:
                     enc.emit("reload", who=f.name,
                              text=f"{f.name} reloads the {f.weapon.name}.")
-
-    def _stale(self, enc: Encounter, f: D6Fighter, intents: list[Intent], penalty: int) -> bool:
-        """Whether the turn must be declared again: its plan no longer fits.
-
-        A declared target is down, a first attack's target is out of reach, or an attack
-        would now roll 0D (wounds taken since the declaration): never a hopeless roll.
-        ``penalty`` is the plan's multiple-action penalty. A turn that opens with an attack
-        and stands keeps that attack's distance and dice in ``_measured`` for ``_attack``.
-        """
-        first = intents[0] if intents else None
-        if type(first) is Attack:  # the usual turn: one distance for reach and range
-            target = first.target
-            if not target.in_fight:
-                return True
-            field, here, there = enc.field, f.pos, target.pos
-            dist = field.known.get((here, there))
-            if dist is None:
-                dist = field.distance(here, there)
-            if dist > f.reach:  # out of reach (``tactics.in_reach``)
-                return True
-            dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(first.called),
-                                    distance=dist)
-            if dice < 1 or len(intents) > 1 and self._hopeless(enc, f, intents[1:], penalty):
-                return True
-            # nothing happens before this attack is made: ``_attack`` takes what was measured
-            self._measured = (first, dist, dice)
-            return False
-        if self._hopeless(enc, f, intents, penalty):
-            return True
-        for intent in intents:
-            kind = type(intent)
-            if kind is Move:
-                return not intent.target.in_fight
-            if kind is Attack:
-                target = intent.target
-                return not target.in_fight or not tactics.in_reach(enc, f, target)
-            if kind is Aim and not intent.target.in_fight:
-                return True
-        return False
-
-    def _hopeless(self, enc: Encounter, f: D6Fighter, intents: list[Intent],
-                  penalty: int) -> bool:
-        """Whether an attack of ``intents`` on a foe still in the fight would now roll 0D."""
-        for intent in intents:
-            if type(intent) is Attack and intent.target.in_fight and self.attack_dice(
-                    enc, f, intent.target, penalty=penalty, called=bool(intent.called)) < 1:
-                return True
-        return False
 
     def health_penalty(self, enc: Encounter, f: D6Fighter) -> int:
         """Dice off action rolls for wounds (never on resistance): a stun lasts its round."""
@@ -355,5 +295,3 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                           f" -> {'made it' if total >= need else 'stumbles'}.")
         return total >= need
 
-
-_BY_OFFSET = attrgetter("offset")  # a sort key read in C: no Python call per fighter

@@ -26,9 +26,18 @@ def duel(a: dict, b: dict, ruleset: str = "opend6", **top):
     return enc, enc.sides["a"][0], enc.sides["b"][0]
 
 
+def declaring(enc, f, *intents) -> TimedAction:
+    """``f``'s turn, at which it declares ``intents`` (a mind in its AI's place).
+
+    OpenD6 fighters declare at their own turn (``declares_at_turn``): the turn asks.
+    """
+    enc.minds = {**enc.minds, f.name: lambda _enc, _c: list(intents)}
+    return TimedAction(f.offset, f, None, None)
+
+
 def turn(enc, f, *intents, dice: list[int]) -> None:
     """Resolve one turn of ``f`` with hand-set d6 faces; all of them, and no more, drawn."""
     enc.rng = StubRandom(faces(*dice, sides=6))
-    enc.ruleset.resolve(enc, TimedAction(f.offset, f, intents[0], list(intents)))
+    enc.ruleset.resolve(enc, declaring(enc, f, *intents))
     assert not enc.rng.queue, "not every hand-set die was rolled"
     assert enc.rng.drawn == len(dice), f"rolled {enc.rng.drawn} dice, set {len(dice)}"

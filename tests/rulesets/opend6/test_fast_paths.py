@@ -11,12 +11,10 @@ import pytest
 from opend6_helpers import duel, member
 
 from sim import scenario as scenario_mod
-from sim.ai import tactics
-from sim.core.actions import Attack
 from sim.core.battlefield import Position
 from sim.core.engine import battlefield_for
 from sim.rulesets.opend6 import places
-from sim.rulesets.opend6.rules import WoundStatus, pool_with_points
+from sim.rulesets.opend6.rules import pool_with_points
 
 
 def apart(metres: float) -> dict:
@@ -45,33 +43,6 @@ def test_the_kept_distances_cover_and_visibility_are_the_maps(name: str) -> None
         for there in spots:  # what OpenD6 looks up inline (``Battlefield.known``)
             assert field.distance(pos, there) == field.measure(pos, there)
             assert field.known[(pos, there)] == field.measure(pos, there)
-
-
-def general_stale(enc, f, intents, penalty) -> bool:
-    """``_stale`` for a turn that opens with an attack, by the general rule."""
-    target = intents[0].target
-    return (enc.ruleset._hopeless(enc, f, intents, penalty) or not target.in_fight
-            or not tactics.in_reach(enc, f, target))
-
-
-@pytest.mark.parametrize("metres", [2, 20, 40, 49, 50, 51, 80])
-@pytest.mark.parametrize("level", [WoundStatus.HEALTHY, WoundStatus.SEVERELY_WOUNDED])
-@pytest.mark.parametrize("attacks", [1, 2, 3])
-def test_the_stale_check_of_an_attack_first_turn_is_the_general_rule(
-        metres: float, level: WoundStatus, attacks: int) -> None:
-    enc, a, b = duel(BOW, member("B", at="y"), **apart(metres))
-    a.level = level
-    intents = [Attack(b)] * attacks
-    penalty = -(attacks - 1)
-    stale = enc.ruleset._stale(enc, a, intents, penalty)
-    assert stale == general_stale(enc, a, intents, penalty)
-    if not stale:  # what it kept for the attack is what the attack would measure anew
-        intent, dist, dice = enc.ruleset._measured
-        assert intent is intents[0]
-        assert dist == enc.field.distance(a.pos, b.pos)
-        assert dice == enc.ruleset.attack_dice(enc, a, b, penalty=penalty, distance=None)
-    b.in_fight = False
-    assert enc.ruleset._stale(enc, a, intents, penalty) is True
 
 
 def test_can_hit_measures_again_when_a_fighter_has_moved_since_can_attack() -> None:

@@ -17,7 +17,7 @@ from opend6_helpers import duel, member, parse, turn
 
 from sim import scenario as scenario_mod
 from sim.ai import profiles as ai
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opend6.dice import DiceCode
@@ -341,10 +341,10 @@ def test_initiative_individual_agility_once_per_fight() -> None:
     assert [f.initiative for f in enc.combatants] == [9, 9, 6, 9]
     # 9 with 3D before 9 with 2D; equal totals and codes: the higher draw goes first
     assert b2.offset < a.offset < a2.offset < b.offset
-    assert enc.ruleset.declaration_order(enc, [b, a2, a]) == [a, a2, b]
-    plan = enc.ruleset.plan_round(enc, [(b, [Attack(a)]), (a, [Attack(b), Attack(b)])])
-    assert [(t.actor, t.offset) for t in plan] == [(b, b.offset), (a, a.offset)]
-    assert plan[1].payload == [Attack(b), Attack(b)]  # all of a turn's actions at once
+    # one turn each, at its offset; each declares as its turn comes (``declares_at_turn``)
+    plan = enc.ruleset.plan_round(enc, [(b, []), (a, [])])
+    assert [(t.actor, t.offset, t.intent) for t in plan] == [(b, b.offset, None),
+                                                            (a, a.offset, None)]
 
 
 def test_initiative_by_side_option() -> None:
@@ -358,18 +358,19 @@ def test_initiative_by_side_option() -> None:
 
 
 def test_a_sides_members_declare_in_a_drawn_order_under_side_initiative() -> None:
-    # They share the side's turn; a later declarer sees the earlier ones' targets, so the
-    # order is drawn each round (it used to be the file's: the first listed chose first).
+    # They share the side's turn, each declaring as it acts; a later declarer sees the
+    # earlier ones' targets, so the order is drawn (the engine's draw for one instant),
+    # never the file's (the first listed used to choose first).
     sc = parse({"a": [member("A"), member("A2"), member("A3")], "b": [member("B")]},
                options={"opend6": {"initiative": "side"}})
     seen = set()
     for seed in range(40):
-        enc = Encounter(sc, "opend6", seed)
-        enc.ruleset.start(enc)
-        order = enc.ruleset.declaration_order(enc, list(enc.combatants))
-        offsets = [f.offset for f in order]
-        assert offsets == sorted(offsets)  # sides still by their turn
-        seen.add(tuple(f.name for f in order if f.side == "a"))
+        enc = Encounter(sc, "opend6", seed, log=True)
+        enc.run()
+        first = [e["who"] for e in enc.log if e["type"] == "declare" and e["round"] == 1]
+        order = tuple(w for w in first if w != "B")
+        if len(order) == 3:  # none of them fell to B before the side's turn
+            seen.add(order)
     assert len(seen) == 6  # every order of the three, none kept from the file
 
 
@@ -460,14 +461,42 @@ def test_points_only_when_a_hit_would_take_the_foe_out() -> None:
     assert (a.cp, a.fate) == (4, 0)
 
 
-def test_a_stale_declaration_is_made_again_at_the_turn() -> None:
+def test_each_declares_at_its_own_turn_seeing_what_the_faster_did() -> None:
+    # RULES.md: actions are "declared at the start of the turn". B1 falls before A's turn:
+    # A's AI, asked at the turn, goes for B2; nobody declared at the round's start.
     sc = parse({"a": [member("A")], "b": [member("B1"), member("B2")]})
     enc = Encounter(sc, "opend6", 0)
     enc.round = 1
     a, b1, b2 = enc.combatants
     enc.take_out(b1, Status.DEAD)
-    turn(enc, a, Attack(b1), dice=[1, 1, 2])  # declared on B1, who fell before A's turn
+    enc.rng = StubRandom(faces(1, 1, 2, sides=6))
+    enc.ruleset.resolve(enc, TimedAction(a.offset, a, None, None))
     assert a.attacks == 1 and enc.declared[a] == [Attack(b2)]
+
+
+def test_a_slower_fighter_strikes_a_foe_that_closed_in_before_its_turn() -> None:
+    """Quick closes to 2 m in round 1; Slow, asked at its turn, attacks (it used to walk 0 m:
+    its round-start plan was a move). Under every seed Slow attacks in round 1."""
+    field = {"nodes": {"west": {}, "east": {}}, "edges": [["west", "east", 12]]}
+    sc = parse({"quick": [member("Quick", weapon="sword", agility=4, at="west")],
+                "slow": [member("Slow", weapon="sword", agility=1, at="east")]},
+               map=field, max_rounds=1)
+    for seed in range(20):
+        enc = Encounter(sc, "opend6", seed, log=True)
+        enc.run()
+        quick, slow = enc.combatants
+        assert slow.attacks == 1, [e["text"] for e in enc.log]
+        assert quick.attacks == 0
+
+
+def test_a_fighter_that_declares_nothing_still_has_its_turn_and_is_unpinned() -> None:
+    enc, a, b = duel(member("A"), member("B", "passive"), options={
+        "opend6": {"suppressive_fire": True}})
+    b.shot_at = True
+    enc.ruleset.resolve(enc, TimedAction(b.offset, b, None, None))
+    assert not b.shot_at and enc.declared[b] == []
+    plan = enc.ruleset.plan_round(enc, [(a, []), (b, [])])
+    assert [t.actor for t in plan] == [a, b]  # a turn each, declared or not
 
 
 # ---------------------------------------------------------------- scenario block

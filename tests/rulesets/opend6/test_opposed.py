@@ -13,9 +13,10 @@ import random
 
 import icepool
 import pytest
+from opend6_helpers import declaring
 
 from sim import scenario as scenario_mod
-from sim.core.actions import Attack, Defend, TimedAction
+from sim.core.actions import Attack, Defend
 from sim.core.engine import Encounter
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.dice import DiceCode
@@ -85,8 +86,8 @@ def test_five_dice_against_a_five_dice_dodge_through_the_attack_path() -> None:
     enc.rng = random.Random(20_526)
     rules = enc.ruleset
     for _ in range(ROLLS):
-        rules.resolve(enc, TimedAction(b.offset, b, Defend("dodge"), [Defend("dodge")]))
-        rules.resolve(enc, TimedAction(a.offset, a, Attack(b), [Attack(b)]))
+        rules.resolve(enc, declaring(enc, b, Defend("dodge")))
+        rules.resolve(enc, declaring(enc, a, Attack(b)))
     assert a.attacks == ROLLS and b.wounds == 0 and b.in_fight
     se = math.sqrt(MEETS * (1 - MEETS) / ROLLS)  # 0.0025
     rate = a.hits / ROLLS
