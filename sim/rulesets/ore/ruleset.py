@@ -281,8 +281,10 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
                     actions: list[TimedAction]) -> None:
         """One ``(intent, set)`` of ``_commit``."""
         if s is None:
-            if type(intent) is Attack:
-                enc.record_attack(f)  # resolved now: no set, no hit
+            # resolved now: no set, no hit; on a foe already out (it gave up as the round
+            # was declared) it fizzles as a set would, uncounted and with its bolt kept
+            if type(intent) is Attack and intent.target.in_fight:
+                enc.record_attack(f)
                 if f.weapon.reload:
                     f.loaded = False
             return
