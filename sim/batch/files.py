@@ -268,15 +268,20 @@ def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
     make_out_dir(folder)
 
 
-def claim_batch_dir(folder: Path, force: bool) -> None:
-    """``claim_out_dir`` for ``fray batch``: an interrupted batch is pointed to ``--resume``."""
+def claim_batch_dir(folder: Path, force: bool, writes: tuple[str, ...] = ()) -> None:
+    """``claim_out_dir`` for a batch: an interrupted batch is pointed to ``--resume``.
+
+    ``writes``: the other files the run writes there (a campaign's ``survival.png``),
+    refused as the results are: nothing a user keeps there is replaced without ``--force``.
+    """
     found = results_in(folder)
     if STATE in found and not force:
         refuse_if_in_use(folder)  # a live batch's checkpoint is not an interrupted batch
         raise FrayInputError(str(folder), [("", "folder holds an interrupted batch; use "
                                             "--resume to continue it, or --force to start "
                                             "over")])
-    claim_out_dir(folder, "results (summary.json and its rows)" if found else None, force)
+    held = found + [name for name in writes if (folder / name).exists()]
+    claim_out_dir(folder, f"results ({', '.join(held)})" if held else None, force)
 
 
 def claim_out_file(path: Path, force: bool) -> None:

@@ -165,15 +165,19 @@ def load_cases(scenario_file: str, setting: str) -> tuple[str, list[tuple[Any, S
     return path, variants(read_yaml(scenario_file), scenario_file, path, steps, values)
 
 
-def prepare_out_dir(out_dir: Path, force: bool) -> None:
-    """Create ``out_dir``; refuse one that holds a sweep unless ``force``.
+SWEEP_FILES = ("sweep.csv", "sweep.png")  # and report.html with --html
+
+
+def prepare_out_dir(out_dir: Path, force: bool, html: bool = False) -> None:
+    """Create ``out_dir``; refuse one that holds any file the sweep writes unless ``force``.
 
     Raises:
-        FrayInputError: the folder is a file, holds ``sweep.csv`` (and no ``force``), or
-            cannot be created.
+        FrayInputError: the folder is a file, holds ``sweep.csv``, ``sweep.png`` or (with
+            ``html``) ``report.html`` (and no ``force``), or cannot be created.
     """
-    files.claim_out_dir(out_dir, "sweep.csv" if (out_dir / "sweep.csv").exists() else None,
-                        force)
+    found = [name for name in SWEEP_FILES + (("report.html",) if html else ())
+             if (out_dir / name).exists()]
+    files.claim_out_dir(out_dir, ", ".join(found) or None, force)
 
 
 def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] | None,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from sim.batch import files
-from sim.batch.campaign import digest, run_campaigns, spec_for
+from sim.batch.campaign import CAMPAIGN_FILES, digest, run_campaigns, spec_for
 from sim.batch.executors import say
 from sim.batch.runner import finished_here
 from sim.cli import params, records
@@ -86,7 +86,7 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
     name = ruleset or camp.ruleset
     target = out_dir or files.default_out_dir(camp.slug, name)
     if not resume:
-        files.claim_batch_dir(target, force)
+        files.claim_batch_dir(target, force, writes=CAMPAIGN_FILES)
     spec = spec_for(camp, name, count, seed, params.workers_or_cores(workers),
                     chunk_size or 0, executor, scheduler)
     if resume and finished_here(spec, target):

@@ -119,7 +119,7 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
 @params.seed_option("Batch seed, the same for every value.")
 @params.workers_option()
 @params.out_option("results/<scenario>-sweep-<time>")
-@params.force_option("Overwrite sweep.csv and sweep.png in --out.")
+@params.force_option("Overwrite sweep.csv, sweep.png and report.html in --out.")
 @click.option("--html", is_flag=True, help=HTML_HELP)
 @params.quiet_option()
 def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force, html, quiet):
@@ -135,7 +135,7 @@ def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force
     rulesets = params.expand_rulesets(ruleset)
     slug, sides = cases[0][1].slug, list(cases[0][1].side_names)
     out_dir = out_dir or files.default_out_dir(slug, "sweep")
-    sweep_mod.prepare_out_dir(out_dir, force)
+    sweep_mod.prepare_out_dir(out_dir, force, html)
     total = count * len(cases) * (len(rulesets) if rulesets else 1)
     with params.progress(total, f"{slug} sweep {path}", quiet) as advance:
         rows = sweep_mod.run_sweep(path, cases, rulesets, count, seed=seed,

@@ -326,6 +326,28 @@ def test_sweep_three_values(tmp_path, capsys):
     assert "sweep over sides.bandits[0].count" in result.out
 
 
+@pytest.mark.parametrize("mine, html", [("sweep.png", False), ("report.html", True),
+                                         ("sweep.csv", False)])
+def test_sweep_replaces_no_file_of_the_users_without_force(tmp_path, capsys, mine, html):
+    """Each file a sweep writes is refused, not only sweep.csv (sweep.png was replaced)."""
+    (tmp_path / mine).write_text("mine")
+    args = ["sweep", AMBUSH, "--set", "max_rounds=1..2", "--ruleset", "ore", "-n", "5",
+            "--out", str(tmp_path), "-q", "--workers", "1", *(["--html"] if html else [])]
+    refused = fray(capsys, *args)
+    assert refused.code == 2 and f"folder already holds {mine}" in refused.err, refused.err
+    assert (tmp_path / mine).read_text() == "mine"
+    assert fray(capsys, *args, "--force").code == 0
+    assert (tmp_path / mine).read_bytes() != b"mine"
+
+
+def test_a_report_html_is_no_sweep_file_without_html(tmp_path, capsys):
+    (tmp_path / "report.html").write_text("mine")
+    result = fray(capsys, "sweep", AMBUSH, "--set", "max_rounds=1..2", "--ruleset", "ore",
+                  "-n", "5", "--out", str(tmp_path), "-q", "--workers", "1")
+    assert result.code == 0, result.err
+    assert (tmp_path / "report.html").read_text() == "mine"  # not written, not touched
+
+
 @pytest.mark.parametrize("setting, needles", [
     ("sides.bandts[0].count=1..3", ["--set: sides.bandts: unknown key 'bandts'",
                                     "did you mean 'bandits'?"]),

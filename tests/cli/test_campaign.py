@@ -326,6 +326,19 @@ def test_resume_refuses_a_finished_batch_of_other_options(capsys, tmp_path):
     assert snapshot(out) == before
 
 
+def test_a_chart_of_the_users_in_the_folder_is_not_replaced_without_force(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "survival.png").write_text("mine")
+    refused = campaign(capsys, camp, out, "-n", "5", "--workers", "1")
+    assert_bad_input(refused, f"error: {out}: folder already holds results (survival.png)",
+                     "--force")
+    assert (out / "survival.png").read_text() == "mine"
+    assert campaign(capsys, camp, out, "-n", "5", "--workers", "1", "--force").code == 0
+    assert (out / "survival.png").read_bytes().startswith(b"\x89PNG")
+
+
 def test_a_second_batch_into_the_same_folder_needs_force(capsys, tmp_path):
     camp = two_duels(tmp_path)
     out = tmp_path / "out"
@@ -824,6 +837,16 @@ def test_validate_good_and_bad_campaigns(capsys, tmp_path):
     result = fray(capsys, "validate", str(good), str(joins), str(bad), str(DUEL))
     assert_bad_input(result, f"{bad}: stages[0].rest: unknown rest 'week'")
     assert result.out.splitlines() == [f"{good}: OK", f"{joins}: OK", f"{DUEL}: OK"]
+
+
+def test_a_campaign_with_stages_misspelt_is_told_as_a_campaign(capsys, tmp_path):
+    """It has a party and no sides: a campaign, not a scenario with unknown keys."""
+    typo = write_campaign(tmp_path, {"name": "Typo", "party": "red",
+                                     "stage": [{"scenario": "duel.yaml"}]}, "typo.yaml")
+    for command in ("validate", "campaign"):
+        result = fray(capsys, command, str(typo))
+        assert_bad_input(result, f"{typo}: stage: unknown key 'stage' (did you mean 'stages'?)")
+        assert "sides" not in result.err
 
 
 @pytest.mark.parametrize("args, needle", [
