@@ -95,3 +95,22 @@ def test_a_shot_whose_target_is_out_of_reach_keeps_the_bolt(ruleset):
     enc.ruleset.resolve(enc, TimedAction(0.0, shooter, Attack(target), payload))
     assert "out of reach" in enc.log[-1]["text"]
     assert shooter.loaded and shooter.attacks == 1
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_a_setless_shot_at_a_foe_that_gave_up_fizzles_and_keeps_the_bolt(ruleset):
+    """Rolled without a set on a foe already out: as a set's attack would, it fizzles.
+
+    Uncounted, bolt kept; on a foe still in the fight the same roll is a counted miss that
+    spends the bolt (it used to be both whenever the dice made no set).
+    """
+    from sim.core.combatant import Status
+
+    sides = {"a": [CROSSBOW], "b": [{"name": "Target"}]}
+    for gave_up in (True, False):
+        enc = Encounter(scenario(sides), ruleset, 1)
+        shooter, target = enc.combatants
+        if gave_up:
+            enc.take_out(target, Status.SURRENDERED)
+        enc.ruleset._commit_one(enc, shooter, Attack(target), None, [])
+        assert (shooter.attacks, shooter.loaded) == ((0, True) if gave_up else (1, False))
