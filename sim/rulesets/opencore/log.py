@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat
+from sim.rulesets.opencore.rules import strike_shift
 from sim.rulesets.opencore.tables import Fumble, Role
 
 if TYPE_CHECKING:
@@ -43,11 +44,13 @@ def intent_text(intent: Intent, f: OpenCoreFighter) -> str:
 
 def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: AttackOutcome,
              def_roll: int, chart: int | None, fumble: Fumble | None, depth: int,
-             terms: tuple[int, int, int, int] | None = None) -> None:
+             terms: tuple[int, int, int, int] | None = None,
+             defense: tuple[int, int, int, int, int] | None = None) -> None:
     """Both d100 rolls with their totals and the verdict, and a fumble's chart roll.
 
     ``terms`` (``attack_terms``: the skill, then its injuries, cover and visibility
-    penalties) explain a lowered attack bonus: ``+ 35 (45 - 10 poor visibility)``.
+    penalties) explain a lowered attack bonus: ``+ 35 (45 - 10 poor visibility)``;
+    ``defense`` (``defense_terms``) the defense's: ``- 35 (45 - 30 injuries - 50 stunned)``.
     """
     why = ""
     if terms is not None and any(terms[1:]):
@@ -59,7 +62,8 @@ def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: A
     text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
             f"d100 {out.attack_roll}{signed(out.attack_total - out.attack_roll)}"
             f"{why} = "
-            f"{out.attack_total} vs d100 {def_roll}{signed(out.defense_total - def_roll)} = "
+            f"{out.attack_total} vs d100 {def_roll}{signed(out.defense_total - def_roll)}"
+            f"{defense_words(target, defense)} = "
             f"{out.defense_total} -> {'hit' if out.hit else 'miss'}")
     if fumble is not None:
         who = f.name if out.fumbled_by is Role.ATTACKER else target.name
@@ -70,6 +74,21 @@ def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: A
              defense_total=out.defense_total, hit=out.hit, extra=bool(depth),
              fumble=None if fumble is None else out.fumbled_by.value, fumble_roll=chart,
              text=text + ".")
+
+
+def defense_words(target: OpenCoreFighter,
+                  defense: tuple[int, int, int, int, int] | None) -> str:
+    """`` (90 evade doubled - 30 injuries)``: where a defense bonus other than Evade comes from."""
+    if defense is None:
+        return ""
+    evade, injuries, stumble, stun, shield = defense
+    doubled = evade != target.evade
+    if not (doubled or injuries or stumble or stun or shield):
+        return ""
+    named = ((-injuries, "injuries"), (-stumble, "stumbling"), (-stun, "stunned"),
+             (shield, "shield"))
+    return (f" ({evade} evade{' doubled' if doubled else ''}"
+            f"{''.join(f'{signed(n)} {name}' for n, name in named if n)})")
 
 
 def fumble_text(fumble: Fumble) -> str:
@@ -118,8 +137,12 @@ def log_damage(enc: Encounter, source: str, target: OpenCoreFighter, weapon: Wea
 
 
 def log_critical(enc: Encounter, target: OpenCoreFighter, fire: FireMode,
-                 crit: CriticalRoll) -> None:
-    """The critical roll, its shift, and every effect it has."""
+                 crit: CriticalRoll, attack_roll: int, toughness: int) -> None:
+    """The critical roll, its shift and where the shift comes from, and every effect it has.
+
+    ``attack_roll`` (unmodified) and ``toughness`` (left before the hit's damage took it):
+    what ``rules.critical_roll_modifier`` read.
+    """
     e = crit.effect
     bits = [f"+{e.extra_damage} damage"] if e.extra_damage else []
     if e.stun_rounds:
@@ -132,10 +155,14 @@ def log_critical(enc: Encounter, target: OpenCoreFighter, fire: FireMode,
         bits.append(f"location {e.injury.value.replace('_', ' ')}, -{e.skill_penalty} "
                     f"to attack and defense")
     shift = crit.modified_roll - crit.roll
+    strike = strike_shift(attack_roll)
+    named = ((strike, f"{'weak' if strike < 0 else 'strong'} strike"),
+             (-toughness, "Toughness left"))
+    why = f" ({', '.join(f'{name} {n:+d}' for n, name in named if n)})" if shift else ""
     enc.emit("critical", target=target.name, table=fire.crit_table.value, roll=crit.roll,
              modified=crit.modified_roll, hp=target.hp,
              text=f"Critical on {target.name} ({fire.crit_table.value}): d100 {crit.roll}"
-                  f"{signed(shift) if shift else ''} = {crit.modified_roll}: "
+                  f"{signed(shift) + why if shift else ''} = {crit.modified_roll}: "
                   f"{', '.join(bits) or 'no extra damage'} -> HP {target.hp}/{target.max_hp}.")
 
 

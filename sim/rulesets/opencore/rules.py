@@ -327,12 +327,16 @@ def critical_roll_modifier(unmodified_attack_roll: int, toughness: int) -> int:
     -20 if the unmodified attack roll was below 20 (a weak strike), +20 above 80 (a very
     effective one), minus the Toughness still left.
     """
-    shift = -toughness
+    return strike_shift(unmodified_attack_roll) - toughness
+
+
+def strike_shift(unmodified_attack_roll: int) -> int:
+    """The strike's part of the critical shift: -20 weak (below 20), +20 strong (above 80)."""
     if unmodified_attack_roll < WEAK_STRIKE_BELOW:
-        shift -= STRIKE_CRIT_SHIFT
-    elif unmodified_attack_roll > STRONG_STRIKE_ABOVE:
-        shift += STRIKE_CRIT_SHIFT
-    return shift
+        return -STRIKE_CRIT_SHIFT
+    if unmodified_attack_roll > STRONG_STRIKE_ABOVE:
+        return STRIKE_CRIT_SHIFT
+    return 0
 
 
 def critical_row(table: CritTable, modified_roll: int) -> CriticalRow | None:

@@ -281,21 +281,28 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
     def defense_skill(self, f: OpenCoreFighter, defending: bool | None = None) -> int:
         """Defense for one roll: Evade (doubled by a defense action), then the penalties.
 
+        The sum of ``defense_terms``.
+
         Args:
             f: the defender.
             defending: as if it had (True) or had not (False) taken the defense action;
                 None: as it stands.
         """
+        evade, injuries, stumble, stun, shield = self.defense_terms(f, defending)
+        return evade - injuries - stumble - stun + shield
+
+    def defense_terms(self, f: OpenCoreFighter,
+                      defending: bool | None = None) -> tuple[int, int, int, int, int]:
+        """A defense roll's bonus, term by term, for ``defense_skill`` and the log's words.
+
+        Evade (doubled by a defense action); the penalties of injuries, a stumble and a stun;
+        a shield's bonus.
+        """
         if defending is None:
             defending = f.defending
-        skill = f.evade * DEFENSE_MULTIPLIER if defending else f.evade
-        skill -= f.skill_penalty
-        skill -= f.stumbling
-        if f.stun:
-            skill -= STUN_DEFENSE_PENALTY
-        if f.shield:
-            skill += self.options.shield_bonus
-        return skill
+        return (f.evade * DEFENSE_MULTIPLIER if defending else f.evade, f.skill_penalty,
+                f.stumbling, STUN_DEFENSE_PENALTY if f.stun else 0,
+                self.options.shield_bonus if f.shield else 0)
 
     def _strike(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
                 depth: int) -> None:
@@ -315,7 +322,8 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             fumble = fumble_lookup(chart, fumbled_by)
         if enc.log is not None:  # the whole outcome, for the log only
             log_roll(enc, f, target, opposed_attack(att_roll, skill, def_roll, defense),
-                     def_roll, chart, fumble, depth, (base, injuries, cover, visibility))
+                     def_roll, chart, fumble, depth, (base, injuries, cover, visibility),
+                     self.defense_terms(target))
         if hit:
             mult = fumble.damage_multiplier if fumbled_by is _DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
@@ -359,11 +367,12 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
                        DamageResult._make(spent))
         crit = None
         if dealt > 0:  # it reached HP (``DamageResult.reached_hp``): a critical
-            crit = roll_critical(rng, fire.crit_table, att_roll, target.toughness)
+            toughness = target.toughness  # what shifts the critical, for the log
+            crit = roll_critical(rng, fire.crit_table, att_roll, toughness)
             target.hp -= crit.effect.extra_damage
             dealt += crit.effect.extra_damage
             if enc.log is not None:
-                log_critical(enc, target, fire, crit)
+                log_critical(enc, target, fire, crit, att_roll, toughness)
         check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
         if crit is not None and target.status is not _DEAD:
             self._critical(enc, target, crit)

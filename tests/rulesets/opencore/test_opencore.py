@@ -475,3 +475,54 @@ def test_a_lowered_attack_bonus_names_its_penalties_and_adds_up():
             assert int(roll) + bonus == int(total)
             named |= {name.strip() for _, name in penalties}
     assert {"injuries", "poor visibility"} <= named
+
+
+def test_a_changed_defense_bonus_names_its_terms_and_adds_up():
+    """``vs d100 37 - 35 (45 evade - 30 injuries - 50 stunned) = 2``: Evade (doubled by a
+    defense action) with each named term is the bonus, and the roll plus it the total."""
+    import re
+
+    pattern = re.compile(r" vs d100 (\d+) ([+-]) (\d+) \((\d+) evade( doubled)?"
+                         r"((?: [+-] \d+ [a-z]+)+)?\) = (-?\d+) ->")
+    named = set()
+    for seed in range(60):
+        enc = Encounter(scenario_mod.load(SCENARIOS / "neutral_duel.yaml"), "opencore", seed,
+                        log=True)
+        enc.run()
+        for e in enc.log:
+            m = pattern.search(e.get("text", ""))
+            if not m:
+                continue
+            roll, sign, bonus, evade, doubled, terms, total = m.groups()
+            bonus = int(bonus) * (1 if sign == "+" else -1)
+            parts = [(1 if s == "+" else -1) * int(n)
+                     for s, n, name in re.findall(r" ([+-]) (\d+) ([a-z]+)", terms or "")]
+            assert int(evade) + sum(parts) == bonus
+            assert int(roll) + bonus == int(total)
+            named |= set(re.findall(r"[a-z]+", terms or "")) | ({"doubled"} if doubled else set())
+    assert {"injuries", "stunned"} <= named
+
+
+def test_defense_skill_is_the_sum_of_its_terms():
+    enc, a, b = duel(member("A"), {**member("B"), "shield": True}, options={
+        "opencore": {"shield_bonus": 10}})
+    b.skill_penalty, b.stumbling, b.stun = 30, 5, 2
+    evade = b.evade
+    assert enc.ruleset.defense_terms(b, defending=True) == (2 * evade, 30, 5, 50, 10)
+    assert enc.ruleset.defense_skill(b, defending=True) == 2 * evade - 30 - 5 - 50 + 10
+    assert enc.ruleset.defense_skill(b, defending=False) == evade - 30 - 5 - 50 + 10
+
+
+def test_a_critical_names_where_its_shift_comes_from():
+    from sim.rulesets.opencore.rules import critical_roll_modifier, strike_shift
+
+    for roll, toughness in [(5, 0), (50, 3), (95, 7), (19, 0), (20, 0), (80, 0), (81, 2)]:
+        assert critical_roll_modifier(roll, toughness) == strike_shift(roll) - toughness
+    assert (strike_shift(19), strike_shift(20), strike_shift(80), strike_shift(81)) == (
+        -20, 0, 0, 20)
+    enc = Encounter(scenario_mod.load(SCENARIOS / "neutral_duel.yaml"), "opencore", 5,
+                    log=True)
+    enc.run()
+    lines = [e["text"] for e in enc.log if e["type"] == "critical"]
+    assert any("(weak strike -20) = " in t for t in lines), lines
+    assert any("(strong strike +20) = " in t for t in lines), lines
