@@ -15,7 +15,9 @@ of four methods (``METHODS``, named in the file):
   and the Wilson interval is taken with it. With one member per side this is exactly the
   plain Wilson interval over encounters.
 - ``normal``: a mean over encounters (deaths per encounter, rounds to the end, rounds to the
-  first casualty): mean +/- 1.96 sd / sqrt(n), sd from the sum and the sum of squares.
+  first casualty): mean +/- 1.96 sd / sqrt(n), sd from the sum and the sum of squares; when
+  every value is 0 (no death in any fight), 0 to the exact Poisson bound of seeing none,
+  about 3.69 / n (``none_seen_bound``), never the zero-width 0 to 0.
 - ``delta``: damage per hit, a ratio of two per-encounter totals in the ruleset's own units:
   ratio +/- 1.96 sqrt(var), var by the delta method as above with an n/(n-1) correction.
 """
@@ -35,7 +37,8 @@ METHODS = {
     "wilson-deff": "Wilson score interval with an effective number of trials from the "
                    "delta-method variance of the ratio over encounters (fights are clusters; "
                    "a rate of 0 or 1 counts one trial per encounter)",
-    "normal": "mean +/- 1.96 sd/sqrt(n) over encounters (sd from sums of squares)",
+    "normal": "mean +/- 1.96 sd/sqrt(n) over encounters (sd from sums of squares; when "
+              "every value is 0, 0 to the Poisson bound 3.69/n)",
     "delta": "ratio +/- 1.96 sd, variance by the delta method over encounters",
 }
 
@@ -78,15 +81,29 @@ def normal_ci(n: int, total: float, total_sq: float,
     The interval is mean +/- z * sd / sqrt(n) with the sample sd (n - 1); None below two
     values, where there is no spread to measure. Every mean here is of counts (deaths,
     rounds), never negative: the lower end stops at 0 rather than claim a negative rate.
+    When every value is 0 the sample sd is 0 too, and mean +/- 0 would claim certainty:
+    the upper end is then ``none_seen_bound`` (2,000 fights without a death: 0 to 0.0018).
     """
     if n <= 0:
         return 0.0, None, None
     mean = total / n
     if n < 2:
         return mean, None, None
+    if total == 0:  # nothing counted in n encounters: no spread, but no certainty either
+        return 0.0, 0.0, none_seen_bound(n, z)
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     half = z * math.sqrt(var / n)
     return mean, max(0.0, mean - half), mean + half
+
+
+def none_seen_bound(n: int, z: float = Z95) -> float:
+    """The upper end of a count's mean per encounter when ``n`` encounters counted none.
+
+    The exact Poisson bound (two-sided, like every interval here): the mean at which
+    seeing nothing in ``n`` encounters has probability ``1 - Phi(z)``, 2.5% at 95%; about
+    3.69 / n. It is the cautious reading for counts that may exceed one a fight (deaths).
+    """
+    return -math.log(1 - NormalDist().cdf(z)) / n
 
 
 def _r(x: float | None) -> float | None:

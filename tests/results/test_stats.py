@@ -45,6 +45,19 @@ def test_normal_ci_needs_two_values():
     assert normal_ci(0, 0, 0) == (0.0, None, None)
 
 
+def test_no_death_in_any_fight_is_no_certainty():
+    """All zeros: 0 to the Poisson bound, never the zero-width 0 to 0 the sd would give."""
+    import math
+
+    for n in (2, 200, 2000):
+        mean, lo, hi = normal_ci(n, 0, 0)
+        assert (mean, lo) == (0.0, 0.0) and hi > 0
+        # the bound is the mean at which n fights see no count 2.5% of the time
+        assert math.exp(-hi * n) == approx(0.025, abs=1e-9)
+    assert normal_ci(200, 0, 0)[2] == approx(3.688879 / 200)
+    assert normal_ci(3, 3, 3)[1:] == (1.0, 1.0)  # no spread but a count: the sample's own
+
+
 def test_delta_method_ratio_by_hand():
     # x = 2 4 6 over y = 1 2 2: R = 12/5 = 2.4; residuals -0.4 -0.8 1.2, squares sum 2.24;
     # var = 2.24 / 25 = 0.0896, times n/(n-1) = 1.5 -> 0.1344; half 1.959964 * 0.366606
