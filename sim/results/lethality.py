@@ -64,7 +64,7 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     die, they = ("die", "they") if rulesets[most]["sides"][side]["members"] > 1 else \
         ("dies", "it")
     if len(names) == 1:
-        out["text"] = (f"under {most} the {side} {die} at a rate of {hi_rate:.3f} per "
+        out["text"] = (f"under {most} the {side} {die} at a rate of {rate_text(hi_rate)} per "
                        f"combatant per fight (one ruleset, nothing to compare)")
         return out
     lows = [rate[r]["ci95"][0] for r in top]
@@ -75,9 +75,9 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     under_most, under_least = names_text(top), names_text(bottom)
     if hi_rate == lo_rate:  # every ruleset the same rate
         out["text"] = (f"under {under_most} the {side} {die} about as often (death rate per "
-                       f"combatant {hi_rate:.3f} under each)")
+                       f"combatant {rate_text(hi_rate)} under each)")
         return out
-    numbers = f"death rate per combatant {hi_rate:.3f} vs {lo_rate:.3f}"
+    numbers = f"death rate per combatant {rate_text(hi_rate)} vs {rate_text(lo_rate)}"
     if overlap:
         out["text"] = (f"under {under_most} the {side} {die} about as often as under "
                        f"{under_least} ({numbers}; the 95% intervals overlap)")
@@ -90,6 +90,15 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
         out["text"] = (f"under {under_most} the {side} {die} {times(hi_rate / lo_rate)} as "
                        f"often as under {under_least} ({numbers})")
     return out
+
+
+def rate_text(rate: float) -> str:
+    """A rate as the verdict prints it: three decimals, three significant digits below 0.01.
+
+    So that the rates shown give the ratio shown: ``1.000 vs 0.00179`` for 559x, where
+    ``0.002`` would read as 500x.
+    """
+    return f"{rate:.3g}" if 0 < rate < 0.01 else f"{rate:.3f}"
 
 
 def times(ratio: float) -> str:

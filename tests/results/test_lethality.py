@@ -38,6 +38,15 @@ def test_verdict_ratio_when_intervals_are_apart():
     assert v["text"].startswith("under opencore the heroes die 2.4× as often as under ore")
 
 
+def test_verdict_shows_small_rates_that_give_the_ratio_it_states():
+    """1.000 vs 0.00179 for 559x: printed as 0.002 the rates read as 500x."""
+    v = verdict(_rulesets({"ore": (1.0, 0.99, 1.0), "bgrade": (0.00179, 0.0005, 0.006)}))
+    assert "559× as often as under bgrade (death rate per combatant 1.000 vs 0.00179)" in \
+        v["text"]
+    v = verdict(_rulesets({"ore": (0.5, 0.45, 0.55), "bgrade": (0.012, 0.005, 0.03)}))
+    assert "(death rate per combatant 0.500 vs 0.012)" in v["text"]
+
+
 def test_verdict_about_as_often_when_intervals_overlap():
     v = verdict(_rulesets({"ore": (0.10, 0.07, 0.13), "opend6": (0.12, 0.09, 0.15)}))
     assert v["overlap"] is True and v["ratio"] is None
