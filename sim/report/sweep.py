@@ -75,13 +75,19 @@ def _spans(values: list[Any]) -> str:
 
 
 def _favourites(mine: list[dict[str, Any]], sides: list[str]) -> str:
-    """Which side wins more often at which values: ``the heroes win more often at 1–3, ...``."""
+    """Which side wins more often at which values: ``the heroes win more often at 1–3, ...``.
+
+    Where draws outnumber every side's wins, the draws lead there: a side winning 28% of
+    fights is no winner when 72% are drawn.
+    """
     groups: dict[str, list[Any]] = {}
     for row in mine:
         rates = {side: row[f"{side}_win_rate"] for side in sides}
         best = max(rates.values())
         leaders = [side for side in sides if rates[side] == best]
         who = f"the {leaders[0]}" if len(leaders) == 1 else "no side (a tie)"
+        if (row.get("draw_rate") or 0) > best:
+            who = "neither side (most fights are draws)"
         groups.setdefault(who, []).append(row["value"])
     if len(groups) == 1:
         who = next(iter(groups))

@@ -225,6 +225,21 @@ def test_sweep_html(tmp_path):
     assert "<th>a win rate</th>" in text and "<td>0.200 [0.100, 0.300]</td>" in text
 
 
+def test_sweep_answer_names_the_draws_where_they_outnumber_every_win():
+    """At 4, 72% draws and the heroes 28%: "more often the winner" is nobody there."""
+    rows = [{"path": "count", "value": v, "ruleset": "ore", "encounters": 100,
+             "draw_rate": d, "draw_lo": d, "draw_hi": d, "rounds_mean": 3.0,
+             "heroes_members": 2, "heroes_win_rate": 1 - d, "heroes_win_lo": 0,
+             "heroes_win_hi": 1, "heroes_death_rate": 0.0, "heroes_death_lo": 0,
+             "heroes_death_hi": 0.1, "bandits_members": v, "bandits_win_rate": 0.0,
+             "bandits_win_lo": 0, "bandits_win_hi": 0.1, "bandits_death_rate": 0.5,
+             "bandits_death_lo": 0.4, "bandits_death_hi": 0.6}
+            for v, d in ((1, 0.1), (4, 0.72))]
+    body = sweep_answer(rows, ["heroes", "bandits"], "count")[1][1]
+    assert ("More often the winner: the heroes at 1; neither side (most fights are draws) "
+            "at 4.") in body
+
+
 def test_sweep_answer_says_of_fights_before_at_both_ends():
     rows = [{"path": "max_rounds", "value": v, "ruleset": "ore", "encounters": 10,
              "draw_rate": 0.0, "draw_lo": 0.0, "draw_hi": 0.3, "a_members": 1,
