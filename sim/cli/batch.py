@@ -31,7 +31,8 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
               help="Continue an interrupted batch in --out (same scenario and options).")
 @params.executor_options("Encounters")
 @click.option("--by", "by", type=click.Choice(["side", "fighter"]), default="side",
-              show_default=True, help="The table per side, or per combatant.")
+              show_default=True,
+              help="The table per side; with fighter, one row per combatant after it.")
 @click.option("--parquet", is_flag=True,
               help="Also write encounters.parquet (needs the [parquet] extra).")
 @params.quiet_option()
@@ -73,7 +74,9 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
         kept = True
         if parquet:
             files.write_parquet(target)
-        click.echo(batch_table(summary) if by == "side" else fighter_table(summary))
+        click.echo(batch_table(summary))  # who wins comes first, whatever --by says
+        if by == "fighter":
+            click.echo(fighter_table(summary))
         also = f" and {target / 'encounters.parquet'}" if parquet else ""
         click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
 

@@ -51,6 +51,9 @@ def test_the_batch_table_by_fighter(tmp_path, capsys):
                   "1", "-q", "--out", str(tmp_path / "b"), "--by", "fighter")
     assert result.code == 0
     assert "each combatant over 30 encounters" in result.out
+    # the sides' answer stays: who wins, rounds and lethality come first
+    assert result.out.index("win rate") < result.out.index("each combatant")
+    assert "lethality:" in result.out and "rounds: mean" in result.out
     for name in ("Local 1", "Local 3", "Sailor 2"):
         assert name in result.out
 
