@@ -92,9 +92,20 @@ class Campaign:
         return next(s.members for s in scenario.sides if s.name == self.party)
 
 
+# keys only a campaign file has: one of them without ``sides`` marks a campaign whose
+# ``stages`` is missing or misspelt, to be told so in a campaign's words
+CAMPAIGN_ONLY = frozenset({"party", "fled_rejoin"})
+
+
 def is_campaign(data: Any) -> bool:
-    """Whether parsed YAML looks like a campaign (a mapping with ``stages``)."""
-    return isinstance(data, dict) and "stages" in data
+    """Whether parsed YAML looks like a campaign.
+
+    A mapping with ``stages``; or, with no ``sides``, with a key only campaigns have
+    (``party``): validated as a campaign, a misspelt ``stage:`` is named as such.
+    """
+    if not isinstance(data, dict):
+        return False
+    return "stages" in data or ("sides" not in data and bool(CAMPAIGN_ONLY & data.keys()))
 
 
 def load_campaign(path: str | Path) -> Campaign:
