@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -107,5 +108,6 @@ def progress_bar(total: int, label: str, quiet: bool = False) -> Iterator[Callab
         console=Console(stderr=True), transient=False,
     )
     with progress:
-        task = progress.add_task(label, total=total)
+        # escaped: "ambush [ore]" is text, not a markup tag that rich would swallow
+        task = progress.add_task(escape(label), total=total)
         yield lambda n: progress.advance(task, n)
