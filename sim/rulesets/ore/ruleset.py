@@ -25,7 +25,7 @@ from sim.core.words import count
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
-from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES
+from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.choices import PlayerChoices
 from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
 from sim.rulesets.ore.log import intent_text, log_roll
@@ -397,12 +397,16 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         struck = target.wounds.landing(loc)  # a useless limb passes the hit to the torso
         ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
+        torso_before = target.wounds.killing[TORSO] if enc.log is not None else 0
         landed = target.wounds.take(loc, killing, shock)
         # hit before acting, even if armor stopped it (nothing to lose with no set pending)
         lost = self.lose_die(enc, target, s.key) if target.sets else None
         if enc.log is not None:
             where = LOCATION_NAMES[loc] + ("" if landed == loc else
                                            f" (useless, to the {LOCATION_NAMES[landed]})")
+            spilled = target.wounds.killing[TORSO] - torso_before if landed != TORSO else 0
+            if spilled:  # the limb filled up: what had no room there went to the torso
+                where += f" ({spilled} Killing over into the torso)"
             text = (f"{s} {f.name} hits {target.name} in the {where}"
                     f"{f' at width {width} after {gobbled} gobbled' if gobbled else ''}: "
                     + (f"{killing} Killing, {shock} Shock (AR {ar})" if killing or shock

@@ -373,3 +373,22 @@ def test_several_actions_take_the_worst_situational_penalty_not_the_sum():
     # two called shots: -1 for the extra action, -1 (worst called-shot penalty, not -2)
     plan(enc, [(a, [Attack(b, "head"), Attack(b, "head")])], [10, 1, 2, 3, 4, 5])
     assert enc.rng.drawn == 5  # 8 - 2 = 6 dice, one set to 10 before the roll
+
+
+def test_a_hit_that_fills_a_limb_says_what_went_over_into_the_torso():
+    """A 3x3 sword hit (4 Killing, no armor) on a left arm with one box left: 1 there, 3 to
+    the torso, and the log says so (it read as a hit in the arm alone)."""
+    from sim.core.actions import TimedAction
+
+    enc = Encounter(scenario({"a": [fighter("A")], "b": [fighter("B")]}), "ore", seed=0,
+                    log=True)
+    a, b = enc.combatants
+    b.wounds.killing[LEFT_ARM] = 4
+    enc.ruleset.resolve(enc, TimedAction(0.0, a, Attack(b), RolledSet(Set(3, 3))))
+    assert b.wounds.killing[LEFT_ARM] == 5 and b.wounds.killing[TORSO] == 3
+    hit = next(e for e in enc.log if e["type"] == "hit")
+    assert "in the left arm (3 Killing over into the torso)" in hit["text"], hit["text"]
+    b.wounds.killing[TORSO] = 0  # the arm now useless: the next hit goes to the torso whole
+    enc.ruleset.resolve(enc, TimedAction(0.0, a, Attack(b), RolledSet(Set(3, 3))))
+    hit = [e for e in enc.log if e["type"] == "hit"][-1]
+    assert "left arm (useless, to the torso)" in hit["text"] and "over into" not in hit["text"]
