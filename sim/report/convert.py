@@ -27,6 +27,13 @@ def neutral(member: MemberSpec) -> str:
 def conversion_text(scenario: Scenario, names: list[str]) -> str:
     """Every combatant of ``scenario`` as built under each ruleset of ``names``."""
     built = {name: Encounter(scenario, name, seed=0).combatants for name in names}
+    # built again from other seeds: a ruleset whose fighters differ rolls dice as it builds
+    # them (the hit points of opend6-hp), so two identical members may show different numbers
+    rolls = {name: any(a.describe() != b.describe()
+                       for seed in (1, 2, 3)
+                       for a, b in zip(built[name], Encounter(scenario, name, seed).combatants,
+                                       strict=True))
+             for name in names}
     width = max(len(n) for n in names)
     lines = [f"{scenario.name} ({scenario.source}): combatants under {', '.join(names)}"]
     for i, member in enumerate(m for side in scenario.sides for m in side.members):
@@ -35,8 +42,12 @@ def conversion_text(scenario: Scenario, names: list[str]) -> str:
             cls = registry.get(name)
             native = (f" [native '{cls.native_key}' block]"
                       if cls.native_key and member.native_block(cls.native_key) else "")
-            lines.append(f"  {name:<{width}}  {built[name][i].describe()}{native}")
+            mark = " *" if rolls[name] else ""
+            lines.append(f"  {name:<{width}}  {built[name][i].describe()}{native}{mark}")
     lines.append("")
+    if any(rolls.values()):
+        lines.append("* rolled as the fighter is built (hit points): new for every fight, "
+                     "shown for seed 0")
     for name in names:
         build = registry.get(name).build
         lines.append(f"{name:<{width}}  built by {build.__module__}.{build.__qualname__}")

@@ -99,6 +99,20 @@ def test_convert_prints_every_combatant_under_every_ruleset(capsys):
     assert "body 3, coordination 2, sense 2" in result.out  # Wolfman under ore
 
 
+def test_convert_marks_what_is_rolled_as_a_fighter_is_built(capsys):
+    """Two identical duellists with different HP under opend6-hp: the rolled HP is marked,
+    on every line of that ruleset (not only where two seeds happen to differ)."""
+    result = fray(capsys, "convert", DUEL, "--ruleset", "all")
+    assert result.code == 0, result.err
+    hp = [line for line in result.out.splitlines() if line.startswith("  opend6-hp")]
+    assert len(hp) == 2 and all(line.endswith(" *") for line in hp)
+    assert not [line for line in result.out.splitlines()
+                if line.startswith("  opend6 ") and line.endswith("*")]
+    assert "* rolled as the fighter is built (hit points): new for every fight" in result.out
+    plain = fray(capsys, "convert", DUEL, "--ruleset", "ore")
+    assert "*" not in plain.out
+
+
 def test_convert_one_ruleset_and_a_typo(capsys):
     result = fray(capsys, "convert", DUEL, "--ruleset", "opencore")
     assert result.code == 0 and "STR 45" in result.out and "  ore " not in result.out
