@@ -50,7 +50,7 @@ from sim.rulesets.bgrade.rules import (
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
-from sim.rulesets.ore.log import intent_text
+from sim.rulesets.ore.log import given_text, intent_text
 from sim.rulesets.ore.rules import RolledSet, assign_sets, penalty_text
 from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 from sim.rulesets.registry import register
@@ -363,8 +363,7 @@ class BGradeRuleset(OreRuleset):
         text = (f"{f.name} rolls {len(r.faces)}d{sides} ({', '.join(notes)}): {shown} -> "
                 f"{', '.join(map(str, r.sets)) or 'no set'}")
         if pairs is not None:
-            text += "; " + "; ".join(f"{s if s else 'no set'} -> {intent_text(i)}"
-                                     for i, s in pairs)
+            text += "; " + "; ".join(given_text(s, i) for i, s in pairs)
         enc.emit("roll", who=f.name, dice=sorted(r.faces, reverse=True), sides=sides,
                  sets=[str(s) for s in r.sets], text=text + ".")
 
@@ -373,7 +372,7 @@ class BGradeRuleset(OreRuleset):
             self._log_roll_b(enc, r, None)
         lead = helpers[0]
         others = ", ".join(r.f.name for r in helpers[1:])
-        rest = "; ".join(f"{s if s else 'no set'} -> {r.f.name}'s {intent_text(i)}"
+        rest = "; ".join(given_text(s, i, f"{r.f.name}'s ")
                          for r, got in zip(helpers, pairs, strict=True)
                          for i, s in got[1 if r is lead else 0:])
         enc.emit("team", who=lead.f.name, target=lead.team.name, set=str(best),

@@ -21,13 +21,24 @@ def intent_text(intent: Intent) -> str:
     return kind.__name__.lower()
 
 
+def given_text(s, intent: Intent, owner: str = "") -> str:
+    """One set given to one intent, for the log: ``2x4 -> attack on X``.
+
+    With no set the action fails, and the log says so at once: ``no set -> attack on X
+    (fails)`` (an attack without a set is a miss, ``OreRuleset._commit_one``). ``owner``:
+    whose intent it is, in a team's pooled roll (``Bo's ``).
+    """
+    return f"{s} -> {owner}{intent_text(intent)}" if s else \
+        f"no set -> {owner}{intent_text(intent)} (fails)"
+
+
 def log_roll(enc, f, intents, p, faces, sets, pairs, terms) -> None:
     """The declaration and the roll of one fighter's round, with each penalty's cause."""
     base, dice, skill = p.base, p.dice, p.skill
     what = " and ".join(intent_text(i) for i in intents)
     special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
     enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
-    given = "; ".join(f"{s if s else 'no set'} -> {intent_text(i)}" for i, s in pairs)
+    given = "; ".join(given_text(s, i) for i, s in pairs)
     off = penalty_text(terms)
     enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),
              sets=[str(s) for s in sets],

@@ -392,3 +392,21 @@ def test_a_hit_that_fills_a_limb_says_what_went_over_into_the_torso():
     enc.ruleset.resolve(enc, TimedAction(0.0, a, Attack(b), RolledSet(Set(3, 3))))
     hit = [e for e in enc.log if e["type"] == "hit"][-1]
     assert "left arm (useless, to the torso)" in hit["text"] and "over into" not in hit["text"]
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_an_action_left_without_a_set_says_it_fails(ruleset):
+    """``no set -> attack on X (fails)``: the roll line is the attack's only line."""
+    import re
+
+    from helpers import SCENARIOS
+    from sim import scenario as scenario_mod
+
+    scen = scenario_mod.load(SCENARIOS / "duel.yaml")
+    given = []
+    for seed in range(10):
+        enc = Encounter(scen, ruleset, seed, log=True)
+        enc.run()
+        given += [m for e in enc.log if e["type"] == "roll"
+                  for m in re.findall(r"no set -> [^;.]*", e["text"])]
+    assert given and all(g.endswith("(fails)") for g in given), given[:3]
