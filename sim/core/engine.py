@@ -392,8 +392,10 @@ class Encounter:
         self.emit("start", scenario=self.scenario.name, ruleset=self.ruleset.name,
                   seed=self.seed,
                   text=f"{self.scenario.name} under {self.ruleset.name} (seed {self.seed})")
-        if self.ruleset.legend:
-            self.emit("legend", text=self.ruleset.legend)
+        # every ruleset's notation, then what the log's times mean (asked by a newcomer)
+        times = (f"A time in brackets, [ 1.67s], is seconds into the round (a round is "
+                 f"{self.ruleset.seconds_per_round:g} s); what shares a time happens at once.")
+        self.emit("legend", text=f"{self.ruleset.legend} {times}".lstrip())
         for c in self.combatants:
             self.emit("combatant", who=c.name, side=c.side, at=self.field.describe(c.pos),
                       text=f"  {c.side}: {c.name} at {self.field.describe(c.pos)}; "

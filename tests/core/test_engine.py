@@ -2,6 +2,7 @@
 
 from helpers import SCENARIOS, scenario
 
+from sim import scenario as scenario_mod
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 
@@ -152,3 +153,15 @@ def test_the_log_says_in_range_for_shooters_and_in_reach_for_melee():
     decide(enc, archer)
     decide(enc, swordsman)
     assert archer.why == "B in range" and swordsman.why == "B in reach"
+
+
+def test_the_legend_says_what_the_logs_times_are():
+    """``[ 1.67s]`` is read by newcomers: the legend says it is seconds into the round."""
+    from sim.rulesets import registry
+
+    for name in registry.names():
+        enc = Encounter(scenario_mod.load(SCENARIOS / "duel.yaml"), name, 1, log=True)
+        enc.run()
+        legend = next(e["text"] for e in enc.log if e["type"] == "legend")
+        spr = enc.ruleset.seconds_per_round
+        assert f"is seconds into the round (a round is {spr:g} s)" in legend, name

@@ -351,7 +351,8 @@ class OreAdvisor(Advisor):
         best, intents, why = plain, [target.plain_attack], ""
         if called > best:
             best, intents = called, [attack_on(target, "head")]
-            why = f"called shot at the head ({called:.2f} vs {plain:.2f})"
+            # worth: the expected share of a takedown (``hit_value``, 0 to 1)
+            why = f"called shot at the head (worth {called:.2f} of a takedown vs {plain:.2f} plain)"
         odds = p_sets(self.dice(enc, actor, [target.plain_attack, target.plain_attack]), 2)
         if actor.weapon.reload or odds < MULTI_ACTION_ODDS:
             return intents, why
