@@ -230,3 +230,19 @@ def act(enc, f, *intents) -> None:
             enc.ruleset.resolve(enc, action)
     finally:
         enc.minds = saved
+
+
+def watch_declarations(enc, check) -> None:
+    """Call ``check(enc, c, intents)`` on every declaration of ``enc``, as it is made.
+
+    At the round's start or at a fighter's own turn (``Ruleset.declares_at_turn``): a
+    watch on ``plan_round`` would see OpenD6's turns with no intents yet.
+    """
+    declare = enc.declare
+
+    def watched(c):
+        intents = declare(c)
+        check(enc, c, intents)
+        return intents
+
+    enc.declare = watched

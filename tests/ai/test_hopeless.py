@@ -9,7 +9,7 @@ in, aims, takes cover or holds instead.
 from __future__ import annotations
 
 import pytest
-from helpers import scenario
+from helpers import scenario, watch_declarations
 
 from sim.ai import profiles as ai
 from sim.core.actions import Attack, Move
@@ -33,19 +33,16 @@ def test_every_declared_attack_could_succeed(ruleset, profile):
                     max_rounds=6)
     for seed in range(10):
         enc = Encounter(scen, ruleset, seed)
-        plan_round = enc.ruleset.plan_round
 
-        def watched(e, declared, plan_round=plan_round):
-            for c, intents in declared:
-                for i in intents:
-                    if type(i) is Attack:
-                        assert e.advisor.can_hit(e, c, i.target), (c.name, c.why)
-                if any(type(i) is Attack for i in intents) and hasattr(e.ruleset, "plan"):
-                    # ORE, B-Grade: the roll for the whole declaration can make a set
-                    assert e.ruleset.plan(e, c, intents).dice >= 2, (c.name, intents)
-            return plan_round(e, declared)
+        def check(e, c, intents):
+            for i in intents:
+                if type(i) is Attack:
+                    assert e.advisor.can_hit(e, c, i.target), (c.name, c.why)
+            if any(type(i) is Attack for i in intents) and hasattr(e.ruleset, "plan"):
+                # ORE, B-Grade: the roll for the whole declaration can make a set
+                assert e.ruleset.plan(e, c, intents).dice >= 2, (c.name, intents)
 
-        enc.ruleset.plan_round = watched
+        watch_declarations(enc, check)
         enc.run()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from coinflip import CoinFlip
-from helpers import SCENARIOS
+from helpers import SCENARIOS, watch_declarations
 
 from sim import scenario as scenario_mod
 from sim.core.campaign import run_campaign
@@ -36,24 +36,23 @@ def _checked_encounter(scen, ruleset: str, seed: int, log: bool = False) -> Enco
     """An encounter whose ruleset is watched: declarations and threat every round."""
     enc = Encounter(scen, ruleset, seed, log=log)
     rules = enc.ruleset
-    plan_round, end_round = rules.plan_round, rules.end_round
+    end_round = rules.end_round
 
-    def watched_plan(e, declared):
-        for c, intents in declared:
-            # ai.decide trims what a ruleset would ignore and says so: a profile never should
-            assert "not declared under these rules" not in c.why, (c.name, c.why)
-            for intent in intents:  # nothing declared that the ruleset would ignore
-                assert type(intent) in rules.supports, (c.name, intent)
-            if rules.max_actions is not None:
-                assert len(intents) <= rules.max_actions, (c.name, intents)
-        return plan_round(e, declared)
+    def check(e, c, intents):
+        # ai.decide trims what a ruleset would ignore and says so: a profile never should
+        assert "not declared under these rules" not in c.why, (c.name, c.why)
+        for intent in intents:  # nothing declared that the ruleset would ignore
+            assert type(intent) in rules.supports, (c.name, intent)
+        if rules.max_actions is not None:
+            assert len(intents) <= rules.max_actions, (c.name, intents)
 
     def watched_end(e):
         end_round(e)
         for c in e.combatants:
             assert 0.0 <= e.advisor.threat(c) <= 1.0, (c.name, e.advisor.threat(c))
 
-    rules.plan_round, rules.end_round = watched_plan, watched_end
+    watch_declarations(enc, check)  # as each is made: at the round's start or at a turn
+    rules.end_round = watched_end
     return enc
 
 

@@ -8,7 +8,7 @@ in one round.
 from __future__ import annotations
 
 import pytest
-from helpers import scenario
+from helpers import scenario, watch_declarations
 
 from sim.core.actions import Attack, TimedAction
 from sim.core.engine import Encounter
@@ -63,16 +63,17 @@ def test_crossbows_shooting_together_reload_too(ruleset):
                     map={"nodes": {"butt": {}, "range": {}}, "edges": [["butt", "range", 8]]})
     for seed in range(15):
         enc = Encounter(scen, ruleset, seed)
-        shooting: list[set[str]] = []
-        plan_round = enc.ruleset.plan_round
+        by_round: dict[int, set[str]] = {}
 
-        def watched(e, declared, plan_round=plan_round, shooting=shooting):
-            shooting.append({c.name for c, intents in declared
-                             if any(type(i).__name__ == "Attack" for i in intents)})
-            return plan_round(e, declared)
+        def check(e, c, intents, by_round=by_round):
+            shots = by_round.setdefault(e.round, set())
+            if any(type(i) is Attack for i in intents):
+                shots.add(c.name)
 
-        enc.ruleset.plan_round = watched
+        watch_declarations(enc, check)
         enc.run()
+        shooting = [by_round[r] for r in sorted(by_round)]
+        assert any(shooting), "nobody shot: the check saw nothing"
         for before, now in zip(shooting, shooting[1:], strict=False):
             assert not before & now, shooting  # a shot, then a reload, then a shot
 

@@ -400,6 +400,7 @@ def test_an_action_left_without_a_set_says_it_fails(ruleset):
     import re
 
     from helpers import SCENARIOS
+
     from sim import scenario as scenario_mod
 
     scen = scenario_mod.load(SCENARIOS / "duel.yaml")
