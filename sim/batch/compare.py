@@ -29,6 +29,7 @@ from sim.scenario.specs import Scenario
 TOP_FILES = ("lethality.json", "report.md", "survival.png", "death_rate.png", "rounds.png",
              "report.html")
 BATCH_FILES = files.RESULT_FILES
+PER_RULESET_FILES = ("survival.png",)  # a campaign's chart, in each ruleset's folder
 
 Advance = Callable[[int], None]
 ProgressFactory = Callable[[str], AbstractContextManager[Advance]]
@@ -41,10 +42,16 @@ def silent(_label: str) -> Iterator[Advance]:
 
 
 def existing_results(out_dir: Path, rulesets: list[str]) -> list[str]:
-    """Files in ``out_dir`` that a comparison of ``rulesets`` would replace."""
+    """Files in ``out_dir`` that a comparison of ``rulesets`` would replace.
+
+    In each ruleset's folder, a batch's results, and the chart a campaign's run writes
+    there (``survival.png``).
+    """
     found = [name for name in TOP_FILES if (out_dir / name).exists()]
     for ruleset in rulesets:
-        found += [f"{ruleset}/{name}" for name in files.results_in(out_dir / ruleset)]
+        sub = out_dir / ruleset
+        found += [f"{ruleset}/{name}" for name in files.results_in(sub)]
+        found += [f"{ruleset}/{name}" for name in PER_RULESET_FILES if (sub / name).exists()]
     return found
 
 

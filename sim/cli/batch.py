@@ -52,7 +52,8 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
     targets = files.batch_targets(base, names)
     if not resume:
         for target in targets.values():
-            files.claim_batch_dir(target, force)
+            files.claim_batch_dir(target, force,
+                                  writes=("encounters.parquet",) if parquet else ())
     specs = {name: BatchSpec(scenario, name, count, seed, params.workers_or_cores(workers),
                              chunk_size or 0, executor, scheduler) for name in names}
     # several rulesets resume as fray compare does: finished ones kept, the interrupted one

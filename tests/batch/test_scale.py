@@ -138,6 +138,30 @@ def test_dask_cluster_output_equals_local_output(tmp_path, reference, dask_clust
     assert files(out) == reference
 
 
+def test_a_parquet_file_of_the_users_is_not_replaced_without_force(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    from helpers import SCENARIOS, fray
+
+    out = tmp_path / "pq"
+    out.mkdir()
+    (out / "encounters.parquet").write_text("mine")
+    args = ["batch", str(SCENARIOS / "duel.yaml"), "-n", "5", "--out", str(out), "-q",
+            "--workers", "1", "--parquet"]
+    refused = fray(capsys, *args)
+    assert refused.code == 2 and "folder already holds results (encounters.parquet)" in \
+        refused.err, refused.err
+    assert (out / "encounters.parquet").read_text() == "mine"
+    assert fray(capsys, *args, "--force").code == 0
+    assert (out / "encounters.parquet").read_bytes()[:4] == b"PAR1"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "encounters.parquet").write_text("mine")
+    plain = fray(capsys, "batch", str(SCENARIOS / "duel.yaml"), "-n", "5", "--out",
+                 str(other), "-q", "--workers", "1")
+    assert plain.code == 0, plain.err  # without --parquet the batch does not write one
+    assert (other / "encounters.parquet").read_text() == "mine"
+
+
 def test_parquet_output_holds_the_same_rows_as_the_csv(tmp_path):
     import csv
 

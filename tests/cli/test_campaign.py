@@ -339,6 +339,19 @@ def test_a_chart_of_the_users_in_the_folder_is_not_replaced_without_force(capsys
     assert (out / "survival.png").read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_campaign_comparison_keeps_a_chart_in_a_rulesets_folder(capsys, tmp_path):
+    camp = two_duels(tmp_path)
+    out = tmp_path / "cc"
+    (out / "ore").mkdir(parents=True)
+    (out / "ore" / "survival.png").write_text("mine")
+    args = ["compare", str(camp), "-n", "4", "--rulesets", "ore,opend6", "--out", str(out),
+            "-q", "--workers", "1"]
+    refused = fray(capsys, *args)
+    assert_bad_input(refused, "folder already holds results (ore/survival.png)", "--force")
+    assert (out / "ore" / "survival.png").read_text() == "mine"
+    assert fray(capsys, *args, "--force").code == 0
+
+
 def test_a_second_batch_into_the_same_folder_needs_force(capsys, tmp_path):
     camp = two_duels(tmp_path)
     out = tmp_path / "out"
