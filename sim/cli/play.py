@@ -64,8 +64,9 @@ class Player:
         if self.done:
             return ai.decide(enc, c)
         if c.policy is not PLAYER:  # the player decides what to spend, whatever the profile
-            # (set at its first declaration: in every ruleset, a fighter declares before
-            # anything is rolled or resolved in a round, so nothing asked its policy yet)
+            # (set at its first declaration: nothing asks a fighter's policy before it
+            # declares: most rulesets declare before anything is rolled in a round, and
+            # OpenD6, declaring at each turn, reads a policy only at its owner's own rolls)
             self.policies[c.name], c.policy = c.policy, PLAYER
         state = enc.rng.getstate()  # looking at the menu must not change the fight
         menu = menus.options(enc, c)

@@ -111,9 +111,10 @@ class TimedAction(Generic[P]):
         offset: seconds after the start of the round; equal offsets are simultaneous.
         actor: who acts.
         intent: what it declared (None: a turn with nothing declared, which still ends
-            effects that last "until its next turn").
+            effects that last "until its next turn"; or, under OpenD6, a turn whose
+            fighter declares when it comes).
         payload: the ruleset's own payload, its type the parameter ``P`` (ORE and B-Grade:
-            the ``RolledSet``; OpenD6: the turn's intents, ``list[Intent]``; OpenCore: the
+            the ``RolledSet``; OpenD6: None, the turn declares as it comes; OpenCore: the
             initiative rolled, ``int``).
         done: set once resolved, so a later event can tell it already happened.
     """

@@ -156,8 +156,8 @@ class Encounter:
     def declare(self, c: Combatant) -> list[Intent]:
         """Ask ``c``'s AI for its intents now and note them as declared this round.
 
-        A ruleset whose fighters declare at their own turn (OpenD6 re-declares a plan made
-        stale by faster fighters) calls this rather than the AI.
+        A ruleset whose fighters declare at their own turn (``Ruleset.declares_at_turn``:
+        OpenD6) calls this as each turn comes, rather than the AI.
         """
         mind = self.minds.get(c.name) if self.minds else None
         intents = mind(self, c) if mind is not None else ai.decide(self, c)

@@ -78,7 +78,7 @@ def _favourites(mine: list[dict[str, Any]], sides: list[str]) -> str:
     """Which side wins more often at which values: ``the heroes win more often at 1–3, ...``.
 
     Where draws outnumber every side's wins, the draws lead there: a side winning 28% of
-    fights is no winner when 72% are drawn.
+    fights is no winner when 72% are drawn (nor one winning 35% beside 40% of draws).
     """
     groups: dict[str, list[Any]] = {}
     for row in mine:
@@ -87,7 +87,7 @@ def _favourites(mine: list[dict[str, Any]], sides: list[str]) -> str:
         leaders = [side for side in sides if rates[side] == best]
         who = f"the {leaders[0]}" if len(leaders) == 1 else "no side (a tie)"
         if (row.get("draw_rate") or 0) > best:
-            who = "neither side (most fights are draws)"
+            who = "neither side (draws outnumber each side's wins)"
         groups.setdefault(who, []).append(row["value"])
     if len(groups) == 1:
         who = next(iter(groups))

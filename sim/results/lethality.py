@@ -93,12 +93,12 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def rate_text(rate: float) -> str:
-    """A rate as the verdict prints it: three decimals, three significant digits below 0.01.
+    """A rate as the verdict prints it: three decimals, three significant digits below 0.1.
 
-    So that the rates shown give the ratio shown: ``1.000 vs 0.00179`` for 559x, where
-    ``0.002`` would read as 500x.
+    So that the rates shown give the ratio shown to within 1%: ``1.000 vs 0.00179`` for
+    559x, where ``0.002`` would read as 500x, and ``0.0105`` for 95x, not ``0.011`` (91x).
     """
-    return f"{rate:.3g}" if 0 < rate < 0.01 else f"{rate:.3f}"
+    return f"{rate:.3g}" if 0 < rate < 0.1 else f"{rate:.3f}"
 
 
 def times(ratio: float) -> str:

@@ -236,8 +236,8 @@ def test_sweep_answer_names_the_draws_where_they_outnumber_every_win():
              "bandits_death_lo": 0.4, "bandits_death_hi": 0.6}
             for v, d in ((1, 0.1), (4, 0.72))]
     body = sweep_answer(rows, ["heroes", "bandits"], "count")[1][1]
-    assert ("More often the winner: the heroes at 1; neither side (most fights are draws) "
-            "at 4.") in body
+    assert ("More often the winner: the heroes at 1; neither side (draws outnumber each "
+            "side's wins) at 4.") in body
 
 
 def test_sweep_answer_says_of_fights_before_at_both_ends():

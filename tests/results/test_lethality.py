@@ -43,8 +43,11 @@ def test_verdict_shows_small_rates_that_give_the_ratio_it_states():
     v = verdict(_rulesets({"ore": (1.0, 0.99, 1.0), "bgrade": (0.00179, 0.0005, 0.006)}))
     assert "559× as often as under bgrade (death rate per combatant 1.000 vs 0.00179)" in \
         v["text"]
-    v = verdict(_rulesets({"ore": (0.5, 0.45, 0.55), "bgrade": (0.012, 0.005, 0.03)}))
-    assert "(death rate per combatant 0.500 vs 0.012)" in v["text"]
+    v = verdict(_rulesets({"ore": (1.0, 0.99, 1.0), "bgrade": (0.0105, 0.005, 0.02)}))
+    assert "95× as often as under bgrade (death rate per combatant 1.000 vs 0.0105)" in \
+        v["text"]
+    v = verdict(_rulesets({"ore": (0.5, 0.45, 0.55), "bgrade": (0.125, 0.1, 0.15)}))
+    assert "(death rate per combatant 0.500 vs 0.125)" in v["text"]
 
 
 def test_verdict_about_as_often_when_intervals_overlap():

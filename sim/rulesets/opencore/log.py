@@ -140,8 +140,9 @@ def log_critical(enc: Encounter, target: OpenCoreFighter, fire: FireMode,
                  crit: CriticalRoll, attack_roll: int, toughness: int) -> None:
     """The critical roll, its shift and where the shift comes from, and every effect it has.
 
-    ``attack_roll`` (unmodified) and ``toughness`` (left before the hit's damage took it):
-    what ``rules.critical_roll_modifier`` read.
+    ``attack_roll`` (unmodified) and ``toughness`` (what the hit's damage left of it: 0
+    whenever damage reached HP, since Toughness is spent first): what
+    ``rules.critical_roll_modifier`` read.
     """
     e = crit.effect
     bits = [f"+{e.extra_damage} damage"] if e.extra_damage else []

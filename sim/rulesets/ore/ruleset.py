@@ -25,6 +25,7 @@ from sim.core.words import count
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
+from sim.rulesets.ore.body import Body
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.choices import PlayerChoices
 from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
@@ -68,6 +69,22 @@ _record = tuple.__new__
 def _no_situation(intent: Intent) -> int:
     """A called shot's die and nothing else: the situation when none is known."""
     return CALLED_SHOT_PENALTY if type(intent) is Attack and intent.called else 0
+
+
+def _spilled(wounds: Body, loc: int, killing: int, shock: int) -> str:
+    """`` (3 Killing, 1 Shock over into the torso)``: what a hit on a limb passes on, or "".
+
+    The hit marked on a copy of the limbs with an empty torso, by ``Body.take`` itself: what
+    reaches that torso is exactly what the limb passed on, before the real torso's own
+    boxes (full, Shock turning to Killing) have their say.
+    """
+    scratch = Body()
+    scratch.killing[:TORSO] = wounds.killing[:TORSO]
+    scratch.shock[:TORSO] = wounds.shock[:TORSO]
+    scratch.take(loc, killing, shock)
+    k, s = scratch.killing[TORSO], scratch.shock[TORSO]
+    parts = [f"{k} Killing"] * (k > 0) + [f"{s} Shock"] * (s > 0)
+    return f" ({', '.join(parts)} over into the torso)" if parts else ""
 
 
 def _attacks_on_one(intents: list[Intent]) -> tuple[str | None, ...] | None:
@@ -397,16 +414,16 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         struck = target.wounds.landing(loc)  # a useless limb passes the hit to the torso
         ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
-        torso_before = target.wounds.killing[TORSO] if enc.log is not None else 0
+        # what a filling limb will pass on to the torso, for the log (before the hit marks it)
+        spilled = _spilled(target.wounds, loc, killing, shock) if enc.log is not None else ""
         landed = target.wounds.take(loc, killing, shock)
         # hit before acting, even if armor stopped it (nothing to lose with no set pending)
         lost = self.lose_die(enc, target, s.key) if target.sets else None
         if enc.log is not None:
             where = LOCATION_NAMES[loc] + ("" if landed == loc else
                                            f" (useless, to the {LOCATION_NAMES[landed]})")
-            spilled = target.wounds.killing[TORSO] - torso_before if landed != TORSO else 0
-            if spilled:  # the limb filled up: what had no room there went to the torso
-                where += f" ({spilled} Killing over into the torso)"
+            if landed != TORSO:  # the limb filled up: what had no room there went on
+                where += spilled
             text = (f"{s} {f.name} hits {target.name} in the {where}"
                     f"{f' at width {width} after {gobbled} gobbled' if gobbled else ''}: "
                     + (f"{killing} Killing, {shock} Shock (AR {ar})" if killing or shock

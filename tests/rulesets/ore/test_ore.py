@@ -411,3 +411,21 @@ def test_an_action_left_without_a_set_says_it_fails(ruleset):
         given += [m for e in enc.log if e["type"] == "roll"
                   for m in re.findall(r"no set -> [^;.]*", e["text"])]
     assert given and all(g.endswith("(fails)") for g in given), given[:3]
+
+
+def test_shock_passed_on_by_a_limb_the_hit_filled_is_told_too():
+    """A shotgun 3x3 (4 Killing + 3 Shock, no armor) on a left arm with 1 Killing: the
+    Killing fills the arm, so its Shock lands on the torso (3 Shock), and the log says so."""
+    enc = Encounter(scenario({"a": [fighter("A", weapon="shotgun")], "b": [fighter("B")]}),
+                    "ore", seed=0, log=True)
+    a, b = enc.combatants
+    b.wounds.killing[LEFT_ARM] = 1
+    enc.ruleset._damage(enc, a, b, 3, RolledSet(Set(3, 3)), 0)
+    assert (b.wounds.killing[LEFT_ARM], b.wounds.shock[TORSO]) == (5, 3)
+    hit = next(e for e in enc.log if e["type"] == "hit")
+    assert "in the left arm (3 Shock over into the torso)" in hit["text"], hit["text"]
+    c = Encounter(scenario({"a": [fighter("A", weapon="shotgun")], "b": [fighter("B")]}),
+                  "ore", seed=0, log=True)
+    a, b = c.combatants
+    c.ruleset._damage(c, a, b, 2, RolledSet(Set(2, 3)), 0)  # 3K + 2S: a fresh arm holds it
+    assert "over into" not in next(e for e in c.log if e["type"] == "hit")["text"]
