@@ -329,8 +329,9 @@ def campaign_chart(summaries: list[dict[str, Any]], path: Path) -> Path:
         right.plot([s["stage"] for s in stages], [s["fighters_mean"] for s in stages],
                    marker="s", color=colour, label=doc["ruleset"])
     left.set_title("P(the party reaches the stage)")
-    left.set_ylabel("share of runs (95% CI)")
+    left.set_ylabel("runs (%, 95% CI)")  # in % as every other chart's rates
     left.set_ylim(-0.02, 1.02)
+    _percent(left.yaxis)
     right.set_title("party members fighting it")
     right.set_ylabel(f"members (mean over runs reaching it; of {first['members']})")
     right.set_ylim(0, first["members"] + 0.3)
