@@ -460,21 +460,25 @@ def test_a_lowered_attack_bonus_names_its_penalties_and_adds_up():
     pattern = re.compile(r"attacks [^:]+: d100 (\d+) ([+-]) (\d+) \((\d+)((?: - \d+ [a-z ]+)+)\)"
                          r" = (-?\d+) vs")
     named = set()
-    for seed in range(40):
-        enc = Encounter(scenario_mod.load(SCENARIOS / "ambush.yaml"), "opencore", seed,
-                        log=True)
+    for roll, sign, bonus, base, terms, total in logged("ambush", pattern, 40):
+        bonus = int(bonus) * (1 if sign == "+" else -1)
+        penalties = re.findall(r" - (\d+) ([a-z]+(?: [a-z]+)*)", terms)
+        assert int(base) - sum(int(p) for p, _ in penalties) == bonus
+        assert int(roll) + bonus == int(total)
+        named |= {name.strip() for _, name in penalties}
+    assert {"injuries", "poor visibility"} <= named
+
+
+def logged(name: str, pattern, seeds: int):
+    """The groups of every match of ``pattern`` in the logs of ``seeds`` fights of ``name``."""
+    scen = scenario_mod.load(SCENARIOS / f"{name}.yaml")
+    for seed in range(seeds):
+        enc = Encounter(scen, "opencore", seed, log=True)
         enc.run()
         for e in enc.log:
             m = pattern.search(e.get("text", ""))
-            if not m:
-                continue
-            roll, sign, bonus, base, terms, total = m.groups()
-            bonus = int(bonus) * (1 if sign == "+" else -1)
-            penalties = re.findall(r" - (\d+) ([a-z]+(?: [a-z]+)*)", terms)
-            assert int(base) - sum(int(p) for p, _ in penalties) == bonus
-            assert int(roll) + bonus == int(total)
-            named |= {name.strip() for _, name in penalties}
-    assert {"injuries", "poor visibility"} <= named
+            if m:
+                yield m.groups()
 
 
 def test_a_changed_defense_bonus_names_its_terms_and_adds_up():
@@ -485,21 +489,13 @@ def test_a_changed_defense_bonus_names_its_terms_and_adds_up():
     pattern = re.compile(r" vs d100 (\d+) ([+-]) (\d+) \((\d+) evade( doubled)?"
                          r"((?: [+-] \d+ [a-z]+)+)?\) = (-?\d+) ->")
     named = set()
-    for seed in range(60):
-        enc = Encounter(scenario_mod.load(SCENARIOS / "neutral_duel.yaml"), "opencore", seed,
-                        log=True)
-        enc.run()
-        for e in enc.log:
-            m = pattern.search(e.get("text", ""))
-            if not m:
-                continue
-            roll, sign, bonus, evade, doubled, terms, total = m.groups()
-            bonus = int(bonus) * (1 if sign == "+" else -1)
-            parts = [(1 if s == "+" else -1) * int(n)
-                     for s, n, name in re.findall(r" ([+-]) (\d+) ([a-z]+)", terms or "")]
-            assert int(evade) + sum(parts) == bonus
-            assert int(roll) + bonus == int(total)
-            named |= set(re.findall(r"[a-z]+", terms or "")) | ({"doubled"} if doubled else set())
+    for roll, sign, bonus, evade, doubled, terms, total in logged("neutral_duel", pattern, 60):
+        bonus = int(bonus) * (1 if sign == "+" else -1)
+        parts = [(1 if s == "+" else -1) * int(n)
+                 for s, n, name in re.findall(r" ([+-]) (\d+) ([a-z]+)", terms or "")]
+        assert int(evade) + sum(parts) == bonus
+        assert int(roll) + bonus == int(total)
+        named |= set(re.findall(r"[a-z]+", terms or "")) | ({"doubled"} if doubled else set())
     assert {"injuries", "stunned"} <= named
 
 
