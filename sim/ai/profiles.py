@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
+# why a fighter declares nothing when every foe is out: under OpenD6's side initiative the
+# last foe can fall within the side's own turn, before its later members declare (the last
+# reason left standing named a foe already dead)
+NO_FOE = "no foe left in the fight"
+
+
 def _target(enc: Encounter, c: Combatant) -> Combatant | None:
     """The foe the doctrine's focus picks, when it is not the nearest."""
     foes = enc.enemies(c)
@@ -101,7 +107,9 @@ def _simple_start(enc: Encounter, c: Combatant) -> tuple[Combatant | None, list[
     """
     target = (tactics.nearest_enemy(enc, c) if c.doctrine.focus == "nearest"
               else _target(enc, c))
-    if target is not None and enc.advisor.needs_reload(c):
+    if target is None:
+        c.why = NO_FOE
+    elif enc.advisor.needs_reload(c):
         c.why = "weapon unloaded"
         return target, [Reload()]
     return target, None
@@ -207,6 +215,7 @@ def _first_concerns(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list
     Nobody left to fight; badly hurt (fall back or yield); an unloaded weapon.
     """
     if not foes:
+        c.why = NO_FOE
         return []
     if _hurt(enc, c) is not None:
         return fall_back(enc, c, foes)

@@ -9,7 +9,8 @@ answers to the player's fighters one by one: the same fight (or chain of fights)
 Records of ``fray play`` written before ``kind`` existed hold a ``scenario`` and no
 ``kind``: they are read as ``play`` records. ``menu`` says which menu the answers were
 given to (``MENU``); a record without it was made with the one long list, and is replayed
-with that list.
+with that list. ``code`` is the digest of fray's own code that made it
+(``batch.runner.code_digest``): a replay under other code is told that the fight may differ.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Any
 import click
 
 from sim.batch import files
+from sim.batch.executors import say
+from sim.batch.runner import code_digest
 from sim.rulesets import registry
 from sim.scenario.errors import FrayInputError, unknown
 
@@ -61,7 +64,7 @@ class Record:
         key = KINDS[self.kind][0]
         return {"kind": self.kind, key: self.name, "digest": self.digest,
                 "ruleset": self.ruleset, "seed": self.seed, "as": list(self.played),
-                "menu": self.menu, "answers": list(answers)}
+                "menu": self.menu, "code": code_digest(), "answers": list(answers)}
 
 
 def options(beside: str) -> Decorator:
@@ -239,6 +242,12 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
                         f"does not know (it knows 1, the one long list, and {MENU}, the "
                         "two-step menu)")
     bad.raise_any()
+    if doc.get("code") != code_digest():  # a warning, not a refusal: the record may still do
+        made = (f"by another version of fray (code {_short(doc['code'])}, this one "
+                f"{code_digest()!r})" if "code" in doc else "by a version of fray that did "
+                "not note its code")
+        say(f"note: {path}: recorded {made}; a rule changed since can make this replay "
+            "a different fight from the one recorded")
     return Record(kind, name, digest, ruleset, seed, tuple(played), tuple(answers), menu)
 
 

@@ -49,8 +49,11 @@ def situation(enc: Encounter, c: Combatant) -> str:
     on_me = [f"{who.name} ({sum(type(i) is Attack and i.target is c for i in intents)})"
              for who, intents in enc.declared.items()
              if any(type(i) is Attack and i.target is c for i in intents)]
-    if on_me:
-        console.print("  attacks already declared on you: " + ", ".join(on_me))
+    if on_me:  # declared at the round's start, still to come; or, declared at each turn
+        # (OpenD6), made already by the faster fighters
+        said = ("attacks on you this round so far" if enc.ruleset.declares_at_turn
+                else "attacks already declared on you")
+        console.print(f"  {said}: " + ", ".join(on_me))
     return out.getvalue().rstrip("\n")
 
 

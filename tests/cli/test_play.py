@@ -159,6 +159,14 @@ def _menu(ruleset: str, **a):
     return enc, enc.combatants[0], enc.combatants[1], menus.options(enc, enc.combatants[0])
 
 
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_bide_is_offered_only_where_it_does_something(ruleset):
+    """OpenCore's bide: +20 initiative next round. OpenD6 rolls initiative once per fight,
+    so its menu offered "act later, first next round" for a turn that changed nothing."""
+    keys = {o.key for o in _menu(ruleset)[3]}
+    assert ("bide" in keys) == (ruleset == "opencore"), sorted(keys)
+
+
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
 def test_ore_menu_odds_are_the_exact_chance_of_a_set(ruleset):
     enc, a, b, menu = _menu(ruleset, traits={"strength": 3, "endurance": 3},
@@ -561,6 +569,30 @@ def test_a_new_record_names_its_menu_and_replays_through_both_steps(capsys, monk
     again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
     assert again.code == 0 and again.out == first.out
     assert "the player's choice: parry" in again.out
+
+
+def test_a_replay_under_other_code_says_the_fight_may_differ(capsys, monkeypatch, tmp_path):
+    """A rule fixed since (OpenD6 declaring at turns) can change the fight a record replays:
+    the record keeps the code's digest, and a replay under other code says so."""
+    from sim.batch.runner import code_digest
+
+    record = tmp_path / "r.json"
+    first = play(capsys, monkeypatch, "1\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                 "--record", str(record))
+    assert first.code == 0, first.err
+    kept = json.loads(record.read_text())
+    assert kept["code"] == code_digest()
+    same = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert same.code == 0 and "a different fight" not in same.err
+    record.write_text(json.dumps({**kept, "code": "0123456789abcdef"}))
+    other = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert other.code == 0 and other.out == first.out  # still replayed
+    assert "recorded by another version of fray (code '0123456789abcdef'" in other.err
+    assert "can make this replay a different fight" in other.err
+    del kept["code"]
+    record.write_text(json.dumps(kept))
+    older = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert older.code == 0 and "did not note its code" in older.err
 
 
 # --- found in review: answers and records that must be refused cleanly, or taken --------

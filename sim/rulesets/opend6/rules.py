@@ -16,7 +16,7 @@ from random import Random
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from sim.core.actions import Bide, Intent, Move, Retreat
+from sim.core.actions import Intent, Move, Retreat
 from sim.rulesets.opend6.dice import DiceCode, roll_total
 from sim.scenario.vocabulary import Cover, Visibility
 
@@ -277,13 +277,13 @@ BASE_MOVE_M = 10
 
 
 def turn_actions(intents: list[Intent]) -> int:
-    """Actions a turn counts for its penalty: the first move is free, biding is nothing."""
+    """Actions a turn counts for its penalty: the first move is free."""
     actions = moves = 0
-    for intent in intents:  # one pass: asked twice a turn and by the AI
+    for intent in intents:  # one pass: asked by the turn and by the AI
         kind = type(intent)
         if kind is Move or kind is Retreat:
             moves += 1
-        elif kind is not Bide:
+        else:
             actions += 1
     return actions + moves - 1 if moves > 1 else actions
 

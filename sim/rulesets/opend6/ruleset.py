@@ -22,7 +22,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
+from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
@@ -75,7 +75,9 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     NativeBlock = OpenD6Block
     Options = WoundOptions
     Advisor = OpenD6Advisor
-    supports = frozenset({Attack, Move, Retreat, Defend, Aim, Reload, Bide})
+    # no Bide: initiative is rolled once per fight, so biding would change nothing (the
+    # player's menu offered it as "act later, first next round", which OpenD6 never did)
+    supports = frozenset({Attack, Move, Retreat, Defend, Aim, Reload})
     declares_at_turn = True  # RULES.md: "declared at the start of the turn"
     # the fighters stunned in the round going on (their ``stun_round`` ends with it)
     _stunned: tuple[D6Fighter, ...] = ()

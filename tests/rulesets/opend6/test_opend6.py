@@ -17,7 +17,7 @@ from opend6_helpers import duel, member, parse, turn
 
 from sim import scenario as scenario_mod
 from sim.ai import profiles as ai
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, TimedAction
+from sim.core.actions import Aim, Attack, Defend, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opend6.dice import DiceCode
@@ -322,7 +322,7 @@ def test_suppressive_fire_pins_a_target_shot_at_until_it_acts(key: str) -> None:
     # 5 vs 10 - 5: hit; damage 4D: 5, resistance 2D: 6
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2, 1, 1, 1, 2, 3, 3])
     assert a.hits == 1 and b.shot_at
-    turn(enc, b, Bide(), dice=[])  # it acts: no longer pinned
+    turn(enc, b, dice=[])  # its turn, though it does nothing: no longer pinned
     assert not b.shot_at
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
     assert a.hits == 1
