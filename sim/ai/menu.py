@@ -225,6 +225,9 @@ def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
     field = enc.field
     out: list[Option] = []
     seen = set()
+    # stepping back is out of melee: offered, as the profiles do it, only with a foe in
+    # melee reach, and never to where it stands (it read "step back to west_camp" there)
+    steps = most >= 2 and bool(tactics.engaged(enc, c, foes))
     for foe in foes:
         for spot in tactics.cover_spots(enc, c, foes, foe, c.speed * COVER_MOVES):
             place = field.describe(spot)
@@ -236,7 +239,9 @@ def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
                 _offer(enc, c, out, f"cover {place} and shoot {foe.name}",
                        f"take cover at {place} and shoot {foe.name}",
                        (Retreat(spot), Attack(foe)), PLACES)
-        for back in tactics.step_back_spots(enc, c, foes, foe) if most >= 2 else ():
+        for back in tactics.step_back_spots(enc, c, foes, foe) if steps else ():
+            if back == c.pos:
+                continue
             place = field.describe(back)
             _offer(enc, c, out, f"step back {place} and shoot {foe.name}",
                    f"step back to {place} and shoot {foe.name}", (Retreat(back), Attack(foe)),

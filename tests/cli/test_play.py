@@ -662,3 +662,20 @@ def test_a_refused_answer_hints_at_the_groups_keywords_too(capsys, monkeypatch):
     assert typo.code == 2 and "(did you mean 'called Ser Benedek'?)" in typo.err
     defend = play(capsys, monkeypatch, "defnd\n", DUEL, "--as", "Ser Aldric")
     assert defend.code == 2 and "(did you mean 'defend'?)" in defend.err
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "opend6"])
+def test_stepping_back_is_offered_only_out_of_melee_and_never_on_the_spot(ruleset):
+    """An archer 18 m from every foe was offered "step back to west_camp and shoot", where
+    she stood; with a swordsman at her side, the menu offers a step back, elsewhere."""
+    from sim.scenario import load
+
+    scen = load(SCENARIOS / "mirror.yaml")
+    enc = Encounter(scen, ruleset, 5)
+    archer = next(c for c in enc.combatants if c.ranged and c.side == "west")
+    far = [o for o in menus.options(enc, archer) if o.key.startswith("step back")]
+    assert far == []
+    foe = next(c for c in enc.combatants if not c.ranged and c.side == "east")
+    foe.pos = archer.pos  # in melee reach
+    near = [o for o in menus.options(enc, archer) if o.key.startswith("step back")]
+    assert near and all(o.intents[0].dest != archer.pos for o in near)
