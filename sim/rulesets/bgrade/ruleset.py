@@ -223,7 +223,7 @@ class BGradeRuleset(OreRuleset):
             attacks, team = _attacks_and_foe(rolled)
         log = enc.log
         if log is not None:
-            what = " and ".join(intent_text(i) for i in intents)
+            what = " and ".join(intent_text(i, enc.field) for i in intents)
             enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
         dice = p.dice
         bonus = 0
@@ -363,7 +363,7 @@ class BGradeRuleset(OreRuleset):
         text = (f"{f.name} rolls {len(r.faces)}d{sides} ({', '.join(notes)}): {shown} -> "
                 f"{', '.join(map(str, r.sets)) or 'no set'}")
         if pairs is not None:
-            text += "; " + "; ".join(given_text(s, i) for i, s in pairs)
+            text += "; " + "; ".join(given_text(s, i, field=enc.field) for i, s in pairs)
         enc.emit("roll", who=f.name, dice=sorted(r.faces, reverse=True), sides=sides,
                  sets=[str(s) for s in r.sets], text=text + ".")
 
@@ -372,7 +372,7 @@ class BGradeRuleset(OreRuleset):
             self._log_roll_b(enc, r, None)
         lead = helpers[0]
         others = ", ".join(r.f.name for r in helpers[1:])
-        rest = "; ".join(given_text(s, i, f"{r.f.name}'s ")
+        rest = "; ".join(given_text(s, i, f"{r.f.name}'s ", enc.field)
                          for r, got in zip(helpers, pairs, strict=True)
                          for i, s in got[1 if r is lead else 0:])
         enc.emit("team", who=lead.f.name, target=lead.team.name, set=str(best),

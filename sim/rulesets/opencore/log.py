@@ -14,6 +14,7 @@ from sim.rulesets.opencore.tables import Fumble, Role
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
+    from sim.core.battlefield import Battlefield
     from sim.core.engine import Encounter
     from sim.rulesets.opencore.fighter import OpenCoreFighter
     from sim.rulesets.opencore.rules import AttackOutcome, CriticalRoll, DamageResult
@@ -25,15 +26,16 @@ def weapon_name(weapon: Weapon) -> str:
     return weapon.key.replace("_", " ")
 
 
-def intent_text(intent: Intent, f: OpenCoreFighter) -> str:
-    """A declaration in words, for ``f`` declares ...."""
+def intent_text(intent: Intent, f: OpenCoreFighter, field: Battlefield | None = None) -> str:
+    """A declaration in words, for ``f`` declares ...; with ``field``, where a move goes."""
     kind = type(intent)
     if kind is Attack:
         return f"an attack on {intent.target.name}"
     if kind is Move:
         return f"a move toward {intent.target.name}"
     if kind is Retreat:
-        return "a retreat off the field" if intent.leave else "a move to a new place"
+        return "a retreat off the field" if intent.leave else \
+            f"a move to {field.describe(intent.dest) if field else 'a new place'}"
     if kind is Reload:
         if not f.held:
             return f"to pick up its {weapon_name(f.weapon)}"

@@ -165,7 +165,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             for f, intents in declared:
                 if intents:
                     enc.emit("declare", who=f.name, text=f"{f.name} declares "
-                             f"{intent_text(intents[0], f)} ({f.why}).")
+                             f"{intent_text(intents[0], f, enc.field)} ({f.why}).")
             order = sorted(actions, key=lambda a: -a.payload)
             enc.emit("initiative", order=[[a.actor.name, a.payload] for a in order],
                      text="Initiative" + (" (group)" if group else "") + ": " + ", ".join(

@@ -23,20 +23,25 @@ from sim.rulesets.opend6.rules import (
 from sim.scenario.vocabulary import Cover, Visibility
 
 if TYPE_CHECKING:
+    from sim.core.battlefield import Battlefield
     from sim.core.engine import Encounter
     from sim.rulesets.opend6.dice import RollResult
     from sim.rulesets.opend6.fighter import D6Fighter
 
 
-def intent_text(intent: Intent) -> str:
-    """``attacks Bandit 1``, ``moves toward Wolfman``, ``dodges``, ..."""
+def intent_text(intent: Intent, field: Battlefield | None = None) -> str:
+    """``attacks Bandit 1``, ``moves toward Wolfman``, ``dodges``, ``moves to west_copse``.
+
+    Without ``field`` a move to a place reads "moves to a new place".
+    """
     kind = type(intent)
     if kind is Attack:
         return f"attacks {intent.target.name}" + (" (called shot)" if intent.called else "")
     if kind is Move:
         return f"moves toward {intent.target.name}"
     if kind is Retreat:
-        return "falls back off the field" if intent.leave else "moves to a new place"
+        return "falls back off the field" if intent.leave else \
+            f"moves to {field.describe(intent.dest) if field else 'a new place'}"
     if kind is Defend:
         return DEFENDS.get(intent.kind, intent.kind)
     if kind is Aim:
@@ -47,7 +52,7 @@ def intent_text(intent: Intent) -> str:
 def log_turn(enc: Encounter, f: D6Fighter, intents: list[Intent], count: int,
              penalty: int) -> None:
     """The start of a turn: initiative, what the combatant does, the multiple-action cost."""
-    what = " then ".join(intent_text(i) for i in intents) or "does nothing"
+    what = " then ".join(intent_text(i, enc.field) for i in intents) or "does nothing"
     extra = f" ({count} actions, {penalty}D each)" if penalty else ""
     enc.emit("declare", who=f.name,
              text=f"{f.name} (initiative {f.init_text}) {what}{extra} - {f.why}.")

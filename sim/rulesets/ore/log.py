@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat
 from sim.rulesets.ore.rules import penalty_text
 
+if TYPE_CHECKING:
+    from sim.core.battlefield import Battlefield
 
-def intent_text(intent: Intent) -> str:
-    """How the log names a declared intent."""
+
+def intent_text(intent: Intent, field: Battlefield | None = None) -> str:
+    """How the log names a declared intent; with ``field``, where a move to a place goes.
+
+    Without one (a player's menu labels, which recorded answers are matched by) a move to
+    a place reads "move to a new place".
+    """
     kind = type(intent)
     if kind is Attack:
         return f"attack on {intent.target.name}" + (
@@ -15,30 +24,31 @@ def intent_text(intent: Intent) -> str:
     if kind is Move:
         return f"move toward {intent.target.name}"
     if kind is Retreat:
-        return "retreat off the field" if intent.leave else "move to a new place"
+        return "retreat off the field" if intent.leave else \
+            f"move to {field.describe(intent.dest) if field else 'a new place'}"
     if kind is Defend:
         return intent.kind
     return kind.__name__.lower()
 
 
-def given_text(s, intent: Intent, owner: str = "") -> str:
+def given_text(s, intent: Intent, owner: str = "", field: Battlefield | None = None) -> str:
     """One set given to one intent, for the log: ``2x4 -> attack on X``.
 
     With no set the action fails, and the log says so at once: ``no set -> attack on X
     (fails)`` (an attack without a set is a miss, ``OreRuleset._commit_one``). ``owner``:
     whose intent it is, in a team's pooled roll (``Bo's ``).
     """
-    return f"{s} -> {owner}{intent_text(intent)}" if s else \
-        f"no set -> {owner}{intent_text(intent)} (fails)"
+    return f"{s} -> {owner}{intent_text(intent, field)}" if s else \
+        f"no set -> {owner}{intent_text(intent, field)} (fails)"
 
 
 def log_roll(enc, f, intents, p, faces, sets, pairs, terms) -> None:
     """The declaration and the roll of one fighter's round, with each penalty's cause."""
     base, dice, skill = p.base, p.dice, p.skill
-    what = " and ".join(intent_text(i) for i in intents)
+    what = " and ".join(intent_text(i, enc.field) for i in intents)
     special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
     enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
-    given = "; ".join(given_text(s, i) for i, s in pairs)
+    given = "; ".join(given_text(s, i, field=enc.field) for i, s in pairs)
     off = penalty_text(terms)
     enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),
              sets=[str(s) for s in sets],

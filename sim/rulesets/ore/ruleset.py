@@ -260,7 +260,7 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
             actions.append(TimedAction(0.0, f, intents[0], RolledSet(UNROLLED_SET)))
             if log is not None:
                 enc.emit("declare", who=f.name, text=f"{f.name} declares "
-                         f"{intent_text(intents[0])} ({f.why}).")
+                         f"{intent_text(intents[0], enc.field)} ({f.why}).")
             return
         p = self.plan(enc, f, intents)
         if plain and p.called is None and len(p.rolled) == 1 and not f.expert and not f.master:
