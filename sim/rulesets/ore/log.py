@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat
+from sim.rulesets.ore.body import Body
+from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.rules import penalty_text
 
 if TYPE_CHECKING:
@@ -59,3 +61,17 @@ def log_roll(enc, f, intents, p, faces, sets, pairs, terms) -> None:
                   f"{', '.join(map(str, sets)) or 'no set'}; {given}.")
 
 
+def spilled_text(wounds: Body, loc: int, killing: int, shock: int) -> str:
+    """`` (3 Killing, 1 Shock over into the torso)``: what a hit on a limb passes on, or "".
+
+    The hit marked on a copy of the limbs with an empty torso, by ``Body.take`` itself: what
+    reaches that torso is exactly what the limb passed on, before the real torso's own
+    boxes (full, Shock turning to Killing) have their say.
+    """
+    scratch = Body()
+    scratch.killing[:TORSO] = wounds.killing[:TORSO]
+    scratch.shock[:TORSO] = wounds.shock[:TORSO]
+    scratch.take(loc, killing, shock)
+    k, s = scratch.killing[TORSO], scratch.shock[TORSO]
+    parts = [f"{k} Killing"] * (k > 0) + [f"{s} Shock"] * (s > 0)
+    return f" ({', '.join(parts)} over into the torso)" if parts else ""

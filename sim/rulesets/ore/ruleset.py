@@ -4,6 +4,7 @@ Where each rule lives:
 - pools, the roll plan for several actions (smallest pool, worst situational penalty, -1d
   per extra action, the 10-dice cap), special dice, sets to actions, gobble dice, the die
   lost when hit before acting: ``rules``; sets themselves: ``sets``;
+- a fighter's roll plan, asked by the AI and the planner, and the plans kept: ``planner``;
 - order of resolution (widest first, ties by height, identical sets simultaneous):
   ``OreRuleset.plan_round`` (offsets from the sets' speed);
 - hit locations, weapons, armor: ``catalog``; wound boxes and their effects: ``body``;
@@ -25,25 +26,20 @@ from sim.core.words import count
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor
-from sim.rulesets.ore.body import Body
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.choices import PlayerChoices
 from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
-from sim.rulesets.ore.log import intent_text, log_roll
+from sim.rulesets.ore.log import intent_text, log_roll, spilled_text
+from sim.rulesets.ore.planner import KeptPlans
 from sim.rulesets.ore.recovery import BetweenFights
 from sim.rulesets.ore.rules import (
-    CALLED_SHOT_PENALTY,
     RolledSet,
-    RollPlan,
-    action_pool,
     arms_ok,
     assign_sets,
     gobble,
     parry_implement,
     penalty_terms,
-    plan_roll,
     situation_terms,
-    situational_penalty,
 )
 from sim.rulesets.ore.sets import Set, find_sets
 from sim.rulesets.registry import register
@@ -57,53 +53,10 @@ if TYPE_CHECKING:
 # Intents that never roll when declared alone: they come after every set (width 1).
 UNROLLED = (Move, Retreat, Reload)
 UNROLLED_SET = Set(1, 0)
-# The numbers of roll plans of one or two attacks on one foe, kept across encounters
-# (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. About a
-# hundred in a batch of one scenario under one ruleset; starts over at PLANS_KEPT, which
-# also bounds the maps and members the entries hold.
-_PLANS: dict[tuple, tuple] = {}
-PLANS_KEPT = 4096
-_record = tuple.__new__
-
-
-def _no_situation(intent: Intent) -> int:
-    """A called shot's die and nothing else: the situation when none is known."""
-    return CALLED_SHOT_PENALTY if type(intent) is Attack and intent.called else 0
-
-
-def _spilled(wounds: Body, loc: int, killing: int, shock: int) -> str:
-    """`` (3 Killing, 1 Shock over into the torso)``: what a hit on a limb passes on, or "".
-
-    The hit marked on a copy of the limbs with an empty torso, by ``Body.take`` itself: what
-    reaches that torso is exactly what the limb passed on, before the real torso's own
-    boxes (full, Shock turning to Killing) have their say.
-    """
-    scratch = Body()
-    scratch.killing[:TORSO] = wounds.killing[:TORSO]
-    scratch.shock[:TORSO] = wounds.shock[:TORSO]
-    scratch.take(loc, killing, shock)
-    k, s = scratch.killing[TORSO], scratch.shock[TORSO]
-    parts = [f"{k} Killing"] * (k > 0) + [f"{s} Shock"] * (s > 0)
-    return f" ({', '.join(parts)} over into the torso)" if parts else ""
-
-
-def _attacks_on_one(intents: list[Intent]) -> tuple[str | None, ...] | None:
-    """The called locations of one or two attacks on one foe (the plans a fighter keeps).
-
-    None for any other declaration.
-    """
-    first = intents[0] if intents else None
-    if type(first) is not Attack:
-        return None
-    if len(intents) == 1:
-        return (first.called,)
-    if len(intents) == 2 and type(intents[1]) is Attack and intents[1].target is first.target:
-        return (first.called, intents[1].called)
-    return None
 
 
 @register
-class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
+class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
     """One Roll Engine as written for Reign."""
 
     name = "ore"
@@ -156,75 +109,6 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         return [fighters[i] for _, _, i in keyed]
 
     # ------------------------------------------------------------ planning
-    def plan(self, enc: Encounter | None, f: OreFighter, intents: list[Intent]) -> RollPlan:
-        """The roll ``f`` makes for ``intents`` (``rules.plan_roll``); the advisor asks too.
-
-        With ``enc``, the situation now (range, cover, visibility, called shots); without,
-        none: the fighter's pools alone.
-        """
-        if enc is None:
-            return plan_roll(f, intents, _no_situation, cap=self.cap,
-                             per_extra_action=self.per_extra_action)
-        pos = f.pos
-        if len(intents) == 1:
-            # One attack (a value kept on its target, ``actions.attack_on``), asked by the AI
-            # and rolled by the planner round after round: the last two such plans are kept
-            # on the fighter (an aggressive fighter asks of a called shot and of a plain
-            # attack every round) with all they read that can change in a fight (the foe's
-            # and its own place, the weapon, dazed), checked by identity without making a
-            # key (the stats never change in a fight). Otherwise, the kept plans below.
-            first = intents[0]
-            last = f.last_plan
-            if last is not None:
-                if (last[0] is first and last[1] is pos and last[2] is first.target.pos
-                        and last[3] is f.weapon and last[4] is f.wounds.dazed):
-                    return last[5]
-                older = last[6]
-                if (older is not None and older[0] is first and older[1] is pos
-                        and older[2] is first.target.pos and older[3] is f.weapon
-                        and older[4] is f.wounds.dazed):
-                    return older[5]
-        calls = _attacks_on_one(intents)
-        if calls is None:
-            return self._plan_now(enc, f, intents)
-        # The AI asks for this plan (can the attack succeed? a called shot? a second
-        # attack?) and the planner rolls it moments later, round after round, and the same
-        # fighters stand at the same few places fight after fight: its numbers are worked
-        # out once and kept across encounters (``_PLANS``), by everything they read: the
-        # ruleset (cap, multiple-action penalty), the member (its special dice), the pool
-        # (stats and skill, read live), the weapon, dazed, the map, both places, the called
-        # locations. Keyed by the identity of the map, member and weapon, each held in the
-        # entry (so that no other object takes its id while the entry lives); the plan is
-        # made anew around them with these intents.
-        target = intents[0].target
-        field, spec, weapon = enc.field, f.spec, f.weapon
-        key = (type(self), id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
-               calls, action_pool(f, intents[0]))
-        kept = _PLANS.get(key)
-        if (kept is not None and kept[0] is field and kept[1] is spec
-                and kept[2] is weapon):
-            p = _record(RollPlan, (tuple(intents), *kept[3]))
-        else:
-            p = self._plan_now(enc, f, intents)
-            if len(_PLANS) >= PLANS_KEPT:
-                _PLANS.clear()
-            _PLANS[key] = (field, spec, weapon, p[1:])
-        if len(intents) == 1:
-            last = f.last_plan  # the newest becomes the older (which forgets its own older)
-            f.last_plan = (intents[0], pos, target.pos, f.weapon, f.wounds.dazed, p,
-                           None if last is None else (*last[:6], None))
-        return p
-
-    def _plan_now(self, enc: Encounter, f: OreFighter, intents: list[Intent]) -> RollPlan:
-        """``plan_roll`` in the situation now (``plan``, when no kept plan answers)."""
-        field, pos = enc.field, f.pos
-
-        def situation(intent: Intent) -> int:
-            return situational_penalty(field, f, pos, intent)
-
-        return plan_roll(f, intents, situation, cap=self.cap,
-                         per_extra_action=self.per_extra_action)
-
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
         actions: list[TimedAction[RolledSet]] = []
@@ -415,7 +299,7 @@ class OreRuleset(BetweenFights, PlayerChoices, Ruleset):
         ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         # what a filling limb will pass on to the torso, for the log (before the hit marks it)
-        spilled = _spilled(target.wounds, loc, killing, shock) if enc.log is not None else ""
+        spilled = spilled_text(target.wounds, loc, killing, shock) if enc.log is not None else ""
         landed = target.wounds.take(loc, killing, shock)
         # hit before acting, even if armor stopped it (nothing to lose with no set pending)
         lost = self.lose_die(enc, target, s.key) if target.sets else None

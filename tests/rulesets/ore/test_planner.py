@@ -267,7 +267,7 @@ def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
     """Every plan the ruleset answers, kept or not (``OreRuleset.plan``), equals a fresh one.
 
     Both kinds of kept plan answer here: ``f.last_plan`` (checked by identity) and the
-    numbers kept across encounters (``ruleset._PLANS``, keyed by all they read).
+    numbers kept across encounters (``planner._PLANS``, keyed by all they read).
     """
     rules = type(Encounter(load(SCENARIOS / f"{name}.yaml"), ruleset, 0).ruleset)
     kept = rules.plan

@@ -1,0 +1,128 @@
+"""ORE's roll plans for the AI and the planner: worked out once, kept while they hold.
+
+``KeptPlans.plan`` answers the advisor's questions (can the attack succeed? a called shot? a
+second attack?) and the round's planner with ``rules.plan_roll``; a plan of one or two
+attacks on one foe is kept on the fighter (the last two single attacks, checked by identity)
+and across encounters (``_PLANS``, by all it reads). B-Grade plans through it too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from sim.core.actions import Attack, Intent
+from sim.rulesets.ore.rules import (
+    CALLED_SHOT_PENALTY,
+    RollPlan,
+    action_pool,
+    plan_roll,
+    situational_penalty,
+)
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.fighter import OreFighter
+
+# The numbers of roll plans of one or two attacks on one foe, kept across encounters
+# (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. About a
+# hundred in a batch of one scenario under one ruleset; starts over at PLANS_KEPT, which
+# also bounds the maps and members the entries hold.
+_PLANS: dict[tuple, tuple] = {}
+PLANS_KEPT = 4096
+_record = tuple.__new__
+
+
+def _no_situation(intent: Intent) -> int:
+    """A called shot's die and nothing else: the situation when none is known."""
+    return CALLED_SHOT_PENALTY if type(intent) is Attack and intent.called else 0
+
+
+def _attacks_on_one(intents: list[Intent]) -> tuple[str | None, ...] | None:
+    """The called locations of one or two attacks on one foe (the plans a fighter keeps).
+
+    None for any other declaration.
+    """
+    first = intents[0] if intents else None
+    if type(first) is not Attack:
+        return None
+    if len(intents) == 1:
+        return (first.called,)
+    if len(intents) == 2 and type(intents[1]) is Attack and intents[1].target is first.target:
+        return (first.called, intents[1].called)
+    return None
+
+
+class KeptPlans:
+    """The planning of ``OreRuleset``: ``plan`` and the situation it reads now."""
+
+    cap: ClassVar[int | None]  # dice rolled at most (the ruleset's)
+    per_extra_action: ClassVar[int]  # dice off per action beyond the first
+
+    def plan(self, enc: Encounter | None, f: OreFighter, intents: list[Intent]) -> RollPlan:
+        """The roll ``f`` makes for ``intents`` (``rules.plan_roll``); the advisor asks too.
+
+        With ``enc``, the situation now (range, cover, visibility, called shots); without,
+        none: the fighter's pools alone.
+        """
+        if enc is None:
+            return plan_roll(f, intents, _no_situation, cap=self.cap,
+                             per_extra_action=self.per_extra_action)
+        pos = f.pos
+        if len(intents) == 1:
+            # One attack (a value kept on its target, ``actions.attack_on``), asked by the AI
+            # and rolled by the planner round after round: the last two such plans are kept
+            # on the fighter (an aggressive fighter asks of a called shot and of a plain
+            # attack every round) with all they read that can change in a fight (the foe's
+            # and its own place, the weapon, dazed), checked by identity without making a
+            # key (the stats never change in a fight). Otherwise, the kept plans below.
+            first = intents[0]
+            last = f.last_plan
+            if last is not None:
+                if (last[0] is first and last[1] is pos and last[2] is first.target.pos
+                        and last[3] is f.weapon and last[4] is f.wounds.dazed):
+                    return last[5]
+                older = last[6]
+                if (older is not None and older[0] is first and older[1] is pos
+                        and older[2] is first.target.pos and older[3] is f.weapon
+                        and older[4] is f.wounds.dazed):
+                    return older[5]
+        calls = _attacks_on_one(intents)
+        if calls is None:
+            return self._plan_now(enc, f, intents)
+        # The AI asks for this plan (can the attack succeed? a called shot? a second
+        # attack?) and the planner rolls it moments later, round after round, and the same
+        # fighters stand at the same few places fight after fight: its numbers are worked
+        # out once and kept across encounters (``_PLANS``), by everything they read: the
+        # ruleset (cap, multiple-action penalty), the member (its special dice), the pool
+        # (stats and skill, read live), the weapon, dazed, the map, both places, the called
+        # locations. Keyed by the identity of the map, member and weapon, each held in the
+        # entry (so that no other object takes its id while the entry lives); the plan is
+        # made anew around them with these intents.
+        target = intents[0].target
+        field, spec, weapon = enc.field, f.spec, f.weapon
+        key = (type(self), id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
+               calls, action_pool(f, intents[0]))
+        kept = _PLANS.get(key)
+        if (kept is not None and kept[0] is field and kept[1] is spec
+                and kept[2] is weapon):
+            p = _record(RollPlan, (tuple(intents), *kept[3]))
+        else:
+            p = self._plan_now(enc, f, intents)
+            if len(_PLANS) >= PLANS_KEPT:
+                _PLANS.clear()
+            _PLANS[key] = (field, spec, weapon, p[1:])
+        if len(intents) == 1:
+            last = f.last_plan  # the newest becomes the older (which forgets its own older)
+            f.last_plan = (intents[0], pos, target.pos, f.weapon, f.wounds.dazed, p,
+                           None if last is None else (*last[:6], None))
+        return p
+
+    def _plan_now(self, enc: Encounter, f: OreFighter, intents: list[Intent]) -> RollPlan:
+        """``plan_roll`` in the situation now (``plan``, when no kept plan answers)."""
+        field, pos = enc.field, f.pos
+
+        def situation(intent: Intent) -> int:
+            return situational_penalty(field, f, pos, intent)
+
+        return plan_roll(f, intents, situation, cap=self.cap,
+                         per_extra_action=self.per_extra_action)
