@@ -54,10 +54,22 @@ def _load_builtins() -> None:
             importlib.import_module(module)
 
 
-def names() -> list[str]:
-    """Registered ruleset names, in registration order."""
+def _ordered() -> list[type[Ruleset]]:
+    """The registered classes: the built-ins in ``BUILTIN``'s order, then the others.
+
+    Not by when each registered: a program that imports one ruleset's module before the
+    registry loads the rest would otherwise move it first, and with it the default ruleset
+    of a scenario that names none (``names()[0]``) and the order of ``--ruleset all``.
+    """
     _load_builtins()
-    return list(_table)
+    rank = {module: k for k, module in enumerate(BUILTIN)}
+    later = len(BUILTIN)  # the others keep their registration order, after the built-ins
+    return sorted(_table.values(), key=lambda cls: rank.get(cls.__module__, later))
+
+
+def names() -> list[str]:
+    """Registered ruleset names: the built-ins in ``BUILTIN``'s order, then the others."""
+    return [cls.name for cls in _ordered()]
 
 
 def get(name: str) -> type[Ruleset]:
@@ -68,14 +80,12 @@ def get(name: str) -> type[Ruleset]:
 
 def describe() -> list[tuple[str, str]]:
     """``(name, one-line summary)`` for every ruleset."""
-    _load_builtins()
-    return [(name, cls.summary) for name, cls in _table.items()]
+    return [(cls.name, cls.summary) for cls in _ordered()]
 
 
 def native_blocks() -> dict[str, type[BaseModel]]:
     """Scenario native block name -> its validation model."""
-    _load_builtins()
-    return {cls.native_key: cls.NativeBlock for cls in _table.values()
+    return {cls.native_key: cls.NativeBlock for cls in _ordered()
             if cls.native_key and cls.NativeBlock is not None}
 
 

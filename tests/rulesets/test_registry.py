@@ -1,0 +1,29 @@
+"""The ruleset registry: names, and their order, whatever was imported first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from helpers import ROOT
+
+FIRST = """
+import sys
+sys.path.insert(0, {root!r})
+import {module}  # one ruleset's module before the registry loads the others
+from sim.rulesets import registry
+from sim import scenario
+print(registry.names())
+sides = {{"a": [{{"name": "A"}}], "b": [{{"name": "B"}}]}}
+print(scenario.parse({{"name": "t", "sides": sides}}).ruleset)
+"""
+
+
+def test_the_order_of_the_rulesets_does_not_follow_imports():
+    """OpenCore imported first made it the default ruleset of a scenario naming none (and
+    the first of --ruleset all): a test importing its module changed another's fights."""
+    for module in ("sim.rulesets.opencore.ruleset", "sim.rulesets.opend6.hp",
+                   "sim.rulesets.ore.ruleset"):
+        out = subprocess.run([sys.executable, "-c", FIRST.format(root=str(ROOT), module=module)],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+        assert out == ["['ore', 'bgrade', 'opencore', 'opend6', 'opend6-hp']", "ore"], module
