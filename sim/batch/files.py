@@ -280,7 +280,7 @@ def claim_batch_dir(folder: Path, force: bool, writes: tuple[str, ...] = ()) -> 
         raise FrayInputError(str(folder), [("", "folder holds an interrupted batch; use "
                                             "--resume to continue it, or --force to start "
                                             "over")])
-    held = found + [name for name in writes if (folder / name).exists()]
+    held = found + [name for name in writes if name not in found and (folder / name).exists()]
     claim_out_dir(folder, f"results ({', '.join(held)})" if held else None, force)
 
 

@@ -359,6 +359,8 @@ def test_a_second_batch_into_the_same_folder_needs_force(capsys, tmp_path):
     before = snapshot(out)
     again = campaign(capsys, camp, out, "-n", "25", "--seed", "4", "--workers", "1")
     assert_bad_input(again, f"error: {out}: folder already holds results", "--force")
+    # each file named once (the campaign's own files overlap a batch's results)
+    assert "results (summary.json, campaign.csv, survival.png)" in again.err, again.err
     assert snapshot(out) == before
     forced = campaign(capsys, camp, out, "-n", "25", "--seed", "4", "--workers", "1",
                       "--force")

@@ -139,12 +139,12 @@ def log_damage(enc: Encounter, source: str, target: OpenCoreFighter, weapon: Wea
 
 
 def log_critical(enc: Encounter, target: OpenCoreFighter, fire: FireMode,
-                 crit: CriticalRoll, attack_roll: int, toughness: int) -> None:
+                 crit: CriticalRoll, attack_roll: int) -> None:
     """The critical roll, its shift and where the shift comes from, and every effect it has.
 
-    ``attack_roll`` (unmodified) and ``toughness`` (what the hit's damage left of it: 0
-    whenever damage reached HP, since Toughness is spent first): what
-    ``rules.critical_roll_modifier`` read.
+    ``attack_roll``: the unmodified attack roll, the strike's part of the shift
+    (``rules.strike_shift``); the rest is the Toughness left (0 whenever the damage reached
+    HP, Toughness being spent first, so it seldom shows).
     """
     e = crit.effect
     bits = [f"+{e.extra_damage} damage"] if e.extra_damage else []
@@ -160,7 +160,7 @@ def log_critical(enc: Encounter, target: OpenCoreFighter, fire: FireMode,
     shift = crit.modified_roll - crit.roll
     strike = strike_shift(attack_roll)
     named = ((strike, f"{'weak' if strike < 0 else 'strong'} strike"),
-             (-toughness, "Toughness left"))
+             (shift - strike, "Toughness left"))
     why = f" ({', '.join(f'{name} {n:+d}' for n, name in named if n)})" if shift else ""
     enc.emit("critical", target=target.name, table=fire.crit_table.value, roll=crit.roll,
              modified=crit.modified_roll, hp=target.hp,

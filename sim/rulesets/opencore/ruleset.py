@@ -367,12 +367,11 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
                        DamageResult._make(spent))
         crit = None
         if dealt > 0:  # it reached HP (``DamageResult.reached_hp``): a critical
-            toughness = target.toughness  # what shifts the critical, for the log
-            crit = roll_critical(rng, fire.crit_table, att_roll, toughness)
+            crit = roll_critical(rng, fire.crit_table, att_roll, target.toughness)
             target.hp -= crit.effect.extra_damage
             dealt += crit.effect.extra_damage
             if enc.log is not None:
-                log_critical(enc, target, fire, crit, att_roll, toughness)
+                log_critical(enc, target, fire, crit, att_roll)
         check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
         if crit is not None and target.status is not _DEAD:
             self._critical(enc, target, crit)
