@@ -106,6 +106,7 @@ class Ordered:
         self._pending: deque[tuple[Chunk, Any]] = deque()  # in chunk order
         self._next = chunks[0][0] if chunks else 0  # where the next result handed out starts
         self._finished = self._closed = self._killed = False
+        self._signals = len(SIGNALLED)  # the stops by signal so far (``__next__``)
 
     # what an executor provides
     def _submit(self, a: int, b: int) -> Any:
@@ -131,6 +132,12 @@ class Ordered:
         return self
 
     def __next__(self) -> Rows:
+        if len(SIGNALLED) > self._signals:
+            # a SIGTERM or SIGHUP whose KeyboardInterrupt was raised inside a finalizer
+            # (Python prints "Exception ignored in ... __del__" and goes on): the run would
+            # have finished as if nothing was sent, exit 0. The stop is made here instead.
+            self._signals = len(SIGNALLED)
+            raise KeyboardInterrupt
         # the chunk handed out last stays pending until the caller asks for the next one:
         # a stop while the caller was writing it can still give it back (``drain``)
         while self._pending and self._pending[0][0][0] < self._next:

@@ -294,3 +294,21 @@ def test_a_scheduler_that_never_answers_is_refused_in_time(tmp_path, monkeypatch
                                                  "within 1 s"):
             run_batch(spec(1, executor="dask", scheduler=mute), tmp_path)
     assert time.time() - started < 15
+
+
+def test_a_signal_whose_interrupt_a_finalizer_swallowed_still_stops_the_run(monkeypatch):
+    """SIGTERM's KeyboardInterrupt raised inside an object's ``__del__`` is printed as
+    "Exception ignored" and lost: a Dask batch then ran to its end and exited 0. The next
+    chunk asked for raises it again, once; a run stopped the usual way is not stopped twice.
+    """
+    from sim.batch import executors
+
+    monkeypatch.setattr(executors, "SIGNALLED", [])
+    ordered = executors.run_serial(lambda a, b: (a, b), [(0, 1), (1, 2), (2, 3)])
+    assert next(ordered) == (0, 1)
+    executors.SIGNALLED.append(signal.SIGTERM)  # the handler ran; its exception was lost
+    with pytest.raises(KeyboardInterrupt):
+        next(ordered)
+    assert next(ordered) == (1, 2)  # raised once: the stop path drains what it wants
+    later = executors.run_serial(lambda a, b: (a, b), [(0, 1)])
+    assert next(later) == (0, 1)  # a run started after a signal owes it nothing
