@@ -70,7 +70,7 @@ def schema_command(output, force):
 
     With it a YAML editor completes keys and values and underlines mistakes. Derived from
     the models that validate scenarios, with every registered ruleset's native block and
-    options. Point a YAML editor at it (README, "A scenario file, walked through");
+    options. Point a YAML editor at it (docs/scenarios.md, "Completion and inline errors");
     `fray validate` still has the last word (e.g. that `at:` names a node).
     """
     text = json.dumps(scenario_schema(), indent=2) + "\n"

@@ -40,8 +40,8 @@ def convert(scenario_file, ruleset):
 
     Prints each combatant's neutral description, then the stats, skills and gear it is built
     with under each ruleset (a native block, where given, overrides the conversion), so the
-    conversion can be checked and argued with. Conversion rules: README, "System-neutral
-    characters".
+    conversion can be checked and argued with. Conversion rules: docs/comparing.md,
+    "System-neutral characters".
     """
     scenario = params.load_scenario(scenario_file)
     click.echo(conversion_text(scenario, params.expand_rulesets(ruleset)))

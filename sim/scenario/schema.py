@@ -22,7 +22,7 @@ from sim.scenario.models import MemberModel, ScenarioModel, Strict
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-# What each key means, for an editor's hover text (the README's walk-through, shortened)
+# What each key means, for an editor's hover text (docs/scenarios.md's walk-through, shortened)
 _SCENARIO_KEYS = {
     "name": "The scenario's name, shown in logs, tables and charts.",
     "ruleset": "The default ruleset; `fray run --ruleset` overrides it.",
