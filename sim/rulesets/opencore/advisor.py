@@ -20,7 +20,12 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Attack, Bide, Defend
-from sim.rulesets.opencore.rules import damage_distribution, expected_hp_damage, hit_odds
+from sim.rulesets.opencore.rules import (
+    damage_distribution,
+    expected_hp_damage,
+    helpless_odds,
+    hit_odds,
+)
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -40,6 +45,26 @@ class OpenCoreAdvisor(Advisor):
                    target: OpenCoreFighter) -> bool:
         """In reach (``tactics.in_reach``: the answer kept while neither moves)."""
         return tactics.in_reach(enc, actor, target)
+
+    def can_hit(self, enc: Encounter, actor: OpenCoreFighter,
+                target: OpenCoreFighter) -> bool:
+        """Not while stunned or knocked out: the seed's stun is "unable to attack".
+
+        A fighter stunned as it declares declares what it can do (``hopeless``) rather than
+        an attack its turn would lose.
+        """
+        return not (actor.stun or actor.knocked_out)
+
+    def hopeless(self, enc: Encounter, actor: OpenCoreFighter,
+                 target: OpenCoreFighter) -> tuple[list[Intent], str]:
+        """In reach but unable to hit: what a stunned fighter does instead.
+
+        The defense action (a stun costs 50 defense; doubled Evade makes up some of it);
+        otherwise the default (a shooter steps closer, else it holds).
+        """
+        if actor.stun and self.defense_kind(enc, actor, ranged=actor.ranged):
+            return [Defend("dodge")], "stunned, cannot attack: defends"
+        return super().hopeless(enc, actor, target)
 
     def single_shot(self, actor: OpenCoreFighter) -> bool:
         """A single-shot weapon (the crossbow)."""
@@ -86,9 +111,11 @@ class OpenCoreAdvisor(Advisor):
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return None
-        rules = self.rules
-        return hit_odds(rules.attack_skill(enc, actor, attack.target),
-                        rules.defense_skill(attack.target)).hit
+        rules, target = self.rules, attack.target
+        skill = rules.attack_skill(enc, actor, target)
+        if target.knocked_out:
+            return helpless_odds(skill).hit
+        return hit_odds(skill, rules.defense_skill(target)).hit
 
     def defense_worth(self, enc: Encounter, actor: OpenCoreFighter,
                       threats: dict[Combatant, float], kind: str) -> float:
@@ -118,7 +145,9 @@ class OpenCoreAdvisor(Advisor):
         dice = f.fire.damage
         if dice is None:
             return 0.0
-        odds = hit_odds(self.rules.attack_skill(enc, f, target, held=True), defense)
+        skill = self.rules.attack_skill(enc, f, target, held=True)
+        # a knocked-out target meets no defense (``rules.helpless_verdict``)
+        odds = helpless_odds(skill) if target.knocked_out else hit_odds(skill, defense)
         return expected_hp_damage(odds, damage_distribution(dice, f.str_mod),
                                   target.armor_left + target.toughness)
 
@@ -160,9 +189,9 @@ def attacks_in_window(foe: OpenCoreFighter) -> float:
     one round of the foe's attacks. Ruling: a foe with a single-shot weapon, or one that must
     pick its weapon up first, attacks in that window half the time (it shoots in one of the
     two rounds, before or after the slot with even odds); a dropped crossbow, or a stunned
-    foe, not at all.
+    foe, or a knocked-out one, not at all.
     """
-    if foe.stun:
+    if foe.stun or foe.knocked_out:
         return 0.0
     if foe.weapon.single_shot:
         return 0.5 if foe.held else 0.0

@@ -134,9 +134,13 @@ class OpenCoreOptions(Strict):
             (1d6 per side, each round).
         cover: apply the cover and visibility penalties to ranged attacks (a ruling).
         shield_bonus: added to a shield bearer's defense (the seed has no shields: 0).
+        lethal_unarmed: a hand-to-hand blow may take a fighter below 0 HP (to bleed and
+            die) as any weapon does. Off by default: RULES.md "Harm that is not meant to
+            kill" (``rules.unarmed_hp``).
     """
 
     hp_rule: Literal["con", "seed"] = "con"
     initiative: Literal["individual", "group"] = "individual"
     cover: bool = True
     shield_bonus: Annotated[int, Field(ge=0, le=100)] = SHIELD_DEFENSE_BONUS
+    lethal_unarmed: bool = False

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.core.battlefield import MELEE_REACH
-from sim.core.combatant import Combatant, Status
+from sim.core.combatant import Combatant
 from sim.rulesets.opencore.blocks import ABILITIES, MODES
 from sim.rulesets.opencore.criticals import CritTable
 from sim.rulesets.opencore.health import check_health, ensure_bleeding  # noqa: F401 (re-export)
@@ -208,7 +208,8 @@ class OpenCoreFighter(Combatant):
         hp, max_hp, toughness: Toughness is used up like armor.
         init, bided: this round's initiative; a bide last round (+20 this round).
         defending, stumbling: until its next turn, defense doubled / less this penalty.
-        stun, knocked_out: running stun / unconsciousness processes.
+        stun, knocked_out: running stun / knockout processes; a knocked-out fighter is
+            helpless but still in the fight (RULES.md "Down for a while is not out").
         bloodloss, bleeding: bloodloss stacks; whether its bleed clock runs.
         bleeder, bleed_at: the bleed clock's process, or the instant of its next tick when
             it ticks on the encounter's list of the fallen (``health.Fallen``).
@@ -239,7 +240,8 @@ class OpenCoreFighter(Combatant):
             text += f", armor {self.armor_left}"
         if self.toughness:
             text += f", Toughness {self.toughness}"
-        effects = [word for word, on in (("stunned", self.stun), ("bleeding", self.bleeding),
+        effects = [word for word, on in (("knocked out", self.knocked_out),
+                                         ("stunned", self.stun), ("bleeding", self.bleeding),
                                          (f"bloodloss x{self.bloodloss}", self.bloodloss),
                                          (f"-{self.skill_penalty} from injuries",
                                           self.skill_penalty)) if on]
@@ -265,9 +267,21 @@ def start_stun(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
 
 
 def knock_out(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
-    """Unconscious for ``rounds`` rounds; wakes up then if no other knockout runs and HP > 0."""
+    """Unconscious for ``rounds`` rounds (the critical): helpless, not out of the fight.
+
+    RULES.md "Down for a while is not out": the fight goes on; ``f`` declares and does
+    nothing while it lasts (``OpenCoreRuleset.declaration_order``, ``resolve``), attacks on
+    it meet no defense (``rules.helpless_verdict``), and it comes to when no knockout runs
+    any more. A fighter already out (0 HP or less) stays out: its HP never rise in a fight.
+    """
+    if not f.in_fight:
+        return
     f.knocked_out += 1
-    enc.take_out(f, Status.UNCONSCIOUS, f"knocked out for {rounds} round(s)")
+    f.defending = False  # no defense doubled while senseless
+    if enc.log is not None:
+        enc.emit("knocked_out", who=f.name,
+                 text=f"{f.name} is knocked out for {rounds} round(s): helpless, not out "
+                      f"of the fight ({f.state()}).")
     wait = rounds * enc.ruleset.seconds_per_round
 
     def out() -> Generator:
@@ -275,12 +289,15 @@ def knock_out(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
             yield enc.env.timeout(wait)
         finally:
             f.knocked_out -= 1
-        if not f.knocked_out and f.status is Status.UNCONSCIOUS and f.hp > 0:
+        if not f.knocked_out and f.in_fight:
             wake(enc, f)
 
+    # persistent: only death (or a fall to 0 HP, which keeps it out) makes it moot
     enc.start_effect(f, out, persistent=True)
 
 
 def wake(enc: Encounter, f: OpenCoreFighter) -> None:
-    """Bring an unconscious fighter back into the fight."""
-    enc.bring_back(f, f"comes to ({f.state()})")
+    """A knocked-out fighter comes to: it acts again from its next declaration."""
+    if enc.log is not None:
+        back = "is on its feet again" if enc.fight_over else "comes to"
+        enc.emit("status", who=f.name, status="ok", text=f"{f.name} {back} ({f.state()}).")

@@ -61,12 +61,13 @@ def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: A
         named = ((injuries, "injuries"), (cover, f"{field.cover(target.pos).label} cover"),
                  (visibility, f"{field.visibility(target.pos).label} visibility"))
         why = f" ({base}{''.join(f' - {p} {name}' for p, name in named if p)})"
+    against = (f"no defense (knocked out: counts as {out.defense_total})" if target.knocked_out
+               else f"d100 {def_roll}{signed(out.defense_total - def_roll)}"
+                    f"{defense_words(target, defense)} = {out.defense_total}")
     text = (f"{'extra attack: ' if depth else ''}{f.name} attacks {target.name}: "
             f"d100 {out.attack_roll}{signed(out.attack_total - out.attack_roll)}"
             f"{why} = "
-            f"{out.attack_total} vs d100 {def_roll}{signed(out.defense_total - def_roll)}"
-            f"{defense_words(target, defense)} = "
-            f"{out.defense_total} -> {'hit' if out.hit else 'miss'}")
+            f"{out.attack_total} vs {against} -> {'hit' if out.hit else 'miss'}")
     if fumble is not None:
         who = f.name if out.fumbled_by is Role.ATTACKER else target.name
         text += (f"; {who} fumbles as {out.fumbled_by.value}, chart {chart}: "

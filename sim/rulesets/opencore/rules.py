@@ -37,6 +37,9 @@ FUMBLE_MAX = 5  # a natural 01-05 on the attack or defense d100 is a fumble
 BIDE_BONUS = 20  # initiative bonus the round after biding
 DEFENSE_MULTIPLIER = 2  # the defense action doubles the defensive skill
 STUN_DEFENSE_PENALTY = 50  # stunned: -50 to defense rolls
+# RULES.md "Down for a while is not out": an attack on a helpless fighter (knocked out for a
+# set time) meets no defense; OpenCore: the defender's roll counts as 0 (d100 and skill).
+HELPLESS_DEFENSE = 0
 INITIATIVE_DIE = 20
 WEAK_STRIKE_BELOW = 20  # unmodified attack roll below this: -20 on the critical roll
 STRONG_STRIKE_ABOVE = 80  # above this: +20
@@ -172,6 +175,18 @@ def attack_verdict(att_roll: int, att_skill: int, def_roll: int,
     return _HITS if att_roll + att_skill > def_roll + def_skill else _MISSES
 
 
+def helpless_verdict(att_roll: int, att_skill: int) -> tuple[bool, Role | None]:
+    """``attack_verdict`` against a helpless defender (ruling "Down for a while is not out").
+
+    The defender rolls nothing: its total counts as ``HELPLESS_DEFENSE`` (0), so it cannot
+    fumble; the attacker's 01-05 still misses and rolls on the chart, and the attacker's
+    total must beat 0 (ties to the defender, as always).
+    """
+    if att_roll <= FUMBLE_MAX:
+        return _ATTACKER_FUMBLES
+    return _HITS if att_roll + att_skill > HELPLESS_DEFENSE else _MISSES
+
+
 @dataclass(frozen=True, slots=True)
 class HitOdds:
     """The chances of one opposed attack over all 10,000 pairs of d100 faces.
@@ -203,6 +218,23 @@ def hit_odds(att_skill: int, def_skill: int) -> HitOdds:
                 for a in range(FUMBLE_MAX + 1, D100 + 1))
     fumble = (D100 - FUMBLE_MAX) * FUMBLE_MAX
     return HitOdds(plain / D100**2, fumble / D100**2)
+
+
+@lru_cache(maxsize=1024)
+def helpless_odds(att_skill: int) -> HitOdds:
+    """Exact odds of ``helpless_verdict``: the attacker's rolls 06-100 whose total beats 0."""
+    plain = sum(1 for a in range(FUMBLE_MAX + 1, D100 + 1) if a + att_skill > HELPLESS_DEFENSE)
+    return HitOdds(plain / D100, 0.0)
+
+
+def unarmed_hp(hp: int) -> int:
+    """Hit points after a hand-to-hand blow (RULES.md "Harm that is not meant to kill").
+
+    A fighter taken to 0 HP or less by an unarmed blow is unconscious at 0 HP: it does not
+    bleed (bleeding is for HP below 0), so a beating never kills by itself. The option
+    ``lethal_unarmed`` turns this off.
+    """
+    return hp if hp > 0 else 0
 
 
 def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = Mode.SINGLE) -> int:

@@ -40,21 +40,25 @@ from sim.rulesets.opencore.recovery import BetweenFights
 from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
+    HELPLESS_DEFENSE,
     STUN_DEFENSE_PENALTY,
+    AttackOutcome,
     DamageResult,
     attack_verdict,
     fumble_lookup,
+    helpless_verdict,
     hit_points,
-    opposed_attack,
     roll_critical,
     roll_fire_damage,
     rolled_initiative,
     spend_damage,
+    unarmed_hp,
 )
 from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
 from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
+    from sim.core.actions import Intent
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
@@ -66,6 +70,7 @@ GROUP_DIE = 6
 MAX_EXTRA_ATTACK_CHAIN = 3
 # enum members through module aliases: read on every hit (see rules.py)
 _DEFENDER, _DEAD = Role.DEFENDER, Status.DEAD
+_UNARMED_CLASS = WeaponClass.HAND_TO_HAND
 
 
 @register
@@ -125,6 +130,15 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             fallen.catch_up(enc)
 
     # ------------------------------------------------------------ planning
+    def declaration_order(self, enc: Encounter,
+                          fighters: list[Combatant]) -> list[Combatant]:
+        """Drawn each round (``Ruleset.declaration_order``); the knocked out declare nothing.
+
+        RULES.md "Down for a while is not out": a helpless fighter is in the fight but
+        cannot act, so it gets no turn (not even a defense action).
+        """
+        return super().declaration_order(enc, [f for f in fighters if not f.knocked_out])
+
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction[int]]:
         """Roll initiative and give each fighter its one action, highest initiative first.
 
@@ -179,11 +193,32 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         f: OpenCoreFighter = action.actor
         # Its turn: a defense action and a stumble last "until next turn".
         f.defending, f.stumbling = False, 0
-        intent = action.intent
+        if f.knocked_out:  # knocked out after it declared: helpless, it does nothing
+            if enc.log is not None and action.intent is not None:
+                enc.emit("helpless", who=f.name,
+                         text=f"{f.name} is knocked out and cannot act.")
+        else:
+            self._act(enc, f, action.intent, True)
+        if enc.sides_left <= 1 and self.fallen is not None:
+            self.fallen.catch_up(enc)  # the fight ends in this instant
+
+    def _act(self, enc: Encounter, f: OpenCoreFighter, intent: Intent | None,
+             may_redecide: bool) -> None:
+        """One declared action; an attack that cannot be made is declared anew once.
+
+        Ruling (issue "actions that find a target"): a fighter acts at its own initiative,
+        so an attack whose foe is already down, or that a stun taken since the declaration
+        forbids, is not thrown away: the fighter decides again at its turn, as things stand
+        (``_redecide``), and does what it then declares (another foe in reach, a move, a
+        defense).
+        """
         kind = type(intent)
         log = enc.log
         if kind is Attack:
-            self._attack(enc, f, intent.target)
+            if may_redecide and (f.stun or not intent.target.in_fight):
+                self._redecide(enc, f, intent.target)
+            else:
+                self._attack(enc, f, intent.target)
         elif kind is Move:
             self.walk_toward(enc, f, intent, f.speed)
         elif kind is Retreat:
@@ -203,8 +238,27 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         elif kind is Aim and log is not None:
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
-        if enc.sides_left <= 1 and self.fallen is not None:
-            self.fallen.catch_up(enc)  # the fight ends in this instant
+
+    def _redecide(self, enc: Encounter, f: OpenCoreFighter, foe: OpenCoreFighter) -> None:
+        """``f``'s declared attack on ``foe`` cannot be made: it declares again and acts.
+
+        Its AI (or its player) is asked as at a declaration (``Encounter.declare``); the
+        advisor answers that a stunned fighter cannot hit (``OpenCoreAdvisor.can_hit``), so
+        it moves or defends. The new declaration is carried out as declared, never asked a
+        third time.
+        """
+        why = (f"{foe.name} {foe.status.phrase(already=True)}" if not foe.in_fight
+               else "it is stunned and cannot attack")
+        intents = enc.declare(f)
+        if not f.in_fight:  # it gave up instead (``Encounter.declare`` said so)
+            return
+        intent = intents[0] if intents else None
+        if enc.log is not None:
+            what = (f"declares {intent_text(intent, f, enc.field)} instead ({f.why})"
+                    if intent is not None else f"does nothing ({f.why})")
+            enc.emit("redeclare", who=f.name, text=f"{f.name}'s attack on {foe.name} cannot "
+                     f"be made ({why}): {what}.")
+        self._act(enc, f, intent, False)
 
     def _reload(self, enc: Encounter, f: OpenCoreFighter) -> None:
         """The Reload action: pick a dropped weapon up, else reload a single-shot weapon.
@@ -311,19 +365,25 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
         enc.record_attack(f)
         if f.held and f.weapon.single_shot:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
-        att_roll, def_roll = roll(rng, 100), roll(rng, 100)
         # ``attack_skill``'s sum, its terms kept for the log
         base, injuries, cover, visibility = self.attack_terms(enc, f, target)
-        skill, defense = base - injuries - cover - visibility, self.defense_skill(target)
-        hit, fumbled_by = attack_verdict(att_roll, skill, def_roll, defense)
+        skill = base - injuries - cover - visibility
+        att_roll = roll(rng, 100)
+        if target.knocked_out:  # helpless: RULES.md "Down for a while is not out"
+            def_roll = defense = HELPLESS_DEFENSE
+            hit, fumbled_by = helpless_verdict(att_roll, skill)
+        else:
+            def_roll, defense = roll(rng, 100), self.defense_skill(target)
+            hit, fumbled_by = attack_verdict(att_roll, skill, def_roll, defense)
         fumble = chart = None
         if fumbled_by is not None:
             chart = roll(rng, 100)
             fumble = fumble_lookup(chart, fumbled_by)
         if enc.log is not None:  # the whole outcome, for the log only
-            log_roll(enc, f, target, opposed_attack(att_roll, skill, def_roll, defense),
+            log_roll(enc, f, target, AttackOutcome(hit, fumbled_by, att_roll, att_roll + skill,
+                                                   def_roll + defense),
                      def_roll, chart, fumble, depth, (base, injuries, cover, visibility),
-                     self.defense_terms(target))
+                     None if target.knocked_out else self.defense_terms(target))
         if hit:
             mult = fumble.damage_multiplier if fumbled_by is _DEFENDER else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
@@ -372,6 +432,12 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             dealt += crit.effect.extra_damage
             if enc.log is not None:
                 log_critical(enc, target, fire, crit, att_roll)
+        if target.hp < 0 and weapon.weapon_class is _UNARMED_CLASS \
+                and not self.options.lethal_unarmed:
+            target.hp = unarmed_hp(target.hp)  # a beating knocks out, it does not kill
+            if enc.log is not None:
+                enc.emit("unarmed", who=target.name, text=f"{target.name} is beaten down, "
+                         "not killed: an unarmed blow leaves it at 0 HP, not bleeding.")
         check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
         if crit is not None and target.status is not _DEAD:
             self._critical(enc, target, crit)

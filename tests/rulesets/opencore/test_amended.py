@@ -1,0 +1,158 @@
+"""OpenCore under the amended rulings of RULES.md's shared vocabulary.
+
+"Down for a while is not out" (a knockout leaves a helpless fighter in the fight, attacks on
+it meet no defense), "Harm that is not meant to kill" (a hand-to-hand blow leaves 0 HP, no
+bleeding; option ``lethal_unarmed``), and actions that find a target (an attack whose foe is
+down, or that a stun forbids, is declared anew at the fighter's turn).
+"""
+
+from __future__ import annotations
+
+import icepool
+import pytest
+import yaml
+from helpers import SCENARIOS, face
+from opencore_helpers import act, attack, d100, duel, member, parse
+
+from sim.core.actions import Attack, Defend
+from sim.core.combatant import Status
+from sim.core.engine import Encounter
+from sim.rulesets.opencore.rules import HELPLESS_DEFENSE, helpless_odds, helpless_verdict
+from sim.rulesets.opencore.tables import Role
+from sim.scenario import load
+
+
+def knocked_out_duel(**b_extra):
+    """A hits B with a 1d10 Impact blow whose critical (115) knocks B out for 1 round."""
+    enc, a, b = duel(member("A", skills={"melee": 100}, damage="1d10", critical="impact"),
+                     member("B", hp=100, abilities={"con": 40}, **b_extra))
+    attack(enc, a, b, *d100(90, 50), face(1), *d100(95))
+    assert b.knocked_out == 1 and b.in_fight
+    return enc, a, b
+
+
+# ------------------------------------------------------------------ down for a while
+def test_an_attack_on_a_knocked_out_fighter_meets_no_defense():
+    enc, a, b = knocked_out_duel(skills={"evade": 100})
+    # one d100 for the attack, none for the defense: 20 + 100 beats the 0 it counts as
+    attack(enc, a, b, *d100(20), face(5), *d100(1))
+    assert (a.hits, b.hp) == (2, 84 - 5)
+
+
+def test_the_knocked_out_roll_no_defender_fumble_and_the_attacker_may_still_fumble():
+    assert helpless_verdict(6, -5) == (True, None)  # 6 - 5 = 1 > 0
+    assert helpless_verdict(6, -6) == (False, None)  # a tie goes to the defender
+    assert helpless_verdict(5, 100) == (False, Role.ATTACKER)  # 01-05 fumbles, whatever
+    assert HELPLESS_DEFENSE == 0
+
+
+@pytest.mark.parametrize("skill", [-200, -60, -6, -5, 0, 30, 100])
+def test_helpless_odds_are_exact(skill):
+    # icepool: a d100 that is not a fumble (06-100) and whose total beats 0
+    exact = icepool.d(100).map(lambda a: a > 5 and a + skill > HELPLESS_DEFENSE
+                               ).probability(True)
+    assert helpless_odds(skill).hit == pytest.approx(float(exact), abs=1e-12)
+    assert helpless_odds(skill).defender_fumble == 0
+
+
+def test_a_knocked_out_fighter_declares_nothing_and_loses_a_declared_action():
+    enc, a, b = knocked_out_duel()
+    assert enc.ruleset.declaration_order(enc, [a, b]) == [a]
+    act(enc, b, Attack(a))  # declared before the blow: no roll, no attack
+    assert b.attacks == 0 and a.hp == a.max_hp
+
+
+def test_the_fight_goes_on_while_the_last_fighter_is_knocked_out():
+    # a single round: B knocked out must not end the fight (the engine's count)
+    enc, a, b = knocked_out_duel()
+    assert enc.sides_left == 2
+
+
+def mace_duel():
+    data = yaml.safe_load((SCENARIOS / "neutral_duel.yaml").read_text())
+    for side in data["sides"].values():
+        for m in side:
+            m["weapon"] = "mace"
+    return parse(data["sides"], max_rounds=20)
+
+
+def test_no_mace_duel_ends_with_its_loser_knocked_out_above_zero_hp():
+    # the issue's check: before the ruling 30 of 200 decided fights did (the Impact
+    # critical "unconscious 1 round" took the last fighter out and the engine scored a win)
+    sc = mace_duel()
+    bad = decided = 0
+    for seed in range(150):
+        enc = Encounter(sc, "opencore", seed=seed)
+        enc.run()
+        standing = enc.sides_standing()
+        if len(standing) != 1:
+            continue
+        decided += 1
+        losers = [c for c in enc.combatants if c.side not in standing]
+        bad += any(c.status is Status.UNCONSCIOUS and c.hp > 0 for c in losers)
+    assert decided > 100 and bad == 0
+
+
+# ------------------------------------------------------------------ harm not meant to kill
+def fist_duel(lethal: bool | None = None):
+    options = {} if lethal is None else {"options": {"opencore": {"lethal_unarmed": lethal}}}
+    return duel(member("A", weapon="unarmed", skills={"hand_to_hand": 100}, damage="1d10"),
+                member("B", hp=5, abilities={"con": 40}), **options)
+
+
+def test_a_fist_that_takes_hp_below_zero_leaves_zero_hp_and_no_bleeding():
+    enc, a, b = fist_duel()
+    attack(enc, a, b, *d100(50, 50), face(10), *d100(1))  # 5 - 10 = -5 -> 0
+    assert (b.hp, b.status, b.bleeding) == (0, Status.UNCONSCIOUS, False)
+    enc.env.run(until=60)
+    assert (b.hp, b.status) == (0, Status.UNCONSCIOUS)
+
+
+def test_lethal_unarmed_lets_a_fist_draw_blood():
+    enc, a, b = fist_duel(lethal=True)
+    attack(enc, a, b, *d100(50, 50), face(10), *d100(1))
+    assert (b.hp, b.status, b.bleeding) == (-5, Status.UNCONSCIOUS, True)
+
+
+def test_a_weapon_still_takes_hp_below_zero():
+    enc, a, b = duel(member("A", skills={"melee": 100}, damage="1d10"),
+                     member("B", hp=5, abilities={"con": 40}))
+    attack(enc, a, b, *d100(50, 50), face(10), *d100(1))
+    assert (b.hp, b.bleeding) == (-5, True)
+
+
+def test_a_brawl_kills_nobody_to_the_end_of_the_scene():
+    # 3 v 3 fists: 2.56 deaths a fight before the ruling (all of them bled out after it)
+    sc = load(SCENARIOS / "brawl.yaml")
+    deaths = 0
+    for seed in range(100):
+        enc = Encounter(sc, "opencore", seed=seed)
+        enc.run()  # the aftermath included
+        deaths += sum(c.status is Status.DEAD for c in enc.combatants)
+    assert deaths / 100 <= 0.5
+
+
+# ------------------------------------------------------------------ actions that find a target
+def test_an_attack_on_a_foe_already_down_goes_to_another_in_reach():
+    sides = {"a": [member("A", skills={"melee": 100}, damage="1d10")],
+             "b": [member("B1", hp=5), member("B2", hp=100)]}
+    enc = Encounter(parse(sides), "opencore", seed=0)
+    a, b1, b2 = enc.combatants
+    enc.take_out(b1, Status.DEAD)
+    act(enc, a, Attack(b1), *d100(50, 50), face(3), *d100(1))
+    assert (a.attacks, b2.hp) == (1, 97)
+
+
+def test_a_fighter_stunned_since_it_declared_defends_instead_of_losing_its_attack():
+    enc, a, b = duel(member("A", skills={"melee": 100, "evade": 40}), member("B"))
+    a.stun = 1
+    act(enc, a, Attack(b))
+    assert (a.attacks, a.defending) == (0, True)
+    assert isinstance(enc.declared[a][0], Defend)
+
+
+def test_a_stunned_fighter_declares_no_attack():
+    enc, a, b = duel(member("A", skills={"melee": 100, "evade": 40}), member("B"))
+    a.stun = 1
+    assert not enc.advisor.can_hit(enc, a, b)
+    assert [type(i) for i in enc.declare(a)] == [Defend]
