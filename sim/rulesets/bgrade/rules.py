@@ -1,7 +1,7 @@
 """B-Grade's pure rules: degrees of success, benefits, difficulty, the wound and Shock tracks.
 
 Rules (RULES.md ``bgrade``): the width of the set used for an attack gives its degree of
-success -- 2 minimal (no wound; 1 Shock on the foe or +1d on the next attack), 3/4/5 adequate,
+success -- 2 minimal (no wound; +1d on the next attack and +1 Shock on the foe), 3/4/5 adequate,
 good, spectacular (1/2/3 wounds + one benefit), 6+ (ruling) width - 2 wounds + one benefit.
 Benefits: +1d next attack, +1 Shock, disarm (width >= 4), knock out (width >= 5).
 Difficulty D: a width-2 set needs height > D; width 3+ always beats it. Five wound boxes
@@ -13,6 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from fractions import Fraction
 from math import factorial
+from typing import NamedTuple
 
 WOUND_BOXES = 5
 DEGREE_NAMES = {2: "minimal", 3: "adequate", 4: "good", 5: "spectacular"}
@@ -45,10 +46,33 @@ def degree_wounds(width: int) -> int:
     return width - 2 if width > 2 else 0
 
 
+# Ruling "minimal success: a small bonus and a benefit" (RULES.md ``bgrade``, "Degrees of
+# success", amended; seed 000: "you get a small bonus to your next attack plus an extra
+# benefit that you choose from a list (such as causing a point of shock on your foe)"):
+# a width-2 hit always gives the attacker this many dice on its next attack, and its one
+# benefit is +1 Shock on the foe (``allowed_benefits``).
+MINIMAL_BONUS_DICE = 1
+
+
+def small_bonus(width: int) -> int:
+    """Dice a hit of this width gives its attacker's next attack besides its benefit.
+
+    ``MINIMAL_BONUS_DICE`` for a minimal success (width 2), 0 for wider sets (their wounds
+    are their reward).
+    """
+    return MINIMAL_BONUS_DICE if width == 2 else 0
+
+
 def allowed_benefits(width: int) -> tuple[Benefit, ...]:
-    """The benefits a success of this width may choose from (none below width 2)."""
+    """The benefits a success of this width may choose from (none below width 2).
+
+    A minimal success (width 2) has one: +1 Shock (its +1d is the small bonus that comes
+    with it, ``small_bonus``).
+    """
     if width < 2:
         return ()
+    if width == 2:
+        return (Benefit.SHOCK,)
     allowed = [Benefit.BONUS_DIE, Benefit.SHOCK]
     if width >= DISARM_WIDTH:
         allowed.append(Benefit.DISARM)
@@ -61,7 +85,8 @@ def choose_benefit(width: int, *, foe_out: bool, foe_armed: bool, shock_lands: b
                    shock_fills: bool) -> Benefit:
     """The benefit the AI takes (every profile: it is part of resolving a hit).
 
-    Ruling (AI), the first that applies:
+    Ruling (AI), the first that applies (a minimal success has +1 Shock alone, 0.):
+    0. width 2: +1 Shock, the one benefit allowed (stopped by armor or not);
     1. the foe is already down (the hit's own wounds or Shock did it): +1d, nothing else helps;
     2. knock out, if allowed (width >= 5);
     3. +1 Shock, if armor lets it through and it fills the foe's Shock track (out of the fight
@@ -74,6 +99,8 @@ def choose_benefit(width: int, *, foe_out: bool, foe_armed: bool, shock_lands: b
     sailors (4-dice pools) 1.3% instead of 8.8%, the last stand's goblins (2-dice pools) 30%
     instead of 71%.
     """
+    if width == 2:
+        return SHOCK
     if foe_out:
         return BONUS_DIE
     if width >= KNOCK_OUT_WIDTH:
@@ -83,6 +110,29 @@ def choose_benefit(width: int, *, foe_out: bool, foe_armed: bool, shock_lands: b
     if width >= DISARM_WIDTH and foe_armed:
         return DISARM
     return SHOCK if shock_lands else BONUS_DIE
+
+
+def area_speed(s: tuple[int, int]) -> tuple[int, int]:
+    """Ruling "speed by area": a set's speed is its area, then its width.
+
+    RULES.md ``bgrade``, amended; seed 000: "the Area of the Set indicates, in general, how
+    quickly the task is performed". A set ``(width, height)`` acts in order of its area
+    (width x height), largest first; equal areas by the wider set; equal area and width is
+    the same set, simultaneous.
+    A 2x9 (18) acts before a 3x5 (15); a 3x4 before a 2x6 (both 12). Replaces ORE's
+    widest-first order under B-Grade (``BGradeRuleset.speed``).
+    """
+    width, height = s
+    return (width * height, width)
+
+
+def area_in_time(defense: tuple[int, int], attack: tuple[int, int]) -> bool:
+    """Speed by area for defenses: in time against an attack of smaller or equal area.
+
+    Ties of area go to the defender, whatever the widths. ``defense`` and ``attack`` are
+    ``area_speed`` keys.
+    """
+    return defense[0] >= attack[0]
 
 
 def beats_difficulty(width: int, height: int, difficulty: int) -> bool:
@@ -118,30 +168,52 @@ def p_beats_difficulty(dice: int, difficulty: int, sides: int = 10) -> float:
     return float(1 - failing / sides**dice)
 
 
-def armor_soak(ar: int, ap: int) -> int:
+class Soak(NamedTuple):
+    """B-Grade armor (``armor_soak``): what it takes off a hit.
+
+    ``wounds``: wounds (or a Shock weapon's Shock) taken off; ``shock``: the Shock its odd
+    point stops.
+    """
+
+    wounds: int
+    shock: int
+
+    def __str__(self) -> str:
+        """``1`` (chain), ``1+1 Shock`` (plate), ``0+1 Shock`` (leather)."""
+        return f"{self.wounds}+{self.shock} Shock" if self.shock else str(self.wounds)
+
+
+def armor_soak(ar: int, ap: int) -> Soak:
     """B-Grade armor from an ORE torso AR and the weapon's armor piercing.
 
     Ruling (armor, no locations): the torso's AR minus AP, halved (rounded down, the cardinal
     rule): B-Grade's track has 5 wound boxes where ORE's torso has 10, so every damage number
-    halves, armor too. Leather 0, chain 1, plate 1, kevlar 1.
+    halves, armor too. Ruling "armor keeps its order" (RULES.md: none < leather < chain <
+    plate in protection): the odd point the halving drops is not lost, it stops one Shock
+    of the hit. Leather 0 + 1 Shock, chain 1, plate 1 + 1 Shock, kevlar 1 (halved alone,
+    plate counted as chain and leather as none).
     """
-    return max(0, ar - ap) // 2
+    points = max(0, ar - ap)
+    return Soak(points // 2, points % 2)
 
 
-def hit_damage(width: int, killing_weapon: bool, soak: int) -> tuple[int, int, int]:
+def hit_damage(width: int, killing_weapon: bool, soak: Soak) -> tuple[int, int, int]:
     """``(wounds, shock, soak left)`` a hit of this width deals through armor ``soak``.
 
     Ruling (weapons): the width alone sets the amount (weapon quality adds nothing); a weapon
     with any Killing in its ORE damage deals it as wounds, a Shock-only weapon (fists, club)
-    as Shock. Ruling (armor): the soak comes off that amount; what is left of it also stops
-    the Shock of the hit's benefit (as ORE's AR comes off both Killing and Shock).
+    as Shock. Ruling (armor): ``soak.wounds`` comes off that amount (a Shock weapon's Shock
+    meets ``soak.shock`` too); what is left of the armor (unused wound soak and the odd
+    Shock point) stops the Shock of the hit's benefit (as ORE's AR comes off both Killing
+    and Shock).
     """
     amount = degree_wounds(width)
-    stopped = min(soak, amount)
-    amount -= stopped
+    full = soak.wounds + soak.shock
     if killing_weapon:
-        return amount, 0, soak - stopped
-    return 0, amount, soak - stopped
+        stopped = min(soak.wounds, amount)
+        return amount - stopped, 0, full - stopped
+    stopped = min(full, amount)
+    return 0, amount - stopped, full - stopped
 
 
 class Track:

@@ -40,18 +40,21 @@ from sim.rulesets.bgrade.rules import (
     SHOCK,
     Track,
     allowed_benefits,
+    area_in_time,
+    area_speed,
     armor_soak,
     beats_difficulty,
     choose_benefit,
     degree_name,
     degree_wounds,
     hit_damage,
+    small_bonus,
 )
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
 from sim.rulesets.ore.log import given_text, intent_text
-from sim.rulesets.ore.rules import RolledSet, assign_sets, penalty_text
+from sim.rulesets.ore.rules import RolledSet, assign_sets, hit_costs_a_die, penalty_text
 from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 from sim.rulesets.registry import register
 
@@ -99,6 +102,9 @@ class BGradeRuleset(OreRuleset):
     per_extra_action = 0  # several actions carry no penalty
     fighter_class: ClassVar[type[OreFighter]] = BGradeFighter
     deck: DramaDeck | None = None  # the fight's deck, made in ``start``
+    # speed by area (``rules.area_speed``), for the order of sets and for defenses
+    speed = staticmethod(area_speed)
+    in_time = staticmethod(area_in_time)
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> BGradeFighter:
@@ -309,7 +315,11 @@ class BGradeRuleset(OreRuleset):
 
     def _damage(self, enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
                 s: RolledSet, gobbled: int) -> int:
-        """Wounds and Shock on the track, then a benefit; returns the wounds and Shock dealt."""
+        """Wounds and Shock on the track, then a benefit; returns the wounds and Shock dealt.
+
+        A minimal success (width 2) also gives its attacker the small bonus (``small_bonus``:
+        +1d on its next attack) beside its benefit (+1 Shock).
+        """
         ar = armor_soak(target.armor[TORSO], f.weapon.ap)
         wounds, shock, soak_left = hit_damage(width, lethal(f), ar)
         track = target.wounds
@@ -318,13 +328,14 @@ class BGradeRuleset(OreRuleset):
             width, foe_out=track.dead or track.unconscious,
             foe_armed=not target.weapon.unarmed, shock_lands=not soak_left,
             shock_fills=track.shock_fills())
-        if enc.asks(f):
-            allowed = allowed_benefits(width)
+        allowed = allowed_benefits(width)
+        if len(allowed) > 1 and enc.asks(f):
             # the labels stay the rule's words (answers and records name them)
             stopped = " (its armor would stop +1 Shock)" if soak_left else ""
             benefit = enc.choose(f, f"{f.name}'s {degree_name(width)} success on "
                                  f"{target.name}: which benefit?{stopped}",
                                  [(b.value, b) for b in allowed], allowed.index(benefit))
+        f.bonus += small_bonus(width)
         # the armor left after the hit's own harm stops the benefit's Shock (``hit_damage``);
         # the AI never picks it then (``choose_benefit``), a player may
         extra_shock = benefit is SHOCK and not soak_left
@@ -334,17 +345,21 @@ class BGradeRuleset(OreRuleset):
             track.take(0, 1)
         elif benefit is DISARM:
             disarm(target)
-        lost = self.lose_die(enc, target, s.key)  # hit before acting, even a minimal success
+        marked = wounds + shock + extra_shock
+        # hit before acting: only a hit that marked a box (``hit_costs_a_die``)
+        lost = self.lose_die(enc, target, s.key) if hit_costs_a_die(marked) else None
         if enc.log is not None:
             self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
                           benefit is SHOCK and not extra_shock)
         if track.dead:
             enc.take_out(target, Status.DEAD, "the 5th wound")
         elif benefit is KNOCK_OUT:
+            # a knock-out has no set time: out of the fight, not "down for a while"
+            # (RULES.md, "Out of the fight"; docs/rules/bgrade.md)
             enc.take_out(target, Status.UNCONSCIOUS, "knocked out")
         elif track.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "Shock track full")
-        return wounds + shock + extra_shock
+        return marked
 
     # ------------------------------------------------------------ log text
     def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:
@@ -387,15 +402,18 @@ class BGradeRuleset(OreRuleset):
         degree = degree_name(width)
         after = f" after {gobbled} gobbled" if gobbled else ""
         harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"
-        if ar:  # a minimal success deals no wound, armor or not: only its benefit
+        if any(ar):  # a minimal success deals no wound, armor or not: only its benefit
             stopped = not (wounds or shock) and degree_wounds(width)
             harm = f"stopped by armor ({ar})" if stopped else f"{harm} (armor {ar})"
+        bonus = small_bonus(width)
         text = (f"{s} {f.name} hits {target.name}: {degree} success (width {width}{after}), "
-                f"{harm}; {benefit.value}{' (stopped by armor)' if shock_stopped else ''} -> "
+                f"{harm}; {f'+{bonus}d on the next attack and ' if bonus else ''}"
+                f"{benefit.value}{' (stopped by armor)' if shock_stopped else ''} -> "
                 f"{target.wounds.summary()}.")
         if lost is not None:
             text += (f" {target.name} loses a die from the set of its "
                      f"{intent_text(lost.intent)} (now {lost.payload}).")
         enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
-                 degree=degree, wounds=wounds, shock=shock, armor=ar, benefit=benefit.name,
+                 degree=degree, wounds=wounds, shock=shock, armor=sum(ar),
+                 benefit=benefit.name,
                  **({"benefit_stopped": True} if shock_stopped else {}), text=text)

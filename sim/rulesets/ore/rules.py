@@ -42,9 +42,11 @@ class RolledSet:
 
     __slots__ = ("width", "height", "key", "used")
 
-    def __init__(self, s: Set):
+    def __init__(self, s: Set, key: tuple[int, ...] | None = None):
         self.width, self.height = s
-        self.key = s  # (width, height) as rolled: timing does not change when dice are lost
+        # the set's speed as rolled (ORE: (width, height); B-Grade: its area first):
+        # timing does not change when dice are lost
+        self.key = s if key is None else key
         self.used = 0  # gobble dice spent (defense sets)
 
     def __str__(self) -> str:
@@ -297,13 +299,25 @@ def assign_sets(intents: Sequence[Intent], sets: list[Set],
     return [(intents[k], chosen[k]) for k in range(len(intents))]
 
 
-def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[str, RolledSet]],
+def in_time(defense: tuple[int, ...], attack: tuple[int, ...]) -> bool:
+    """ORE: a defense set is in time against an attack when it is at least as fast.
+
+    Its (width, height) as rolled is at least the attack's: wider, or as wide and at least
+    as high; ties go to the defender. (B-Grade compares areas: ``bgrade.rules``.)
+    """
+    return defense >= attack
+
+
+def gobble(width: int, height: int, key: tuple[int, ...], defenses: list[tuple[str, RolledSet]],
            *, melee: bool, unarmed_attack: bool, can_parry: bool, shield: bool,
-           arms: bool = True) -> tuple[int, int]:
+           arms: bool = True,
+           timely: Callable[[tuple[int, ...], tuple[int, ...]], bool] = in_time
+           ) -> tuple[int, int]:
     """Spend the defender's gobble dice on one attack set.
 
     A gobble die removes one die from an attack whose height is at most its own, when the
-    defense set is at least as fast (wider, or as wide and at least as high). Parry works
+    defense set is in time against it (``timely``: ORE's ``in_time``, at least as fast,
+    by default; the attack's speed is ``key``). Parry works
     against melee only (ruling: a shield also parries missiles), needs a usable arm (``arms``),
     and a melee weapon or a shield unless the attack is unarmed (``can_parry``). The
     defender spends just enough to bring the attack below width 2, or all it has left (each
@@ -317,7 +331,7 @@ def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[s
         if width < 2:
             break
         left = d.width - d.used
-        if d.width < 2 or left <= 0 or d.key < key or d.height < height:
+        if d.width < 2 or left <= 0 or d.height < height or not timely(d.key, key):
             continue
         if kind == "parry" and (not arms or not (melee or shield)
                                 or not (can_parry or unarmed_attack)):
@@ -329,7 +343,19 @@ def gobble(width: int, height: int, key: tuple[int, int], defenses: list[tuple[s
     return width, gobbled
 
 
-def lose_die(pending: list[TimedAction], faster: tuple[int, int]) -> TimedAction | None:
+def hit_costs_a_die(marked: int) -> bool:
+    """Ruling "a stopped hit costs no die" (RULES.md ``ore``, "Hit before you act", amended).
+
+    Only a *damaging* hit takes a die from the victim's slower sets: one that marked at
+    least one box of Shock or Killing (``marked``: the boxes it marked, after armor). A hit
+    that armor stops entirely costs nothing: with a die lost to every harmless arrow, a
+    fighter in plate stood still for whole fights (ORE's ambush drew 95% of its fights
+    with six archers). ORE and B-Grade both ask here.
+    """
+    return marked > 0
+
+
+def lose_die(pending: list[TimedAction], faster: tuple[int, ...]) -> TimedAction | None:
     """Hit before acting: take one die off one of the victim's sets slower than ``faster``.
 
     The AI gives up the least useful die: from its widest set when that set stays a set
@@ -343,7 +369,7 @@ def lose_die(pending: list[TimedAction], faster: tuple[int, int]) -> TimedAction
     return victim
 
 
-def slower_sets(pending: list[TimedAction], faster: tuple[int, int]) -> list[TimedAction]:
+def slower_sets(pending: list[TimedAction], faster: tuple[int, ...]) -> list[TimedAction]:
     """The sets a hit of speed ``faster`` can cost a die: not yet acted, slower, still sets."""
     return [a for a in pending if not a.done and a.payload.key < faster
             and a.payload.width >= 2]

@@ -37,6 +37,8 @@ from sim.rulesets.ore.rules import (
     arms_ok,
     assign_sets,
     gobble,
+    hit_costs_a_die,
+    in_time,
     parry_implement,
     penalty_terms,
     situation_terms,
@@ -125,7 +127,10 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         return actions
 
     def _schedule(self, actions: list[TimedAction]) -> None:
-        """Offsets from the sets' speed: widest first, ties by height, equal sets together."""
+        """Offsets from the sets' speed (``speed``, kept as ``RolledSet.key``).
+
+        Fastest first; equal speeds together.
+        """
         if not actions:
             return
         rank = offsets_by_rank([a.payload.key for a in actions], self.seconds_per_round)
@@ -141,7 +146,8 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         """
         log = enc.log
         if len(intents) == 1 and type(intents[0]) in UNROLLED:
-            actions.append(TimedAction(0.0, f, intents[0], RolledSet(UNROLLED_SET)))
+            actions.append(TimedAction(0.0, f, intents[0],
+                                       RolledSet(UNROLLED_SET, self.speed(UNROLLED_SET))))
             if log is not None:
                 enc.emit("declare", who=f.name, text=f"{f.name} declares "
                          f"{intent_text(intents[0], enc.field)} ({f.why}).")
@@ -178,7 +184,16 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
             self._commit_one(enc, f, intent, s, actions)
 
     @staticmethod
-    def _commit_one(enc: Encounter, f: OreFighter, intent: Intent, s: Set | None,
+    def speed(s: Set) -> tuple[int, ...]:
+        """A set's speed, the order of resolution: ORE's widest first, ties by height.
+
+        Identical sets are simultaneous. B-Grade orders by area (``BGradeRuleset.speed``).
+        """
+        return s
+
+    in_time = staticmethod(in_time)  # when a defense set gobbles in time (B-Grade: by area)
+
+    def _commit_one(self, enc: Encounter, f: OreFighter, intent: Intent, s: Set | None,
                     actions: list[TimedAction]) -> None:
         """One ``(intent, set)`` of ``_commit``."""
         if s is None:
@@ -189,7 +204,7 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
                 if f.weapon.reload:
                     f.loaded = False
             return
-        action = TimedAction(0.0, f, intent, RolledSet(s))
+        action = TimedAction(0.0, f, intent, RolledSet(s, self.speed(s)))
         actions.append(action)
         f.sets.append(action)
         if type(intent) is Defend:
@@ -268,7 +283,8 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
             width, gobbled = gobble(
                 width, s.height, s.key, target.defenses, melee=not f.weapon.ranged,
                 unarmed_attack=f.weapon.unarmed, shield=target.shield,
-                can_parry=parry_implement(target), arms=arms_ok(target))
+                can_parry=parry_implement(target), arms=arms_ok(target),
+                timely=self.in_time)
             if width < 2:
                 reason = f"{target.name} gobbles {count(gobbled, 'die', 'dice')}"
         if not reason and not self._always_hits:
@@ -301,8 +317,10 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         # what a filling limb will pass on to the torso, for the log (before the hit marks it)
         spilled = spilled_text(target.wounds, loc, killing, shock) if enc.log is not None else ""
         landed = target.wounds.take(loc, killing, shock)
-        # hit before acting, even if armor stopped it (nothing to lose with no set pending)
-        lost = self.lose_die(enc, target, s.key) if target.sets else None
+        # hit before acting: only a hit that marked a box (``hit_costs_a_die``); nothing to
+        # lose with no set pending
+        lost = (self.lose_die(enc, target, s.key)
+                if target.sets and hit_costs_a_die(killing + shock) else None)
         if enc.log is not None:
             where = LOCATION_NAMES[loc] + ("" if landed == loc else
                                            f" (useless, to the {LOCATION_NAMES[landed]})")

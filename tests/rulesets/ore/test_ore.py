@@ -225,13 +225,25 @@ def test_a_dodge_declared_in_the_round_stops_a_slower_attack():
 
 
 # ------------------------------------------------------------------ timing and die loss
-def test_hit_before_acting_costs_a_die_even_when_armor_stops_it():
+def test_a_hit_armor_stops_entirely_costs_no_die():
+    # ruling "a stopped hit costs no die" (RULES.md ore, "Hit before you act", amended)
     enc, a, b = encounter(fighter("A", weapon="unarmed"), fighter("B", armor="plate"))
-    # A: 3x4 (faster) fists -> 3 Shock - AR 3 = nothing; B: 2x9, loses a die and fails
+    # A: 3x4 (faster) fists -> 3 Shock - AR 3 = nothing; B's 2x9 keeps its dice and hits
     actions = plan(enc, [(a, [Attack(b)]), (b, [Attack(a)])],
                    [4, 4, 4, 1, 2, 3] + [9, 9, 1, 2, 3, 5])
     resolve(enc, actions)
     assert b.wounds.summary() == "unhurt"
+    assert (a.hits, b.attacks, b.hits) == (1, 1, 1)
+    assert actions[1].payload.width == 2
+
+
+def test_a_hit_that_marks_a_box_costs_a_die():
+    enc, a, b = encounter(fighter("A", weapon="unarmed"), fighter("B", armor="leather"))
+    # A: 3x4 fists -> 3 Shock - AR 1 = 2 Shock on the left arm; B's 2x9 loses a die and fails
+    actions = plan(enc, [(a, [Attack(b)]), (b, [Attack(a)])],
+                   [4, 4, 4, 1, 2, 3] + [9, 9, 1, 2, 3, 5])
+    resolve(enc, actions)
+    assert b.wounds.shock[LEFT_ARM] == 2
     assert (a.hits, b.attacks, b.hits) == (1, 1, 0)
 
 
