@@ -25,6 +25,8 @@ class Weapon:
         ranges: Close, medium and long range in metres; None for a melee weapon.
         reload_actions: Actions needed to reload after each shot.
         difficulty: Added to the attacker's target number (improvised weapons +5).
+        unarmed: A fist or knuckles: harm not meant to kill (RULES.md; a blow that would
+            kill knocks out instead, unless the option ``lethal_unarmed``).
     """
 
     name: str
@@ -34,6 +36,7 @@ class Weapon:
     ranges: tuple[int, int, int] | None = None
     reload_actions: int = 0
     difficulty: int = 0
+    unarmed: bool = False
     ranged: bool = field(init=False, repr=False, compare=False)
     """Whether it shoots (attacks with Dexterity) rather than strikes (Agility): a field set
     from ``ranges``, not a property, as the encounter loop asks it many times a turn."""
@@ -82,9 +85,11 @@ def _armors(*armors: Armor) -> MappingProxyType[str, Armor]:
 
 
 WEAPONS = _weapons(
-    # Ruling: fists and knuckles use the skill "brawling".
-    Weapon("fist", "brawling", DiceCode(0)),
-    Weapon("knuckles", "brawling", DiceCode(0, 2)),
+    # Ruling: fists and knuckles use the skill "brawling", and are unarmed: a beating knocks
+    # out rather than kills (RULES.md "Harm that is not meant to kill"). A beast's claws,
+    # bite and horns are natural weapons, meant to kill.
+    Weapon("fist", "brawling", DiceCode(0), unarmed=True),
+    Weapon("knuckles", "brawling", DiceCode(0, 2), unarmed=True),
     # Ruling: the seed has no beasts. Natural weapons use brawling, with a knife's +1D; horns
     # gore like a staff (+1D+1).
     Weapon("claws", "brawling", DiceCode(1)),

@@ -312,11 +312,28 @@ class OpenD6Combat:
             damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
             resistance, res = self._roll(enc, res_code.dice, res_code.pips)
         dealt, words = self._harm(enc, target, damage, resistance)
+        beaten = target.level is DEAD and f.weapon.unarmed and not self.options.lethal_unarmed
+        if beaten:  # knocked out, not dead: its health stops one short (``_short_of_death``)
+            self._short_of_death(target)
         if enc.log is not None:
             enc.emit("damage", who=f.name, target=target.name, damage=damage,
                      resistance=resistance, state=target.state(),
                      text=f"    damage {code}: {dmg} vs {target.name}'s resistance "
                           f"{res_code}: {res} -> {words}; {target.name}: {target.state()}.")
-        if target.level is DEAD:
+        if beaten:
+            enc.take_out(target, Status.UNCONSCIOUS, "beaten senseless by an unarmed blow, "
+                         "not killed" if enc.log is not None else "")
+        elif target.level is DEAD:
             enc.take_out(target, Status.DEAD, target.state())
         return dealt
+
+    def _short_of_death(self, target: D6Fighter) -> None:  # pragma: no cover - overridden
+        """An unarmed blow reached the wounds (or HP) that kill: one step short instead.
+
+        RULES.md "Harm that is not meant to kill" (seed 004's "cannot take actions / Dead":
+        the first for a beating, the second for weapons; option ``lethal_unarmed`` turns it
+        off). Ruling: the fighter keeps the health one short of death (4 wounds, or 1 HP:
+        mortally wounded) and is out of the fight, unconscious; a campaign carries it on at
+        that level. Each variant sets its own measure.
+        """
+        raise NotImplementedError

@@ -122,6 +122,8 @@ class OpenD6Options(Strict):
             hit it). Off by default: RULES.md's pinned is held in place (grappled, prone,
             helpless), and being shot at pins only with this option. The older key
             ``pinning`` is still read as this option.
+        lethal_unarmed: a fist or knuckles may kill like any weapon. Off by default:
+            RULES.md "Harm that is not meant to kill" (``OpenD6Combat._short_of_death``).
     """
 
     complication: bool = False
@@ -129,6 +131,7 @@ class OpenD6Options(Strict):
     encumbrance: bool = False
     suppressive_fire: bool = Field(
         default=False, validation_alias=AliasChoices("suppressive_fire", "pinning"))
+    lethal_unarmed: bool = False
 
 
 class WoundOptions(OpenD6Options):

@@ -79,6 +79,11 @@ class OpenD6HpRuleset(OpenD6Ruleset):
             return lost, ""
         return lost, f"{lost} HP lost" if lost else "no damage"
 
+    def _short_of_death(self, target: D6Fighter) -> None:
+        """1 HP: mortally wounded (``OpenD6Combat._short_of_death``)."""
+        target.hp = 1
+        target.level = self.level_of(target)
+
     def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
         """Whether a hit at average damage against average resistance takes its HP."""
         expected = actor.damage_code.average - target.resist_code.average

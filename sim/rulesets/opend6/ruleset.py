@@ -127,6 +127,11 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         return dealt, (f"{taken} wound{'s' if taken != 1 else ''} (damage >= {taken} x "
                        "resistance)" if taken else "no wound")
 
+    def _short_of_death(self, target: D6Fighter) -> None:
+        """One wound short of the limit: mortally wounded (``OpenD6Combat._short_of_death``)."""
+        target.wounds = self.options.wounds_limit - 1
+        target.level = self.level_of(target)
+
     def _set_level(self, enc: Encounter, target: D6Fighter, level: WoundStatus) -> None:
         """Set a new wound level; a stun lasts the rest of this round.
 

@@ -1,0 +1,70 @@
+"""OpenD6 under RULES.md's amended "Harm that is not meant to kill" (option ``lethal_unarmed``).
+
+Seed 004: "5 wounds or 0 HP = cannot take actions / Dead": the first for a beating, the
+second for weapons. A fist or knuckles that would kill knocks out, one step short of death.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import SCENARIOS
+from opend6_helpers import duel, member, turn
+
+from sim.core.actions import Attack
+from sim.core.combatant import Status
+from sim.core.engine import Encounter
+from sim.rulesets.opend6.rules import WoundStatus
+from sim.scenario import load
+
+# the attack 3D (Agility 2D + brawling 1D): 5 5 5 = 15 hits the 10; damage 2D (Strength):
+# 5 5 = 10 against resistance 2D (Endurance): 2 2 = 4 -> 2 wounds
+DICE = [5, 5, 5, 5, 5, 2, 2]
+
+
+def fists(ruleset: str = "opend6", lethal: bool | None = None, weapon: str = "unarmed"):
+    opts = {} if lethal is None else {"options": {ruleset: {"lethal_unarmed": lethal}}}
+    return duel(member("A", weapon=weapon, skills={"brawl": 1}),
+                member("B", weapon="unarmed"), ruleset, **opts)
+
+
+def test_a_beating_that_reaches_the_wound_limit_knocks_out():
+    enc, a, b = fists()
+    b.wounds = 3
+    turn(enc, a, Attack(b), dice=DICE)
+    assert (b.status, b.wounds, b.level) == (Status.UNCONSCIOUS, 4,
+                                             WoundStatus.MORTALLY_WOUNDED)
+
+
+def test_lethal_unarmed_lets_the_beating_kill():
+    enc, a, b = fists(lethal=True)
+    b.wounds = 3
+    turn(enc, a, Attack(b), dice=DICE)
+    assert (b.status, b.wounds) == (Status.DEAD, 5)
+
+
+def test_a_weapon_still_kills():
+    enc, a, b = duel(member("A", weapon="club", skills={"melee": 1}),
+                     member("B", weapon="unarmed"))
+    b.wounds = 3
+    # club: Strength 2D + 1D = 3D damage: 5 5 5 = 15 vs 4 -> 3 wounds
+    turn(enc, a, Attack(b), dice=[5, 5, 5, 5, 5, 5, 2, 2])
+    assert b.status is Status.DEAD
+
+
+def test_a_beating_under_hit_points_leaves_one_hp():
+    enc, a, b = fists("opend6-hp")
+    b.hp = 5
+    turn(enc, a, Attack(b), dice=DICE)  # 10 - 4 = 6 HP off 5
+    assert (b.status, b.hp) == (Status.UNCONSCIOUS, 1)
+
+
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+def test_a_brawl_kills_nobody_to_the_end_of_the_scene(ruleset):
+    # 3 v 3 fists: 3.45 (opend6) and 3.32 (opend6-hp) deaths a fight before the ruling
+    sc = load(SCENARIOS / "brawl.yaml")
+    deaths = 0
+    for seed in range(100):
+        enc = Encounter(sc, ruleset, seed=seed)
+        enc.run()
+        deaths += sum(c.status is Status.DEAD for c in enc.combatants)
+    assert deaths / 100 <= 0.5
