@@ -87,7 +87,9 @@ def test_a_file_is_no_output_folder(tmp_path):
         files.make_out_dir(blocker / "sub")
 
 
-def test_where_batches_go(tmp_path):
+def test_where_batches_go(tmp_path, monkeypatch):
+    # the default folder is made at once: under this test's own folder, not the repository's
+    monkeypatch.setattr(files, "RESULTS_ROOT", tmp_path / "results")
     assert files.batch_targets(tmp_path, ["ore"]) == {"ore": tmp_path}
     assert files.batch_targets(tmp_path, ["ore", "opend6"]) == {
         "ore": tmp_path / "ore", "opend6": tmp_path / "opend6"}

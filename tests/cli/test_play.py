@@ -595,7 +595,7 @@ def test_a_replay_under_other_code_says_the_fight_may_differ(capsys, monkeypatch
     assert older.code == 0 and "did not note its code" in older.err
 
 
-# --- found in review: answers and records that must be refused cleanly, or taken --------
+# --- answers and records that must be refused cleanly, or taken ------------------------
 
 
 @pytest.mark.parametrize("answers", ["\u00b2\n", "2\n\u00b2\n", "1\n\u00b2\n"])

@@ -1,7 +1,7 @@
 """One tally of encounter rows: folding by hand, merging chunks, summary.json and lethality.
 
 ``data/morale-opend6`` holds a 30-encounter batch (made with ``fray batch scenario.yaml
---ruleset opend6 -n 30 --seed 2 --chunk-size 7`` from that folder, at commit 7f36086) with
+--ruleset opend6 -n 30 --seed 2 --chunk-size 7`` from that folder, by an early fray) with
 deaths, fled and surrendered fighters, and what the two folds before ``Tally`` made of it:
 ``summary.json`` (the batch's ``BatchTally``) and ``lethality-entry.json`` (the comparison's
 ``LethalityTally`` over ``encounters.csv``). One ``Tally`` now gives both, byte for byte,
