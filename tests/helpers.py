@@ -123,9 +123,11 @@ def fray(capsys, *args: str) -> Result:
 
 ADDED_KEYS = {"deaths_in_fight", "deaths_after", "deaths_in_fight_per_encounter",
               "deaths_after_per_encounter", "death_rate_after", "damaging_hits", "combatants",
-              "digest"}
-"""Keys summary.json and lethality.json gained with the aftermath, damaging hits and the
-per-fighter results."""
+              "digest", "aftermath", "deaths_after_tended", "deaths_after_untended",
+              "deaths_after_untended_in_draws", "death_rate_after_untended", "death_split",
+              "too_few"}
+"""Keys summary.json and lethality.json gained with the aftermath, damaging hits, the
+per-fighter results and the deaths split by who was tended (docs/deaths.md)."""
 
 
 def without_added_keys(doc):

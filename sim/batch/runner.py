@@ -39,9 +39,12 @@ from sim.results.tally import Tally
 from sim.scenario.errors import FrayInputError
 from sim.scenario.specs import Scenario
 
-# deaths counts every death to the end of the scene: deaths_in_fight + deaths_after
+# deaths counts every death to the end of the scene: deaths_in_fight + deaths_after, and
+# deaths_after = deaths_after_tended + deaths_after_untended (who was tended: the scenario's
+# ``aftermath: {tend: ...}``, nobody after a draw; docs/deaths.md)
 SIDE_COLUMNS = ("standing", "out", "deaths", "deaths_in_fight", "deaths_after", "fled",
-                "surrendered", "attacks", "hits", "damaging_hits", "damage", "out_rounds")
+                "surrendered", "attacks", "hits", "damaging_hits", "damage", "out_rounds",
+                "deaths_after_tended", "deaths_after_untended")
 
 
 def columns(scenario: Scenario) -> list[str]:
@@ -78,6 +81,8 @@ def result_row(index: int, result: EncounterResult) -> dict[str, Any]:
         row[f"{s.name}_damaging_hits"] = s.damaging_hits
         row[f"{s.name}_damage"] = s.damage
         row[f"{s.name}_out_rounds"] = " ".join(map(str, s.out_rounds))
+        row[f"{s.name}_deaths_after_tended"] = s.deaths_after - s.deaths_after_untended
+        row[f"{s.name}_deaths_after_untended"] = s.deaths_after_untended
     for f in result.fighters:
         row[f"{f.name}.status"] = f.status
         row[f"{f.name}.died_after"] = int(f.died_after)
@@ -102,7 +107,7 @@ def members(scenario: Scenario) -> dict[str, int]:
 def new_tally(scenario: Scenario, ruleset: str, seed: int) -> Tally:
     """An empty tally for a batch of ``scenario``: its ``summary.json`` and lethality."""
     return Tally.for_sides(scenario.slug, ruleset, seed, members(scenario), fighters(scenario),
-                           scenario_digest(scenario))
+                           scenario_digest(scenario), tend=scenario.aftermath.tend)
 
 
 def fold_rows(tally: Tally, rows: Iterable[dict[str, Any]]) -> Tally:

@@ -42,6 +42,7 @@ def settle(enc: Encounter, winner: str | None) -> None:
     # the fight's survival curve ends here: who the aftermath wakes or kills does not move it
     enc.out_when_fight_ended = {c: c.out_round for c in enc.combatants if not c.in_fight}
     care = tended(enc, winner)
+    enc.tended = care
     if enc.log is not None:
         how = ("nobody tends the fallen" if not care
                else "everyone's fallen are tended" if len(care) == len(enc.combatants)

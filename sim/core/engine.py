@@ -92,6 +92,7 @@ class Encounter:
                                  if getattr(mind, "choose", None) is not None)
         self.fight_over = False  # set when the fight ends and the aftermath begins
         self.died_after: frozenset[Combatant] = frozenset()
+        self.tended: frozenset[Combatant] = frozenset()  # looked after once the fight ended
         # the round each one out of the fight when it ended went out in (``aftermath.settle``)
         self.out_when_fight_ended: dict[Combatant, int] = {}
         self.declared: dict[Combatant, list[Intent]] = {}
@@ -117,6 +118,9 @@ class Encounter:
         # every action, so it must be cheap)
         self.standing = {name: len(members) for name, members in self.sides.items()}
         self.sides_left = sum(1 for n in self.standing.values() if n)
+        # the round each side last did harm (a damaging hit; 0: not yet): how long an
+        # exchange has gone nowhere (``sim.ai.standoff``)
+        self.harmed_in: dict[str, int] = dict.fromkeys(self.sides, 0)
 
     # ---------------------------------------------------------------- queries
     def enemies(self, c: Combatant) -> list[Combatant]:
@@ -152,6 +156,9 @@ class Encounter:
         if damage > 0:
             actor.damaging_hits += 1
             actor.damage += damage
+            self.harmed_in[actor.side] = self.round
+        elif self.ruleset.armor_wears:
+            self.harmed_in[actor.side] = self.round
 
     def declare(self, c: Combatant) -> list[Intent]:
         """Ask ``c``'s AI for its intents now and note them as declared this round.
@@ -378,7 +385,8 @@ class Encounter:
 
     def _result(self, winner: str | None, rounds: int) -> EncounterResult:
         return encounter_result(self.seed, winner, rounds, self.sides, self.died_after,
-                                self.out_when_fight_ended, self.first_casualty_round)
+                                self.out_when_fight_ended, self.first_casualty_round,
+                                self.tended)
 
     def _emit_together(self, group: list) -> None:
         """Say that the actions of ``group`` happen in one instant (the order told is drawn)."""

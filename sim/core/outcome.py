@@ -29,6 +29,7 @@ class SideResult:
     out_rounds: tuple[int, ...]  # the round each member out when the fight ended went out in
     deaths_after: int = 0  # of ``deaths``, those who died after the fight (the aftermath)
     damaging_hits: int = 0  # of ``hits``, those that dealt damage (not stopped whole)
+    deaths_after_untended: int = 0  # of ``deaths_after``, those nobody tended (aftermath)
 
     @property
     def deaths_in_fight(self) -> int:
@@ -68,13 +69,16 @@ class EncounterResult:
 def encounter_result(seed: int, winner: str | None, rounds: int,
                      sides: Mapping[str, Sequence[Combatant]], died_after: frozenset,
                      out_when_fight_ended: Mapping[Combatant, int],
-                     first_casualty_round: int) -> EncounterResult:
+                     first_casualty_round: int,
+                     tended: frozenset = frozenset()) -> EncounterResult:
     """The result of a fight, counted from its combatants as the scene ends.
 
     But for ``out_rounds``, counted as the fight ended (``out_when_fight_ended``: the round
-    each one out then went out in): the survival curve is the fight's.
+    each one out then went out in): the survival curve is the fight's. ``tended``: who was
+    looked after once the fight ended (``sim.core.aftermath.tended``).
     """
-    side_results = tuple(_side_result(name, members, died_after, out_when_fight_ended)
+    side_results = tuple(_side_result(name, members, died_after, out_when_fight_ended,
+                                      tended)
                          for name, members in sides.items())
     fighters = tuple(FighterResult(c.name, c.side, c.status.value, c in died_after,
                                    c.attacks, c.hits, c.damage)
@@ -83,9 +87,11 @@ def encounter_result(seed: int, winner: str | None, rounds: int,
 
 
 def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset,
-                 out_when_fight_ended: Mapping[Combatant, int]) -> SideResult:
+                 out_when_fight_ended: Mapping[Combatant, int],
+                 tended: frozenset = frozenset()) -> SideResult:
     """One side's counts, in one pass over its members (every encounter of a batch ends here)."""
     standing = deaths = fled = surrendered = attacks = hits = damage = after = damaging = 0
+    untended = 0
     out_rounds = []
     for m in members:
         went_out = out_when_fight_ended.get(m)
@@ -97,7 +103,9 @@ def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset,
             status = m.status
             if status is Status.DEAD:
                 deaths += 1
-                after += m in died_after
+                if m in died_after:
+                    after += 1
+                    untended += m not in tended
             elif status is Status.FLED:
                 fled += 1
             elif status is Status.SURRENDERED:
@@ -108,4 +116,5 @@ def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset,
         damaging += m.damaging_hits
     out_rounds.sort()
     return SideResult(name, len(members), standing, len(members) - standing, deaths, fled,
-                      surrendered, attacks, hits, damage, tuple(out_rounds), after, damaging)
+                      surrendered, attacks, hits, damage, tuple(out_rounds), after, damaging,
+                      untended)

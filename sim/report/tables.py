@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -23,40 +24,75 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from sim.report import deaths
+
+WIDTH = 100  # the terminal columns every table and line of a batch fits
+
 
 def batch_table(summary: dict[str, Any]) -> str:
-    """A plain-text table of one batch's summary (readable in a terminal and in a file)."""
+    """A plain-text summary of one batch: who wins, when deaths come, in ``WIDTH`` columns.
+
+    Readable in a terminal and in a file: the sides' table, the deaths split by when and
+    whether tended (when ``summary`` records it, ``sim.report.deaths``), then lines of
+    rounds, lethality and the aftermath, wrapped at ``WIDTH``.
+    """
     title = (f"{summary['scenario']} under {summary['ruleset']}: "
              f"{summary['encounters']} encounters, seed {summary['seed']}")
     table = Table(title=title, title_justify="left")
-    for column in ("side", "members", "win rate (95% CI)", "hit rate", "deaths (after)",
+    for column in ("side", "members", "win rate (95% CI)", "hit rate", "deaths",
                    "out of fight"):
-        table.add_column(column, justify="left" if column == "side" else "right")
+        table.add_column(column, justify="left" if column == "side" else "right",
+                         no_wrap=True)
     n = summary["encounters"]
     for name, side in summary["sides"].items():
         lo, hi = side["win_rate_ci95"]
-        def per(x: int, more: str = "") -> str:
-            return f"{x} ({x / n:.2f}/fight{more})" if n else f"{x}{more}"
-
         table.add_row(name, str(side["members"]),
                       f"{side['win_rate']:.3f} ({lo:.3f}-{hi:.3f})",
-                      rate(side["hit_rate"]),
-                      per(side["deaths"], f"; {side['deaths_after']} after"
-                          if "deaths_after" in side else ""),
-                      per(side["out_of_fight"]))
+                      rate(side["hit_rate"]), per_fight(side["deaths"], n),
+                      per_fight(side["out_of_fight"], n))
     table.add_row("draw", "", f"{summary['outcomes']['draw'] / n:.3f}" if n else "0", "", "", "")
     buffer = io.StringIO()
-    Console(file=buffer, width=100, color_system=None).print(table)
+    console = Console(file=buffer, width=WIDTH, color_system=None)
+    console.print(table)
+    block = summary.get("aftermath")
+    if block is not None:
+        console.print(death_table(summary))
     r, le = summary["rounds"], summary["lethality"]
-    buffer.write(f"rounds: mean {r['mean']:.2f}, median {r['median']}, p90 {r['p90']}, "
-                 f"max {r['max']}\n")
-    split = (f" ({le['deaths_in_fight_per_encounter']:.3f} in the fight + "
-             f"{le['deaths_after_per_encounter']:.3f} after)"
-             if "deaths_after_per_encounter" in le else "")  # older summaries lack it
-    buffer.write(f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight{split}, "
-                 f"P(any death) {le['p_any_death']:.3f}, death rate per combatant "
-                 f"{le['death_rate']:.3f}\n")
-    return buffer.getvalue().rstrip("\n")
+    lines = [f"rounds: mean {r['mean']:.2f}, median {r['median']}, p90 {r['p90']}, "
+             f"max {r['max']}",
+             f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight, P(any death) "
+             f"{le['p_any_death']:.3f}, death rate per combatant {le['death_rate']:.3f}"]
+    if block is not None:
+        lines.append(deaths.explain(block))
+    elif "deaths_after_per_encounter" in le:  # older summaries: in the fight and after
+        lines.append(f"deaths/fight: {le['deaths_in_fight_per_encounter']:.3f} in the fight + "
+                     f"{le['deaths_after_per_encounter']:.3f} after")
+    for line in lines:
+        buffer.write(textwrap.fill(line, WIDTH, subsequent_indent="  ") + "\n")
+    # rich pads a title to its table's width: no trailing blanks in a file or a terminal
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
+
+
+def per_fight(x: int, n: int) -> str:
+    """``357 (0.18/fight)``: a count over a batch and its mean a fight."""
+    return f"{x} ({x / n:.2f}/fight)" if n else str(x)
+
+
+def death_table(summary: dict[str, Any]) -> Table:
+    """Each side's deaths in the fight, after it among the tended and among the untended."""
+    n = summary["encounters"]
+    table = Table(title="deaths by when, to the end of the scene", title_justify="left")
+    table.add_column("side", no_wrap=True)
+    for _, label in deaths.PARTS:
+        table.add_column(label, justify="right", no_wrap=True)
+    for name, side in summary["sides"].items():
+        if "deaths_after_untended" not in side:
+            continue
+        table.add_row(name, *(per_fight(side[key], n) for key, _ in deaths.PARTS))
+    block = summary["aftermath"]
+    if len(summary["sides"]) > 1:
+        table.add_row("all sides", *(per_fight(block[key], n) for key, _ in deaths.PARTS))
+    return table
 
 
 def rate(value: float | None) -> str:
@@ -65,26 +101,35 @@ def rate(value: float | None) -> str:
 
 
 def fighter_table(summary: dict[str, Any]) -> str:
-    """Per-fighter results of a batch: deaths (95% CI), out of the fight, attacks, hits."""
+    """Per-fighter results of a batch: deaths (95% CI), out of the fight, attacks, hits.
+
+    Grouped by side, a side's name on a row of its own above its members: the table fits
+    ``WIDTH`` columns (two-line headers; names may wrap, numbers never do).
+    """
     n = summary["encounters"]
     table = Table(title=f"{summary['scenario']} under {summary['ruleset']}: each combatant "
                         f"over {n} encounters", title_justify="left")
-    for column in ("combatant", "side", "death rate (95% CI)", "deaths (after)",
-                   "out of fight", "fled/surr.", "attacks", "hit rate", "damage"):
-        table.add_column(column, justify="left" if column in ("combatant", "side")
-                         else "right")
+    for column in ("side / combatant", "death rate\n(95% CI)", "deaths\n(after)",
+                   "out of\nfight", "fled/\nsurr.", "attacks", "hit\nrate", "damage"):
+        text = column == "side / combatant"
+        table.add_column(column, justify="left" if text else "right", no_wrap=not text)
+    side = None
     for name, f in summary.get("combatants", {}).items():
+        if f["side"] != side:
+            side = f["side"]
+            table.add_row(side)
         ci = f["death_rate_ci95"]
         death = (f"{f['death_rate']:.3f} ({ci[0]:.3f}-{ci[1]:.3f})"
                  if f["death_rate"] is not None else "n/a")
-        table.add_row(name, f["side"], death, f"{f['deaths']} ({f['deaths_after']})",
+        table.add_row(f"  {name}", death, f"{f['deaths']} ({f['deaths_after']})",
                       str(f["out_of_fight"]), f"{f['fled']} / {f['surrendered']}",
                       str(f["attacks"]), rate(f["hit_rate"]), str(f["damage"]))
     buffer = io.StringIO()
-    Console(file=buffer, width=150, color_system=None).print(table)
-    buffer.write("deaths count to the end of the scene, those after the fight in brackets; "
-                 "fled/surr.: out of the fight alive, by morale\n")
-    return buffer.getvalue().rstrip("\n")
+    Console(file=buffer, width=WIDTH, color_system=None).print(table)
+    buffer.write(textwrap.fill("deaths count to the end of the scene, those after the fight in "
+                               "brackets; fled/surr.: out of the fight alive, by morale",
+                               WIDTH) + "\n")
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
 
 
 class RateColumn(ProgressColumn):

@@ -10,7 +10,11 @@ from typing import Any
 
 from sim.results.stats import METHODS
 
-__all__ = ["METHODS", "document", "names_text", "times", "tied", "verdict"]
+__all__ = ["METHODS", "MIN_EVENTS", "document", "names_text", "times", "tied", "verdict"]
+
+# Ruling: no ratio of two rates is stated when either rests on fewer deaths than this (one
+# death in 600 fights would read "600x"); the verdict says the counts are too small instead.
+MIN_EVENTS = 10
 
 
 # ---------------------------------------------------------------------------- ties
@@ -39,8 +43,9 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     several share that rate (``most_rulesets``, ``least_rulesets``,
     in name order; ``most`` and ``least`` name the first of each, as before ties were kept).
     Their 95% intervals overlapping (any ruleset of one group with any of the other) reads
-    "about as often"; otherwise the ratio of the rates. Nothing depends on the order the
-    rulesets were given in.
+    "about as often"; otherwise the ratio of the rates, unless a ruleset of either group
+    counts fewer than ``MIN_EVENTS`` deaths of that side: then the counts are too small to
+    compare (``too_few``). Nothing depends on the order the rulesets were given in.
     """
     names = list(rulesets)
     if not names:
@@ -52,6 +57,7 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     if totals[side] == 0:
         return {"side": None, "text": f"nobody died under any ruleset ({fights} fights)"}
     rate = {r: rulesets[r]["sides"][side]["death_rate"] for r in names}
+    deaths = {r: rulesets[r]["sides"][side]["counts"]["deaths"] for r in names}
     values = {r: rate[r]["value"] for r in names}
     top, bottom = tied(values, max), tied(values, min)
     most, least = top[0], bottom[0]
@@ -59,7 +65,7 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     out = {"side": side, "most": most, "least": least, "most_rate": hi_rate,
            "least_rate": lo_rate, "most_ci95": rate[most]["ci95"],
            "least_ci95": rate[least]["ci95"], "overlap": None, "ratio": None,
-           "most_rulesets": top, "least_rulesets": bottom}
+           "most_rulesets": top, "least_rulesets": bottom, "too_few": False}
     # one member: "the fencer dies"; several: "the heroes die"
     die, they = ("die", "they") if rulesets[most]["sides"][side]["members"] > 1 else \
         ("dies", "it")
@@ -85,11 +91,24 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
         out["text"] = (f"under {under_most} the {side} {die} ({numbers}), under "
                        f"{under_least} {they} never died in {rulesets[least]['encounters']} "
                        f"fights")
+    elif min(deaths[r] for r in top + bottom) < MIN_EVENTS:
+        out["too_few"] = True
+        counted = "; ".join(f"{count(deaths[r], 'death')} in {rulesets[r]['encounters']} "
+                            f"fights under {r}" for r in sorted(top + bottom))
+        out["text"] = (f"under {under_most} the {side} {die} more often than under "
+                       f"{under_least} ({numbers}), but the counts are too small to compare "
+                       f"as a ratio ({counted}; a ratio needs at least {MIN_EVENTS} on "
+                       f"either side)")
     else:
         out["ratio"] = round(hi_rate / lo_rate, 6)
         out["text"] = (f"under {under_most} the {side} {die} {times(hi_rate / lo_rate)} as "
                        f"often as under {under_least} ({numbers})")
     return out
+
+
+def count(k: int, word: str) -> str:
+    """``1 death``, ``3 deaths``."""
+    return f"{k} {word}{'' if k == 1 else 's'}"
 
 
 def rate_text(rate: float) -> str:

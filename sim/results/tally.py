@@ -10,6 +10,11 @@ gives the same ``summary()`` and ``lethality()`` to the byte.
 - ``Tally.summary()``: the ``summary.json`` document (DESIGN.md, contracts);
 - ``Tally.lethality()``: the ruleset's entry in ``lethality.json``, every metric with a 95%
   interval by a method of ``sim.results.stats.METHODS``.
+
+Deaths are split three ways (docs/deaths.md): in the fight; after it among the tended;
+after it among those nobody tended (the scenario's ``aftermath: {tend: own|all|none}``,
+nobody after a draw). ``Tally.aftermath()`` gives the split and what ``tend: all`` would
+change.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ class SideFold:
     damaging_hits: int = 0  # counted: hits that dealt damage (not stopped by armor whole)
     deaths: RatioSums = field(default_factory=RatioSums)   # (deaths, members)
     after: RatioSums = field(default_factory=RatioSums)    # (deaths after the fight, members)
+    # (deaths after the fight of members nobody tended, members); of them, those after a draw
+    untended: RatioSums = field(default_factory=RatioSums)
+    untended_in_draws: int = 0
     out: RatioSums = field(default_factory=RatioSums)      # (out, members)
     died: RatioSums = field(default_factory=RatioSums)     # (deaths, out)
     hits: RatioSums = field(default_factory=RatioSums)     # (hits, attacks)
@@ -85,9 +93,10 @@ class SideFold:
 
     def merge(self, other: SideFold) -> None:
         """Add the same side's fold of other encounters."""
-        for key in ("wins", "any_death", "fled", "surrendered", "damaging_hits"):
+        for key in ("wins", "any_death", "fled", "surrendered", "damaging_hits",
+                    "untended_in_draws"):
             setattr(self, key, getattr(self, key) + getattr(other, key))
-        for key in ("deaths", "after", "out", "died", "hits", "damage"):
+        for key in ("deaths", "after", "untended", "out", "died", "hits", "damage"):
             getattr(self, key).merge(getattr(other, key))
         self._grow(len(other.alive_sum))
         for r, (s, sq) in enumerate(zip(other.alive_sum, other.alive_sq, strict=True)):
@@ -107,6 +116,17 @@ class SideFold:
                   self.surrendered, self.hits.sy, self.hits.sx, self.damaging_hits,
                   self.damage.sx)
         return {key: int(v) for key, v in zip(COUNT_KEYS, values, strict=True)}
+
+    def death_split(self) -> dict[str, int]:
+        """Deaths by when and whether tended: in the fight, after it tended and untended.
+
+        ``deaths_after_untended_in_draws``: of the untended, those after a drawn fight (nobody
+        holds the field, so ``tend: all`` would not have tended them either).
+        """
+        deaths, after, untended = int(self.deaths.sx), int(self.after.sx), int(self.untended.sx)
+        return {"deaths_in_fight": deaths - after, "deaths_after_tended": after - untended,
+                "deaths_after_untended": untended,
+                "deaths_after_untended_in_draws": self.untended_in_draws}
 
     # ------------------------------------------------------------------ lethality metrics
     def survival(self, max_round: int) -> dict[str, Any]:
@@ -141,8 +161,8 @@ class SideFold:
             "survival": self.survival(max_round),
         }
 
-    def metrics(self, n: int, max_round: int) -> dict[str, Any]:
-        """Every lethality metric of the side."""
+    def metrics(self, n: int, max_round: int, split: bool = True) -> dict[str, Any]:
+        """Every lethality metric of the side (``split``: the rows say who was tended)."""
         lo, hi = wilson(self.wins, n)
         return {
             "win_rate": metric(self.wins / n if n else 0.0, lo, hi, "wilson"),
@@ -150,11 +170,13 @@ class SideFold:
             "hits_per_attack": self.hits.rate(),
             "damage_per_hit": self.damage.ratio_ci(),
             "counts": self.counts(),
+            **({"death_rate_after_untended": self.untended.rate(),
+                "death_split": self.death_split()} if split else {}),
         }
 
     # ------------------------------------------------------------------ summary.json
-    def totals(self, n: int) -> dict[str, Any]:
-        """The side's block of ``summary.json``."""
+    def totals(self, n: int, split: bool = True) -> dict[str, Any]:
+        """The side's block of ``summary.json`` (``split``: the rows say who was tended)."""
         c = self.counts()
         return {
             "members": self.members,
@@ -167,6 +189,8 @@ class SideFold:
             "deaths": c["deaths"],
             "deaths_in_fight": c["deaths"] - c["deaths_after"],
             "deaths_after": c["deaths_after"],
+            **{key: value for key, value in self.death_split().items()
+               if split and key != "deaths_in_fight"},
             "out_of_fight": c["out_of_fight"],
             "fled": c["fled"],
             "surrendered": c["surrendered"],
@@ -176,11 +200,11 @@ class SideFold:
 
 
 @lru_cache(maxsize=256)
-def _side_keys(name: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
-    """A side's columns that ``_side_numbers`` reads (made once per side, not per row)."""
+def _side_keys(name: str) -> tuple[tuple[str, ...], tuple[str, ...], str, str]:
+    """A side's columns that ``Tally.add`` reads (made once per side, not per row)."""
     return (tuple(f"{name}_{key}" for key in ("deaths", "out", "attacks", "hits")),
             tuple(f"{name}_{key}" for key in ("deaths_after", "damage", "fled", "surrendered")),
-            f"{name}_out_rounds")
+            f"{name}_out_rounds", f"{name}_deaths_after_untended")
 
 
 def _side_numbers(row: dict[str, Any], name: str) -> tuple[list[int], list[int]]:
@@ -188,7 +212,8 @@ def _side_numbers(row: dict[str, Any], name: str) -> tuple[list[int], list[int]]
 
     Rows written before the aftermath was counted have no ``deaths_after``: 0.
     """
-    (deaths, out, attacks, hits), (after, damage, fled, surrendered), rounds = _side_keys(name)
+    (deaths, out, attacks, hits), (after, damage, fled, surrendered), rounds, _ = \
+        _side_keys(name)
     get = row.get
     numbers = [int(row[deaths]), int(get(after) or 0), int(row[out]), int(row[attacks]),
                int(row[hits]), int(get(damage) or 0), int(get(fled) or 0),
@@ -212,20 +237,24 @@ class Tally:
     first: Counter = field(default_factory=Counter)  # first casualty round; 0 = none
     fighters: dict[str, FighterFold] = field(default_factory=dict)  # by name, file order
     digest: str | None = None  # what the scenario says (a resume checks it)
+    tend: str | None = None  # the scenario's ``aftermath: {tend: ...}``: own, all or none
+    unsplit: int = 0  # rows that do not say who was tended (written before they did)
 
     @classmethod
     def for_sides(cls, scenario: str, ruleset: str, seed: int, members: dict[str, int],
-                  fighters: list[tuple[str, str]] = (), digest: str | None = None) -> Tally:
+                  fighters: list[tuple[str, str]] = (), digest: str | None = None,
+                  tend: str | None = None) -> Tally:
         """An empty tally for sides with the given member counts (in file order).
 
         ``fighters``: every combatant's ``(name, side)``, for the per-fighter results;
-        ``digest``: the scenario's fingerprint, recorded in ``summary.json``.
+        ``digest``: the scenario's fingerprint, recorded in ``summary.json``; ``tend``: who
+        the scenario has tended after the fight (``own``, ``all``, ``none``).
         """
         return cls(scenario, ruleset, seed,
                    {name: SideFold(m) for name, m in members.items()},
                    SideFold(sum(members.values())),
                    fighters={name: FighterFold(name, side) for name, side in fighters},
-                   digest=digest)
+                   digest=digest, tend=tend)
 
     def add(self, row: dict[str, Any]) -> None:
         """Fold in one ``encounters.csv`` row (ints or the strings ``csv`` reads)."""
@@ -234,12 +263,14 @@ class Tally:
         self.rounds[rounds] += 1
         self.first[int(row["first_casualty_round"])] += 1
         winner = row["winner"]
-        if winner == "draw":
+        draw = winner == "draw"
+        if draw:
             self.draws += 1
         else:
             self.sides[winner].wins += 1
         total = [0] * 6
         all_out: list[int] = []
+        untended_total = 0
         for name, side in self.sides.items():
             numbers, out_rounds = _side_numbers(row, name)
             side.add(rounds, *numbers[:6], out_rounds)
@@ -248,10 +279,49 @@ class Tally:
             side.damaging_hits += int(row.get(f"{name}_damaging_hits") or 0)
             total = [t + v for t, v in zip(total, numbers[:6], strict=True)]
             all_out += out_rounds
+            untended = self._untended(row, name, side, draw)
+            untended_total += untended
         all_out.sort()
         self.overall.add(rounds, *total, all_out)
+        self.overall.untended.add(untended_total, self.overall.members)
+        if draw:
+            self.overall.untended_in_draws += untended_total
         for fighter in self.fighters.values():
             fighter.add(row)
+
+    def _untended(self, row: dict[str, Any], name: str, side: SideFold, draw: bool) -> int:
+        """Fold in a side's deaths after the fight among the untended; return them.
+
+        A row without the column (written before it existed) counts in ``unsplit``.
+        """
+        value = row.get(_side_keys(name)[3])
+        if value is None or value == "":
+            self.unsplit += 1
+            value = 0
+        untended = int(value)
+        side.untended.add(untended, side.members)
+        if draw:
+            side.untended_in_draws += untended
+        return untended
+
+    def aftermath(self) -> dict[str, Any] | None:
+        """Deaths split by when and whether tended, all sides together; None if unknown.
+
+        ``tend``: the scenario's setting; ``tend_all_would_tend``: the deaths after the
+        fight among the untended that ``tend: all`` would have tended (all but those after
+        a draw: nobody holds the field then). Unknown (None) when some rows predate the
+        split (``unsplit``).
+        """
+        if self.unsplit:
+            return None
+        split = self.overall.death_split()
+        n = self.encounters
+        return {"tend": self.tend, **split,
+                "tend_all_would_tend": (0 if self.tend == "all" else
+                                        split["deaths_after_untended"]
+                                        - split["deaths_after_untended_in_draws"]),
+                **{f"{key}_per_encounter": round(value / n, 6) if n else 0
+                   for key, value in split.items() if key != "deaths_after_untended_in_draws"}}
 
     @property
     def count(self) -> int:
@@ -262,6 +332,7 @@ class Tally:
         """Add another tally of the same batch (e.g. a chunk's, folded in a worker)."""
         self.encounters += other.encounters
         self.draws += other.draws
+        self.unsplit += other.unsplit
         self.rounds.update(other.rounds)
         self.first.update(other.first)
         for name, side in self.sides.items():
@@ -275,6 +346,7 @@ class Tally:
         n = self.encounters
         deaths, members = int(self.overall.deaths.sx), self.overall.members
         after = int(self.overall.after.sx)
+        split = self.aftermath()
         _, rounds_total, _ = histogram_sums(self.rounds)
         return {
             "scenario": self.scenario,
@@ -289,8 +361,9 @@ class Tally:
                 "p90": quantile(self.rounds, 0.9),
                 "max": max(self.rounds) if self.rounds else 0,
             },
-            "sides": {name: s.totals(n) for name, s in self.sides.items()},
+            "sides": {name: s.totals(n, not self.unsplit) for name, s in self.sides.items()},
             "combatants": {name: f.summary() for name, f in self.fighters.items()},
+            **({"aftermath": split} if split is not None else {}),
             "lethality": {
                 "deaths_per_encounter": round(deaths / n, 6) if n else 0,
                 "p_any_death": round(self.overall.any_death / n, 6) if n else 0,
@@ -323,7 +396,9 @@ class Tally:
                 "share_with_casualty": metric(k / n if n else 0.0, share_lo, share_hi,
                                               "wilson"),
             },
-            "sides": {name: s.metrics(n, top) for name, s in self.sides.items()},
+            "sides": {name: s.metrics(n, top, not self.unsplit)
+                      for name, s in self.sides.items()},
             "overall": self.overall.lethal(n, top),
             "combatants": {name: f.summary() for name, f in self.fighters.items()},
+            **({"aftermath": split} if (split := self.aftermath()) is not None else {}),
         }

@@ -143,3 +143,26 @@ def test_verdict_side_of_a_tie_in_deaths_does_not_follow_the_file():
     a, b = verdict(summaries("red", "blue")), verdict(summaries("blue", "red"))
     assert a["side"] == b["side"] == "blue"
     assert a["text"] == b["text"]
+
+
+def test_verdict_states_no_ratio_on_fewer_than_ten_deaths():
+    """One death in 600 fights under bgrade read "600× as often": too few to compare."""
+    rulesets = _rulesets({"ore": (1.0, 0.99, 1.0), "bgrade": (0.00167, 0.0003, 0.009)},
+                         deaths=600)
+    rulesets["bgrade"]["sides"]["heroes"]["counts"]["deaths"] = 1
+    v = verdict(rulesets)
+    assert v["ratio"] is None and v["too_few"] is True
+    assert "×" not in v["text"]
+    assert "the counts are too small to compare" in v["text"]
+    assert "1 death in 100 fights under bgrade" in v["text"]
+    assert v["text"].startswith("under ore the heroes die more often than under bgrade")
+
+
+@pytest.mark.parametrize(("few", "ratio"), [(9, None), (10, 2.4)])
+def test_verdict_ratio_from_ten_deaths_on_each_side(few, ratio):
+    rulesets = _rulesets({"ore": (0.10, 0.08, 0.12), "opencore": (0.24, 0.21, 0.27)},
+                         deaths=50)
+    rulesets["ore"]["sides"]["heroes"]["counts"]["deaths"] = few
+    v = verdict(rulesets)
+    assert v["ratio"] == (approx(ratio) if ratio else None)
+    assert v["too_few"] is (ratio is None)
