@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sim.ai import tactics
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code, roll_total
@@ -181,8 +180,8 @@ class OpenD6Combat:
         target: D6Fighter = intent.target
         log = enc.log
         if not target.in_fight:
-            target = self._retarget(enc, f)
-            if target is None or not tactics.in_reach(enc, f, target):
+            target = self._retarget(enc, f, in_reach=True)
+            if target is None:
                 if log is not None:
                     enc.emit("fizzle", who=f.name,
                              text=f"{f.name}'s attack finds no foe in reach.")

@@ -50,6 +50,7 @@ from sim.rulesets.opend6.rules import (
 from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
+    from sim.core.actions import Intent
     from sim.core.battlefield import Position
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
@@ -236,6 +237,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         intents = enc.declare(f)
         if not f.in_fight:  # it gave up instead (``Encounter.declare`` said so)
             return
+        if len(intents) == 1 and type(intents[0]) is Reload and f.name not in enc.minds:
+            intents = self._reload_and_shoot(enc, f, intents)
         count = turn_actions(intents)
         penalty = multiple_action_penalty(count)
         if enc.log is not None:
@@ -267,6 +270,23 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                     enc.emit("reload", who=f.name,
                              text=f"{f.name} reloads the {f.weapon.name}.")
 
+    def _reload_and_shoot(self, enc: Encounter, f: D6Fighter,
+                          intents: list[Intent]) -> list[Intent]:
+        """An AI's lone reload, with the shot of the same turn when that pays.
+
+        Ruling (issue "actions that find a target"): RULES.md allows several actions a turn
+        at -1D each beyond the first, so a crossbowman may reload and shoot in one turn; the
+        profiles declare the reload their weapon needs, and its advisor adds the shot when
+        it pays (``OpenD6Advisor.reload_and_shoot``). A player declares its own turn.
+        """
+        foe = self.advisor.reload_and_shoot(enc, f)
+        if foe is None:
+            return intents
+        f.why = f"{f.why}; reloads and shoots {foe.name} in one turn (-1D)"
+        intents = [*intents, foe.plain_attack]
+        enc.declared[f] = intents
+        return intents
+
     def health_penalty(self, enc: Encounter, f: D6Fighter) -> int:
         """Dice off action rolls for wounds (never on resistance): a stun lasts its round."""
         level = f.level
@@ -274,8 +294,16 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
             return -1 if f.stun_round == enc.round else 0
         return _PENALTIES[level]  # ``level.penalty`` without the property call
 
-    def _retarget(self, enc: Encounter, f: D6Fighter) -> D6Fighter | None:
-        """Ruling: a later action of a turn whose foe fell goes to the nearest foe."""
+    def _retarget(self, enc: Encounter, f: D6Fighter, *,
+                  in_reach: bool = False) -> D6Fighter | None:
+        """Ruling: a later action of a turn whose foe fell goes to another foe.
+
+        An attack (``in_reach``) goes to the nearest foe in reach, else nowhere; a move to
+        the nearest foe.
+        """
+        if in_reach:
+            foes = [e for e in enc.enemies(f) if tactics.in_reach(enc, f, e)]
+            return tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos))
         return tactics.nearest_enemy(enc, f)
 
     # ------------------------------------------------------------ moving

@@ -10,7 +10,7 @@ import pytest
 from helpers import SCENARIOS
 from opend6_helpers import duel, member, turn
 
-from sim.core.actions import Attack
+from sim.core.actions import Attack, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opend6.rules import WoundStatus
@@ -68,3 +68,55 @@ def test_a_brawl_kills_nobody_to_the_end_of_the_scene(ruleset):
         enc.run()
         deaths += sum(c.status is Status.DEAD for c in enc.combatants)
     assert deaths / 100 <= 0.5
+
+
+# ------------------------------------------------------------------ actions that find a target
+def crossbow_duel(dexterity: int, ranged: int, gap: int = 8):
+    sides = {"a": [{"name": "X", "ai": "basic", "weapon": "crossbow",
+                    "traits": {"dexterity": dexterity}, "skills": {"ranged": ranged},
+                    "at": "west"}],
+             "b": [{"name": "Y", "ai": "passive", "weapon": "club", "at": "east"}]}
+    sc = parse_map(sides, gap)
+    enc = Encounter(sc, "opend6", seed=1)
+    enc.round = 1
+    x, y = enc.combatants
+    x.loaded = False
+    return enc, x, y
+
+
+def parse_map(sides, gap):
+    from opend6_helpers import parse
+
+    return parse(sides, map={"nodes": {"west": {}, "east": {}},
+                             "edges": [["west", "east", gap]]})
+
+
+def test_a_crossbowman_reloads_and_shoots_in_one_turn_when_that_pays():
+    # 6D at close range: 5D a turn hits far more than half as often as 6D every other turn
+    enc, x, y = crossbow_duel(dexterity=3, ranged=3)
+    dice = enc.ruleset.attack_dice(enc, x, y)
+    adv = enc.advisor
+    assert adv.hit_chance(enc, x, y, dice - 1) > adv.hit_chance(enc, x, y, dice) / 2
+    enc.ruleset.resolve(enc, TimedAction(x.offset, x, None, None))
+    assert [type(i) for i in enc.declared[x]] == [Reload, Attack]
+    assert x.attacks == 1 and not x.loaded  # the shot spent the bolt it loaded
+
+
+def test_a_poor_crossbowman_only_reloads():
+    # 2D (Dexterity 1D + crossbow 1D): a shot at 1D is not half as good as one at 2D
+    enc, x, y = crossbow_duel(dexterity=1, ranged=1)
+    enc.ruleset.resolve(enc, TimedAction(x.offset, x, None, None))
+    assert [type(i) for i in enc.declared[x]] == [Reload]
+    assert x.attacks == 0 and x.loaded
+
+
+def test_a_later_attack_whose_foe_fell_goes_to_a_foe_in_reach():
+    sides = {"a": [member("A", melee=3, traits={"strength": 5})],
+             "b": [member("B1"), member("B2")]}
+    from opend6_helpers import parse
+
+    enc = Encounter(parse(sides), "opend6", seed=0)
+    enc.round = 1
+    a, b1, b2 = enc.combatants
+    enc.take_out(b1, Status.DEAD)
+    assert enc.ruleset._retarget(enc, a, in_reach=True) is b2
