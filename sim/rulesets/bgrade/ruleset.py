@@ -301,6 +301,10 @@ class BGradeRuleset(OreRuleset):
                 self._commit(enc, r.f, given, actions)
         return [r for r in rolls if id(r) not in pooled]
 
+    def set_worth(self, f: OreFighter) -> None:
+        """No table: B-Grade's harm is the width, so an attack keeps the widest set."""
+        return None
+
     # ------------------------------------------------------------ resolving
     def set_succeeds(self):
         """B-Grade's difficulty: a width-2 set must beat it, a wider one always does."""

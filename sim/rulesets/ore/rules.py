@@ -264,19 +264,25 @@ def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
 
 
 def assign_sets(intents: Sequence[Intent], sets: list[Set],
-                succeeds: Callable[[Set], bool] | None = None) -> list[tuple[Intent, Set | None]]:
+                succeeds: Callable[[Set], bool] | None = None,
+                worth: Callable[[Intent, Set], float] | None = None
+                ) -> list[tuple[Intent, Set | None]]:
     """Give each rolled action a set, after the roll (RULES.md: multiple actions).
 
     A move declared with an attack takes the fastest set, so that it lands before the
-    attack; attacks then take the widest remaining set that ``succeeds`` (beats the
-    difficulty; any set when None or when none does), a called shot the widest such set at
-    its location if any; defenses take what is left.
+    attack; attacks then take a remaining set that ``succeeds`` (beats the difficulty; any
+    set when None or when none does): the widest, or with ``worth`` the one whose hit is
+    worth most (``best_set``), a called shot the widest such set at its location if any;
+    defenses take what is left.
     """
     if len(intents) == 1 and not (type(intents[0]) is Attack and intents[0].called):
-        if succeeds is not None and type(intents[0]) is Attack:
-            return [(intents[0], next((s for s in sets if succeeds(s)),
-                                      sets[0] if sets else None))]
-        return [(intents[0], sets[0] if sets else None)]
+        intent = intents[0]
+        if type(intent) is not Attack or not sets:
+            return [(intent, sets[0] if sets else None)]
+        good = [s for s in sets if succeeds(s)] if succeeds is not None else sets
+        if not good:
+            return [(intent, sets[0])]
+        return [(intent, best_set(intent, good, worth))]
     remaining = list(sets)
     has_attack = any(type(i) is Attack for i in intents)
     rank = {Move: 0 if has_attack else 2, Retreat: 0 if has_attack else 2, Attack: 1,
@@ -290,13 +296,28 @@ def assign_sets(intents: Sequence[Intent], sets: list[Set],
             pick = remaining[0]
             if type(intent) is Attack:
                 good = [s for s in remaining if succeeds(s)] if succeeds else remaining
-                pick = good[0] if good else pick
+                if good:
+                    pick = best_set(intent, good, None if intent.called else worth)
                 if intent.called:
                     loc = LOCATION_BY_HEIGHT[CALLED_HEIGHT[intent.called]]
                     pick = next((s for s in good if LOCATION_BY_HEIGHT[s.height] == loc), pick)
             remaining.remove(pick)
         chosen[k] = pick
     return [(intents[k], chosen[k]) for k in range(len(intents))]
+
+
+def best_set(intent: Intent, sets: list[Set],
+             worth: Callable[[Intent, Set], float] | None) -> Set:
+    """Ruling "a plain attack may use its head set": the set an attack takes.
+
+    With a 2x10 and a 3x4 in one roll the attacker chooses (Reign). Without ``worth``: the
+    widest set (the first; B-Grade, whose harm is the width). With it: the set whose hit
+    is worth most (``worth``, the advisor's ``hit_value``: the share of a take-out it
+    deals, by location, after armor), ties to the faster set.
+    """
+    if worth is None or len(sets) == 1:
+        return sets[0]
+    return max(sets, key=lambda s: (worth(intent, s), s))
 
 
 def in_time(defense: tuple[int, ...], attack: tuple[int, ...]) -> bool:

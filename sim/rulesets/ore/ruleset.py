@@ -17,6 +17,7 @@ Rulings not in the seed are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.ai import tactics
@@ -25,7 +26,7 @@ from sim.core.combatant import Status
 from sim.core.words import count
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
-from sim.rulesets.ore.advisor import OreAdvisor
+from sim.rulesets.ore.advisor import OreAdvisor, hit_value
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.choices import PlayerChoices
 from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
@@ -36,6 +37,7 @@ from sim.rulesets.ore.rules import (
     RolledSet,
     arms_ok,
     assign_sets,
+    best_set,
     gobble,
     hit_costs_a_die,
     in_time,
@@ -157,16 +159,27 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
             # the common roll (one plain attack or defense, plain dice): what roll_special,
             # assign_sets and _commit do, in one step
             sets = find_sets(roll_pool(enc.rng, p.dice))
-            self._commit_one(enc, f, p.rolled[0], sets[0] if sets else None, actions)
+            intent = p.rolled[0]
+            s = (sets[0] if len(sets) < 2 or type(intent) is not Attack
+                 else best_set(intent, sets, self.set_worth(f))) if sets else None
+            self._commit_one(enc, f, intent, s, actions)
             return
         faces = self.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
         sets = find_sets(faces)
-        pairs = assign_sets(p.rolled, sets, self.set_succeeds())
+        pairs = assign_sets(p.rolled, sets, self.set_succeeds(), self.set_worth(f))
         if enc.asks(f) and sets:
             pairs = self.ask_sets(enc, f, faces, pairs, sets)
         if log is not None:
             self._log_roll(enc, f, intents, p, faces, sets, pairs)
         self._commit(enc, f, pairs, actions)
+
+    def set_worth(self, f: OreFighter) -> Callable[[Intent, Set], float] | None:
+        """What a set is worth to ``f``'s attack (``rules.best_set``): the advisor's table.
+
+        The share of a take-out the hit deals on the attack's target (``hit_value``: by
+        location, after armor), so a 2x10 at the head beats a 3x4 at the arm.
+        """
+        return lambda intent, s: hit_value(f, intent.target, s.width, s.height)
 
     def set_succeeds(self):
         """The test a set must pass against the difficulty (None: no difficulty)."""
