@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import tactics
+from sim.ai import standoff, tactics
 from sim.ai.doctrine import COVER_MOVES
 from sim.core.actions import DEFENDS, Defend, Intent, Move, Reload, Retreat, Yield, attack_on
 from sim.core.battlefield import MELEE_REACH
@@ -128,6 +128,8 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
     if first is not None:
         return first
     if can_strike(enc, c, target):
+        if standoff.closes_in(enc, c, target):
+            return standoff.close_in(enc, c, target)
         c.why = _in_reach(c, target)
         return [target.plain_attack]
     return approach(enc, c, target)
@@ -141,8 +143,12 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     if first is not None:
         return first
     advisor = enc.advisor
+    if standoff.going_nowhere(enc, c):
+        target = standoff.most_harmed(enc, c, enc.enemies(c)) or target
     called = advisor.called_shot(enc, c, target)
     if can_strike(enc, c, target):
+        if standoff.closes_in(enc, c, target):
+            return standoff.close_in(enc, c, target)
         intents: list[Intent] = [attack_on(target, called)]
         extra = advisor.extra_attacks(enc, c, target)
         intents += [target.plain_attack] * extra
@@ -158,20 +164,21 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
 
 
 # ---------------------------------------------------------------------------- shared moves
-def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Intent]:
-    """Badly hurt: yield to a foe in reach, else retreat toward the edge and leave there."""
+def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant],
+              reason: str = "badly hurt") -> list[Intent]:
+    """Badly hurt (or ``reason``): yield to a foe in reach, else retreat to the edge and leave."""
     close = tactics.engaged(enc, c, foes)
     if close:
-        c.why = f"yields to {close[0].name}: badly hurt"
+        c.why = f"yields to {close[0].name}: {reason}"
         return [Yield()]
     field = enc.field
     dest = tactics.edge(enc, c, foes)
     if c.pos == dest and not tactics.can_leave(enc, c, foes):
         kind = enc.advisor.defense_kind(enc, c, ranged=True)
         if kind:  # cornered at the edge: nothing left but to defend
-            c.why = f"{DEFENDS[kind]}: badly hurt, cornered at {field.describe(dest)}"
+            c.why = f"{DEFENDS[kind]}: {reason}, cornered at {field.describe(dest)}"
             return [Defend(kind)]
-    c.why = f"badly hurt: falls back to {field.describe(dest)}"
+    c.why = f"{reason}: falls back to {field.describe(dest)}"
     return [Retreat(dest, leave=True)]
 
 
@@ -233,6 +240,9 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
     if first is not None:
         return first
     advisor = enc.advisor
+    if standoff.losing(enc, c):
+        return fall_back(enc, c, foes, f"losing the exchange ({standoff.quiet(enc, c.side)} "
+                                       "rounds hurt without hurting back)")
     target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
     close = tactics.engaged(enc, c, foes)
     shooter = c.ranged and c.doctrine.prefers != "melee"
@@ -300,7 +310,13 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     if first is not None:
         return first
     advisor = enc.advisor
+    if standoff.outgunned(enc, c):
+        return fall_back(enc, c, foes, f"outshot in a stand-off ({standoff.quiet(enc, c.side)} "
+                                       "rounds without harm)")
     target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
+    stalled = standoff.going_nowhere(enc, c)
+    if stalled:  # the focus has gone nowhere: the foe it would harm most
+        target = standoff.most_harmed(enc, c, foes) or target
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
         close = tactics.engaged(enc, c, foes)
@@ -309,14 +325,17 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
         if plan:
             return plan
     if can_strike(enc, c, target):
+        if standoff.closes_in(enc, c, target):
+            return standoff.close_in(enc, c, target)
         intents, why = advisor.tactical_attack(enc, c, target)
         c.why = _focus_why(enc, c, target) + (f", {why}" if why else "")
         return intents
-    if not c.ranged:
+    crossing = standoff.crosses(enc, c) if not c.ranged else None
+    if not c.ranged and crossing is None:
         ward = tactics.post(enc, c, foes)
         if ward is not None:
             return _hold(enc, c, foes, ward)
-    if advisor.waits_for(enc, c, target):
+    if crossing is None and advisor.waits_for(enc, c, target):
         intents, why = advisor.wait_intents(enc, c, foes)
         c.why = f"{why}: lets {target.name} come to it"
         return intents
@@ -327,7 +346,8 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), target.plain_attack]
     extra = advisor.while_closing(enc, c, target)
-    c.why = f"closing on {target.name}" + (", aiming as it comes" if extra else "")
+    c.why = (f"{crossing} to {target.name}" if crossing else f"closing on {target.name}") + (
+        ", aiming as it comes" if extra else "")
     return [Move(target, stop_at=stop_at(c)), *extra]
 
 

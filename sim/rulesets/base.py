@@ -86,6 +86,9 @@ class Ruleset(ABC):
     supports: ClassVar[frozenset[type]] = frozenset({Attack, Move, Retreat})
     max_actions: ClassVar[int | None] = None
     declares_at_turn: ClassVar[bool] = False
+    # a hit that armor absorbs wears the armor down (OpenCore's damage rating): harm for
+    # the stand-off count (``Encounter.harmed_in``), though not a damaging hit
+    armor_wears: ClassVar[bool] = False
     legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
 
     def __init__(self, options: BaseModel | None = None):

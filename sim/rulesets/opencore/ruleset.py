@@ -91,6 +91,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
     Options = OpenCoreOptions
     Advisor = OpenCoreAdvisor
     supports = frozenset({Attack, Move, Retreat, Defend, Bide, Reload, Aim})
+    armor_wears = True  # the seed's armor damage rating is used up by hits
     max_actions = 1  # one action per round (seed)
     # this encounter's fallen that bleed without a process each (``health.Fallen``); None
     # with a log, or outside ``Encounter.run``

@@ -1,0 +1,156 @@
+"""Stand-offs: when an exchange is going nowhere, and what a fighter does to change it.
+
+Two camps in cover can trade shots that rarely land for the whole scene; at a table the
+fighters would change the exchange long before that. An exchange is *going nowhere* for a
+side when the side has done no harm (no damaging hit, ``Encounter.harmed_in``) for its
+profile's ``PATIENCE`` rounds. Then, by the advisor's own odds:
+
+- a shooter whose best shot lands less than ``CLOSE_ODDS`` of the time closes in, a move at
+  a time, shooting as it comes where the ruleset lets it move and shoot;
+- a melee fighter screening its shooters (``tactics.post``) or waiting for the foe to come
+  stops waiting and crosses the open ground;
+- every fighter turns to the foe its attack would harm most (``Advisor.attack_worth``),
+  rather than the one its focus picked.
+
+A side *losing the exchange* has done no harm for ``PATIENCE`` rounds while the foe hurt it
+in that time: a ``cautious`` fighter then falls back and leaves (it keeps to cover and
+waits otherwise: two cautious camps may still stand off to the round limit, and a draw
+there means neither side would risk the open ground).
+
+Pure queries: the profiles in :mod:`sim.ai.profiles` turn them into intents.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.core.actions import Intent, Move
+from sim.core.battlefield import MELEE_REACH
+
+if TYPE_CHECKING:
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+
+# Rounds without harm a profile lets its side go before it changes the exchange (None:
+# never; ``cautious`` holds its cover and waits for the foe to come, and falls back when
+# losing instead). Ruling: the seeds say nothing of how fighters choose.
+PATIENCE: dict[str, int | None] = {
+    "passive": None,
+    "basic": 3,
+    "aggressive": 1,
+    "cautious": None,
+    "tactical": 2,
+}
+
+# Rounds a cautious fighter's side may be hurt without hurting back before it falls back.
+CAUTIOUS_LOSING = 3
+
+# A shooter in a stand-off closes in while its best shot lands less often than this.
+CLOSE_ODDS = 0.4
+
+# A side withdraws from a stand-off it is losing when a foe side's expected harm a round is
+# more than this many times its own: outshot clearly, not by the noise of one round's odds.
+OUTGUNNED = 1.5
+
+# How near a shooter closing in comes to its target, in metres: out of a sword's reach.
+CLOSEST = MELEE_REACH + 2.0
+
+
+def quiet(enc: Encounter, side: str) -> int:
+    """Rounds finished since ``side`` last did harm (every finished round if it never has)."""
+    return max(0, enc.round - 1 - enc.harmed_in[side])
+
+
+def going_nowhere(enc: Encounter, c: Combatant) -> bool:
+    """``c``'s side has done no harm for its profile's ``PATIENCE`` rounds."""
+    patience = PATIENCE.get(c.ai)
+    return patience is not None and quiet(enc, c.side) >= patience
+
+
+def losing(enc: Encounter, c: Combatant, rounds: int = CAUTIOUS_LOSING) -> bool:
+    """``c``'s side has done no harm for ``rounds`` rounds while a foe side hurt it then."""
+    if quiet(enc, c.side) < rounds:
+        return False
+    return any(side != c.side and quiet(enc, side) < rounds for side in enc.harmed_in)
+
+
+def firepower(enc: Encounter, side: str) -> float:
+    """Expected harm ``side`` deals in a round from where it stands, in the ruleset's unit.
+
+    Each fighter of the side still in the fight counts its best attack on a foe it can
+    attack now (``Advisor.attack_worth``); a foe out of reach counts nothing.
+    """
+    advisor = enc.advisor
+    total = 0.0
+    for c in enc.sides[side]:
+        if not c.in_fight:
+            continue
+        worths = [advisor.attack_worth(enc, c, e) for e in enc.enemies(c)
+                  if advisor.can_attack(enc, c, e)]
+        total += max(worths, default=0.0)
+    return total
+
+
+def in_melee(enc: Encounter, side: str) -> bool:
+    """A member of ``side`` in the fight has a foe within melee reach: no stand-off."""
+    return any(c.in_fight and tactics.engaged(enc, c, enc.enemies(c)) for c in enc.sides[side])
+
+
+def outgunned(enc: Encounter, c: Combatant) -> bool:
+    """``c``'s side is losing the exchange, and the odds say it would go on losing it.
+
+    Losing: hurt by a foe while doing no harm itself for twice ``c``'s patience (``losing``),
+    with nobody of its side in melee; and the advisor's expected harm a round of its side
+    (``firepower``) is below a foe side's. A side that cannot end the exchange and would
+    lose it withdraws.
+    """
+    patience = PATIENCE.get(c.ai)
+    if patience is None or not losing(enc, c, 2 * patience) or in_melee(enc, c.side):
+        return False
+    ours = firepower(enc, c.side)
+    return any(side != c.side and enc.standing[side]
+               and firepower(enc, side) > OUTGUNNED * ours for side in enc.sides)
+
+
+def shot_odds(enc: Encounter, c: Combatant, target: Combatant) -> float:
+    """The advisor's chance that a plain attack of ``c`` on ``target`` lands (1: unknown)."""
+    odds = enc.advisor.attack_odds(enc, c, [target.plain_attack])
+    return 1.0 if odds is None else odds
+
+
+def most_harmed(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Combatant | None:
+    """The foe in reach that one attack of ``c`` would harm most (ties drawn), or None."""
+    advisor = enc.advisor
+    able = [e for e in foes if advisor.can_attack(enc, c, e) and advisor.can_hit(enc, c, e)]
+    return tactics.best(enc, able, lambda e: advisor.attack_worth(enc, c, e))
+
+
+def closes_in(enc: Encounter, c: Combatant, target: Combatant) -> bool:
+    """A shooter in a stand-off whose shot on ``target`` lands too seldom to end it.
+
+    Never into melee: it stops short of the foe's reach (``CLOSEST``).
+    """
+    return (c.ranged and going_nowhere(enc, c)
+            and enc.field.distance(c.pos, target.pos) > CLOSEST
+            and shot_odds(enc, c, target) < CLOSE_ODDS)
+
+
+def close_in(enc: Encounter, c: Combatant, target: Combatant) -> list[Intent]:
+    """A move toward ``target`` (no nearer than ``CLOSEST``), and a shot where it pays."""
+    gap = enc.field.distance(c.pos, target.pos)
+    odds = shot_odds(enc, c, target)
+    c.why = (f"{quiet(enc, c.side)} rounds without harm, {odds:.0%} to hit "
+             f"{target.name} from here: closes in")
+    move: list[Intent] = [Move(target, stop_at=max(CLOSEST, gap - c.speed))]
+    if enc.advisor.can_move_and_attack(enc, c) and not enc.advisor.needs_reload(c):
+        c.why += " shooting"
+        return move + [target.plain_attack]
+    return move
+
+
+def crosses(enc: Encounter, c: Combatant) -> str | None:
+    """Why a melee fighter stops holding and crosses to the foe now, or None (hold on)."""
+    if not going_nowhere(enc, c):
+        return None
+    return f"the exchange goes nowhere ({quiet(enc, c.side)} rounds without harm): crosses"
