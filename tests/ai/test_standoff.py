@@ -1,0 +1,163 @@
+"""Stand-offs (``sim.ai.standoff``): when an exchange goes nowhere, and fights that end.
+
+Hand-built encounters check the counting and each profile's patience; whole fights check the
+targets (at most so many draws at the round limit, 300 fights a ruleset, the slow ones).
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import ROOT, scenario
+
+from sim import scenario as scenario_mod
+from sim.ai import standoff
+from sim.ai.profiles import decide
+from sim.batch.runner import BatchSpec, run_batch
+from sim.core.actions import Attack, Move, Retreat
+from sim.core.engine import Encounter
+from sim.rulesets import registry
+
+RULESETS = registry.names()
+CAMPS = {"nodes": {"west": {"cover": "medium"}, "mid": {}, "east": {"cover": "medium"}},
+         "edges": [["west", "mid", 12], ["mid", "east", 12]]}
+BOW = {"traits": {"agility": 3, "dexterity": 3}, "skills": {"ranged": 3, "dodge": 1},
+       "weapon": "bow", "armor": "leather"}
+SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3, "parry": 2},
+         "weapon": "sword", "armor": "chain", "shield": True}
+
+
+def camps(profile: str, ruleset: str = "ore") -> Encounter:
+    """A sword and a bow a side, each side in its camp's cover 24 m apart."""
+    sides = {side: [{"name": f"{side} bow", "at": side, "ai": profile, **BOW},
+                    {"name": f"{side} sword", "at": side, "ai": profile, **SWORD}]
+             for side in ("west", "east")}
+    enc = Encounter(scenario(sides, map=CAMPS), ruleset, 1)
+    enc.ruleset.start(enc)
+    return enc
+
+
+def member(enc: Encounter, name: str):
+    return next(c for c in enc.combatants if c.name == name)
+
+
+def test_quiet_counts_the_rounds_finished_since_the_side_last_did_harm():
+    enc = camps("tactical")
+    enc.round = 1
+    assert standoff.quiet(enc, "west") == 0
+    enc.round = 4
+    assert standoff.quiet(enc, "west") == 3
+    enc.record_hit(member(enc, "west bow"), 2)  # a damaging hit in round 4
+    assert standoff.quiet(enc, "west") == 0 and standoff.quiet(enc, "east") == 3
+    enc.round = 6
+    assert standoff.quiet(enc, "west") == 1
+
+
+def test_a_hit_armor_stops_is_no_harm_unless_the_armor_wears():
+    enc = camps("tactical", "ore")
+    enc.round = 5
+    enc.record_hit(member(enc, "west bow"), 0)
+    assert enc.harmed_in["west"] == 0  # ORE's armor does not wear: nothing changed
+    enc = camps("tactical", "opencore")
+    enc.round = 5
+    enc.record_hit(member(enc, "west bow"), 0)
+    assert enc.harmed_in["west"] == 5  # OpenCore's armor is spent by the hit
+
+
+@pytest.mark.parametrize("profile, patience", [("basic", 3), ("aggressive", 1),
+                                                ("tactical", 2), ("cautious", None),
+                                                ("passive", None)])
+def test_each_profile_has_its_patience(profile, patience):
+    enc = camps(profile)
+    bow = member(enc, "west bow")
+    for rnd in range(1, 12):
+        enc.round = rnd
+        expected = patience is not None and rnd - 1 >= patience
+        assert standoff.going_nowhere(enc, bow) is expected, (profile, rnd)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_tactical_swords_screen_their_bow_then_cross_when_nothing_happens(ruleset):
+    enc = camps("tactical", ruleset)
+    sword = member(enc, "west sword")
+    enc.round = 1
+    first = decide(enc, sword)
+    assert not any(type(i) is Move and i.target.side == "east" for i in first), sword.why
+    enc.round = 4  # three rounds finished with no harm done by the west
+    crossing = decide(enc, sword)
+    assert any(type(i) is Move and i.target.side == "east" for i in crossing), sword.why
+    assert "goes nowhere" in sword.why
+
+
+def test_a_shooter_with_poor_odds_closes_in_only_in_a_stand_off():
+    enc = camps("aggressive")
+    bow = member(enc, "west bow")
+    target = member(enc, "east bow")
+    assert standoff.shot_odds(enc, bow, target) < standoff.CLOSE_ODDS  # cover and range
+    enc.round = 1
+    assert not standoff.closes_in(enc, bow, target)
+    enc.round = 3
+    assert standoff.closes_in(enc, bow, target)
+    intents = standoff.close_in(enc, bow, target)
+    move = intents[0]
+    assert type(move) is Move and move.stop_at == pytest.approx(24 - bow.speed)
+    assert "closes in" in bow.why
+
+
+def test_a_side_hurt_without_hurting_back_and_outshot_withdraws():
+    sides = {"west": [{"name": "west bow", "at": "west", "ai": "tactical", **BOW}],
+             "east": [{"name": f"east bow {k}", "at": "east", "ai": "tactical", **BOW}
+                      for k in range(3)]}
+    enc = Encounter(scenario(sides, map=CAMPS), "ore", 1)
+    enc.ruleset.start(enc)
+    west = member(enc, "west bow")
+    enc.round = 5
+    enc.harmed_in["east"] = 4  # the east hurt it last round; the west never hurt anyone
+    assert standoff.firepower(enc, "east") > standoff.OUTGUNNED * standoff.firepower(enc, "west")
+    assert standoff.outgunned(enc, west)
+    intents = decide(enc, west)
+    assert type(intents[0]) is Retreat and "outshot" in west.why
+    enc.harmed_in["east"] = 0  # nobody hurt it: a quiet exchange is not a lost one
+    assert not standoff.outgunned(enc, west)
+
+
+def test_cautious_falls_back_when_losing_the_exchange():
+    enc = camps("cautious")
+    bow = member(enc, "west bow")
+    enc.round = 5
+    enc.harmed_in["east"] = 3
+    intents = decide(enc, bow)
+    assert type(intents[0]) is Retreat and "losing the exchange" in bow.why
+    enc.harmed_in["west"] = 4  # it hurt back: it holds its cover and shoots
+    assert type(decide(enc, bow)[0]) is Attack
+
+
+# ---------------------------------------------------------------------------- whole fights
+def draws(name: str, ruleset: str, n: int = 300) -> tuple[int, int]:
+    spec = BatchSpec(scenario_mod.load(ROOT / "scenarios" / name), ruleset, n, seed=1, workers=1)
+    return run_batch(spec, None)["outcomes"].get("draw", 0), n
+
+
+# OpenCore's shoot-out is the known gap (docs/ai.md): its leather takes about five arrows
+# before one reaches HP, so its bows still wear each other down at the round limit.
+SHOOTOUT_MOST = {"opencore": 0.30}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_mirror_shoot_out_ends_before_the_round_limit(ruleset):
+    drawn, n = draws("shootout.yaml", ruleset)
+    assert drawn / n <= SHOOTOUT_MOST.get(ruleset, 0.10), drawn / n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_knight_and_the_poachers_end_before_the_round_limit(ruleset):
+    drawn, n = draws("poachers.yaml", ruleset)
+    assert drawn / n <= 0.15, drawn / n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_farmstead_skirmish_ends_before_the_round_limit(ruleset):
+    drawn, n = draws("neutral_skirmish.yaml", ruleset)
+    assert drawn / n <= 0.10, drawn / n
