@@ -267,7 +267,7 @@ class OpenD6Advisor(Advisor):
         code, dmg = actor.attack_code, actor.damage_code
         complication = self.rules.options.complication
         return (opend6_odds.p_at_least(code.dice, code.pips, BASE_DIFFICULTY, complication)
-                * opend6_odds.mean(dmg.dice, dmg.pips, complication))
+                * opend6_odds.mean(dmg.dice, dmg.pips, opend6_odds.HARM_COUNTS_ONE))
 
     def attack_worth(self, enc: Encounter, actor: D6Fighter, target: D6Fighter) -> float:
         """Expected harm of one plain attack now: P(hit) x the expected harm of a hit.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
-from sim.rulesets.opend6.dice import DiceCode, RollResult, roll_code, roll_total
+from sim.rulesets.opend6.dice import DiceCode, RollResult, counts_one, roll_code, roll_total
 from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
 from sim.rulesets.opend6.places import SITES, site
 from sim.rulesets.opend6.rules import (
@@ -83,15 +83,19 @@ class OpenD6Combat:
                           f"{f' -{f.encumbrance} encumbrance' if rolled != total else ''}"
                           f" -> attacks on it must meet {f.defense} until its next turn.")
 
-    def _roll(self, enc: Encounter, dice: int, pips: int) -> tuple[int, RollResult | None]:
+    def _roll(self, enc: Encounter, dice: int, pips: int,
+              action: bool = True) -> tuple[int, RollResult | None]:
         """A roll's total, and the whole roll when the encounter keeps a log (else None).
 
         Without a log only the total is counted (``roll_total``): same draws, no faces kept.
+        ``action``: False for a damage or resistance roll, which never fumbles
+        (``dice.counts_one``).
         """
-        complication = self.options.complication
         if enc.log is None:
-            return roll_total(enc.rng, dice, pips, complication), None
-        r = roll_code(enc.rng, dice, pips, complication=complication)
+            return roll_total(enc.rng, dice, pips,
+                              counts_one(action, self.options.complication)), None
+        r = roll_code(enc.rng, dice, pips, complication=self.options.complication,
+                      action=action)
         return r.total, r
 
     def defense_against(self, enc: Encounter, actor: D6Fighter,
@@ -295,6 +299,22 @@ class OpenD6Combat:
         """Dice of ``f``'s damage roll on ``target``: its code, ± 1D per size step."""
         return f.damage_code.dice + (f.size - target.size) * SIZE_STEP_DICE
 
+    def harm_rolls(self, enc: Encounter, f: D6Fighter, target: D6Fighter
+                   ) -> tuple[int, RollResult | None, int, RollResult | None]:
+        """A hit's damage roll and the target's resistance roll: totals, and the rolls.
+
+        Neither is an action (RULES.md "Wild die", amended): a wild 1 counts as 1
+        (``dice.counts_one``). The rolls are None without a log.
+        """
+        code, res_code = f.damage_code, target.resist_code
+        if enc.log is None:  # the totals alone, as ``_roll`` counts them: two calls fewer
+            rng = enc.rng
+            return (roll_total(rng, self.damage_dice(f, target), code.pips, True), None,
+                    roll_total(rng, res_code.dice, res_code.pips, True), None)
+        damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips, action=False)
+        resistance, res = self._roll(enc, res_code.dice, res_code.pips, action=False)
+        return damage, dmg, resistance, res
+
     def _damage(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> int:
         """Damage (Strength + weapon, or the weapon alone) against Endurance + armor.
 
@@ -302,14 +322,7 @@ class OpenD6Combat:
         """
         code = f.damage_code
         res_code = target.resist_code  # wound penalties never apply to resistance
-        if enc.log is None:  # the totals alone, as ``_roll`` counts them: two calls fewer
-            rng, complication = enc.rng, self.options.complication
-            damage = roll_total(rng, self.damage_dice(f, target), code.pips, complication)
-            resistance = roll_total(rng, res_code.dice, res_code.pips, complication)
-            dmg = res = None
-        else:
-            damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips)
-            resistance, res = self._roll(enc, res_code.dice, res_code.pips)
+        damage, dmg, resistance, res = self.harm_rolls(enc, f, target)
         dealt, words = self._harm(enc, target, damage, resistance)
         beaten = target.level is DEAD and f.weapon.unarmed and not self.options.lethal_unarmed
         if beaten:  # knocked out, not dead: its health stops one short (``_short_of_death``)

@@ -93,8 +93,7 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         """Expected hit points one hit of ``actor`` takes off ``target`` (at most its HP)."""
         code, res = actor.damage_code, target.resist_code
         return odds.expected_hp_loss((self.damage_dice(actor, target), code.pips),
-                                     (res.dice, res.pips), max(0, target.hp),
-                                     self.options.complication)
+                                     (res.dice, res.pips), max(0, target.hp))
 
     def one_from_death(self, target: D6Fighter) -> bool:
         """Mortally wounded: 1-3 HP."""

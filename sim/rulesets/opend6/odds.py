@@ -157,9 +157,12 @@ def _totals(dice: int, pips: int, complication: bool) -> tuple[float, ...]:
     return (0.0,) * pips + distribution(dice, complication)
 
 
+# Damage and resistance rolls are not actions: a wild 1 counts as 1 (``dice.counts_one``).
+HARM_COUNTS_ONE = True
+
+
 @lru_cache(maxsize=1024)
-def expected_wounds(damage: tuple[int, int], resistance: tuple[int, int], cap: int,
-                    complication: bool = False) -> float:
+def expected_wounds(damage: tuple[int, int], resistance: tuple[int, int], cap: int) -> float:
     """Expected wounds of one hit: damage >= k x resistance gives k, at most ``cap``.
 
     Args:
@@ -167,11 +170,10 @@ def expected_wounds(damage: tuple[int, int], resistance: tuple[int, int], cap: i
         resistance: The resistance roll as ``(dice, pips)``; its total counts as at least 1
             (``rules.wounds_from_damage``).
         cap: The wounds that can still be dealt (to death).
-        complication: The ``complication`` option.
     """
-    res = _totals(*resistance, complication)
+    res = _totals(*resistance, HARM_COUNTS_ONE)
     out = 0.0
-    for d, pd in enumerate(_totals(*damage, complication)):
+    for d, pd in enumerate(_totals(*damage, HARM_COUNTS_ONE)):
         if pd:
             out += pd * sum(pr * min(cap, d // (r if r > 1 else 1))
                             for r, pr in enumerate(res) if pr)
@@ -179,12 +181,19 @@ def expected_wounds(damage: tuple[int, int], resistance: tuple[int, int], cap: i
 
 
 @lru_cache(maxsize=1024)
-def expected_hp_loss(damage: tuple[int, int], resistance: tuple[int, int], cap: int,
-                     complication: bool = False) -> float:
+def expected_hp_loss(damage: tuple[int, int], resistance: tuple[int, int], cap: int) -> float:
     """Expected hit points one hit takes: damage - resistance when positive, at most ``cap``."""
-    res = _totals(*resistance, complication)
+    res = _totals(*resistance, HARM_COUNTS_ONE)
     out = 0.0
-    for d, pd in enumerate(_totals(*damage, complication)):
+    for d, pd in enumerate(_totals(*damage, HARM_COUNTS_ONE)):
         if pd:
             out += pd * sum(pr * min(cap, d - r) for r, pr in enumerate(res) if pr and d > r)
     return out
+
+
+def harm_distribution(dice: int, pips: int) -> tuple[float, ...]:
+    """Exact distribution of a damage or resistance roll's total (index = total).
+
+    Not an action: a wild 1 counts as 1, whatever the ``complication`` option.
+    """
+    return _totals(dice, pips, HARM_COUNTS_ONE)

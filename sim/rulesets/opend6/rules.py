@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Intent, Move, Retreat
-from sim.rulesets.opend6.dice import DiceCode, roll_total
+from sim.rulesets.opend6.dice import DiceCode, counts_one, roll_total
 from sim.scenario.vocabulary import Cover, Visibility
 
 if TYPE_CHECKING:
@@ -175,9 +175,10 @@ def starting_hp(rng: Random, endurance: DiceCode, base: int = HP_BASE) -> int:
 
     If the roll is below the code's average, the average is taken instead. Ruling: the
     average is 3.5 per die plus the pips, rounded down (:attr:`DiceCode.average`; 2D is 7,
-    3D+1 is 11); the roll is a normal roll with the wild die (no ``complication``).
+    3D+1 is 11); the roll is an Endurance roll, not an action: its wild 1 counts as 1
+    (``dice.counts_one``).
     """
-    rolled = roll_total(rng, endurance.dice, endurance.pips)
+    rolled = roll_total(rng, endurance.dice, endurance.pips, counts_one(False, False))
     return base + max(rolled, endurance.average)
 
 

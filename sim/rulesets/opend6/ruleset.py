@@ -29,7 +29,7 @@ from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.advisor import OpenD6Advisor
 from sim.rulesets.opend6.combat import OpenD6Combat
-from sim.rulesets.opend6.dice import roll_total
+from sim.rulesets.opend6.dice import counts_one, roll_total
 from sim.rulesets.opend6.fighter import (
     D6Fighter,
     OpenD6Block,
@@ -173,8 +173,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         code, res = actor.damage_code, target.resist_code
         left = self.options.wounds_limit - target.wounds
         return odds.expected_wounds((self.damage_dice(actor, target), code.pips),
-                                    (res.dice, res.pips), max(0, left),
-                                    self.options.complication)
+                                    (res.dice, res.pips), max(0, left))
 
     def one_from_death(self, target: D6Fighter) -> bool:
         """Whether one more wound kills ``target``."""
@@ -207,7 +206,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                 # an action roll: a wound carried in from an earlier fight costs its dice
                 penalty = self.health_penalty(enc, f)
                 dice = max(1, agility.dice + penalty) if penalty else agility.dice
-                total = roll_total(rng, dice, agility.pips, complication)
+                # not an action: its wild 1 counts as 1 (``dice.counts_one``)
+                total = roll_total(rng, dice, agility.pips, counts_one(False, complication))
                 f.initiative = total - f.encumbrance  # an Agility roll, like any other
                 f.init_text = str(f.initiative)
                 keys[f] = (f.initiative, agility.dice, agility.pips, rng.random())

@@ -23,9 +23,13 @@ from sim.rulesets.opend6.advisor import FATE_POINT_GAIN
 from sim.rulesets.opend6.rules import WoundStatus
 
 
-def exact_roll(dice: int) -> icepool.Die:
-    """An N-dice roll with the wild die, from the rules text (``helpers.opend6_exact_roll``)."""
-    return opend6_exact_roll(dice, 0)
+def exact_roll(dice: int, action: bool = True) -> icepool.Die:
+    """An N-dice roll with the wild die, from the rules text (``helpers.opend6_exact_roll``).
+
+    ``action``: only an action roll fumbles; a damage or resistance roll's wild 1 counts as
+    1, as the ``complication`` option counts it.
+    """
+    return opend6_exact_roll(dice, 0, complication=not action)
 
 
 
@@ -170,8 +174,10 @@ def test_no_fate_point_on_a_fresh_foe_nor_by_a_fighter_that_does_not_spend() -> 
 
 # ------------------------------------------------------------------ worths
 def wounds_of_a_hit(damage: int, resistance: int, cap: int = 5) -> float:
-    return float(icepool.map(lambda d, r: min(cap, d // max(r, 1)), exact_roll(damage),
-                             exact_roll(resistance)).mean())
+    # damage and resistance are not actions: a wild 1 counts as 1 (RULES.md, amended)
+    return float(icepool.map(lambda d, r: min(cap, d // max(r, 1)),
+                             exact_roll(damage, action=False),
+                             exact_roll(resistance, action=False)).mean())
 
 
 def test_attack_worth_is_the_chance_to_hit_times_the_wounds_of_a_hit() -> None:

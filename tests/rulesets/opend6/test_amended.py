@@ -6,14 +6,19 @@ second for weapons. A fist or knuckles that would kill knocks out, one step shor
 
 from __future__ import annotations
 
+import math
+import random
+
+import icepool
 import pytest
-from helpers import SCENARIOS
+from helpers import SCENARIOS, StubRandom, faces
 from opend6_helpers import duel, member, turn
 
 from sim.core.actions import Attack, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
-from sim.rulesets.opend6.rules import WoundStatus
+from sim.rulesets.opend6.dice import roll_code
+from sim.rulesets.opend6.rules import WoundStatus, wounds_from_damage
 from sim.scenario import load
 
 # the attack 3D (Agility 2D + brawling 1D): 5 5 5 = 15 hits the 10; damage 2D (Strength):
@@ -120,3 +125,51 @@ def test_a_later_attack_whose_foe_fell_goes_to_a_foe_in_reach():
     a, b1, b2 = enc.combatants
     enc.take_out(b1, Status.DEAD)
     assert enc.ruleset._retarget(enc, a, in_reach=True) is b2
+
+
+# ------------------------------------------------------------------ the fumble: actions only
+def exact_kill_outright(damage_dice: int, resistance_dice: int, action: bool) -> float:
+    """P(one hit deals the 5 wounds that kill), from the rules text with icepool."""
+    from test_opposed import exact_roll
+
+    return float(icepool.map(lambda d, r: d // max(r, 1) >= 5,
+                             exact_roll(damage_dice, action=action),
+                             exact_roll(resistance_dice, action=action)).probability(True))
+
+
+def test_a_crossbow_bolt_kills_an_unarmoured_man_outright_at_the_seeds_odds():
+    # issue 31: seed 004 gives 0.06613 for a 4D bolt on END 2D; stripping the damage and
+    # resistance rolls too (the old code) gave 0.179
+    assert exact_kill_outright(4, 2, action=False) == pytest.approx(0.06613, abs=5e-6)
+    assert exact_kill_outright(4, 2, action=True) == pytest.approx(0.179, abs=5e-4)
+
+
+def test_the_damage_and_resistance_rolls_do_not_fumble_through_the_hit_path():
+    # the ruleset's own rolls (``harm_rolls``), counted: within 4.5 standard errors of the
+    # seed's 0.06613; the old 0.179 lies ~60 standard errors away
+    sides = {"a": [{"name": "X", "weapon": "crossbow"}],
+             "b": [{"name": "Y", "traits": {"endurance": 2}, "armor": "none"}]}
+    from opend6_helpers import parse
+
+    enc = Encounter(parse(sides), "opend6", seed=0)
+    x, y = enc.combatants
+    assert (x.damage_code.dice, y.resist_code.dice) == (4, 2)
+    enc.rng = random.Random(31)
+    n, kills = 40_000, 0
+    for _ in range(n):
+        damage, _, resistance, _ = enc.ruleset.harm_rolls(enc, x, y)
+        kills += wounds_from_damage(damage, resistance) >= 5
+    exact = exact_kill_outright(4, 2, action=False)
+    se = math.sqrt(exact * (1 - exact) / n)
+    assert abs(kills / n - exact) < 4.5 * se
+
+
+def test_a_damage_rolls_wild_one_counts_as_one_with_a_log():
+    enc, x, y = fists()
+    enc.log = []
+    enc.rng = StubRandom(faces(6, 1, 1, 1, sides=6))  # damage [6] wild 1; resistance [1] 1
+    damage, dmg, resistance, res = enc.ruleset.harm_rolls(enc, x, y)
+    assert (damage, resistance) == (7, 2)
+    assert not dmg.fumble and not res.fumble and "fumble" not in str(dmg)
+    # an action roll still fumbles: the wild 1 and the highest die leave it
+    assert roll_code(StubRandom(faces(6, 1, sides=6)), 2, 0).total == 0

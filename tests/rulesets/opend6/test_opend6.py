@@ -70,7 +70,10 @@ def test_basic_hit_rate_matches_exact_odds(agility: int, melee: int) -> None:
     ([3, 3], 2),      # 12 >= 2 x 6
     ([4, 4], 1),      # 12 >= 8
     ([6, 6, 2], 0),   # the wild die explodes: 14 > 12
-    ([2, 1], 5),      # a fumble leaves 0, which counts as 1: 12 wounds, capped at 5 = dead
+    # a resistance roll is no action: its wild 1 counts (2 + 1 = 3: 12 >= 4 x 3); once a
+    # fumble left 0, which counts as 1: 12 wounds, capped at 5 = dead (RULES.md, amended)
+    ([2, 1], 4),
+    ([1, 1], 5),      # 2: 12 >= 6 x 2, capped at 5 = dead
 ])
 def test_wounds_are_multiples_of_the_resistance(resistance, wounds) -> None:
     enc, a, b = duel(member("A", traits={"strength": 2}), member("B"))

@@ -24,8 +24,11 @@ from sim.rulesets.opend6.dice import DiceCode
 EXPLODE_DEPTH = 12  # the reroll tail beyond 12 more sixes weighs 6**-13
 
 
-def exact_roll(dice: int, pips: int = 0) -> icepool.Die:
-    """An N-dice roll with the wild die, from the rules text (RULES.md opend6, Dice)."""
+def exact_roll(dice: int, pips: int = 0, action: bool = True) -> icepool.Die:
+    """An N-dice roll with the wild die, from the rules text (RULES.md opend6, Dice).
+
+    ``action``: only an action roll fumbles; a damage or resistance roll's wild 1 is 1.
+    """
     if dice == 0:
         return icepool.Die([pips])  # 0D rolls the pips alone
     d6 = icepool.d6
@@ -33,6 +36,8 @@ def exact_roll(dice: int, pips: int = 0) -> icepool.Die:
     rest = others @ d6 if others else icepool.Die([0])
     # Fumble: the wild die and the highest normal die leave the total.
     fumble = d6.lowest(others, others - 1) if others >= 2 else icepool.Die([0])
+    if not action:
+        fumble = 1 + rest
     exploded = 6 + d6.explode(depth=EXPLODE_DEPTH) + rest
     return d6.map(lambda w: fumble if w == 1 else exploded if w == 6 else w + rest) + pips
 
@@ -102,7 +107,7 @@ def test_five_dice_against_a_five_dice_dodge_through_the_attack_path() -> None:
 def test_expected_wounds_match_icepool(damage, resistance, cap) -> None:
     # damage >= k x resistance gives k wounds; resistance counts as at least 1; at most cap
     exact = icepool.map(lambda d, r: min(cap, d // max(r, 1)),
-                        exact_roll(*damage), exact_roll(*resistance))
+                        exact_roll(*damage, action=False), exact_roll(*resistance, action=False))
     assert odds.expected_wounds(damage, resistance, cap) == pytest.approx(
         float(exact.mean()), abs=1e-7)
 
@@ -112,6 +117,6 @@ def test_expected_wounds_match_icepool(damage, resistance, cap) -> None:
 ])
 def test_expected_hit_points_lost_match_icepool(damage, resistance, cap) -> None:
     exact = icepool.map(lambda d, r: min(cap, max(0, d - r)),
-                        exact_roll(*damage), exact_roll(*resistance))
+                        exact_roll(*damage, action=False), exact_roll(*resistance, action=False))
     assert odds.expected_hp_loss(damage, resistance, cap) == pytest.approx(
         float(exact.mean()), abs=1e-7)
