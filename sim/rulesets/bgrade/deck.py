@@ -43,9 +43,12 @@ def card_name(card: int) -> str:
 class DramaDeck:
     """One fight's deck: the draw pile and the discards, shuffled with the encounter's RNG.
 
-    Ruling: when the draw pile is empty, the discards are shuffled (with the same RNG) into a
-    new draw pile; when both are empty (more than 13 characters hold 4 cards each), a hand
-    simply stays short until cards come back.
+    Ruling "a deck for any number of fighters" (the seed is cut off after "a hand of 4
+    cards"; 52 cards hold 13 hands): hands are dealt one card at a time around the table
+    (``deal_round``), so with 14 fighters ten hold 4 cards and four hold 3, none 0; when
+    the draw pile is empty, the discards are shuffled (with the same RNG) into a new draw
+    pile; a played card is discarded after its replacement is drawn (never drawn straight
+    back); with both empty a hand stays short until cards come back.
     """
 
     __slots__ = ("rng", "pile", "discards")
@@ -81,11 +84,26 @@ class DramaDeck:
                 return
             hand.append(card)
 
+    def deal_round(self, hands: list[list[int]]) -> None:
+        """Fill every hand up to ``HAND_SIZE``, one card to each in turn (``DramaDeck``)."""
+        if len(self.pile) >= sum(HAND_SIZE - len(h) for h in hands):  # enough for all
+            for hand in hands:
+                self.deal(hand)
+            return
+        short = [h for h in hands if len(h) < HAND_SIZE]
+        while short:
+            for hand in short:
+                card = self.draw()
+                if card is None:
+                    return
+                hand.append(card)
+            short = [h for h in short if len(h) < HAND_SIZE]
+
     def play(self, hand: list[int], card: int) -> int:
-        """Play ``card`` from ``hand``: discard it, draw its replacement; returns its dice."""
+        """Play ``card`` from ``hand``: draw its replacement, discard it; returns its dice."""
         hand.remove(card)
-        self.discards.append(card)
         self.deal(hand)
+        self.discards.append(card)
         return _DICE_OF[card]
 
 

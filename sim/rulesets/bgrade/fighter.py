@@ -17,7 +17,7 @@ from sim.core.words import count
 from sim.rulesets.bgrade.deck import card_name
 from sim.rulesets.bgrade.rules import Track, armor_soak
 from sim.rulesets.ore.catalog import TORSO, WEAPONS
-from sim.rulesets.ore.fighter import OreBlock, OreFighter, Stat
+from sim.rulesets.ore.fighter import LETHAL_UNARMED_DOC, OreBlock, OreFighter, Stat
 from sim.rulesets.templates import Templates
 from sim.scenario.models import Strict
 
@@ -52,12 +52,15 @@ class BGradeOptions(Strict):
         drama_deck: deal 4-card hands from a 52-card deck; a card adds dice to a roll.
         possibility_points: points per character (0 switches them off).
         difficulty: Difficulty of every attack (0: none); a width-2 set needs height > D.
+        lethal_unarmed: accepted, changes nothing under B-Grade: fists deal Shock, which
+            knocks out when the track is full (``LETHAL_UNARMED_DOC``).
     """
 
     working_together: bool = True
     drama_deck: bool = True
     possibility_points: int = Field(default=2, ge=0, le=20)
     difficulty: int = Field(default=0, ge=0, le=10)
+    lethal_unarmed: bool = Field(default=False, description=LETHAL_UNARMED_DOC)
 
 
 # ---------------------------------------------------------------------------- state

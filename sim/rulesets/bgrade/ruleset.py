@@ -167,8 +167,7 @@ class BGradeRuleset(OreRuleset):
         if self.options.drama_deck:
             held = frozenset(card for c in enc.combatants for card in c.hand)
             self.deck = DramaDeck(enc.rng, held)
-            for c in enc.combatants:
-                self.deck.deal(c.hand)
+            self.deck.deal_round([c.hand for c in enc.combatants])
 
     # ------------------------------------------------------------ planning
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:

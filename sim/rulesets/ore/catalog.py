@@ -62,6 +62,12 @@ class Weapon:
         object.__setattr__(self, "ranged", self.ranges is not None)
 
 
+# Ruling "harm that is not meant to kill" (RULES.md, shared vocabulary): unarmed attacks
+# (fists, kicks: the neutral ``unarmed``) deal Shock only under ORE and B-Grade, as Reign
+# writes them; a beating kills only where Shock overflows a full location (seed 002).
+# Natural weapons below are a beast's, meant to kill: not covered. Held by
+# ``test_unarmed_harm_is_shock_only``.
+
 WEAPONS: dict[str, Weapon] = {
     "unarmed": Weapon("fists", Damage(s_width=1), unarmed=True),               # W Shock
     "knife": Weapon("dagger", Damage(k_width=1)),                              # W Killing

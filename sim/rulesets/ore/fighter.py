@@ -85,10 +85,25 @@ class OreBlock(Strict):
         return self
 
 
+# RULES.md "Harm that is not meant to kill", ORE's and B-Grade's form: fists deal Shock
+# only, as Reign writes them (W Shock: ``catalog.WEAPONS["unarmed"]``), and Shock that
+# overflows a full location still turns to Killing (seed 002). That is also the rule
+# without the ruling, so ``lethal_unarmed: true`` changes nothing here: it is accepted so
+# that one scenario may set it in every ruleset's block.
+LETHAL_UNARMED_DOC = ("accepted; changes nothing under ORE and B-Grade: fists deal Shock "
+                      "only, as Reign writes them, with or without it")
+
+
 class OreOptions(Strict):
-    """``options.ore``: ``difficulty``, the height every attack set must reach (0: none)."""
+    """``options.ore``.
+
+    Attributes:
+        difficulty: the height every attack set must reach (0: none).
+        lethal_unarmed: accepted, changes nothing under ORE (``LETHAL_UNARMED_DOC``).
+    """
 
     difficulty: int = Field(default=0, ge=0, le=10)
+    lethal_unarmed: bool = Field(default=False, description=LETHAL_UNARMED_DOC)
 
 
 # ---------------------------------------------------------------------------- state

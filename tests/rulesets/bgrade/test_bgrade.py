@@ -424,8 +424,9 @@ def test_deck_deals_hands_replaces_played_cards_and_reshuffles():
     assert deck.play(hand, card) == card_dice(card)
     assert len(hand) == HAND_SIZE and deck.discards == [card] and len(deck.pile) == 47
     deck.pile.clear()
-    deck.play(hand, hand[0])  # empty pile: the discards come back shuffled
-    assert len(hand) == HAND_SIZE and deck.discards == []
+    second = hand[0]
+    deck.play(hand, second)  # empty pile: the discards come back shuffled
+    assert len(hand) == HAND_SIZE and card in hand and deck.discards == [second]
 
 
 def test_deck_shuffle_is_deterministic_per_seed_and_runs_dry():
@@ -436,6 +437,38 @@ def test_deck_shuffle_is_deterministic_per_seed_and_runs_dry():
     for hand in hands:
         deck.deal(hand)
     assert [len(h) for h in hands] == [4] * 13 + [0]
+
+
+def test_fourteen_fighters_share_the_deck_round_the_table_and_cards_come_back():
+    # ruling "a deck for any number of fighters": one card each in turn, none left at 0
+    deck = DramaDeck(random.Random(7))
+    hands: list[list[int]] = [[] for _ in range(14)]
+    deck.deal_round(hands)
+    assert sorted(map(len, hands)) == [3] * 4 + [4] * 10 and not deck.pile
+    assert sorted(c for h in hands for c in h) == list(range(52))
+    # a card played on an empty pile is not drawn straight back: the hand stays short once
+    card = hands[0][0]
+    deck.play(hands[0], card)
+    assert card not in hands[0] and deck.discards == [card]
+    # the next play reshuffles the discards into the pile: the first card comes back
+    other = hands[1][0]
+    deck.play(hands[1], other)
+    assert card in hands[1] and deck.discards == [other]
+    # with cards enough for every hand the deal is the old one, hand by hand
+    a, b = DramaDeck(random.Random(7)), DramaDeck(random.Random(7))
+    round_hands, one_by_one = [[] for _ in range(13)], [[] for _ in range(13)]
+    a.deal_round(round_hands)
+    for hand in one_by_one:
+        b.deal(hand)
+    assert round_hands == one_by_one
+
+
+def test_a_fight_of_fourteen_deals_every_fighter_cards():
+    many = {"name": "Man", "count": 7, "ai": "aggressive"}
+    enc = Encounter(scenario({"a": [many], "b": [{**many, "name": "Foe"}]}), "bgrade", 3)
+    enc.ruleset.start(enc)
+    assert sorted(len(c.hand) for c in enc.combatants) == [3] * 4 + [4] * 10
+    enc.run()  # plays cards to the end with the deck dry from the start
 
 
 def test_card_choice_best_on_small_pools_lowest_on_big():
