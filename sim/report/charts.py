@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sim.report.compare import percent
+from sim.report.numbers import percent
 from sim.report.palette import OKABE_ITO
 
 DPI = 110

@@ -15,7 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sim.report import reproduce
+from sim.report import deaths, glance, reproduce
+from sim.report.numbers import mean_text, rate_text
 from sim.results.lethality import names_text
 
 Getter = Callable[[dict[str, Any]], Any]
@@ -28,6 +29,7 @@ SIDE_ROWS: tuple[tuple[str, str, int], ...] = (
     ("P(at least one death)", "p_any_death", 3),
     ("death rate per combatant", "death_rate", 3),
     ("  of which after the fight", "death_rate_after", 3),
+    ("    left untended", "death_rate_after_untended", 3),
     ("out-of-fight rate", "out_rate", 3),
     ("share of the out who died", "died_share_of_out", 3),
     ("hits per attack", "hits_per_attack", 3),
@@ -41,9 +43,18 @@ OVERALL_ROWS: tuple[tuple[str, Getter, int], ...] = (
     ("first casualty round", lambda r: r["first_casualty"]["mean"], 2),
     ("  median / p90", lambda r: _slash(r["first_casualty"], "median", "p90"), 0),
     ("deaths per fight (all)", lambda r: r["overall"]["deaths_per_encounter"], 2),
+    ("  in the fight", lambda r: _split(r, "deaths_in_fight"), 2),
+    ("  after, tended", lambda r: _split(r, "deaths_after_tended"), 2),
+    ("  after, untended", lambda r: _split(r, "deaths_after_untended"), 2),
     ("P(at least one death)", lambda r: r["overall"]["p_any_death"], 3),
     ("death rate per combatant", lambda r: r["overall"]["death_rate"], 3),
 )
+
+
+def _split(entry: dict[str, Any], key: str) -> str:
+    """All sides' deaths a fight by when (``sim.report.deaths``); n/a where not recorded."""
+    block = entry.get("aftermath")
+    return f"{block[f'{key}_per_encounter']:.2f}" if block else NA
 
 
 def _slash(block: dict[str, Any], *keys: str) -> str:
@@ -78,7 +89,7 @@ def side_value(side: dict[str, Any], key: str) -> Any:
     count = UNDEFINED_WITHOUT.get(key)
     if count is not None and side.get("counts", {}).get(count) == 0:
         return NA
-    return side[key]
+    return side.get(key, NA)  # a document made before a metric existed: n/a
 
 
 def _sections(doc: dict[str, Any]) -> list[tuple[str, list[tuple[str, list[Any], int]]]]:
@@ -106,7 +117,7 @@ def compare_table(doc: dict[str, Any], width: int = 100) -> str:
     """The rulesets side by side with their 95% intervals, as plain terminal text."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None)
-    console.print(_title(doc), soft_wrap=True)
+    console.print(_title(doc))
     names = list(doc["rulesets"])
     for title, rows in _sections(doc):
         table = Table(title=title, title_justify="left", show_lines=True)
@@ -116,8 +127,11 @@ def compare_table(doc: dict[str, Any], width: int = 100) -> str:
         for label, values, digits in rows:
             table.add_row(label, *(cell(v, digits, two_lines=True) for v in values))
         console.print(table)
-    console.print(f"verdict: {doc['verdict']['text']}", soft_wrap=True)
-    return buffer.getvalue().rstrip("\n")
+    console.print(f"verdict: {doc['verdict']['text']}")
+    after = after_fight(doc)
+    if after:
+        console.print(after)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -128,74 +142,6 @@ def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- the answer
-def percent(p: float) -> str:
-    """``61%``; one decimal (``0.4%``, ``99.6%``) where whole percent would read 0 or 100."""
-    if p <= 0 or p >= 1:
-        return f"{100 * min(1.0, max(0.0, p)):.0f}%"
-    for digits in (0, 1):
-        text = f"{100 * p:.{digits}f}"
-        if float(text) not in (0.0, 100.0):
-            return f"{text}%"
-    return "<0.1%" if p < 0.5 else ">99.9%"
-
-
-def _bracket(lo: float | None, hi: float | None, show: Callable[[float], str]) -> str:
-    if lo is None or hi is None:
-        return ""
-    return f" [{show(lo).rstrip('%')}–{show(hi)}]"
-
-
-def rate_text(m: dict[str, Any]) -> str:
-    """A rate with its interval: ``61% [58–64%]``."""
-    return percent(m["value"]) + _bracket(*m["ci95"], show=percent)
-
-
-def mean_text(m: dict[str, Any]) -> str:
-    """A mean with its interval: ``0.16 [0.11–0.21]``."""
-    return f"{m['value']:.2f}" + _bracket(*m["ci95"], show=lambda x: f"{x:.2f}")
-
-
-def _one(side: dict[str, Any]) -> bool:
-    return side["members"] == 1
-
-
-def _who_wins(doc: dict[str, Any]) -> str:
-    sentences = []
-    for name, r in doc["rulesets"].items():
-        ranked = sorted(r["sides"].items(), key=lambda kv: -kv[1]["win_rate"]["value"])
-        parts = []
-        for k, (side, s) in enumerate(ranked):
-            verb = ("wins" if _one(s) else "win") if k == 0 else ""
-            tail = " of fights" if k == 0 else ""
-            parts.append(f"the {side} {verb} {rate_text(s['win_rate'])}{tail}".replace("  ", " "))
-        sentences.append(f"Under {name} {', '.join(parts)}; "
-                         f"{rate_text(r['draw_rate'])} are draws.")
-    limit = doc.get("max_rounds")
-    if limit:
-        sentences.append(f"A draw is a fight still on at the round limit ({limit} rounds) "
-                         f"or one that leaves no side standing.")
-    return " ".join(sentences)
-
-
-def _who_dies(doc: dict[str, Any]) -> str:
-    sentences = []
-    for name, r in doc["rulesets"].items():
-        ranked = sorted(r["sides"].items(),
-                        key=lambda kv: -kv[1]["deaths_per_encounter"]["value"])
-        parts = []
-        for k, (side, s) in enumerate(ranked):
-            fights = " of fights" if k == 0 else ""
-            if _one(s):
-                parts.append(f"the {side} dies in {rate_text(s['p_any_death'])}{fights}")
-                continue
-            per = " die per fight on average" if k == 0 else ""
-            parts.append(f"{mean_text(s['deaths_per_encounter'])} of the {s['members']} "
-                         f"{side}{per}, at least one of them in "
-                         f"{rate_text(s['p_any_death'])}{fights}")
-        sentences.append(f"Under {name} " + "; ".join(parts) + ".")
-    return " ".join(sentences)
-
-
 def _deadliest(doc: dict[str, Any]) -> str:
     """Where it is deadliest: the rulesets from most to fewest deaths per fight.
 
@@ -255,18 +201,28 @@ def _deadliest(doc: dict[str, Any]) -> str:
     return text
 
 
+def after_fight(doc: dict[str, Any]) -> str:
+    """Where the deaths after the fight came from, every ruleset (``sim.report.deaths``)."""
+    return deaths.explain_rulesets({name: r.get("aftermath")
+                                    for name, r in doc["rulesets"].items()})
+
+
 def answer(doc: dict[str, Any]) -> list[tuple[str, str]]:
     """The plain-language answer that opens the report: ``(label, text)`` paragraphs.
 
-    Who wins how often under each ruleset, who dies (deaths per fight, P(at least one
-    death)), under which ruleset the scenario is deadliest; every number from ``doc``, with
-    its 95% interval in brackets where it has one.
+    What was run, under which ruleset the scenario is deadliest, and where the deaths after
+    the fight came from (the aftermath setting, what ``tend: all`` would change); every
+    number from ``doc``, with its 95% interval in brackets where it has one. Who wins and
+    who dies are small tables (``sim.report.glance``), shown after the first paragraph.
     """
     fights = doc["encounters"]
     lead = (f"From {fights} fights under each ruleset, the same encounter seeds for all "
             f"(in brackets: 95% intervals).")
-    return [("", lead), ("Who wins", _who_wins(doc)), ("Who dies", _who_dies(doc)),
-            ("Where it is deadliest", _deadliest(doc))]
+    out = [("", lead), ("Where it is deadliest", _deadliest(doc))]
+    after = after_fight(doc)
+    if after:
+        out.append(("Deaths after the fight", after))
+    return out
 
 
 def paragraph_markdown(label: str, text: str) -> str:
@@ -319,13 +275,18 @@ def combatant_rows(doc: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def survival_tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """Still fighting after round r, per side: ``(side, header, rows)``, one row per round.
+def survival_rounds(top: int) -> list[int]:
+    """The rounds a survival table shows: 1 to 5, every fifth, and the last (``top``)."""
+    return sorted({r for r in range(1, top + 1) if r <= 5 or r % 5 == 0} | {top} - {0})
 
-    Every round from 1 to the longest fight under any ruleset (the whole series of
-    ``lethality.json``), one column per ruleset, so a long fight is not cut and the table
-    stays as narrow as the rulesets are few. A ruleset whose fights all ended sooner keeps
-    its last share.
+
+def survival_tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """Still fighting after round r, per side: ``(side, header, rows)``.
+
+    Rounds 1 to 5, every fifth and the last of the longest fight under any ruleset
+    (``survival_rounds``: at most a dozen rows for a 40-round limit; ``lethality.json``
+    holds every round), one column per ruleset. A ruleset whose fights all ended sooner
+    keeps its last share.
     """
     names = list(doc["rulesets"])
     out = []
@@ -333,15 +294,15 @@ def survival_tables(doc: dict[str, Any]) -> list[tuple[str, list[str], list[list
         curves = [doc["rulesets"][n]["sides"][side]["survival"]["value"] for n in names]
         top = max(len(curve) for curve in curves)
         rows = [[str(r), *(f"{curve[r - 1] if r <= len(curve) else (curve or [1.0])[-1]:.3f}"
-                           for curve in curves)] for r in range(1, top + 1)]
+                           for curve in curves)] for r in survival_rounds(top)]
         out.append((side, ["after round", *names], rows))
     return out
 
 
-SURVIVAL_NOTE = ("Share of each side's combatants still in the fight after each round, every "
-                 "round to the longest fight; lethality.json holds the same series with 95% "
-                 "intervals (rulesets.<ruleset>.sides.<side>.survival) and survival.png draws "
-                 "them.")
+SURVIVAL_NOTE = ("Share of each side's combatants still in the fight after rounds 1 to 5, "
+                 "every fifth round and the last round of the longest fight; survival.png "
+                 "draws every round, and lethality.json holds every round with 95% intervals "
+                 "(rulesets.<ruleset>.sides.<side>.survival).")
 
 
 def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:
@@ -360,20 +321,28 @@ def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:
 
 
 def report_markdown(doc: dict[str, Any], charts: bool = True) -> str:
-    """``report.md``: the answer, verdict, side-by-side tables, survival, charts, methods."""
+    """``report.md``: answer, verdict, side-by-side tables, charts, survival, methods.
+
+    The answer holds its small tables (``sim.report.glance``) after its first paragraph.
+    """
     lines = [f"# Lethality: {doc.get('scenario_name', doc['scenario'])}", ""]
-    for label, text in answer(doc):
+    paragraphs = answer(doc)
+    lines += [paragraph_markdown(*paragraphs[0]), ""]
+    for label, header, rows, note in glance.tables(doc):
+        lines += [f"**{label}.**", "", *_md_table(header, rows), ""]
+        lines += [note, ""] if note else []
+    for label, text in paragraphs[1:]:
         lines += [paragraph_markdown(label, text), ""]
     lines += [f"**Verdict:** {doc['verdict']['text']}.", "", intro(doc), ""]
     for title, header, rows in tables(doc):
         lines += [f"## {title}", "", *_md_table(header, rows), ""]
-    lines += ["## Still fighting after round r", "", SURVIVAL_NOTE, ""]
-    for side, header, rows in survival_tables(doc):
-        lines += [f"**{side}**", "", *_md_table(header, rows), ""]
     if charts:
         lines += ["## Charts", ""]
         for name, caption in CHARTS:
             lines += [f"![{caption}]({name})", ""]
+    lines += ["## Still fighting after round r", "", SURVIVAL_NOTE, ""]
+    for side, header, rows in survival_tables(doc):
+        lines += [f"**{side}**", "", *_md_table(header, rows), ""]
     head, items, tail = methods_text(doc)
     lines += ["## How the numbers are computed", "", head, ""]
     lines += [f"- {item}" for item in items]

@@ -35,22 +35,57 @@ def _deaths(k: int) -> str:
 def explain(block: dict[str, Any] | None) -> str:
     """The aftermath setting, then where the deaths after the fight came from.
 
-    ``aftermath: tend own (...). 199 of the 199 deaths after the fight were of fighters left
+    ``aftermath: tend own (...). All 199 deaths after the fight were of fighters left
     untended; with tend: all, all 199 would have been tended.`` Without a death after the
-    fight, the setting alone; '' for a block that is None (rows that predate the split).
+    fight, the setting and "Nobody died after the fight."; '' for a block that is None
+    (rows that predate the split).
     """
     if not block:
         return ""
-    text = setting(block) + "."
+    tail = after_text(block)
+    return (f"{setting(block)}. "
+            + (f"{tail[0].upper()}{tail[1:]}." if tail else "Nobody died after the fight."))
+
+
+def explain_rulesets(blocks: dict[str, dict[str, Any] | None]) -> str:
+    """``explain`` for several rulesets of one scenario: the setting once, then each ruleset.
+
+    Rulesets under which nobody died after the fight are named together at the end; '' when
+    no ruleset's block is known.
+    """
+    known = {name: b for name, b in blocks.items() if b}
+    if not known:
+        return ""
+    first = setting(next(iter(known.values())))
+    text = first[0].upper() + first[1:] + "."
+    calm = []
+    for name, b in known.items():
+        tail = after_text(b)
+        if tail:
+            text += f" Under {name}, {tail}."
+        else:
+            calm.append(name)
+    if calm:
+        names = calm[0] if len(calm) == 1 else f"{', '.join(calm[:-1])} and {calm[-1]}"
+        text += f" Under {names} nobody died after the fight."
+    return text
+
+
+def after_text(block: dict[str, Any]) -> str:
+    """Who died after the fight, tended or not, and what ``tend: all`` would change.
+
+    ``all 199 deaths after the fight were of fighters left untended; with tend: all, all
+    199 would have been tended``; '' when nobody died after the fight.
+    """
     untended, tended = block["deaths_after_untended"], block["deaths_after_tended"]
     after = untended + tended
     if after == 0:
-        return text + " Nobody died after the fight."
+        return ""
     in_draws, would = block["deaths_after_untended_in_draws"], block["tend_all_would_tend"]
-    share = (f"All {after} deaths" if untended == after > 1 else
+    share = (f"all {after} deaths" if untended == after > 1 else
              f"{untended} of the {_deaths(after)}")
-    text += (f" {share} after the fight {'was' if untended == 1 else 'were'} of fighters left "
-             f"untended")
+    text = (f"{share} after the fight {'was' if untended == 1 else 'were'} of fighters left "
+            f"untended")
     if tended:
         text += f", {tended} of fighters tended"
     if would:
@@ -61,7 +96,7 @@ def explain(block: dict[str, Any] | None) -> str:
     elif in_draws:
         text += (f"; {'all' if in_draws == untended else in_draws} after a draw, which nobody "
                  f"tends (tend: all would not change that)")
-    return text + "."
+    return text
 
 
 def per_fight(block: dict[str, Any]) -> list[float]:

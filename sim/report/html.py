@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from sim.report import glance
 from sim.report.compare import (
     CHARTS,
     SURVIVAL_NOTE,
@@ -71,12 +72,21 @@ def image(data: bytes, caption: str) -> str:
             f"<figcaption>{escape(caption)}</figcaption></figure>")
 
 
-def answer_section(paragraphs: list[tuple[str, str]]) -> str:
-    """The plain-language answer: one ``<p>`` per paragraph, its label in bold."""
+def answer_section(paragraphs: list[tuple[str, str]],
+                   small: Sequence[glance.Glance] = ()) -> str:
+    """The plain-language answer: one ``<p>`` per paragraph, its label in bold.
+
+    ``small``: tables shown after the first paragraph (``sim.report.glance``), each with
+    its label above and its note below.
+    """
     out = []
-    for label, text in paragraphs:
+    for k, (label, text) in enumerate(paragraphs):
         bold = f"<strong>{escape(label)}.</strong> " if label else ""
         out.append(f"<p>{bold}{inline(text)}</p>")
+        if k == 0:
+            for title, header, rows, note in small:
+                out += [f"<p><strong>{escape(title)}.</strong></p>", table(header, rows)]
+                out += [f"<p>{inline(note)}</p>"] if note else []
     return '<section class="answer" id="answer">\n' + "\n".join(out) + "\n</section>"
 
 
@@ -106,18 +116,18 @@ def compare_html(doc: dict[str, Any], images: Mapping[str, bytes]) -> str:
     not given is left out.
     """
     title = f"Lethality: {doc.get('scenario_name', doc['scenario'])}"
-    body = [f"<h1>{escape(title)}</h1>", answer_section(answer(doc)),
+    body = [f"<h1>{escape(title)}</h1>", answer_section(answer(doc), glance.tables(doc)),
             f'<p class="verdict"><strong>Verdict:</strong> {inline(doc["verdict"]["text"])}.'
             f"</p>", f"<p>{inline(intro(doc))}</p>"]
     for heading, header, rows in tables(doc):
         body += [f"<h2>{escape(heading)}</h2>", table(header, rows)]
-    body += ["<h2>Still fighting after round r</h2>", f"<p>{escape(SURVIVAL_NOTE)}</p>"]
-    for side, header, rows in survival_tables(doc):
-        body += [f"<h3>{escape(side)}</h3>", table(header, rows)]
     shown = [(name, caption) for name, caption in CHARTS if name in images]
     if shown:
         body.append("<h2>Charts</h2>")
         body += [image(images[name], caption) for name, caption in shown]
+    body += ["<h2>Still fighting after round r</h2>", f"<p>{escape(SURVIVAL_NOTE)}</p>"]
+    for side, header, rows in survival_tables(doc):
+        body += [f"<h3>{escape(side)}</h3>", table(header, rows)]
     head, items, tail = methods_text(doc)
     body += ["<h2>How the numbers are computed</h2>", f"<p>{inline(head)}</p>",
              "<ul>" + "".join(f"<li>{inline(item)}</li>" for item in items) + "</ul>",

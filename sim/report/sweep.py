@@ -12,7 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sim.report.compare import cell, rate_text
+from sim.report.compare import cell
+from sim.report.numbers import rate_text
 
 
 def sweep_header(sides: list[str]) -> list[str]:

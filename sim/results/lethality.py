@@ -94,7 +94,8 @@ def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     elif min(deaths[r] for r in top + bottom) < MIN_EVENTS:
         out["too_few"] = True
         counted = "; ".join(f"{count(deaths[r], 'death')} in {rulesets[r]['encounters']} "
-                            f"fights under {r}" for r in sorted(top + bottom))
+                            f"fights under {r}" for r in sorted(top + bottom)
+                            if deaths[r] < MIN_EVENTS)
         out["text"] = (f"under {under_most} the {side} {die} more often than under "
                        f"{under_least} ({numbers}), but the counts are too small to compare "
                        f"as a ratio ({counted}; a ratio needs at least {MIN_EVENTS} on "

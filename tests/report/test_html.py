@@ -16,8 +16,9 @@ from html.parser import HTMLParser
 import pytest
 from helpers import SCENARIOS, fray, morale_document
 
+from sim.report import glance
 from sim.report.charts import COMPARE_CHARTS, sweep_chart
-from sim.report.compare import answer, cell, compare_table, report_markdown
+from sim.report.compare import answer, cell, compare_table, report_markdown, survival_rounds
 from sim.report.html import compare_html, sweep_html
 from sim.report.sweep import sweep_answer
 
@@ -76,33 +77,61 @@ def _answer_html(text: str) -> str:
 def test_answer_opens_the_report_before_the_tables(doc):
     text = report_markdown(doc)
     paragraphs = answer(doc)
-    assert [label for label, _ in paragraphs] == ["", "Who wins", "Who dies",
-                                                  "Where it is deadliest"]
+    assert [label for label, _ in paragraphs] == ["", "Where it is deadliest"]
     first_table = text.index("\n| metric |")
     for label, body in paragraphs:
         shown = f"**{label}.** {body}" if label else body
         assert 0 < text.index(shown) < first_table
-    assert text.index("**Who wins.**") < text.index("**Verdict:**") < first_table
+    # who wins and who dies: small tables after the first paragraph, before the verdict
+    assert (text.index(paragraphs[0][1]) < text.index("**Who wins.**\n\n| ruleset |")
+            < text.index("**Who dies.**\n\n| ruleset |") < text.index("**Verdict:**")
+            < first_table)
 
 
-def test_answer_numbers_come_from_the_document(doc):
-    wins, dies, deadliest = (body for label, body in answer(doc) if label)
+def test_who_wins_and_who_dies_are_small_tables_of_the_document(doc):
+    (_, wins_header, wins, note), (_, dies_header, dies, _) = glance.tables(doc)
     heroes = doc["rulesets"]["opend6"]["sides"]["heroes"]
-    bandits = doc["rulesets"]["opend6"]["sides"]["bandits"]
     # 25 of 30 fights won by the heroes: 83% [66-93%] (the batch table's 0.833 0.664-0.927)
     assert heroes["win_rate"]["value"] == pytest.approx(25 / 30, abs=1e-6)
-    assert "Under opend6 the heroes win 83% [66–93%] of fights, the bandits" in wins
-    assert "round limit (12 rounds)" in wins
-    deaths = bandits["deaths_per_encounter"]
-    assert (f"{deaths['value']:.2f} [{deaths['ci95'][0]:.2f}–{deaths['ci95'][1]:.2f}] of the "
-            f"4 bandits die per fight") in dies
-    assert "at least one of them in" in dies
-    overall = doc["rulesets"]["opend6"]["overall"]["deaths_per_encounter"]
-    # the two rulesets are the same numbers: a tie, both named, neither the deadliest alone
-    assert deadliest.startswith(f"Equally deadly under copy and opend6, {overall['value']:.2f} "
-                                f"deaths per fight each (all sides together): copy "
-                                f"{overall['value']:.2f} [")
-    assert "least deadly" not in deadliest
+    assert wins_header == ["ruleset", "heroes win", "bandits win", "draws"]
+    assert [row[0] for row in wins] == ["opend6", "copy"]  # one row per ruleset
+    assert wins[0][1] == "83% [66–93%]"
+    assert "round limit (12 rounds)" in note
+    deaths = doc["rulesets"]["opend6"]["sides"]["bandits"]["deaths_per_encounter"]
+    assert dies_header[:3] == ["ruleset", "heroes deaths a fight (of 3)",
+                               "bandits deaths a fight (of 4)"]
+    assert dies[0][2] == (f"{deaths['value']:.2f} [{deaths['ci95'][0]:.2f}–"
+                          f"{deaths['ci95'][1]:.2f}]")
+    # rows that predate the tended/untended split: no columns for it
+    assert len(dies_header) == 3
+    assert "Under opend6 the heroes win" not in report_markdown(doc)  # no sentence per ruleset
+
+
+def test_answer_says_where_the_deaths_after_the_fight_came_from(doc):
+    split = copy.deepcopy(doc)
+    blocks = {"opend6": {"deaths_in_fight": 0, "deaths_after_tended": 0,
+                         "deaths_after_untended": 199, "deaths_after_untended_in_draws": 0,
+                         "tend_all_would_tend": 199},
+              "copy": {"deaths_in_fight": 102, "deaths_after_tended": 0,
+                       "deaths_after_untended": 0, "deaths_after_untended_in_draws": 0,
+                       "tend_all_would_tend": 0}}
+    for name, block in blocks.items():
+        block["tend"] = "own"
+        for key in ("deaths_in_fight", "deaths_after_tended", "deaths_after_untended"):
+            block[f"{key}_per_encounter"] = block[key] / 30
+        split["rulesets"][name] = {**split["rulesets"][name], "aftermath": block}
+    label, text = answer(split)[-1]
+    assert label == "Deaths after the fight"
+    assert text == ("Aftermath: tend own (the side holding the field tends only its own "
+                    "fallen). Under opend6, all 199 deaths after the fight were of fighters "
+                    "left untended; with tend: all, all 199 would have been tended. Under copy "
+                    "nobody died after the fight.")
+    _, header, rows, _ = glance.who_dies(split)
+    assert header[-3:] == ["all: in the fight", "all: after, tended", "all: after, untended"]
+    assert rows[0][-3:] == ["0.00", "0.00", "6.63"] and rows[1][-3:] == ["3.40", "0.00", "0.00"]
+    table = compare_table(split)
+    assert "after, untended" in table
+    assert " ".join(table.split()).endswith(text)
 
 
 def _scaled(doc, factors):
@@ -356,6 +385,26 @@ def test_still_fighting_shows_every_round_to_the_longest_fight(doc):
     section = text[text.index("## Still fighting"):text.index("## How the numbers")]
     assert "| after round | opend6 | copy |" in section
     assert "| 30 | 0.250 | 0.250 |" in section and "| 4 | 0.900 | 0.250 |" in section
-    assert "every round to the longest fight" in section and "lethality.json" in section
+    # rounds 1 to 5, every fifth and the last: 10 rows, not 30
+    shown = [line.split("|")[1].strip() for line in section.splitlines()
+             if line.startswith("| ") and "after round" not in line]
+    # the bandits' fights in the batch ended by round 11: their rows stop there
+    assert shown == ["1", "2", "3", "4", "5", "10", "15", "20", "25", "30",
+                     "1", "2", "3", "4", "5", "10", "11"]
+    assert "lethality.json holds every round" in section
     page = compare_html(long, {})
     assert "<td>30</td><td>0.250</td><td>0.250</td>" in page
+    assert "<td>29</td>" not in page
+
+
+def test_survival_tables_come_after_the_charts(doc, images):
+    text = report_markdown(doc)
+    assert text.index("## Charts") < text.index("## Still fighting after round r")
+    page = compare_html(doc, images)
+    assert page.index("<h2>Charts</h2>") < page.index("<h2>Still fighting after round r</h2>")
+
+
+def test_survival_rounds_of_short_and_long_fights():
+    assert survival_rounds(3) == [1, 2, 3]
+    assert survival_rounds(12) == [1, 2, 3, 4, 5, 10, 12]
+    assert survival_rounds(0) == []
