@@ -189,9 +189,10 @@ def armor_soak(ar: int, ap: int) -> Soak:
     Ruling (armor, no locations): the torso's AR minus AP, halved (rounded down, the cardinal
     rule): B-Grade's track has 5 wound boxes where ORE's torso has 10, so every damage number
     halves, armor too. Ruling "armor keeps its order" (RULES.md: none < leather < chain <
-    plate in protection): the odd point the halving drops is not lost, it stops one Shock
-    of the hit. Leather 0 + 1 Shock, chain 1, plate 1 + 1 Shock, kevlar 1 (halved alone,
-    plate counted as chain and leather as none).
+    plate in protection): the odd point the halving drops is kept (``Soak.shock``) and
+    stops the benefit's Shock of a hit whose own harm the armor stopped (``hit_damage``).
+    Leather 0 + 1, chain 1, plate 1 + 1, kevlar 1 (halved alone, leather counted as none
+    and plate as chain).
     """
     points = max(0, ar - ap)
     return Soak(points // 2, points % 2)
@@ -202,18 +203,20 @@ def hit_damage(width: int, killing_weapon: bool, soak: Soak) -> tuple[int, int, 
 
     Ruling (weapons): the width alone sets the amount (weapon quality adds nothing); a weapon
     with any Killing in its ORE damage deals it as wounds, a Shock-only weapon (fists, club)
-    as Shock. Ruling (armor): ``soak.wounds`` comes off that amount (a Shock weapon's Shock
-    meets ``soak.shock`` too); what is left of the armor (unused wound soak and the odd
-    Shock point) stops the Shock of the hit's benefit (as ORE's AR comes off both Killing
-    and Shock).
+    as Shock. Ruling (armor): ``soak.wounds`` comes off that amount; when nothing of it is
+    left, the armor still unused (soak to spare, and the odd point ``soak.shock``) stops the
+    Shock of the hit's benefit (as ORE's AR comes off both Killing and Shock). So each armor
+    stops at least what the one below does at every width, and more at some: at width 2
+    leather stops the benefit's Shock, at width 3 chain the wound, plate the wound and the
+    Shock.
     """
     amount = degree_wounds(width)
-    full = soak.wounds + soak.shock
+    stopped = min(soak.wounds, amount)
+    amount -= stopped
+    left = soak.wounds - stopped + soak.shock if not amount else 0
     if killing_weapon:
-        stopped = min(soak.wounds, amount)
-        return amount - stopped, 0, full - stopped
-    stopped = min(full, amount)
-    return 0, amount - stopped, full - stopped
+        return amount, 0, left
+    return 0, amount, left
 
 
 class Track:

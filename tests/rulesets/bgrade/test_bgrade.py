@@ -181,12 +181,15 @@ def test_armor_and_weapon_rulings():
     assert hit_damage(3, True, chain) == (0, 0, 0)   # soak used up on the wound
     assert hit_damage(2, True, chain) == (0, 0, 1)   # soak left stops the benefit's Shock
     assert hit_damage(5, True, chain) == (2, 0, 0)
-    # leather's point stops Shock only: the wound lands, the benefit's Shock does not
-    assert hit_damage(3, True, leather) == (1, 0, 1)
-    assert hit_damage(3, False, leather) == (0, 0, 0)  # a club's Shock meets it
-    # plate: chain's wound soak, and its odd point stops the benefit's Shock
+    # leather's odd point stops the benefit's Shock of a hit that deals no wound (width 2)
+    assert hit_damage(2, True, leather) == (0, 0, 1)
+    assert hit_damage(3, True, leather) == (1, 0, 0)  # a wound lands: so does the Shock
+    assert hit_damage(3, False, leather) == (0, 1, 0)  # a club's Shock too
+    # chain takes the wound of a width-3 hit, its benefit's Shock lands; plate stops both
+    assert hit_damage(3, True, chain) == (0, 0, 0)
     assert hit_damage(3, True, plate) == (0, 0, 1)
-    assert hit_damage(4, False, plate) == (0, 0, 0)
+    assert hit_damage(4, True, plate) == (1, 0, 0)  # a wound left: the Shock lands too
+    assert hit_damage(4, False, plate) == (0, 1, 0)
     assert str(plate) == "1+1 Shock" and str(chain) == "1"
 
 
