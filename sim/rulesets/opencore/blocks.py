@@ -134,6 +134,8 @@ class OpenCoreOptions(Strict):
             (1d6 per side, each round).
         cover: apply the cover and visibility penalties to ranged attacks (a ruling).
         shield_bonus: added to a shield bearer's defense (the seed has no shields: 0).
+        stabilise: a fighter below 0 HP may be stabilised by chance, a roll each round
+            (a ruling on the seed's "stabilized by chance": ``rules.stabilise_chance``).
         lethal_unarmed: a hand-to-hand blow may take a fighter below 0 HP (to bleed and
             die) as any weapon does. Off by default: RULES.md "Harm that is not meant to
             kill" (``rules.unarmed_hp``).
@@ -143,4 +145,5 @@ class OpenCoreOptions(Strict):
     initiative: Literal["individual", "group"] = "individual"
     cover: bool = True
     shield_bonus: Annotated[int, Field(ge=0, le=100)] = SHIELD_DEFENSE_BONUS
+    stabilise: bool = True
     lethal_unarmed: bool = False

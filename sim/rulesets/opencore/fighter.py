@@ -156,6 +156,7 @@ def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
+    f.stable_in = None
     f.ranged, f.reach, f.speed, f.turn = b.ranged, b.reach, b.speed, None
     return f
 
@@ -179,6 +180,7 @@ def convert(member: MemberSpec, pos: Position) -> OpenCoreFighter:
     f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
     f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
     f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
+    f.stable_in = None
     f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
     f.turn = None
     return f
@@ -211,6 +213,9 @@ class OpenCoreFighter(Combatant):
         stun, knocked_out: running stun / knockout processes; a knocked-out fighter is
             helpless but still in the fight (RULES.md "Down for a while is not out").
         bloodloss, bleeding: bloodloss stacks; whether its bleed clock runs.
+        stable_in: below 0 HP, the bleed ticks left until it is stabilised by chance
+            (``health.stabilise_by_chance``): drawn when HP first fall below 0; ``math.inf``
+            when it never is (option off, or CON below 20); None above 0 HP.
         bleeder, bleed_at: the bleed clock's process, or the instant of its next tick when
             it ticks on the encounter's list of the fallen (``health.Fallen``).
         skill_penalty, injuries: location injuries (penalty to attack and defense).
@@ -223,7 +228,7 @@ class OpenCoreFighter(Combatant):
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
-                 "bleed_at", "skill_penalty", "injuries", "turn")
+                 "bleed_at", "stable_in", "skill_penalty", "injuries", "turn")
 
     def describe(self) -> str:
         """Abilities, HP, armor, weapon and skills, for the start of the log."""

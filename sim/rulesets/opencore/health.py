@@ -3,7 +3,8 @@
 ``health_status`` names the status of a number of hit points, ``hp_loss_per_round`` a bleed
 tick's loss (pure rules, as in ``rules.py``). ``check_health`` turns hit points into a status
 and starts bleeding below 0 HP. A fighter's bleed clock ticks once a round from its start
-(``bleed_once``: ``hp_loss_per_round`` off its HP) while it lives, in the fight and after it.
+(``bleed_once``: ``hp_loss_per_round`` off its HP) while it lives, in the fight and after it,
+until a tick below 0 HP brings the roll that stabilises it by chance (``stable_in``).
 
 Without a log, the fallen bleed without a SimPy process each: a fighter out of the fight at
 0 HP or less never comes back (HP only falls in a fight, and a knockout wakes only above 0),
@@ -18,11 +19,13 @@ advance, the list turns its fighters back into SimPy processes at their own inst
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Generator
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from sim.core.combatant import Status
+from sim.rulesets.opencore.rules import ticks_to_stabilise
 
 if TYPE_CHECKING:
     import simpy
@@ -90,8 +93,24 @@ def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
         return
     if f.status is not _UNCONSCIOUS:  # not on every tick of a bleed: the why is text
         enc.take_out(f, _UNCONSCIOUS, f"{why}, HP {f.hp}" if logged else "")
-    if f.hp < 0 and not f.bleeding:
-        ensure_bleeding(enc, f)
+    if f.hp < 0:
+        if f.stable_in is None:  # its first fall below 0: when chance will stabilise it
+            f.stable_in = stable_in(enc, f)
+        if not f.bleeding and f.stable_in > 0:
+            ensure_bleeding(enc, f)
+
+
+def stable_in(enc: Encounter, f: OpenCoreFighter) -> float:
+    """The bleed tick below 0 HP on which ``f`` is stabilised by chance (``math.inf``: never).
+
+    Ruling "stabilised by chance" (``rules.ticks_to_stabilise``; option ``stabilise``). The
+    rolls come from the fighter's own generator, seeded by the encounter's seed and its
+    name, not the encounter's: a fallen fighter's ticks may be taken early or late
+    (``Fallen``), and its rolls must not move anyone else's dice.
+    """
+    if not enc.ruleset.options.stabilise:
+        return math.inf
+    return ticks_to_stabilise(random.Random(f"stabilise:{enc.seed}:{f.name}"), f.con)
 
 
 def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
@@ -125,14 +144,18 @@ def start_bleeder(enc: Encounter, f: OpenCoreFighter, first: float) -> None:
             fallen = enc.ruleset.fallen
             if fallen is not None and fallen.after_tick(enc, f, alive):
                 return  # its next ticks are on the list
-            if not alive:
-                return  # the dead do not bleed on
+            if not alive or not f.bleeding:
+                return  # the dead do not bleed on, nor the stabilised
 
     f.bleeder = enc.start_effect(f, bleed, persistent=True)
 
 
 def bleed_once(enc: Encounter, f: OpenCoreFighter) -> bool:
-    """One tick of ``f``'s bleed clock: ``hp_loss_per_round`` off its HP; False once dead."""
+    """One tick of ``f``'s bleed clock: ``hp_loss_per_round`` off its HP; False once dead.
+
+    Below 0 HP and alive after it, the round's roll for "stabilised by chance"
+    (``stable_in``): the tick it falls on stops the bleeding.
+    """
     loss = hp_loss_per_round(f.hp, f.bloodloss)
     if loss:
         f.hp -= loss
@@ -140,6 +163,15 @@ def bleed_once(enc: Encounter, f: OpenCoreFighter) -> bool:
             enc.emit("bleed", who=f.name, loss=loss, hp=f.hp,
                      text=f"{f.name} bleeds {loss} HP ({f.state()}).")
         check_health(enc, f, "bleeding")
+        if f.hp < 0 and f.status is not _DEAD:
+            if f.stable_in is None:  # (``check_health`` draws it on a fall)
+                f.stable_in = stable_in(enc, f)
+            f.stable_in -= 1
+            if f.stable_in <= 0:
+                stop_bleeding(enc, f)
+                if enc.log is not None:
+                    enc.emit("stabilised", who=f.name, text=f"{f.name} is stabilised by "
+                             f"chance: the bleeding stops ({f.state()}).")
     return f.status is not _DEAD
 
 
@@ -149,9 +181,13 @@ def bleed_for(enc: Encounter, f: OpenCoreFighter, ticks: float) -> None:
     The quiet ticks (``quiet_ticks``) are taken at once, the others through ``bleed_once``;
     ``test_bleeding_out_at_once_is_tick_by_tick`` holds the two ways equal.
     """
-    while ticks > 0:
+    while ticks > 0 and not stabilised(f):
+        if f.hp < 0 and f.stable_in is None and quiet_ticks(f):
+            f.stable_in = stable_in(enc, f)  # (``check_health`` draws it on a fall)
         quiet = min(quiet_ticks(f), ticks)
         if quiet:
+            if f.hp < 0:  # each of them rolled, in vain, for "stabilised by chance"
+                f.stable_in -= quiet
             f.hp -= quiet * hp_loss_per_round(f.hp, f.bloodloss)
             ticks -= quiet
         if ticks > 0:
@@ -160,12 +196,18 @@ def bleed_for(enc: Encounter, f: OpenCoreFighter, ticks: float) -> None:
                 return
 
 
+def stabilised(f: OpenCoreFighter) -> bool:
+    """Stabilised by chance: its roll came up (``stable_in``), and it bleeds no more."""
+    return f.stable_in is not None and f.stable_in <= 0
+
+
 def quiet_ticks(f: OpenCoreFighter) -> int:
     """How many of ``f``'s next bleed ticks change nothing but its HP (no log kept).
 
     A tick's loss (``hp_loss_per_round``) stays the same while HP stays on one side of 0, and
     ``check_health`` has nothing to do while HP stays above 0, or while an unconscious fighter
-    that already bleeds stays above -CON. The tick that leaves that stretch is not quiet.
+    that already bleeds stays above -CON and is not stabilised by chance (``stable_in``).
+    The tick that leaves that stretch is not quiet.
     """
     hp = f.hp
     loss = hp_loss_per_round(hp, f.bloodloss)
@@ -174,19 +216,25 @@ def quiet_ticks(f: OpenCoreFighter) -> int:
     if hp > 0:
         return (hp - 1) // loss
     if hp < 0 and f.status is _UNCONSCIOUS and f.bleeding:
-        return (hp + f.con - 1) // loss
+        rolls = math.inf if f.stable_in is None else f.stable_in - 1
+        return int(min((hp + f.con - 1) // loss, rolls))
     return 0
 
 
 def stop_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
-    """Tended: bleeding and bloodloss stop (the seed: "stabilized by chance or healing")."""
+    """Tended or stabilised by chance: bleeding and bloodloss stop.
+
+    The seed: the fallen bleed "unless they are stabilized by chance or healing". From
+    within its own bleed clock (a tick's roll) the process ends itself: a process may not
+    interrupt itself.
+    """
     f.bloodloss = 0
     if f.bleeding:
         f.bleeding = False
         if f.bleed_at is not None:
             enc.ruleset.fallen.drop(f)
         elif f.bleeder is not None:
-            if f.bleeder.is_alive:
+            if f.bleeder.is_alive and f.bleeder is not enc.env.active_process:
                 f.bleeder.interrupt("tended")
             f.effects = [p for p in f.effects if p is not f.bleeder]
 
@@ -234,7 +282,7 @@ class Fallen:
         if enc.sides_left <= 1:
             self.keep_time(enc)
             return False
-        if alive and self.takes(f):
+        if alive and f.bleeding and self.takes(f):
             self.add(f, enc.env.now + self.spr)
             return True
         return False
@@ -255,7 +303,7 @@ class Fallen:
                 f.bleed_at = at
                 bleed_for(enc, f, ticks)
                 if f.status is _DEAD:
-                    self.drop(f)
+                    self.drop(f)  # (a fighter stabilised by chance has dropped off itself)
 
     def keep_time(self, enc: Encounter) -> None:
         """Take the ticks due, then give each fighter left a process ticking at its instants.

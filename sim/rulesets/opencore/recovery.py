@@ -42,9 +42,10 @@ def bleeds_apart(enc: Encounter, bleeding: dict[OpenCoreFighter, int]) -> bool:
 
     True when their ticks can reach nothing timed: all are out of the fight (no side's count
     or ``out_round`` moves), each dies within the aftermath's cap (a tick takes at least 1
-    HP, death comes at -CON), and nobody can wake up (a knockout ends with HP above 0; HP
-    only falls now). Stuns may run on: without a log their end changes nothing. Then each
-    fighter's ticks give the same result in any order as playing the rounds on.
+    HP, death comes at -CON; a stabilising roll only ends it sooner), and nobody can wake
+    up (a knockout ends with HP above 0; HP only falls now). Stuns may run on: without a
+    log their end changes nothing. Then each fighter's ticks give the same result in any
+    order as playing the rounds on.
     """
     for f in bleeding:
         if f.in_fight or f.hp + f.con >= MAX_AFTERMATH_ROUNDS - 1:
@@ -60,7 +61,7 @@ class BetweenFights:
 
         A tended fighter's bleeding stops: OpenCore has no first-aid roll, so tending is
         enough (RULES.md: "else the bleeding simply stops"). Everyone else bleeds on, a round
-        at a time, until dead at -CON. Ruling: stabilising "by chance" is not modelled.
+        at a time, until dead at -CON or stabilised by chance (``health.bleed_once``).
         """
         for f in enc.combatants:
             if f in tended and losing_blood(f):

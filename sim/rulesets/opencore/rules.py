@@ -7,6 +7,7 @@ disagrees with seed 001; rulings found in neither are marked "ruling" where they
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -235,6 +236,33 @@ def unarmed_hp(hp: int) -> int:
     ``lethal_unarmed`` turns this off.
     """
     return hp if hp > 0 else 0
+
+
+# Ruling "stabilised by chance" (seed 001: the fallen "continue to lose additional HPs due
+# to bleeding, etc. unless they are stabilized by chance or healing"): each round a fighter
+# below 0 HP bleeds, then rolls 1d100; CON // 20 or less and the bleeding (and bloodloss)
+# stops. CON 45: 2% a round, about 3 in 5 of the untended live; CON 30: 1%, 1 in 4.
+STABILISE_CON_DIVISOR = 20
+
+
+def stabilise_chance(con: int) -> int:
+    """The d100 roll (this or less) that stabilises a fighter of CON ``con`` by chance."""
+    return con // STABILISE_CON_DIVISOR
+
+
+def ticks_to_stabilise(rng: random.Random, con: int) -> float:
+    """The round's roll, made every tick below 0 HP, that first stabilises: its number.
+
+    1 if the first roll does; ``math.inf`` when none can (CON below 20). Each roll is 1d100
+    against ``stabilise_chance``; drawn at once from ``rng`` (the fighter's own stream).
+    """
+    need = stabilise_chance(con)
+    if need <= 0:
+        return math.inf
+    k = 1
+    while roll(rng, D100) > need:
+        k += 1
+    return k
 
 
 def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = Mode.SINGLE) -> int:

@@ -8,16 +8,25 @@ down, or that a stun forbids, is declared anew at the fighter's turn).
 
 from __future__ import annotations
 
+import math
+
 import icepool
 import pytest
 import yaml
-from helpers import SCENARIOS, face
+from helpers import SCENARIOS, StubRandom, face
 from opencore_helpers import act, attack, d100, duel, member, parse
 
 from sim.core.actions import Attack, Defend
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
-from sim.rulesets.opencore.rules import HELPLESS_DEFENSE, helpless_odds, helpless_verdict
+from sim.rulesets.opencore.health import bleed_for, check_health
+from sim.rulesets.opencore.rules import (
+    HELPLESS_DEFENSE,
+    helpless_odds,
+    helpless_verdict,
+    stabilise_chance,
+    ticks_to_stabilise,
+)
 from sim.rulesets.opencore.tables import Role
 from sim.scenario import load
 
@@ -156,3 +165,61 @@ def test_a_stunned_fighter_declares_no_attack():
     a.stun = 1
     assert not enc.advisor.can_hit(enc, a, b)
     assert [type(i) for i in enc.declare(a)] == [Defend]
+
+
+# ------------------------------------------------------------------ stabilised by chance
+def test_the_stabilising_roll_is_con_over_twenty_or_less_each_tick():
+    assert [stabilise_chance(c) for c in (19, 20, 45, 60, 100)] == [0, 1, 2, 3, 5]
+    assert ticks_to_stabilise(StubRandom(d100(50, 4, 3)), 60) == 3  # 50, 4 fail; 3 passes
+    assert ticks_to_stabilise(StubRandom(), 19) == math.inf  # CON below 20: never
+
+
+def exact_untended_survival(con: int) -> float:
+    """An untended fighter down at -1 HP (no bloodloss) lives if one of its rolls comes up.
+
+    It bleeds 1 HP a round and dies at -CON: con - 2 ticks leave it alive below 0, each with
+    a d100 roll against CON // 20 (icepool: at least one success in con - 2 rolls).
+    """
+    need = con // 20
+    success = icepool.d(100).map(lambda r: r <= need)
+    return float(((con - 2) @ success).probability(">=", 1))
+
+
+def bleed_out_untended(seed: int, con: int, log: bool = False, **options):
+    top = {"options": {"opencore": options}} if options else {}
+    enc, a, b = duel(member("A"), member("B", hp=10, abilities={"con": con}), **top)
+    enc.seed = seed  # each sample its own stream of rolls
+    if log:
+        enc.log = []
+    enc.fight_over = True
+    b.hp = -1
+    check_health(enc, b, "")
+    if log:
+        enc.env.run(until=5 * (con + 2))
+    else:
+        bleed_for(enc, b, math.inf)
+    return enc, b
+
+
+def test_untended_fallen_are_stabilised_by_chance_at_the_exact_odds():
+    con, n = 45, 4000
+    exact = exact_untended_survival(con)
+    assert exact == pytest.approx(1 - 0.98 ** 43, abs=1e-12)  # 0.580
+    alive = sum(bleed_out_untended(seed, con)[1].status is not Status.DEAD
+                for seed in range(n))
+    se = math.sqrt(exact * (1 - exact) / n)  # 0.0078
+    assert abs(alive / n - exact) < 4.5 * se, (alive / n, exact)
+
+
+def test_a_stabilised_fighter_stops_bleeding_and_the_log_says_so():
+    for seed in range(50):
+        enc, b = bleed_out_untended(seed, 45, log=True)
+        if b.status is not Status.DEAD:
+            break
+    assert (b.bleeding, b.bloodloss) == (False, 0) and -45 < b.hp < 0
+    assert any(e["type"] == "stabilised" for e in enc.log)
+
+
+def test_without_the_option_every_untended_fallen_bleeds_to_death():
+    assert all(bleed_out_untended(seed, 45, stabilise=False)[1].status is Status.DEAD
+               for seed in range(30))
