@@ -99,7 +99,7 @@ def fumble_text(fumble: Fumble) -> str:
     if fumble.defense_penalty:
         return f"stumbles, -{fumble.defense_penalty} defense until next turn"
     if fumble.foe_extra_attack:
-        return "falls over, the opponent gets an immediate extra attack"
+        return "falls over, the opponent gets an immediate extra attack if it can"
     if fumble.self_damage_multiplier:
         return ("drops the weapon and injures himself with it"
                 + (f" (x{fumble.self_damage_multiplier} damage)"

@@ -160,7 +160,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
                 # Ruling: under group initiative a bide adds its +20 to the side's 1d6.
                 f.init = side_roll[f.side] + (BIDE_BONUS if f.bided else 0)
             else:
-                f.init = rolled_initiative(rng, f.init_bonus, f.bided)
+                f.init = rolled_initiative(rng, initiative_now(f), f.bided)
             f.bided = False
             turn = f.turn
             if turn is None:  # its first turn: the action it takes every round from now on
@@ -403,13 +403,17 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             if f.weapon.weapon_class is not WeaponClass.HAND_TO_HAND:  # fists stay on
                 f.held = False
             self._hit(enc, f, f, fumble.self_damage_multiplier, att_roll, f"{f.name} (fumble)")
-        if (fumble.foe_extra_attack and foe.in_fight and fumbler.in_fight and foe.held
-                and foe.loaded and foe.policy.reacts and not foe.stun
-                and depth < MAX_EXTRA_ATTACK_CHAIN and tactics.in_reach(enc, foe, fumbler)):
+        if fumble.foe_extra_attack:
             # Ruling: a passive dummy never takes it; a foe needs a ready (held and loaded)
             # weapon, no stun and its reach (an archer's fall gives no free blow to a
             # swordsman 10 m away).
-            self._strike(enc, foe, fumbler, depth + 1)
+            why_not = no_extra_attack(enc, foe, fumbler, depth)
+            if not why_not:
+                self._strike(enc, foe, fumbler, depth + 1)
+            elif enc.log is not None:  # the chart promised it: say why it does not come
+                enc.emit("no_extra_attack", who=foe.name, target=fumbler.name,
+                         text=f"{foe.name} gets no extra attack on {fumbler.name}: "
+                              f"{why_not}.")
 
     def _hit(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, mult: int,
              att_roll: int, source: str) -> int:
@@ -458,3 +462,42 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             target.injuries.append(e.injury)
         if e.unconscious_rounds:
             knock_out(enc, target, e.unconscious_rounds)
+
+
+def initiative_now(f: OpenCoreFighter) -> int:
+    """What initiative adds to the d20 this round: the speed factor of what is in hand.
+
+    ``init_bonus`` holds the weapon's speed factor; a fighter whose weapon is on the ground
+    (a fumble dropped it) fights hand to hand until it picks it up, at the hand-to-hand
+    speed factor (until this version the dropped weapon's stayed in initiative).
+    """
+    if f.held:
+        return f.init_bonus
+    return f.init_bonus - f.weapon.speed_factor + UNARMED.speed_factor
+
+
+def no_extra_attack(enc: Encounter, foe: OpenCoreFighter, fumbler: OpenCoreFighter,
+                    depth: int) -> str:
+    """Why ``foe`` takes no extra attack on a fumbler that fell over; "" when it takes it.
+
+    Ruling: a foe needs to be in the fight, to react (not a passive dummy), a ready weapon
+    (held, and loaded), no stun and ``fumbler`` in its reach; chains stop at
+    ``MAX_EXTRA_ATTACK_CHAIN``.
+    """
+    if not (foe.in_fight and fumbler.in_fight):
+        return f"{fumbler.name if foe.in_fight else foe.name} is already down"
+    if foe.knocked_out:
+        return "it is knocked out"
+    if not foe.policy.reacts:
+        return "it does not react (passive)"
+    if not foe.held:
+        return "its weapon is on the ground"
+    if not foe.loaded:
+        return f"its {weapon_name(foe.weapon)} is not loaded"
+    if foe.stun:
+        return "it is stunned"
+    if depth >= MAX_EXTRA_ATTACK_CHAIN:
+        return f"no more than {MAX_EXTRA_ATTACK_CHAIN} extra attacks in a row"
+    if not tactics.in_reach(enc, foe, fumbler):
+        return f"{fumbler.name} is out of its reach"
+    return ""

@@ -158,12 +158,17 @@ _LEVELS = tuple(WoundStatus)
 """The levels by value: indexing is several times faster than calling ``WoundStatus(n)``."""
 
 
-def wound_penalty(wounds: int) -> int:
-    """Dice penalty (0, -1, -1, -2, -3; 0 once dead) for a number of wounds.
+def wound_penalty(wounds: int, limit: int = WOUND_LIMIT) -> int:
+    """Dice penalty (0, -1, -1, -2, -3) for a number of wounds under the wound ``limit``.
 
     At 1 wound (stunned) the -1D applies only for the rest of the round the wound was dealt.
+    From 4 wounds on it stays -3D (``wound_status``: a limit above 5 keeps 5, 6 ... wounds
+    mortally wounded). At the limit the fighter makes no rolls (dead, or knocked out by a
+    beating); the penalty is then still the deepest, -3D, never the 0 of no wound (it read
+    0 at 5+ wounds until this version).
     """
-    return _PENALTIES[min(max(wounds, 0), WOUND_LIMIT)]
+    below = wounds if wounds < limit else limit - 1
+    return _PENALTIES[min(max(below, 0), WoundStatus.MORTALLY_WOUNDED)]
 
 
 HP_BASE = 20

@@ -19,6 +19,7 @@ from opencore_helpers import act, attack, d100, duel, member, parse
 from sim.core.actions import Attack, Defend
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
+from sim.rulesets.opencore.fighter import UNARMED
 from sim.rulesets.opencore.health import bleed_for, check_health
 from sim.rulesets.opencore.rules import (
     HELPLESS_DEFENSE,
@@ -27,6 +28,7 @@ from sim.rulesets.opencore.rules import (
     stabilise_chance,
     ticks_to_stabilise,
 )
+from sim.rulesets.opencore.ruleset import initiative_now, no_extra_attack
 from sim.rulesets.opencore.tables import Role
 from sim.scenario import load
 
@@ -223,3 +225,34 @@ def test_a_stabilised_fighter_stops_bleeding_and_the_log_says_so():
 def test_without_the_option_every_untended_fallen_bleeds_to_death():
     assert all(bleed_out_untended(seed, 45, stabilise=False)[1].status is Status.DEAD
                for seed in range(30))
+
+
+# ------------------------------------------------------------------ details (issue 31)
+def test_a_dropped_weapon_leaves_initiative_to_the_hands():
+    enc, a, b = duel(member("A"), member("B"))
+    sword, fists = a.weapon.speed_factor, UNARMED.speed_factor
+    assert (sword, fists) == (20, 30)
+    assert initiative_now(a) == a.init_bonus
+    a.held = False  # a fumble dropped it
+    assert initiative_now(a) == a.init_bonus - 20 + 30
+    enc.rng = StubRandom([face(10, 20)])
+    enc.ruleset.plan_round(enc, [(a, [Attack(b)])])
+    assert a.init == 10 + a.init_bonus + 10
+
+
+def test_a_fall_over_with_no_foe_in_reach_says_there_is_no_extra_attack():
+    sides = {"a": [{**member("A", weapon="bow", skills={"archery": 50}), "at": "west"}],
+             "b": [{**member("B"), "at": "east"}]}
+    sc = parse(sides, map={"nodes": {"west": {}, "east": {}},
+                           "edges": [["west", "east", 30]]})
+    enc = Encounter(sc, "opencore", seed=0, log=True)
+    a, b = enc.combatants
+    attack(enc, a, b, *d100(3, 50, 85))  # A fumbles, chart 85: falls over
+    assert b.attacks == 0
+    said = [e["text"] for e in enc.log if e["type"] == "no_extra_attack"]
+    assert said == ["B gets no extra attack on A: A is out of its reach."]
+
+
+def test_the_fall_over_of_a_helpless_foe_gives_no_extra_attack():
+    enc, a, b = knocked_out_duel()
+    assert no_extra_attack(enc, b, a, 0) == "it is knocked out"

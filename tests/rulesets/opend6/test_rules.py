@@ -307,6 +307,10 @@ def test_wounds_from_damage(damage: int, resistance: int, wounds: int) -> None:
 
 def test_wound_effects() -> None:
     assert [wound_penalty(w) for w in range(5)] == [0, -1, -1, -2, -3]
+    # at and past the limit the deepest penalty stays (it read 0 at 5+ wounds)
+    assert [wound_penalty(w) for w in (5, 6, 12)] == [-3, -3, -3]
+    assert [wound_penalty(w, limit=7) for w in (4, 5, 6, 7)] == [-3, -3, -3, -3]
+    assert [wound_penalty(w, limit=3) for w in (1, 2, 3)] == [-1, -1, -1]
     assert wound_status(0) is WoundStatus.HEALTHY
     assert wound_status(1) is WoundStatus.STUNNED
     assert wound_status(3) is WoundStatus.SEVERELY_WOUNDED
