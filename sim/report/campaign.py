@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -11,6 +12,7 @@ from rich.table import Table
 from sim.core.words import count
 from sim.report.log import render
 from sim.results.lethality import names_text, tied
+from sim.results.stats import FEW
 
 if TYPE_CHECKING:
     from sim.core.campaign import CampaignResult, StageOutcome
@@ -24,50 +26,104 @@ def _ci(m: dict[str, Any] | None) -> str:
     return f"{m['value']:.3f} ({lo:.3f}-{hi:.3f})"
 
 
+WIDTH = 100  # the terminal columns a campaign's tables fit
+FEW_NOTE = (f"* reached by fewer than {FEW} runs: the rates of that stage rest on few runs "
+            f"(wide intervals)")
+
+
+def _reached(s: dict[str, Any]) -> str:
+    """``97 (0.970)``: the runs that came to a stage and their share; ``*`` when few."""
+    few = "*" if s["reached"] < FEW else ""
+    return f"{s['reached']}{few} ({s['p_reach']['value']:.3f})"
+
+
+def _ended(s: dict[str, Any]) -> str:
+    """``83/14/0``: how the runs that reached a stage ended there: won, lost, drawn."""
+    return f"{s['won']}/{s['lost']}/{s['draw']}"
+
+
+def stopped(summary: dict[str, Any]) -> str:
+    """Where the runs that did not clear the campaign stopped, stage by stage.
+
+    ``runs stopped: lost at stage 1 ambush (3), stage 3 keep_gate (11); drawn at stage 3
+    keep_gate (3)``;
+    '' when every run cleared it. A run stops at the first stage it does not win.
+    """
+    parts = []
+    for outcome, word in (("lost", "lost"), ("draw", "drawn"), ("unable", "nobody fit")):
+        at = [f"stage {s['stage']} {s['scenario']} ({s[outcome]})" for s in summary["stages"]
+              if s.get(outcome)]
+        if at:
+            parts.append(f"{word} at {', '.join(at)}")
+    return f"runs stopped: {'; '.join(parts)}" if parts else ""
+
+
+def _print(table: Table, lines: list[str]) -> str:
+    """``table`` and the lines under it, in ``WIDTH`` columns, no trailing blanks."""
+    buffer = io.StringIO()
+    Console(file=buffer, width=WIDTH, color_system=None).print(table)
+    for line in lines:
+        buffer.write(textwrap.fill(line, WIDTH, subsequent_indent="  ") + "\n")
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
+
+
 def campaign_table(summary: dict[str, Any]) -> str:
-    """A plain-text table of one campaign batch: each stage, then the whole campaign."""
+    """A plain-text table of one campaign batch: each stage, then the whole campaign.
+
+    Per stage: the runs that reached it (and their share), P(win | reached), how they ended
+    there (won/lost/drawn), the party's deaths, fled and surrendered, and its fighters; a
+    stage reached by fewer than ``FEW`` runs is starred. Then where the runs stopped.
+    """
     title = (f"{summary['campaign']} under {summary['ruleset']}: {summary['runs']} runs, "
              f"seed {summary['seed']}, party '{summary['party']}' "
              f"({count(summary['members'], 'member')})")
     table = Table(title=title, title_justify="left")
-    for column in ("stage", "rest after", "reached", "P(reach), 95% CI",
-                   "P(win | reached), 95% CI", "party deaths", "fled/surr.",
-                   "fighting (mean)"):
-        table.add_column(column, justify="left" if column == "stage" else "right")
+    for column in ("stage", "rest\nafter", "reached\n(P(reach))",
+                   "P(win | reached)\n95% CI", "won/lost/\ndrawn", "party\ndeaths",
+                   "fled/\nsurr.", "fighting\n(mean)"):
+        table.add_column(column, justify="left" if column == "stage" else "right",
+                         no_wrap=column != "stage")
     for s in summary["stages"]:
         fighting = f"{s['fighters_mean']:.2f}" if s["fighters_mean"] is not None else "n/a"
-        table.add_row(f"{s['stage']} {s['scenario']}", s["rest"], str(s["reached"]),
-                      _ci(s["p_reach"]), _ci(s["p_win_given_reached"]), str(s["deaths"]),
+        table.add_row(f"{s['stage']} {s['scenario']}", s["rest"], _reached(s),
+                      _ci(s["p_win_given_reached"]), _ended(s), str(s["deaths"]),
                       f"{s.get('fled', 0)}/{s.get('surrendered', 0)}", fighting)
-    buffer = io.StringIO()
-    Console(file=buffer, width=150, color_system=None).print(table)
     o = summary["outcomes"]
-    buffer.write(f"P(clear every stage) {_ci(summary['p_clear'])}; runs: {o['cleared']} "
-                 f"cleared, {o['lost']} lost, {o['draw']} drawn, {o['unable']} with nobody "
-                 f"fit to fight\n")
-    buffer.write(f"party at the end: {summary['survivors']['mean']['value']:.2f} of "
-                 f"{summary['members']} alive and with it on average; "
-                 f"{summary['deaths_per_run']['value']:.2f} deaths per run\n")
-    return buffer.getvalue().rstrip("\n")
+    lines = [f"P(clear every stage) {_ci(summary['p_clear'])}; runs: {o['cleared']} cleared, "
+             f"{o['lost']} lost, {o['draw']} drawn, {o['unable']} with nobody fit to fight",
+             f"party at the end: {summary['survivors']['mean']['value']:.2f} of "
+             f"{summary['members']} alive and with it on average; "
+             f"{summary['deaths_per_run']['value']:.2f} deaths per run"]
+    lines += [text for text in (stopped(summary),) if text]
+    if any(s["reached"] < FEW for s in summary["stages"]):
+        lines.append(FEW_NOTE)
+    return _print(table, lines)
 
 
 def compare_table(summaries: list[dict[str, Any]]) -> str:
-    """How far the same party gets under each ruleset: P(reach) per stage, P(clear)."""
+    """How far the same party gets under each ruleset: P(reach) per stage, P(clear).
+
+    A stage reached by fewer than ``FEW`` runs is starred; under the table, where each
+    ruleset's runs stopped (lost, drawn).
+    """
     first = summaries[0]
     table = Table(title=f"{first['campaign']}: {first['runs']} runs per ruleset, seed "
                         f"{first['seed']}", title_justify="left")
-    table.add_column("ruleset")
+    table.add_column("ruleset", no_wrap=True)
     for s in first["stages"]:
-        table.add_column(f"reach {s['stage']} {s['scenario']}", justify="right")
-    for column in ("P(clear) (95% CI)", "deaths/run", "alive at end"):
-        table.add_column(column, justify="right")
+        table.add_column(f"reach {s['stage']}\n{s['scenario']}", justify="right")
+    for column in ("P(clear)\n(95% CI)", "deaths\n/run", "alive\nat end"):
+        table.add_column(column, justify="right", no_wrap=True)
     for doc in summaries:
-        table.add_row(doc["ruleset"], *(f"{s['p_reach']['value']:.3f}" for s in doc["stages"]),
+        table.add_row(doc["ruleset"],
+                      *(f"{s['p_reach']['value']:.3f}{'*' if s['reached'] < FEW else ''}"
+                        for s in doc["stages"]),
                       _ci(doc["p_clear"]), f"{doc['deaths_per_run']['value']:.2f}",
                       f"{doc['survivors']['mean']['value']:.2f}")
-    buffer = io.StringIO()
-    Console(file=buffer, width=140, color_system=None).print(table)
-    return buffer.getvalue().rstrip("\n")
+    lines = [f"{doc['ruleset']}: {stopped(doc)}" for doc in summaries if stopped(doc)]
+    if any(s["reached"] < FEW for doc in summaries for s in doc["stages"]):
+        lines.append(FEW_NOTE)
+    return _print(table, lines)
 
 
 def _clears(best: list[str], worst: list[str], clear: dict[str, float]) -> str:
@@ -99,14 +155,18 @@ def compare_markdown(summaries: list[dict[str, Any]], chart: bool = True) -> str
              "the party's dead, in the fights and after them.", "",
              "| ruleset | " + " | ".join(f"stage {s['stage']} {s['scenario']}: reach / win"
                                          for s in first["stages"])
-             + " | P(clear) | deaths/run |",
-             "|---" * (len(first["stages"]) + 3) + "|"]
+             + " | P(clear) | deaths/run | runs stopped |",
+             "|---" * (len(first["stages"]) + 4) + "|"]
     for doc in summaries:
         cells = [f"{s['p_reach']['value']:.3f} / "
                  + (f"{s['p_win_given_reached']['value']:.3f}" if s["p_win_given_reached"]
-                    else "n/a") for s in doc["stages"]]
+                    else "n/a") + ("*" if s["reached"] < FEW else "") for s in doc["stages"]]
         lines.append(f"| {doc['ruleset']} | " + " | ".join(cells)
-                     + f" | {_ci(doc['p_clear'])} | {doc['deaths_per_run']['value']:.2f} |")
+                     + f" | {_ci(doc['p_clear'])} | {doc['deaths_per_run']['value']:.2f} | "
+                     + (stopped(doc).removeprefix("runs stopped: ") or "none: all cleared")
+                     + " |")
+    if any(s["reached"] < FEW for doc in summaries for s in doc["stages"]):
+        lines += ["", "\\" + FEW_NOTE + "; in the chart, a hollow marker."]  # not a list item
     if chart:
         lines += ["", "![survival across stages](survival.png)"]
     lines += ["", "Each ruleset's own folder holds its summary.json and campaign.csv."]

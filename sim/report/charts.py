@@ -19,6 +19,7 @@ from typing import Any
 
 from sim.report.numbers import percent
 from sim.report.palette import OKABE_ITO
+from sim.results.stats import FEW
 
 DPI = 110
 
@@ -104,6 +105,29 @@ def _mark_limit(ax, limit: int | None, longest: int) -> None:
     else:
         ax.set_xlabel(f"{ax.get_xlabel()}; round limit {limit}, not reached "
                       f"(longest fight {longest})")
+
+
+FEW_LABEL = f"hollow: fewer than {FEW} runs"
+
+
+def _hollow(ax, xs: list[float], ys: list[float | None], few: list[bool], colour: str,
+            marker: str = "o") -> bool:
+    """Draw hollow markers over the points of a series that rest on fewer than ``FEW`` runs.
+
+    Returns whether any point was marked (the caller adds ``FEW_LABEL`` to its legend).
+    """
+    points = [(x, y) for x, y, f in zip(xs, ys, few, strict=True) if f and y is not None]
+    if points:
+        ax.plot([x for x, _ in points], [y for _, y in points], linestyle="none",
+                marker=marker, markersize=7, markerfacecolor="white", markeredgecolor=colour,
+                markeredgewidth=1.6, zorder=5)
+    return bool(points)
+
+
+def _few_legend_entry(ax) -> None:
+    """Add "hollow: fewer than 30 runs" to ``ax``'s legend entries (a grey hollow circle)."""
+    ax.plot([], [], linestyle="none", marker="o", markersize=7, markerfacecolor="white",
+            markeredgecolor="#555555", markeredgewidth=1.6, label=FEW_LABEL)
 
 
 def _legend_below(fig, ax, title: str, ncols: int = 3) -> None:
@@ -204,14 +228,16 @@ def rounds_chart(doc: dict[str, Any], path: Path) -> Path:
 def rounds_figure(doc: dict[str, Any]):
     """Distribution of the number of rounds a fight lasts, one line per ruleset."""
     fig, (ax,) = _figure(1, width=7.5, height=5.0)
+    few = False  # a ruleset of fewer than FEW fights: its points hollow
     for k, (name, r) in enumerate(doc["rulesets"].items()):
         hist = {int(k): v for k, v in r["rounds"]["histogram"].items()}
         n = sum(hist.values()) or 1
         xs = list(range(1, max(hist, default=1) + 1))
         label = (f"{name} (median {r['rounds']['median']:g}, p90 {r['rounds']['p90']:g}, "
                  f"draws {percent(r['draw_rate']['value'])})")
-        ax.plot(xs, [hist.get(x, 0) / n for x in xs], markersize=3.5, linewidth=1.4,
-                label=label, **_style(k))
+        ys = [hist.get(x, 0) / n for x in xs]
+        ax.plot(xs, ys, markersize=3.5, linewidth=1.4, label=label, **_style(k))
+        few |= _hollow(ax, xs, ys, [n < FEW] * len(xs), _style(k)["color"], _style(k)["marker"])
     ax.set_xlabel("fight length (rounds)")
     ax.set_ylabel("fights (%)")
     ax.set_ylim(bottom=0)
@@ -220,6 +246,8 @@ def rounds_figure(doc: dict[str, Any]):
     _mark_limit(ax, doc.get("max_rounds"), _longest(doc))
     ax.set_title(f"{doc['scenario']}: how many rounds a fight lasts")
     ax.grid(alpha=0.3)
+    if few:
+        _few_legend_entry(ax)
     _legend_below(fig, ax, "ruleset", ncols=2)
     return fig
 
@@ -267,23 +295,30 @@ def sweep_figure(rows: list[dict[str, Any]], sides: list[str], path_label: str,
     shift = _dodge(list(position.values()), len(sides) + 1)
     top = max([row.get(f"{s}_death_hi") or row[f"{s}_death_rate"] for row in rows
                for s in sides] + [0.05])
+    few_any = False
     for (wins, deaths), name in zip(grid, rulesets, strict=True):
         mine = [row for row in rows if row["ruleset"] == name]
         xs = [position[row["value"]] for row in mine]
+        few = [int(row.get("encounters") or FEW) < FEW for row in mine]
         for s, side in enumerate(sides):
             colour = _style(s)["color"]
+            at = [x + shift[s] for x in xs]
             metrics = [_rate_metric(row, f"{side}_win") for row in mine]
-            wins.errorbar([x + shift[s] for x in xs], [m["value"] for m in metrics],
+            wins.errorbar(at, [m["value"] for m in metrics],
                           yerr=_errors(metrics, RATE), capsize=3, color=colour, marker="o",
                           markersize=4, linestyle="-", label=f"{side}: wins")
+            few_any |= _hollow(wins, at, [m["value"] for m in metrics], few, colour)
             metrics = [_rate_metric(row, f"{side}_death") for row in mine]
-            deaths.errorbar([x + shift[s] for x in xs], [m["value"] for m in metrics],
+            deaths.errorbar(at, [m["value"] for m in metrics],
                             yerr=_errors(metrics, RATE), capsize=3, color=colour, marker="s",
                             markersize=4, linestyle="--", label=f"{side}: deaths")
+            _hollow(deaths, at, [m["value"] for m in metrics], few, colour, "s")
         metrics = [_rate_metric(row, "draw") for row in mine]
-        wins.errorbar([x + shift[-1] for x in xs], [m["value"] for m in metrics],
+        at = [x + shift[-1] for x in xs]
+        wins.errorbar(at, [m["value"] for m in metrics],
                       yerr=_errors(metrics, RATE), capsize=3, color=DRAWS_COLOUR, marker="D",
                       markersize=4, linestyle=":", label="draws")
+        _hollow(wins, at, [m["value"] for m in metrics], few, DRAWS_COLOUR, "D")
         wins.set_title(f"{name}: who wins")
         wins.set_ylabel("fights won or drawn (%)")
         wins.set_ylim(-0.02, 1.02)
@@ -303,6 +338,11 @@ def sweep_figure(rows: list[dict[str, Any]], sides: list[str], path_label: str,
         found.update(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
     # the legend fills column by column: one column per side (wins over deaths), then draws
     labels = [f"{side}: {what}" for side in sides for what in ("wins", "deaths")] + ["draws"]
+    if few_any:
+        _few_legend_entry(grid[0][0])
+        handles, names = grid[0][0].get_legend_handles_labels()
+        found[FEW_LABEL] = handles[names.index(FEW_LABEL)]
+        labels.append(FEW_LABEL)
     fig.legend([found[label] for label in labels], labels, loc="outside lower center",
                ncols=len(sides) + 1, fontsize="small")
     about = f"{scenario}: " if scenario else ""
@@ -311,23 +351,35 @@ def sweep_figure(rows: list[dict[str, Any]], sides: list[str], path_label: str,
 
 
 def campaign_chart(summaries: list[dict[str, Any]], path: Path) -> Path:
+    """``campaign_figure`` written as PNG to ``path``."""
+    return _save(campaign_figure(summaries), path)
+
+
+def campaign_figure(summaries: list[dict[str, Any]]):
     """The party's survival across stages: P(reach stage k) (95% CIs) and fighters per stage.
 
     One line per summary (one per ruleset in a compare). The last point, "cleared", is
-    P(won every stage).
+    P(won every stage). A point resting on fewer than ``FEW`` runs is hollow: on the left
+    when the batch has so few runs, on the right when so few runs reached the stage.
     """
     first = summaries[0]
     labels = [f"{s['stage']}\n{s['scenario']}" for s in first["stages"]] + ["cleared"]
     x = list(range(1, len(labels) + 1))
     fig, (left, right) = _figure(2, width=5.5)
+    few = {left: False, right: False}  # a panel with a hollow point says what it means
     for k, doc in enumerate(summaries):
         colour = SAFE_COLOURS[k % len(SAFE_COLOURS)]
         points = [s["p_reach"] for s in doc["stages"]] + [doc["p_clear"]]
-        left.errorbar(x, [m["value"] for m in points], yerr=_errors(points), marker="o",
-                      capsize=3, color=colour, label=doc["ruleset"])
+        ys = [m["value"] for m in points]
+        left.errorbar(x, ys, yerr=_errors(points), marker="o", capsize=3, color=colour,
+                      label=doc["ruleset"])
+        # P(reach) and P(clear) rest on every run; a stage's mean on the runs reaching it
+        few[left] |= _hollow(left, x, ys, [doc["runs"] < FEW] * len(x), colour)
         stages = [s for s in doc["stages"] if s["fighters_mean"] is not None]
-        right.plot([s["stage"] for s in stages], [s["fighters_mean"] for s in stages],
-                   marker="s", color=colour, label=doc["ruleset"])
+        xs, ys = [s["stage"] for s in stages], [s["fighters_mean"] for s in stages]
+        right.plot(xs, ys, marker="s", color=colour, label=doc["ruleset"])
+        few[right] |= _hollow(right, xs, ys, [s["reached"] < FEW for s in stages], colour,
+                              "s")
     left.set_title("P(the party reaches the stage)")
     left.set_ylabel("runs (%, 95% CI)")  # in % as every other chart's rates
     left.set_ylim(-0.02, 1.02)
@@ -339,8 +391,9 @@ def campaign_chart(summaries: list[dict[str, Any]], path: Path) -> Path:
         ax.set_xticks(range(1, len(ticks) + 1), ticks)
         ax.set_xlabel("stage")
         ax.grid(alpha=0.3)
+        if few[ax]:
+            _few_legend_entry(ax)
         ax.legend(fontsize="small")
     fig.suptitle(f"{first['name']}: the party across {len(first['stages'])} stages "
                  f"({first['runs']} runs)")
-    fig.savefig(path, dpi=DPI, format="png")
-    return path
+    return fig

@@ -31,6 +31,9 @@ from statistics import NormalDist
 from typing import Any
 
 Z95 = 1.959963984540054
+# Ruling: a rate or mean resting on fewer runs or fights than this is marked as resting on
+# few (a hollow marker in a chart, an asterisk in a table): its interval is wide.
+FEW = 30
 
 METHODS = {
     "wilson": "Wilson score interval; trials are encounters",
