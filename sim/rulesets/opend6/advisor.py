@@ -43,6 +43,9 @@ DEFENSE_MARGIN = 1.0
 # Ruling (spending AI): a fate point (one a fight) is spent on a rolled attack only when its
 # extra dice raise the chance to hit by this much.
 FATE_POINT_GAIN = 0.25
+# Ruling (spending AI): a character point goes on a resistance roll when its die lowers the
+# chance that the hit already rolled kills by this much.
+RESIST_POINT_GAIN = 0.1
 
 
 class OpenD6Advisor(Advisor):
@@ -229,6 +232,30 @@ class OpenD6Advisor(Advisor):
         out (``would_finish``) and a point is left.
         """
         return f.cp > 0 and self.rules.would_finish(f, target)
+
+    def resist_point(self, f: D6Fighter, target: D6Fighter, damage: int) -> bool:
+        """Whether ``target`` puts a character point (+1D) on its resistance to ``damage``.
+
+        Ruling (issue 31, seed 004's "a roll"): when the hit, already rolled, may kill
+        (``OpenD6Ruleset.kills`` over the exact resistance roll) and the extra die lowers
+        that chance by ``RESIST_POINT_GAIN`` or more. Never against a beating that cannot
+        kill (RULES.md "Harm that is not meant to kill").
+        """
+        rules = self.rules
+        if f.weapon.unarmed and not rules.options.lethal_unarmed:
+            return False
+        code = target.resist_code
+        now = self._kill_chance(target, damage, code.dice, code.pips)
+        if now <= 0.0:
+            return False
+        return now - self._kill_chance(target, damage, code.dice + 1,
+                                       code.pips) >= RESIST_POINT_GAIN
+
+    def _kill_chance(self, target: D6Fighter, damage: int, dice: int, pips: int) -> float:
+        """Exact chance that ``damage`` kills ``target`` against a ``dice``D+``pips`` roll."""
+        kills = self.rules.kills
+        return sum(p for r, p in enumerate(opend6_odds.harm_distribution(dice, pips))
+                   if p and kills(target, damage, r))
 
     def fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
                    extra: int) -> bool:

@@ -309,11 +309,39 @@ class OpenD6Combat:
         code, res_code = f.damage_code, target.resist_code
         if enc.log is None:  # the totals alone, as ``_roll`` counts them: two calls fewer
             rng = enc.rng
-            return (roll_total(rng, self.damage_dice(f, target), code.pips, True), None,
-                    roll_total(rng, res_code.dice, res_code.pips, True), None)
+            damage = roll_total(rng, self.damage_dice(f, target), code.pips, True)
+            dice = res_code.dice + self._resist_point(enc, f, target, damage)
+            return damage, None, roll_total(rng, dice, res_code.pips, True), None
         damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips, action=False)
-        resistance, res = self._roll(enc, res_code.dice, res_code.pips, action=False)
+        dice = res_code.dice + self._resist_point(enc, f, target, damage)
+        resistance, res = self._roll(enc, dice, res_code.pips, action=False)
         return damage, dmg, resistance, res
+
+    def _resist_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter,
+                      damage: int) -> int:
+        """Dice a character point adds to ``target``'s resistance roll: 1 if it spends one.
+
+        Seed 004: "you can also spend one character point per roll to add a single die to a
+        dice pool": any roll, resistance included (until this version, attacks only). Spent
+        before the roll, with the damage total known (it is rolled first). A fighter whose
+        policy spends does when its advisor finds it worth it (``resist_point``: a hit that
+        may kill); a player is asked.
+        """
+        if not (target.cp > 0 and target.policy.spends):
+            return 0
+        spend = self.advisor.resist_point(f, target, damage)
+        if enc.asks(target):
+            spend = enc.choose(target, f"{f.name}'s blow deals {damage} damage to "
+                               f"{target.name}: spend a character point on the resistance "
+                               f"roll (+1D, {target.cp} left)?", [("no", False), ("yes", True)],
+                               int(spend))
+        if not spend:
+            return 0
+        target.cp -= 1
+        if enc.log is not None:
+            enc.emit("point", who=target.name, text=f"{target.name} spends a character "
+                     f"point on its resistance roll (+1D, {target.cp} left).")
+        return 1
 
     def _damage(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> int:
         """Damage (Strength + weapon, or the weapon alone) against Endurance + armor.

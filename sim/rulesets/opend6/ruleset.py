@@ -175,6 +175,11 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         return odds.expected_wounds((self.damage_dice(actor, target), code.pips),
                                     (res.dice, res.pips), max(0, left))
 
+    def kills(self, target: D6Fighter, damage: int, resistance: int) -> bool:
+        """Whether ``damage`` against a ``resistance`` total brings ``target`` to the limit."""
+        limit = self.options.wounds_limit
+        return target.wounds + wounds_from_damage(damage, resistance, limit) >= limit
+
     def one_from_death(self, target: D6Fighter) -> bool:
         """Whether one more wound kills ``target``."""
         return target.wounds >= self.options.wounds_limit - 1

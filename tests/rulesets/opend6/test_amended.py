@@ -173,3 +173,55 @@ def test_a_damage_rolls_wild_one_counts_as_one_with_a_log():
     assert not dmg.fumble and not res.fumble and "fumble" not in str(dmg)
     # an action roll still fumbles: the wild 1 and the highest die leave it
     assert roll_code(StubRandom(faces(6, 1, sides=6)), 2, 0).total == 0
+
+
+# ------------------------------------------------------------------ points on resistance
+def exact_kill_chance(damage: int, dice: int, need_wounds: int) -> float:
+    """P(damage // max(r, 1) >= need_wounds) over a non-action ``dice``D resistance roll."""
+    from test_opposed import exact_roll
+
+    return float(exact_roll(dice, action=False).map(
+        lambda r: damage // max(r, 1) >= need_wounds).probability(True))
+
+
+def test_the_kill_chance_a_resistance_point_weighs_is_exact():
+    enc, a, b = duel(member("A"), member("B", ai_="tactical"))
+    b.wounds = 3  # two more wounds kill
+    for damage in (6, 9, 14):
+        for dice in (2, 3):
+            got = enc.advisor._kill_chance(b, damage, dice, 0)
+            assert got == pytest.approx(exact_kill_chance(damage, dice, 2), abs=1e-12)
+
+
+def test_a_spending_fighter_puts_a_point_on_a_resistance_roll_that_may_kill():
+    enc, a, b = duel(member("A"), member("B", ai_="tactical"))
+    b.wounds = 4  # one more wound kills: 12 damage kills on a resistance of 12 or less
+    adv = enc.advisor
+    now, more = (exact_kill_chance(12, 2, 1), exact_kill_chance(12, 3, 1))
+    assert now - more >= 0.1
+    assert adv.resist_point(a, b, 12)
+    b.wounds = 0  # 5 wounds would need a resistance of 2 or less against 12: no point
+    assert exact_kill_chance(12, 2, 5) - exact_kill_chance(12, 3, 5) < 0.1
+    assert not adv.resist_point(a, b, 12)
+
+
+def test_the_point_adds_a_die_to_the_resistance_roll_through_the_hit_path():
+    enc, a, b = duel(member("A"), member("B", ai_="tactical"))
+    b.wounds = 4
+    cp = b.cp
+    # damage 3D (club): 4 4 4 = 12; resistance 2D + the point's 1D: 5 5 5 = 15 -> no wound
+    enc.rng = StubRandom(faces(4, 4, 4, 5, 5, 5, sides=6))
+    damage, _, resistance, _ = enc.ruleset.harm_rolls(enc, a, b)
+    assert (damage, resistance, b.cp) == (12, 15, cp - 1)
+    assert not enc.rng.queue
+
+
+def test_a_basic_fighter_never_spends_and_a_beating_never_asks():
+    enc, a, b = duel(member("A"), member("B"))  # basic: spends nothing
+    b.wounds = 4
+    enc.rng = StubRandom(faces(4, 4, 4, 5, 5, sides=6))
+    enc.ruleset.harm_rolls(enc, a, b)
+    assert b.cp == 5 and not enc.rng.queue
+    enc, a, b = fists()
+    b.ai, b.wounds = "tactical", 4
+    assert not enc.advisor.resist_point(a, b, 30)  # fists cannot kill (lethal_unarmed off)
