@@ -226,8 +226,9 @@ def stage_end(campaign: Campaign, outcome: StageOutcome, fmt: str = "text") -> s
     if outcome.recovery:
         rest = campaign.stages[outcome.stage - 1].rest
         out += ["", _bold(f"Between stages: {_rest_words(rest)}", fmt)]
-        for name, said in outcome.recovery:
-            text = "; ".join(said) if said else "no change"
+        for name, said in outcome.recovery:  # a ruleset that says nothing: why, from the rest
+            text = "; ".join(said) if said else ("no rest: nothing changes" if rest == "none"
+                                                 else "this rest heals nothing")
             out.append(f"- {name}: {text}" if fmt == "markdown" else f"  {name}: {text}")
     return "\n".join(out) + "\n"
 

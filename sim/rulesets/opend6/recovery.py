@@ -45,16 +45,29 @@ class BetweenFights:
         new.loaded = old.loaded
 
     def recover(self, f: D6Fighter, rest: str, rng: random.Random) -> list[str]:
-        """Reload at any rest; a long rest heals a day's worth."""
+        """Reload at any rest; a long rest heals a day's worth.
+
+        Says what the rest healed, or why nothing (no rest; a short rest heals nothing
+        without first aid; nothing to heal), and the health it leaves.
+        """
         said = []
         if rest != "none" and not f.loaded:
             f.loaded = True
             said.append(f"reloads the {f.weapon.name}")
-        if rest == "long":
-            healed = self._heal_day(f)
-            if healed:
-                said.append(f"a day's rest heals {healed}")
+        healed = self._heal_day(f) if rest == "long" else None
+        if healed:
+            said.append(f"a day's rest heals {healed}, now {f.state()}")
+        elif not self._heal_day_would_heal(f):
+            said.append(f"nothing to heal: {f.state()}")
+        else:
+            why = ("no rest" if rest == "none"
+                   else "a short rest heals nothing (OpenD6 has no first aid: only a day of rest heals)")
+            said.append(f"{why}: still {f.state()}")
         return said
+
+    def _heal_day_would_heal(self, f: D6Fighter) -> bool:
+        """Whether ``f`` has anything a day's rest would heal (wounds, or hit points lost)."""
+        return bool(f.wounds) if not f.hp_max else f.hp < f.hp_max
 
     def fit(self, f: D6Fighter) -> bool:
         """Alive by its wounds under this fight's options (the wound limit may differ)."""
