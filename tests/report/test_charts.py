@@ -191,3 +191,20 @@ def test_compare_charts_use_the_safe_palette_one_colour_per_ruleset(doc):
     bars = death_rate_figure(doc).axes[0].containers
     assert [to_hex(c.patches[0].get_facecolor()) for c in bars if hasattr(c, "patches")] \
         == [SAFE_COLOURS[0].lower(), SAFE_COLOURS[1].lower()]
+
+
+def test_the_rounds_chart_draws_a_ruleset_of_few_fights_hollow(doc):
+    """30 fights a ruleset rest on enough; 20 do not: their points hollow, said in the legend."""
+    from sim.report.charts import FEW_LABEL
+
+    def hollow(fig) -> int:
+        return sum(1 for line in fig.axes[0].get_lines()
+                   if line.get_markerfacecolor() == "white" and line.get_label() != FEW_LABEL)
+
+    assert hollow(rounds_figure(doc)) == 0 and FEW_LABEL not in _texts(rounds_figure(doc))[
+        "legend"]
+    few = copy.deepcopy(doc)
+    copied = few["rulesets"]["copy"]
+    copied["rounds"] = {**copied["rounds"], "histogram": {"3": 12, "5": 8}}  # 20 fights
+    fig = rounds_figure(few)
+    assert hollow(fig) == 1 and FEW_LABEL in _texts(fig)["legend"]
