@@ -33,7 +33,16 @@ from typing import TYPE_CHECKING
 
 from sim.ai import standoff, tactics
 from sim.ai.doctrine import COVER_MOVES
-from sim.core.actions import DEFENDS, Defend, Intent, Move, Reload, Retreat, Yield, attack_on
+from sim.core.actions import (
+    DEFENDS,
+    Attack,
+    Defend,
+    Intent,
+    Move,
+    Reload,
+    Retreat,
+    Yield,
+)
 from sim.core.battlefield import MELEE_REACH
 
 if TYPE_CHECKING:
@@ -44,6 +53,11 @@ if TYPE_CHECKING:
 # last foe can fall within the side's own turn, before its later members declare (the last
 # reason left standing named a foe already dead)
 NO_FOE = "no foe left in the fight"
+
+# An aggressive fighter adds an attack past the best expectation while its first attack still
+# lands this often (ruling: the seeds say nothing of how fighters choose).
+RECKLESS_ODDS = 0.25
+
 
 
 def _target(enc: Encounter, c: Combatant) -> Combatant | None:
@@ -145,22 +159,38 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     advisor = enc.advisor
     if standoff.going_nowhere(enc, c):
         target = standoff.most_harmed(enc, c, enc.enemies(c)) or target
-    called = advisor.called_shot(enc, c, target)
     if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)
-        intents: list[Intent] = [attack_on(target, called)]
-        extra = advisor.extra_attacks(enc, c, target)
-        intents += [target.plain_attack] * extra
-        c.why = (_in_reach(c, target)
-                 + (f", {extra + 1} attacks" if extra else "")) + (
-            f", called shot at the {called}" if called else "")
+        intents, why = _pressing(enc, c, target)
+        c.why = _in_reach(c, target) + (f", {why}" if why else "")
         return intents
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
     if 0 < gap <= c.speed and advisor.can_move_and_attack(enc, c):
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), target.plain_attack]
     return approach(enc, c, target)
+
+
+def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Intent], str]:
+    """The aggressive attack: the most harmful declaration, and one attack more if it can land.
+
+    The declaration with the best expectation (``Advisor.tactical_attack``) without the
+    defense it may carry, plus one more attack where the ruleset allows another action and
+    the first attack still lands ``RECKLESS_ODDS`` of the time: an aggressive fighter spends
+    every die and action on the foe, past what the expectation advises.
+    """
+    advisor = enc.advisor
+    best, why = advisor.tactical_attack(enc, c, target)
+    attacks: list[Intent] = [i for i in best if type(i) is Attack] or [target.plain_attack]
+    most = enc.ruleset.max_actions
+    if advisor.single_shot(c) or (most is not None and len(attacks) >= most):
+        return attacks, why
+    more = [*attacks, target.plain_attack]
+    odds = advisor.attack_odds(enc, c, more)
+    if odds is not None and odds >= RECKLESS_ODDS:
+        return more, f"{len(more)} attacks, reckless ({odds:.0%} for the first)"
+    return attacks, why
 
 
 # ---------------------------------------------------------------------------- shared moves
@@ -327,6 +357,9 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)
+        guarded = _guard(enc, c, foes, target)
+        if guarded is not None:
+            return guarded
         intents, why = advisor.tactical_attack(enc, c, target)
         c.why = _focus_why(enc, c, target) + (f", {why}" if why else "")
         return intents
@@ -349,6 +382,30 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     c.why = (f"{crossing} to {target.name}" if crossing else f"closing on {target.name}") + (
         ", aiming as it comes" if extra else "")
     return [Move(target, stop_at=stop_at(c)), *extra]
+
+
+def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
+           target: Combatant) -> list[Intent] | None:
+    """Tactical under attack: its one attack and a defense, when the ruleset says both pay.
+
+    With foes expected to attack it (``tactics.attacks_expected``) and a plain attack as its
+    best declaration, the attack and a defense in one round when the roll can carry both
+    (``Advisor.attack_and_defend``). None: attack as usual. Never the defense alone: a
+    defense that stands in for the attack (weighed by ``defense_worth`` against
+    ``attack_worth``) lost more fights than it saved, drawn out to the round limit.
+    """
+    advisor = enc.advisor
+    threats = tactics.attacks_expected(enc, c, foes)
+    if not threats:
+        return None
+    kind = advisor.defense_kind(enc, c, ranged=not tactics.engaged(enc, c, foes))
+    if not kind or not advisor.attack_and_defend(enc, c, target, kind):
+        return None
+    intents, why = advisor.tactical_attack(enc, c, target)
+    if len(intents) > 1 or why:
+        return None  # more attacks, a called shot or a defense already: its own best
+    c.why = f"{_focus_why(enc, c, target)}, {DEFENDS[kind]} too: both pay"
+    return [*intents, Defend(kind)]
 
 
 def _hold(enc: Encounter, c: Combatant, foes: list[Combatant],

@@ -79,8 +79,13 @@ def firepower(enc: Encounter, side: str) -> float:
     """Expected harm ``side`` deals in a round from where it stands, in the ruleset's unit.
 
     Each fighter of the side still in the fight counts its best attack on a foe it can
-    attack now (``Advisor.attack_worth``); a foe out of reach counts nothing.
+    attack now (``Advisor.attack_worth``); a foe out of reach counts nothing. Kept for the
+    round's declarations (``Encounter.ai_kept``): every member of a side asks the same.
     """
+    key = ("firepower", enc.round, side)
+    kept = enc.ai_kept.get(key)
+    if kept is not None:
+        return kept
     advisor = enc.advisor
     total = 0.0
     for c in enc.sides[side]:
@@ -89,6 +94,7 @@ def firepower(enc: Encounter, side: str) -> float:
         worths = [advisor.attack_worth(enc, c, e) for e in enc.enemies(c)
                   if advisor.can_attack(enc, c, e)]
         total += max(worths, default=0.0)
+    enc.ai_kept[key] = total
     return total
 
 

@@ -58,17 +58,17 @@ def draw(enc: Encounter, tied: list[T]) -> T | None:
 def in_reach(enc: Encounter, c: Combatant, target: Combatant) -> bool:
     """``target`` within ``c``'s reach now (melee reach, or its weapon's longest range).
 
-    Kept on ``c`` with the two places and the reach it was for (``Combatant.reach_kept``):
-    a fighter's AI asks as it declares and its attack asks again as it resolves, round
-    after round from the same places. A place is a value that a move replaces, never
-    changes, so the same objects give the same answer.
+    Kept on ``c`` per target with the two places and the reach it was for
+    (``Combatant.reach_kept``): a fighter's AI asks as it declares and its attack asks
+    again as it resolves, round after round from the same places. A place is a value that
+    a move replaces, never changes, so the same objects give the same answer.
     """
     here, there, reach = c.pos, target.pos, c.reach
-    kept = c.reach_kept
+    kept = c.reach_kept.get(target)
     if kept is not None and kept[0] is here and kept[1] is there and kept[2] is reach:
         return kept[3]
     answer = enc.field.distance(here, there) <= reach
-    c.reach_kept = (here, there, reach, answer)
+    c.reach_kept[target] = (here, there, reach, answer)
     return answer
 
 

@@ -56,7 +56,8 @@ class Combatant:
         out_round: the round it was taken out in (0 while in the fight).
         plain_attack, called_attacks: attacks on it, plain and by called location, each
             made once (``actions.attack_on``).
-        reach_kept: the last answer of ``tactics.in_reach`` and what it was for.
+        reach_kept: the last answer of ``tactics.in_reach`` on each target, and what it
+            was for (the two places and the reach).
     """
 
     __slots__ = (
@@ -87,7 +88,7 @@ class Combatant:
         self.why = ""  # the AI's last reason, for the solo log
         self.plain_attack = Attack(self)
         self.called_attacks: dict[str, Attack] = {}
-        self.reach_kept: tuple | None = None
+        self.reach_kept: dict[Combatant, tuple[Position, Position, float, bool]] = {}
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

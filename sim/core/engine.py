@@ -96,6 +96,9 @@ class Encounter:
         # the round each one out of the fight when it ended went out in (``aftermath.settle``)
         self.out_when_fight_ended: dict[Combatant, int] = {}
         self.declared: dict[Combatant, list[Intent]] = {}
+        # answers the AI keeps while nothing changes, by (question, round, ...): a side's
+        # expected harm a round is asked by each of its members (``sim.ai.standoff``)
+        self.ai_kept: dict[tuple, Any] = {}
         # the nearest foes by (place, side), shared while everyone declares (nobody moves
         # then); None the rest of the time (``tactics.nearest_enemy``). Kept from one
         # round's declarations to the next while nobody moved, fell or got up

@@ -22,7 +22,7 @@ def test_every_kept_answer_is_reach_measured_anew(monkeypatch):
     kept_reach = tactics.in_reach
 
     def checked(enc, c, target):
-        kept = c.reach_kept
+        kept = c.reach_kept.get(target)
         repeat = (kept is not None and kept[0] is c.pos and kept[1] is target.pos
                   and kept[2] is c.reach)
         asked["kept" if repeat else "fresh"] += 1
