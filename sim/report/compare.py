@@ -17,7 +17,7 @@ from rich.table import Table
 
 from sim.report import deaths, glance, reproduce
 from sim.report.numbers import mean_text, rate_text
-from sim.results.lethality import names_text
+from sim.results.lethality import MIN_EVENTS, names_text
 
 Getter = Callable[[dict[str, Any]], Any]
 NA = "n/a"
@@ -316,7 +316,10 @@ def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:
     tail = ("The verdict takes the side with the most deaths over all rulesets and "
             "compares its death rate per combatant under the most and the least lethal "
             "ruleset (every one of them, when several share the rate); overlapping 95% "
-            "intervals read \"about as often\".")
+            "intervals read \"about as often\", and no ratio is stated on fewer than "
+            f"{MIN_EVENTS} deaths on either side. Deaths count to the end of the scene, split "
+            "into those in the fight and those after it among the tended and the untended "
+            "(the scenario's aftermath setting; docs/deaths.md).")
     return head, items, tail
 
 
