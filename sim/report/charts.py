@@ -13,7 +13,7 @@ sweep chart. Rates are drawn as percentages and their intervals never leave 0-10
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,8 +110,8 @@ def _mark_limit(ax, limit: int | None, longest: int) -> None:
 FEW_LABEL = f"hollow: fewer than {FEW} runs"
 
 
-def _hollow(ax, xs: list[float], ys: list[float | None], few: list[bool], colour: str,
-            marker: str = "o") -> bool:
+def _hollow(ax, xs: Sequence[float], ys: Sequence[float | None], few: Sequence[bool],
+            colour: str, marker: str = "o") -> bool:
     """Draw hollow markers over the points of a series that rest on fewer than ``FEW`` runs.
 
     Returns whether any point was marked (the caller adds ``FEW_LABEL`` to its legend).
