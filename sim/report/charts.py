@@ -333,7 +333,7 @@ def sweep_figure(rows: list[dict[str, Any]], sides: list[str], path_label: str,
                 _whole(ax.xaxis)
             ax.set_xlabel(f"{path_label} (the swept value)")
             ax.grid(alpha=0.3)
-    found = {}
+    found: dict[str, Any] = {}
     for ax in grid[0]:
         found.update(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
     # the legend fills column by column: one column per side (wins over deaths), then draws
