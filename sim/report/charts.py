@@ -143,6 +143,12 @@ def _clip(values: list[float | None], fallback: list[float]) -> list[float]:
             for v, f in zip(values, fallback, strict=True)]
 
 
+def _few_note(doc: dict[str, Any]) -> str:
+    """A title's note when a ruleset ran fewer than ``FEW`` fights: its curves rest on few."""
+    few = [name for name, r in doc["rulesets"].items() if r["encounters"] < FEW]
+    return (f"\n{', '.join(few)}: fewer than {FEW} fights, wide intervals" if few else "")
+
+
 def _longest(doc: dict[str, Any]) -> int:
     return max((r["rounds"]["max"] for r in doc["rulesets"].values()), default=0)
 
@@ -183,7 +189,7 @@ def survival_figure(doc: dict[str, Any]):
         ax.grid(alpha=0.3)
     _legend_below(fig, axes[0], "ruleset")
     fig.suptitle(f"{doc['scenario']}: combatants still fighting after each round "
-                 f"(shaded: 95% intervals)")
+                 f"(shaded: 95% intervals){_few_note(doc)}")
     return fig
 
 
@@ -214,7 +220,7 @@ def death_rate_figure(doc: dict[str, Any]):
     ax.set_ylim(bottom=0)
     _percent(ax.yaxis)
     ax.set_title(f"{doc['scenario']}: death rate per combatant, by side and ruleset "
-                 f"(error bars: 95% intervals)")
+                 f"(error bars: 95% intervals){_few_note(doc)}")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize="small", title="ruleset", title_fontsize="small")
     return fig

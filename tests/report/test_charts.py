@@ -208,3 +208,14 @@ def test_the_rounds_chart_draws_a_ruleset_of_few_fights_hollow(doc):
     copied["rounds"] = {**copied["rounds"], "histogram": {"3": 12, "5": 8}}  # 20 fights
     fig = rounds_figure(few)
     assert hollow(fig) == 1 and FEW_LABEL in _texts(fig)["legend"]
+
+
+def test_survival_and_death_rate_titles_name_a_ruleset_of_few_fights(doc):
+    few = copy.deepcopy(doc)
+    few["rulesets"]["copy"] = {**few["rulesets"]["copy"], "encounters": 20}
+    for figure in (survival_figure, death_rate_figure):
+        assert "fewer than" not in " ".join(_texts(figure(doc))["suptitle"]
+                                            + _texts(figure(doc))["titles"])
+        texts = _texts(figure(few))
+        assert "copy: fewer than 30 fights, wide intervals" in " ".join(
+            texts["suptitle"] + texts["titles"])
