@@ -59,7 +59,6 @@ NO_FOE = "no foe left in the fight"
 RECKLESS_ODDS = 0.25
 
 
-
 def _target(enc: Encounter, c: Combatant) -> Combatant | None:
     """The foe the doctrine's focus picks, when it is not the nearest."""
     foes = enc.enemies(c)
@@ -173,18 +172,20 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
 
 
 def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Intent], str]:
-    """The aggressive attack: the most harmful declaration, and one attack more if it can land.
+    """The aggressive attack: the most harmful declaration, and one attack more.
 
     The declaration with the best expectation (``Advisor.tactical_attack``) without the
-    defense it may carry, plus one more attack where the ruleset allows another action and
-    the first attack still lands ``RECKLESS_ODDS`` of the time: an aggressive fighter spends
-    every die and action on the foe, past what the expectation advises.
+    defense it may carry; unless that calls a shot, one attack more where the ruleset allows
+    another action and the first attack still lands ``RECKLESS_ODDS`` of the time: an
+    aggressive fighter spends its dice and actions on the foe past what the expectation
+    advises (a tactical one stops where it advises).
     """
     advisor = enc.advisor
     best, why = advisor.tactical_attack(enc, c, target)
     attacks: list[Intent] = [i for i in best if type(i) is Attack] or [target.plain_attack]
     most = enc.ruleset.max_actions
-    if advisor.single_shot(c) or (most is not None and len(attacks) >= most):
+    if (advisor.single_shot(c) or any(i.called for i in attacks)
+            or (most is not None and len(attacks) >= most)):
         return attacks, why
     more = [*attacks, target.plain_attack]
     odds = advisor.attack_odds(enc, c, more)
@@ -386,10 +387,10 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
 
 def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
            target: Combatant) -> list[Intent] | None:
-    """Tactical under attack: its one attack and a defense, when the ruleset says both pay.
+    """Tactical under attack: one attack and a defense, when the ruleset says both pay.
 
-    With foes expected to attack it (``tactics.attacks_expected``) and a plain attack as its
-    best declaration, the attack and a defense in one round when the roll can carry both
+    With foes expected to attack it (``tactics.attacks_expected``), the first attack of its
+    best declaration and a defense in one round when the roll can carry both
     (``Advisor.attack_and_defend``). None: attack as usual. Never the defense alone: a
     defense that stands in for the attack (weighed by ``defense_worth`` against
     ``attack_worth``) lost more fights than it saved, drawn out to the round limit.
@@ -402,10 +403,11 @@ def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
     if not kind or not advisor.attack_and_defend(enc, c, target, kind):
         return None
     intents, why = advisor.tactical_attack(enc, c, target)
-    if len(intents) > 1 or why:
-        return None  # more attacks, a called shot or a defense already: its own best
+    if any(type(i) is Defend for i in intents):
+        return None  # the best declaration carries its defense already
+    first = next(i for i in intents if type(i) is Attack)
     c.why = f"{_focus_why(enc, c, target)}, {DEFENDS[kind]} too: both pay"
-    return [*intents, Defend(kind)]
+    return [first, Defend(kind)]
 
 
 def _hold(enc: Encounter, c: Combatant, foes: list[Combatant],

@@ -57,9 +57,12 @@ OUTGUNNED = 1.5
 CLOSEST = MELEE_REACH + 2.0
 
 
-def quiet(enc: Encounter, side: str) -> int:
-    """Rounds finished since ``side`` last did harm (every finished round if it never has)."""
-    return max(0, enc.round - 1 - enc.harmed_in[side])
+def quiet(enc: Encounter, side: str, ended: bool = False) -> int:
+    """Rounds finished since ``side`` last did harm (every finished round if it never has).
+
+    ``ended``: asked at the end of the round (morale), which counts as finished.
+    """
+    return max(0, enc.round - (0 if ended else 1) - enc.harmed_in[side])
 
 
 def going_nowhere(enc: Encounter, c: Combatant) -> bool:
@@ -68,11 +71,12 @@ def going_nowhere(enc: Encounter, c: Combatant) -> bool:
     return patience is not None and quiet(enc, c.side) >= patience
 
 
-def losing(enc: Encounter, c: Combatant, rounds: int = CAUTIOUS_LOSING) -> bool:
+def losing(enc: Encounter, c: Combatant, rounds: int = CAUTIOUS_LOSING,
+           ended: bool = False) -> bool:
     """``c``'s side has done no harm for ``rounds`` rounds while a foe side hurt it then."""
-    if quiet(enc, c.side) < rounds:
+    if quiet(enc, c.side, ended) < rounds:
         return False
-    return any(side != c.side and quiet(enc, side) < rounds for side in enc.harmed_in)
+    return any(side != c.side and quiet(enc, side, ended) < rounds for side in enc.harmed_in)
 
 
 def firepower(enc: Encounter, side: str) -> float:

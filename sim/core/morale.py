@@ -1,5 +1,9 @@
 """Morale: combatants whose side's losses reach their threshold break, at a round's end.
 
+A combatant with a threshold also breaks when its side is losing the exchange: hurt by the
+foe while doing no harm itself for ``HOPELESS_ROUNDS`` rounds (``standoff.losing``), as
+bandits whose arrows glance off a knight's armor would.
+
 A breaking combatant surrenders when a foe is within melee reach, and flees otherwise; both
 are out of the fight and counted apart from the dead. Every combatant is judged on the state
 before anyone breaks (simultaneous, so the order of sides and members in the file decides
@@ -10,11 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import tactics
+from sim.ai import standoff, tactics
 from sim.core.combatant import Status
 
 if TYPE_CHECKING:
     from sim.core.engine import Encounter
+
+# Rounds a side with morale takes harm without doing any before its members break (ruling:
+# the seeds have no morale rules).
+HOPELESS_ROUNDS = 5
 
 
 def check(enc: Encounter) -> None:
@@ -27,8 +35,13 @@ def check(enc: Encounter) -> None:
         members = len(enc.sides[c.side])
         lost = members - enc.standing[c.side]
         if lost and lost / members >= threshold:
-            engaged = tactics.engaged(enc, c, enc.enemies(c))
-            breaking.append((c, Status.SURRENDERED if engaged else Status.FLED,
-                             f"morale breaks with {lost} of {members} of its side down"))
+            why = f"morale breaks with {lost} of {members} of its side down"
+        elif standoff.losing(enc, c, HOPELESS_ROUNDS, ended=True):
+            why = (f"morale breaks: {standoff.quiet(enc, c.side, ended=True)} rounds hurt "
+                   "without hurting back")
+        else:
+            continue
+        engaged = tactics.engaged(enc, c, enc.enemies(c))
+        breaking.append((c, Status.SURRENDERED if engaged else Status.FLED, why))
     for c, status, why in breaking:
         enc.take_out(c, status, why)
