@@ -222,7 +222,30 @@ def answer(doc: dict[str, Any]) -> list[tuple[str, str]]:
     after = after_fight(doc)
     if after:
         out.append(("Deaths after the fight", after))
+    drawn = round_limit(doc)
+    if drawn:
+        out.append(("Fights left drawn", drawn))
     return out
+
+
+def round_limit(doc: dict[str, Any]) -> str:
+    """How many fights each ruleset left drawn, and who was still standing in them ("" if none).
+
+    A draw is the round limit reached (or nobody left standing); each side's members still
+    in the fight at its end, on average over the draws.
+    """
+    parts = []
+    for name, r in doc["rulesets"].items():
+        block = r.get("draws")
+        if not block or not block["fights"]:
+            continue
+        k, n = block["fights"], r["encounters"]
+        left = ", ".join(f"{side} {count / k:.1f}" for side, count in block["standing"].items())
+        parts.append(f"{name} {k} of {n} ({k / n:.1%}; standing at the end, on average: {left})")
+    if not parts:
+        return ""
+    return ("Fights that reached the round limit with both sides standing, or ended with "
+            "nobody: " + "; ".join(parts) + ".")
 
 
 def paragraph_markdown(label: str, text: str) -> str:

@@ -62,6 +62,8 @@ def batch_table(summary: dict[str, Any]) -> str:
              f"max {r['max']}",
              f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight, P(any death) "
              f"{le['p_any_death']:.3f}, death rate per combatant {le['death_rate']:.3f}"]
+    if "draws" in summary and summary["outcomes"]["draw"]:
+        lines.append(draws_line(summary))
     if block is not None:
         lines.append(deaths.explain(block))
     elif "deaths_after_per_encounter" in le:  # older summaries: in the fight and after
@@ -71,6 +73,18 @@ def batch_table(summary: dict[str, Any]) -> str:
         buffer.write(textwrap.fill(line, WIDTH, subsequent_indent="  ") + "\n")
     # rich pads a title to its table's width: no trailing blanks in a file or a terminal
     return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
+
+
+def draws_line(summary: dict[str, Any]) -> str:
+    """Who was left in the drawn fights: each side's members on average, and by name."""
+    draws, n = summary["draws"], summary["encounters"]
+    k = draws["fights"]
+    sides = ", ".join(f"{name} {count / k:.1f} of {summary['sides'][name]['members']}"
+                      for name, count in draws["standing"].items())
+    names = ", ".join(f"{name} ({count})" for name, count in draws["left_most_often"])
+    return (f"draws: {k} of {n} fights ({k / n:.1%}) ended at the round limit or with nobody "
+            f"standing; left standing in them, on average: {sides}"
+            + (f"; most often {names}" if names else ""))
 
 
 def per_fight(x: int, n: int) -> str:

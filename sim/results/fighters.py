@@ -39,6 +39,7 @@ class FighterFold:
     attacks: int = 0
     hits: int = 0
     damage: int = 0
+    standing_in_draws: int = 0  # drawn fights it was still standing at the end of
 
     def __post_init__(self) -> None:
         # the column names, made once: every row of a batch is folded through ``add``
@@ -59,6 +60,7 @@ class FighterFold:
         self.attacks += int(row[attacks_key])
         self.hits += int(row[hits_key])
         self.damage += int(row[damage_key])
+        self.standing_in_draws += status == "ok" and row["winner"] == "draw"
 
     def merge(self, other: FighterFold) -> None:
         """Add another fold of the same fighter (every count)."""
@@ -79,5 +81,5 @@ class FighterFold:
             "surrendered": self.surrendered,
             "attacks": self.attacks, "hits": self.hits,
             "hit_rate": round(self.hits / self.attacks, 6) if self.attacks else None,
-            "damage": self.damage,
+            "damage": self.damage, "standing_in_draws": self.standing_in_draws,
         }

@@ -35,6 +35,7 @@ from sim.results.stats import (
     wilson,
 )
 
+LEFT_SHOWN = 3  # combatants a summary names as left standing most often in draws
 COUNT_KEYS = ("wins", "deaths", "deaths_after", "out_of_fight", "fled", "surrendered",
               "attacks", "hits", "damaging_hits", "damage")
 
@@ -323,6 +324,21 @@ class Tally:
                 **{f"{key}_per_encounter": round(value / n, 6) if n else 0
                    for key, value in split.items() if key != "deaths_after_untended_in_draws"}}
 
+    def draws_block(self) -> dict[str, Any]:
+        """Who was left when fights ended drawn (the round limit, or nobody standing).
+
+        ``fights``: the drawn fights; ``standing``: each side's members still in the fight at
+        their end, over all of them; ``left_most_often``: the combatants standing at the end
+        of the most draws (up to ``LEFT_SHOWN``, most first, ties by name).
+        """
+        standing = dict.fromkeys(self.sides, 0)
+        for f in self.fighters.values():
+            standing[f.side] += f.standing_in_draws
+        left = sorted((f for f in self.fighters.values() if f.standing_in_draws),
+                      key=lambda f: (-f.standing_in_draws, f.name))[:LEFT_SHOWN]
+        return {"fights": self.draws, "standing": standing,
+                "left_most_often": [[f.name, f.standing_in_draws] for f in left]}
+
     @property
     def count(self) -> int:
         """Rows folded in (encounters)."""
@@ -355,6 +371,7 @@ class Tally:
             "encounters": n,
             "seed": self.seed,
             "outcomes": {**{name: s.wins for name, s in self.sides.items()}, "draw": self.draws},
+            **({"draws": self.draws_block()} if self.fighters else {}),
             "rounds": {
                 "mean": round(rounds_total / n, 4) if n else 0,
                 "median": median(self.rounds),
@@ -387,6 +404,7 @@ class Tally:
             "ruleset": self.ruleset,
             "encounters": n,
             "draw_rate": metric(self.draws / n if n else 0.0, draw_lo, draw_hi, "wilson"),
+            **({"draws": self.draws_block()} if self.fighters else {}),
             "rounds": {"mean": metric(mean, lo, hi, "normal"), "median": median(self.rounds),
                        "p90": quantile(self.rounds, 0.9), "max": top,
                        "histogram": {str(r): self.rounds[r] for r in sorted(self.rounds)}},

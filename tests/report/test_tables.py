@@ -23,3 +23,15 @@ def test_a_progress_bar_shows_its_label_word_for_word(monkeypatch):
     with progress_bar(10, "ambush [ore]") as advance:
         advance(10)
     assert "ambush [ore]" in screen.getvalue()
+
+
+def test_the_batch_table_says_who_was_left_in_the_draws():
+    from sim.report.tables import draws_line
+
+    summary = {"encounters": 50, "outcomes": {"a": 30, "b": 10, "draw": 10},
+               "sides": {"a": {"members": 4}, "b": {"members": 2}},
+               "draws": {"fights": 10, "standing": {"a": 15, "b": 10},
+                         "left_most_often": [["Archer", 9], ["Bow", 7]]}}
+    line = draws_line(summary)
+    assert line.startswith("draws: 10 of 50 fights (20.0%) ended at the round limit")
+    assert "a 1.5 of 4, b 1.0 of 2" in line and line.endswith("most often Archer (9), Bow (7)")

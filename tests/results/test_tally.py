@@ -259,3 +259,27 @@ def test_any_chunking_of_the_batch_gives_the_same_tally(batch):
         assert merged == batch
         assert merged.summary() == batch.summary()
         assert merged.lethality() == batch.lethality()
+
+
+def test_draws_say_who_was_left_standing():
+    """``draws``: each side's members standing at the end of the drawn fights, and by name."""
+    from helpers import scenario
+
+    from sim.batch.runner import new_tally, run_chunk
+
+    bow = {"weapon": "bow", "skills": {"ranged": 1}}
+    scen = scenario({"a": [{"name": "A", "count": 2, **bow}],
+                     "b": [{"name": "B", **bow}]}, max_rounds=2)
+    rows = run_chunk(scen, "ore", 3, 0, 40)
+    tally = new_tally(scen, "ore", 3)
+    for row in rows:
+        tally.add(row)
+    block = tally.summary()["draws"]
+    drawn = [r for r in rows if r["winner"] == "draw"]
+    assert block["fights"] == len(drawn) > 0
+    assert block["standing"] == {side: sum(int(r[f"{side}_standing"]) for r in drawn)
+                                 for side in ("a", "b")}
+    left = {name: sum(r[f"{name}.status"] == "ok" for r in drawn) for name in ("A 1", "A 2", "B")}
+    top = sorted(left.items(), key=lambda kv: (-kv[1], kv[0]))
+    assert block["left_most_often"] == [[n, k] for n, k in top if k]
+    assert tally.lethality()["draws"] == block
