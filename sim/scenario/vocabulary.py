@@ -13,20 +13,23 @@ from enum import IntEnum
 
 WEAPONS: tuple[str, ...] = (
     "unarmed", "knife", "club", "mace", "sword", "greatsword", "spear",
-    "bow", "crossbow", "pistol", "rifle", "shotgun",
+    "bow", "shortbow", "longbow", "crossbow", "pistol", "rifle", "shotgun",
     "claws", "bite", "horns",
 )
+"""Neutral weapons. ``bow`` is the short bow (the same weapon as ``shortbow`` in every
+catalog); a longbow is named ``longbow``, never read as a bow of another class."""
 NATURAL_WEAPONS = frozenset({"claws", "bite", "horns"})
 """A beast's own weapons: fought with like bare hands (brawl), never dropped or disarmed."""
 WEAPON_ALIASES: dict[str, str] = {
     "fists": "unarmed", "fist": "unarmed", "hands": "unarmed", "bare hands": "unarmed",
     "none": "unarmed", "dagger": "knife", "longsword": "sword", "broadsword": "sword",
     "great sword": "greatsword", "two-handed sword": "greatsword", "cudgel": "club",
-    "handgun": "pistol", "longbow": "bow", "shortbow": "bow",
+    "handgun": "pistol",
     "claw": "claws", "talons": "claws", "teeth": "bite", "fangs": "bite", "jaws": "bite",
     "horn": "horns", "tusks": "horns", "antlers": "horns",
 }
-"""Other names people type for a neutral weapon; a scenario may use either."""
+"""Other names people type for a neutral weapon; a scenario may use either. None changes a
+weapon's class (a longbow is not a short ``bow``: both are neutral names of their own)."""
 ARMORS: tuple[str, ...] = ("none", "leather", "chain", "plate", "kevlar")
 
 TRAITS: tuple[str, ...] = ("strength", "endurance", "agility", "dexterity", "perception")
@@ -39,7 +42,8 @@ SKILL_RANGE = (0, 5)
 DEFAULT_TRAIT = 2
 DEFAULT_SKILL = 0
 
-RANGED_WEAPONS = frozenset({"bow", "crossbow", "pistol", "rifle", "shotgun"})
+RANGED_WEAPONS = frozenset({"bow", "shortbow", "longbow", "crossbow", "pistol", "rifle",
+                            "shotgun"})
 
 AI_PROFILES: tuple[str, ...] = ("passive", "basic", "aggressive", "cautious", "tactical")
 FOCUSES: tuple[str, ...] = ("nearest", "weakest", "most_dangerous")

@@ -343,7 +343,10 @@ NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
         # better weapons get a GM bonus it does not quantify), so a greatsword is a Sword.
         "greatsword": WEAPONS["sword"],
         "spear": SPEAR,
+        # Ruling: the seed's one Archery class covers every bow, short or long.
         "bow": WEAPONS["archery"],
+        "shortbow": WEAPONS["archery"],
+        "longbow": WEAPONS["archery"],
         "crossbow": CROSSBOW,
         # Ruling: a pistol is the Small Handgun; the Large Handgun stays available by its key.
         "pistol": WEAPONS["small_handgun"],

@@ -104,6 +104,9 @@ WEAPONS = _weapons(
     Weapon("club", "club", DiceCode(1)),
     Weapon("staff", "staff", DiceCode(1, 1)),
     Weapon("longbow", "longbow", DiceCode(2), ranges=(15, 30, 50)),
+    # Ruling (weapon names keep their meaning): the seed lists the longbow alone. A short
+    # bow is a lighter draw, one pip under it (STR+1D+2), at the same ranges.
+    Weapon("shortbow", "shortbow", DiceCode(1, 2), ranges=(15, 30, 50)),
     Weapon("sword", "sword", DiceCode(2, 1)),
     Weapon("battle_axe", "axe", DiceCode(2, 1)),
     Weapon("mace", "mace", DiceCode(2, 1)),
@@ -154,7 +157,9 @@ WEAPONS_BY_NEUTRAL = MappingProxyType(
         "sword": WEAPONS["sword"],
         "greatsword": WEAPONS["great_sword"],
         "spear": WEAPONS["spear"],
-        "bow": WEAPONS["longbow"],
+        "bow": WEAPONS["shortbow"],  # the neutral bow is the short one
+        "shortbow": WEAPONS["shortbow"],
+        "longbow": WEAPONS["longbow"],
         "crossbow": WEAPONS["crossbow"],
         "pistol": WEAPONS["pistol"],
         "rifle": WEAPONS["rifle"],

@@ -82,6 +82,11 @@ WEAPONS: dict[str, Weapon] = {
     # Ruling: ranges (close/medium/long metres) borrowed from OpenD6's tables; Reign has none.
     "bow": Weapon("shortbow", Damage(k_plus=1, s_width=1), ranges=(15, 30, 50),  # 1K + W S
                   two_handed=True),
+    # Ruling (weapon names keep their meaning): RULES.md gives Reign's shortbow alone. A
+    # longbow is a heavier draw, one Shock more (1K + W+1 S), with the ranges of OpenD6's
+    # longbow (the short bow's borrowed ones).
+    "longbow": Weapon("longbow", Damage(k_plus=1, s_width=1, s_plus=1),          # 1K + W+1 S
+                      ranges=(15, 30, 50), two_handed=True),
     "crossbow": Weapon("heavy crossbow", Damage(k_width=1, k_plus=1), ap=1,     # W+1 K, AP 1
                        ranges=(10, 20, 40), two_handed=True, reload=True),
     # Ruling: Reign has no guns. Firearms are Killing weapons that pierce armor.
@@ -97,6 +102,8 @@ WEAPONS: dict[str, Weapon] = {
     "bite": Weapon("bite", Damage(k_width=1, s_plus=1), unarmed=True),          # W K + 1 S
     "horns": Weapon("horns", Damage(k_plus=1, s_width=1, s_plus=1), unarmed=True),  # 1K + W+1 S
 }
+
+WEAPONS["shortbow"] = WEAPONS["bow"]  # the neutral ``bow`` is the short bow
 
 # Armor rating per location (left leg, right leg, left arm, right arm, torso, head).
 ARMOR: dict[str, tuple[int, ...]] = {

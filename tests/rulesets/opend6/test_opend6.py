@@ -293,7 +293,7 @@ def test_cover_adds_to_a_dodge_but_not_to_a_parry() -> None:
 
 
 def test_parry_stops_melee_only_and_block_needs_a_shield() -> None:
-    enc, a, b = duel(member("A", weapon="bow", skills={"ranged": 1}), member("B"))
+    enc, a, b = duel(member("A", weapon="longbow", skills={"ranged": 1}), member("B"))
     turn(enc, b, Defend("parry"), dice=[6, 6, 6, 5])  # parry 23
     # point blank 4D: 10 vs the base 10, a hit: a parry does not stop arrows
     turn(enc, a, Attack(b), dice=[2, 2, 3, 3, 1, 1, 1, 2, 3, 3])
@@ -318,7 +318,7 @@ def test_being_shot_at_does_not_pin_by_default() -> None:
 
 @pytest.mark.parametrize("key", ["suppressive_fire", "pinning"])  # the older key still reads
 def test_suppressive_fire_pins_a_target_shot_at_until_it_acts(key: str) -> None:
-    archer = member("A", weapon="bow", skills={"ranged": 1})
+    archer = member("A", weapon="longbow", skills={"ranged": 1})
     enc, a, b = duel(archer, member("B"), options={"opend6": {key: True}})
     assert enc.ruleset.options.suppressive_fire
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10: miss; now B is pinned
