@@ -122,6 +122,12 @@ class OpenD6Options(Strict):
             hit it). Off by default: RULES.md's pinned is held in place (grappled, prone,
             helpless), and being shot at pins only with this option. The older key
             ``pinning`` is still read as this option.
+        side_declares: under side initiative, ``each`` member declares at its own turn
+            within the side's (the ruling), or ``together``: every member declares, then
+            they resolve one by one (seed 004's reading).
+        initiative_groups: under individual initiative, one Agility roll for each group of
+            like characters (same side and same description but the name and place), as
+            seed 004 suggests "for simplicity"; its members act at one moment.
         lethal_unarmed: a fist or knuckles may kill like any weapon. Off by default:
             RULES.md "Harm that is not meant to kill" (``OpenD6Combat._short_of_death``).
     """
@@ -131,6 +137,8 @@ class OpenD6Options(Strict):
     encumbrance: bool = False
     suppressive_fire: bool = Field(
         default=False, validation_alias=AliasChoices("suppressive_fire", "pinning"))
+    side_declares: Literal["each", "together"] = "each"
+    initiative_groups: bool = False
     lethal_unarmed: bool = False
 
 

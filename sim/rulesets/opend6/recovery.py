@@ -61,7 +61,8 @@ class BetweenFights:
             said.append(f"nothing to heal: {f.state()}")
         else:
             why = ("no rest" if rest == "none"
-                   else "a short rest heals nothing (OpenD6 has no first aid: only a day of rest heals)")
+                   else "a short rest heals nothing (OpenD6 has no first aid: only a day of "
+                        "rest heals)")
             said.append(f"{why}: still {f.state()}")
         return said
 

@@ -19,11 +19,13 @@ Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant
+from sim.core.draws import shuffle
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import odds
@@ -82,6 +84,10 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     declares_at_turn = True  # RULES.md: "declared at the start of the turn"
     # the fighters stunned in the round going on (their ``stun_round`` ends with it)
     _stunned: tuple[D6Fighter, ...] = ()
+    # option ``side_declares: together``: the (round, side) whose members have declared,
+    # and what each of them has yet to carry out
+    _side_turn: tuple[int, str] | None = None
+    _side_intents: dict[D6Fighter, list[Intent]] = {}  # noqa: RUF012 - replaced, never mutated
 
     # ------------------------------------------------------------ building and health
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> D6Fighter:
@@ -199,6 +205,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         """
         rng, complication = enc.rng, self.options.complication
         keys = {}
+        self._side_turn = None
         if self.options.initiative == "side":
             side_key = {name: (roll(rng, 6), rng.random()) for name in enc.sides}
             for f in enc.combatants:
@@ -206,9 +213,14 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                 f.init_text = f"side d6 {f.initiative}"
                 keys[f] = side_key[f.side]
         else:
+            groups: dict[object, tuple] = {}  # option ``initiative_groups``: a roll a group
             for f in enc.combatants:
+                like = like_characters(f) if self.options.initiative_groups else f
+                if like in groups:
+                    f.initiative, f.init_text, keys[f] = groups[like]
+                    continue
                 agility = f.attrs["agility"]
-                # an action roll: a wound carried in from an earlier fight costs its dice
+                # an Agility roll: a wound carried in from an earlier fight costs its dice
                 penalty = self.health_penalty(enc, f)
                 dice = max(1, agility.dice + penalty) if penalty else agility.dice
                 # not an action: its wild 1 counts as 1 (``dice.counts_one``)
@@ -216,6 +228,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                 f.initiative = total - f.encumbrance  # an Agility roll, like any other
                 f.init_text = str(f.initiative)
                 keys[f] = (f.initiative, agility.dice, agility.pips, rng.random())
+                groups[like] = (f.initiative, f.init_text, keys[f])
         offsets = offsets_by_rank(list(keys.values()), self.seconds_per_round, leave_end=False)
         for f, k in keys.items():
             f.offset = offsets[k]
@@ -239,7 +252,10 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         action.done = True
         f: D6Fighter = action.actor
         f.shot_at = False  # its turn: no longer pinned, whatever it does
-        intents = enc.declare(f)
+        if self.options.side_declares == "together" and self.options.initiative == "side":
+            intents = self._declared_with_side(enc, f)
+        else:
+            intents = enc.declare(f)
         if not f.in_fight:  # it gave up instead (``Encounter.declare`` said so)
             return
         if len(intents) == 1 and type(intents[0]) is Reload and f.name not in enc.minds:
@@ -274,6 +290,27 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                 if enc.log is not None:
                     enc.emit("reload", who=f.name,
                              text=f"{f.name} reloads the {f.weapon.name}.")
+
+    def _declared_with_side(self, enc: Encounter, f: D6Fighter) -> list[Intent]:
+        """``f``'s intents when its side declares together (option ``side_declares``).
+
+        Seed 004: "all characters on one side declare their actions, and after all actions
+        are declared, they get resolved". At the first turn of a side in a round, each of its
+        members in the fight declares, in an order drawn by the encounter's generator (never
+        file order: later declarers see earlier intents); each then carries its own out at
+        its turn. A later member's foe may have fallen to an earlier one by then: its attack
+        goes to the nearest foe in reach (``_retarget``).
+        """
+        turn = (enc.round, f.side)
+        if self._side_turn != turn:
+            self._side_turn = turn
+            members = [c for c in enc.sides[f.side] if c.in_fight]
+            shuffle(enc.rng, members)
+            if enc.log is not None:
+                enc.emit("side_declares", side=f.side, text=f"The {f.side} side declares "
+                         "together, then resolves.")
+            self._side_intents = {c: enc.declare(c) for c in members}
+        return self._side_intents.pop(f, [])
 
     def _reload_and_shoot(self, enc: Encounter, f: D6Fighter,
                           intents: list[Intent]) -> list[Intent]:
@@ -335,3 +372,13 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                           f" -> {'made it' if total >= need else 'stumbles'}.")
         return total >= need
 
+
+def like_characters(f: D6Fighter) -> object:
+    """What makes fighters "like characters" for one initiative roll (``initiative_groups``).
+
+    Seed 004: "the GM should make only one Agility roll for groups of like-characters. For
+    example, a group of soldiers." Ruling: the same side and the same description in the
+    scenario, but for the name and the place (a ``count`` of them, or members written out
+    alike).
+    """
+    return replace(f.spec, name="", at="")

@@ -225,3 +225,55 @@ def test_a_basic_fighter_never_spends_and_a_beating_never_asks():
     enc, a, b = fists()
     b.ai, b.wounds = "tactical", 4
     assert not enc.advisor.resist_point(a, b, 30)  # fists cannot kill (lethal_unarmed off)
+
+
+# ------------------------------------------------------------------ side initiative, seed's way
+def soldiers(**options):
+    from opend6_helpers import parse
+
+    sides = {"guards": [{"name": "Guard", "count": 3, "weapon": "club"},
+                        {"name": "Captain", "weapon": "sword", "traits": {"agility": 3}}],
+             "thieves": [{"name": "Thief", "count": 2, "weapon": "knife"}]}
+    return parse(sides, options={"opend6": options}) if options else parse(sides)
+
+
+def test_like_characters_share_one_initiative_roll():
+    enc = Encounter(soldiers(initiative_groups=True), "opend6", seed=3)
+    enc.ruleset.start(enc)
+    guards = [c for c in enc.combatants if c.name.startswith("Guard")]
+    thieves = [c for c in enc.combatants if c.name.startswith("Thief")]
+    captain = next(c for c in enc.combatants if c.name == "Captain")
+    assert len({(g.initiative, g.offset) for g in guards}) == 1
+    assert len({(t.initiative, t.offset) for t in thieves}) == 1
+    assert captain.offset != guards[0].offset or captain.initiative != guards[0].initiative
+    # without the option each rolls its own (seed 3: the guards' rolls differ)
+    enc = Encounter(soldiers(), "opend6", seed=3)
+    enc.ruleset.start(enc)
+    assert len({c.offset for c in enc.combatants if c.name.startswith("Guard")}) > 1
+
+
+def test_a_side_declares_together_then_resolves():
+    enc = Encounter(soldiers(initiative="side", side_declares="together"), "opend6", seed=1)
+    enc.ruleset.start(enc)
+    enc.round = 1
+    guards = enc.sides["guards"]
+    enc.ruleset.resolve(enc, TimedAction(guards[0].offset, guards[0], None, None))
+    # the first turn of the side: every member has declared; the others act later
+    assert set(enc.declared) == set(guards)
+    before = dict(enc.declared)
+    enc.ruleset.resolve(enc, TimedAction(guards[1].offset, guards[1], None, None))
+    assert enc.declared == before  # nobody declared again
+    # the default: each declares at its own turn
+    enc = Encounter(soldiers(initiative="side"), "opend6", seed=1)
+    enc.ruleset.start(enc)
+    enc.round = 1
+    guards = enc.sides["guards"]
+    enc.ruleset.resolve(enc, TimedAction(guards[0].offset, guards[0], None, None))
+    assert set(enc.declared) == {guards[0]}
+
+
+def test_a_side_declaring_together_still_fights_to_the_end():
+    sc = soldiers(initiative="side", side_declares="together")
+    for seed in range(20):
+        result = Encounter(sc, "opend6", seed=seed).run()
+        assert result.winner in ("guards", "thieves", None)
