@@ -1,7 +1,7 @@
 """B-Grade (a converted One Roll Engine): ruleset ``bgrade``.
 
 B-Grade is ORE with the changes of RULES.md ``bgrade``; everything else (declaration by
-Sense, sets resolved widest first, gobble dice, the die lost when hit before acting,
+Sense, gobble dice, the die lost when hit before acting,
 movement, weapons and armor by neutral name) is ``sim.rulesets.ore``'s code, inherited.
 
 Where each change lives:
@@ -12,6 +12,8 @@ Where each change lives:
   ``team``;
 - difficulty: ``BGradeRuleset.set_succeeds`` and ``_miss_reason``; degrees of success,
   benefits, armor and the wound/Shock track: ``rules``, applied in ``BGradeRuleset._damage``;
+- speed by area (sets and defenses in order of width x height): ``rules.area_speed``,
+  ``area_in_time``, as ``BGradeRuleset.speed`` and ``in_time``;
 - the block, options and fighter: ``fighter``; the AI's questions: ``advisor``.
 
 Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
@@ -95,8 +97,11 @@ class BGradeRuleset(OreRuleset):
     Advisor = BGradeAdvisor
     cap = None  # no 10-dice cap
     legend = ("Reading the log: 6d10 is six d10s (d6 with a possibility point); a set 2x8 is "
-              "two dice showing 8 (width x height), wider sets first. Width 2 is a minimal "
-              "success, width 3 and more deal width - 2 wounds and a benefit. The track: "
+              "two dice showing 8 (width x height); the larger area (width times height) "
+              "acts first, a 2x9 (18) before a 3x5 (15). Width 2 is a minimal success (+1d "
+              "next attack and +1 Shock), width 3 and more deal width - 2 wounds and a "
+              "benefit. Armor 1+1 Shock: 1 wound off, and 1 Shock off the benefit of a hit "
+              "it stopped. The track: "
               "wounds of 5 (the 5th kills), Shock of Body + 2 (full: unconscious). -1d: a "
               "die taken off, and why; +1d: a card, a point or an earlier hit.")
     per_extra_action = 0  # several actions carry no penalty
