@@ -112,7 +112,7 @@ def choose_benefit(width: int, *, foe_out: bool, foe_armed: bool, shock_lands: b
     return SHOCK if shock_lands else BONUS_DIE
 
 
-def area_speed(s: tuple[int, int]) -> tuple[int, int]:
+def area_speed(s: tuple[int, ...]) -> tuple[int, ...]:
     """Ruling "speed by area": a set's speed is its area, then its width.
 
     RULES.md ``bgrade``, amended; seed 000: "the Area of the Set indicates, in general, how
@@ -126,7 +126,7 @@ def area_speed(s: tuple[int, int]) -> tuple[int, int]:
     return (width * height, width)
 
 
-def area_in_time(defense: tuple[int, int], attack: tuple[int, int]) -> bool:
+def area_in_time(defense: tuple[int, ...], attack: tuple[int, ...]) -> bool:
     """Speed by area for defenses: in time against an attack of smaller or equal area.
 
     Ties of area go to the defender, whatever the widths. ``defense`` and ``attack`` are

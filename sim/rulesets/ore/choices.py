@@ -71,7 +71,7 @@ class PlayerChoices:
                           options, 0)
 
     def lose_die(self, enc: Encounter, target: OreFighter,
-                 faster: tuple[int, int]) -> TimedAction | None:
+                 faster: tuple[int, ...]) -> TimedAction | None:
         """Hit before acting: the die ``target`` loses (``rules.lose_die``; a player picks)."""
         if not target.sets:  # nothing rolled this round, or all of it done
             return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sim.ai import tactics
 from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
@@ -179,7 +179,11 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         The share of a take-out the hit deals on the attack's target (``hit_value``: by
         location, after armor), so a 2x10 at the head beats a 3x4 at the arm.
         """
-        return lambda intent, s: hit_value(f, intent.target, s.width, s.height)
+        def worth(intent: Intent, s: Set) -> float:
+            target = cast("OreFighter", cast(Attack, intent).target)
+            return hit_value(f, target, s.width, s.height)
+
+        return worth
 
     def set_succeeds(self):
         """The test a set must pass against the difficulty (None: no difficulty)."""
