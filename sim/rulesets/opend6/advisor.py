@@ -237,7 +237,7 @@ class OpenD6Advisor(Advisor):
         """Whether ``target`` puts a character point (+1D) on its resistance to ``damage``.
 
         Ruling (issue 31, seed 004's "a roll"): when the hit, already rolled, may kill
-        (``OpenD6Ruleset.kills`` over the exact resistance roll) and the extra die lowers
+        (``OpenD6Ruleset.kill_threshold`` over the exact resistance roll) and the extra die lowers
         that chance by ``RESIST_POINT_GAIN`` or more. Never against a beating that cannot
         kill (RULES.md "Harm that is not meant to kill").
         """
@@ -253,9 +253,7 @@ class OpenD6Advisor(Advisor):
 
     def _kill_chance(self, target: D6Fighter, damage: int, dice: int, pips: int) -> float:
         """Exact chance that ``damage`` kills ``target`` against a ``dice``D+``pips`` roll."""
-        kills = self.rules.kills
-        return sum(p for r, p in enumerate(opend6_odds.harm_distribution(dice, pips))
-                   if p and kills(target, damage, r))
+        return opend6_odds.p_harm_at_most(dice, pips, self.rules.kill_threshold(target, damage))
 
     def fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
                    extra: int) -> bool:

@@ -95,9 +95,12 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         return odds.expected_hp_loss((self.damage_dice(actor, target), code.pips),
                                      (res.dice, res.pips), max(0, target.hp))
 
-    def kills(self, target: D6Fighter, damage: int, resistance: int) -> bool:
-        """Whether ``damage`` against a ``resistance`` total takes ``target``'s last HP."""
-        return target.hp - hp_damage(damage, resistance) <= 0
+    def kill_threshold(self, target: D6Fighter, damage: int) -> int:
+        """The highest resistance total against which ``damage`` takes ``target``'s last HP.
+
+        ``damage - resistance`` (``hp_damage``) must reach the HP left; -1: no total does.
+        """
+        return max(-1, damage - max(target.hp, 1))
 
     def one_from_death(self, target: D6Fighter) -> bool:
         """Mortally wounded: 1-3 HP."""

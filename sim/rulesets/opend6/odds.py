@@ -165,29 +165,34 @@ HARM_COUNTS_ONE = True
 def expected_wounds(damage: tuple[int, int], resistance: tuple[int, int], cap: int) -> float:
     """Expected wounds of one hit: damage >= k x resistance gives k, at most ``cap``.
 
+    Summed as P(wounds >= k) for k = 1 .. cap: a damage total ``d`` deals k or more exactly
+    when max(resistance, 1) <= d // k (``_harm_cdf``): a few lookups per damage total
+    rather than a pass over every resistance total.
+
     Args:
         damage: The damage roll as ``(dice, pips)``.
         resistance: The resistance roll as ``(dice, pips)``; its total counts as at least 1
             (``rules.wounds_from_damage``).
         cap: The wounds that can still be dealt (to death).
     """
-    res = _totals(*resistance, HARM_COUNTS_ONE)
     out = 0.0
     for d, pd in enumerate(_totals(*damage, HARM_COUNTS_ONE)):
         if pd:
-            out += pd * sum(pr * min(cap, d // (r if r > 1 else 1))
-                            for r, pr in enumerate(res) if pr)
+            out += pd * sum(p_harm_at_most(*resistance, d // k) for k in range(1, cap + 1)
+                            if d // k >= 1)
     return out
 
 
 @lru_cache(maxsize=1024)
 def expected_hp_loss(damage: tuple[int, int], resistance: tuple[int, int], cap: int) -> float:
-    """Expected hit points one hit takes: damage - resistance when positive, at most ``cap``."""
-    res = _totals(*resistance, HARM_COUNTS_ONE)
+    """Expected hit points one hit takes: damage - resistance when positive, at most ``cap``.
+
+    Summed as P(loss >= j) = P(resistance <= d - j) for j = 1 .. cap.
+    """
     out = 0.0
     for d, pd in enumerate(_totals(*damage, HARM_COUNTS_ONE)):
         if pd:
-            out += pd * sum(pr * min(cap, d - r) for r, pr in enumerate(res) if pr and d > r)
+            out += pd * sum(p_harm_at_most(*resistance, d - j) for j in range(1, min(cap, d) + 1))
     return out
 
 
@@ -197,3 +202,21 @@ def harm_distribution(dice: int, pips: int) -> tuple[float, ...]:
     Not an action: a wild 1 counts as 1, whatever the ``complication`` option.
     """
     return _totals(dice, pips, HARM_COUNTS_ONE)
+
+
+@lru_cache(maxsize=256)
+def _harm_cdf(dice: int, pips: int) -> tuple[float, ...]:
+    """P(total <= t) of a damage or resistance roll, for each t (index = t)."""
+    out, acc = [], 0.0
+    for p in harm_distribution(dice, pips):
+        acc += p
+        out.append(acc)
+    return tuple(out)
+
+
+def p_harm_at_most(dice: int, pips: int, top: int) -> float:
+    """Exact chance that a damage or resistance roll totals ``top`` or less (0 below 0)."""
+    if top < 0:
+        return 0.0
+    cdf = _harm_cdf(dice, pips)
+    return cdf[top] if top < len(cdf) else 1.0

@@ -181,10 +181,18 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         return odds.expected_wounds((self.damage_dice(actor, target), code.pips),
                                     (res.dice, res.pips), max(0, left))
 
-    def kills(self, target: D6Fighter, damage: int, resistance: int) -> bool:
-        """Whether ``damage`` against a ``resistance`` total brings ``target`` to the limit."""
-        limit = self.options.wounds_limit
-        return target.wounds + wounds_from_damage(damage, resistance, limit) >= limit
+    def kill_threshold(self, target: D6Fighter, damage: int) -> int:
+        """The highest resistance total against which ``damage`` kills ``target`` (-1: none).
+
+        It takes ``limit - wounds`` wounds: ``damage // max(resistance, 1)`` of them
+        (``wounds_from_damage``), so every total up to ``damage // need`` kills (a total of 0
+        counts as 1).
+        """
+        need = self.options.wounds_limit - target.wounds
+        if need <= 0:
+            return damage  # (no roll decides it)
+        top = damage // need
+        return top if top >= 1 else -1
 
     def one_from_death(self, target: D6Fighter) -> bool:
         """Whether one more wound kills ``target``."""

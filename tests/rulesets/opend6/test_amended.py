@@ -277,3 +277,23 @@ def test_a_side_declaring_together_still_fights_to_the_end():
     for seed in range(20):
         result = Encounter(sc, "opend6", seed=seed).run()
         assert result.winner in ("guards", "thieves", None)
+
+
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+def test_the_kill_threshold_is_the_rule_applied_to_every_resistance_total(ruleset):
+    from sim.rulesets.opend6.rules import hp_damage
+
+    enc, a, b = duel(member("A"), member("B"), ruleset)
+    rules = enc.ruleset
+    for health in range(0, 5) if ruleset == "opend6" else (1, 3, 9, 20):
+        if ruleset == "opend6":
+            b.wounds = health
+        else:
+            b.hp = health
+        for damage in range(0, 40):
+            for r in range(0, 40):
+                if ruleset == "opend6":
+                    kills = b.wounds + wounds_from_damage(damage, r) >= 5
+                else:
+                    kills = b.hp - hp_damage(damage, r) <= 0
+                assert kills == (r <= rules.kill_threshold(b, damage)), (health, damage, r)
