@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sim.ai import profiles, tactics
+from sim.ai import profiles, standoff, tactics
 from sim.ai.doctrine import COVER_MOVES
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Yield
 
@@ -183,6 +183,10 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                 if not advisor.can_hit(enc, c, foe):  # the ruleset's answer to a hopeless shot
                     instead, why = advisor.hopeless(enc, c, foe)
                     out.append(Option(f"instead {foe.name}", why, tuple(instead)))
+                elif c.ranged and field.distance(c.pos, foe.pos) > standoff.CLOSEST:
+                    closer = tuple(standoff.closing(enc, c, foe))
+                    out.append(Option(f"close in {foe.name}", f"close in on {foe.name}" + (
+                        ", shooting as you come" if len(closer) > 1 else ""), closer, **MOVES))
                 continue
             gap = field.distance(c.pos, foe.pos)
             move = Move(foe, stop_at=profiles.stop_at(c))

@@ -4,16 +4,22 @@
   defender roll).
 - ``basic``: one plain attack per round on the nearest enemy, moving toward it when out of
   reach; never spends points, splits its pool, defends or makes called shots.
-- ``aggressive``: closes in, moving and attacking in one round when the ruleset allows it,
-  takes extra attacks when the pool allows, and calls shots where the ruleset says it pays.
+- ``aggressive``: closes in, moving and attacking in one round when the ruleset allows it;
+  the declaration with the best expectation without a defense, and one attack more where
+  that is a plain attack that can spare the die (``_pressing``).
 - ``cautious``: values its life. Defends when two foes are in reach or when hurt (with an
   attack too when the pool allows both); a shooter takes cover and shoots from range; badly
-  hurt (``retreat_at``), it falls back toward its side's edge of the map and leaves there,
-  or yields when a foe is in reach.
+  hurt (``retreat_at``) or losing the exchange (``standoff.losing``), it falls back toward
+  its side's edge of the map and leaves there, or yields when a foe is in reach.
 - ``tactical``: chooses by expected value under its ruleset. Focus fire on the foe nearest
   to going down, the attack declaration with the best expectation (extra attacks, called
-  shots, points), shooters in cover and out of melee, melee fighters holding between their
-  shooters and the foes while the shooters are at work.
+  shots, points) and a defense beside it when both pay, shooters in cover and out of melee,
+  melee fighters holding between their shooters and the foes while the shooters are at
+  work; outshot in a lost exchange (``standoff.outgunned``), it withdraws.
+
+A stand-off (``sim.ai.standoff``): a side that has done no harm for its profile's patience
+turns on the foe it harms most, its shooters with poor odds close in, its tactical melee
+fighters stop screening and cross (docs/ai.md).
 
 A doctrine (``sim.scenario.loader.Doctrine``) tunes a profile: ``focus`` (which foe), ``prefers``
 (a shooter with ``melee`` does not keep its distance), ``retreat_at`` and ``morale``. A
@@ -184,8 +190,8 @@ def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Int
     best, why = advisor.tactical_attack(enc, c, target)
     attacks: list[Intent] = [i for i in best if type(i) is Attack] or [target.plain_attack]
     most = enc.ruleset.max_actions
-    if (advisor.single_shot(c) or any(i.called for i in attacks)
-            or (most is not None and len(attacks) >= most)):
+    if (advisor.single_shot(c) or len(attacks) > 1 or attacks[0].called
+            or (most is not None and most < 2)):
         return attacks, why
     more = [*attacks, target.plain_attack]
     odds = advisor.attack_odds(enc, c, more)

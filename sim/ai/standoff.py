@@ -147,14 +147,23 @@ def closes_in(enc: Encounter, c: Combatant, target: Combatant) -> bool:
 
 
 def close_in(enc: Encounter, c: Combatant, target: Combatant) -> list[Intent]:
-    """A move toward ``target`` (no nearer than ``CLOSEST``), and a shot where it pays."""
-    gap = enc.field.distance(c.pos, target.pos)
+    """``closing`` on ``target``, with the reason for the log."""
+    intents = closing(enc, c, target)
     odds = shot_odds(enc, c, target)
     c.why = (f"{quiet(enc, c.side)} rounds without harm, {odds:.0%} to hit "
-             f"{target.name} from here: closes in")
+             f"{target.name} from here: closes in" + (" shooting" if len(intents) > 1 else ""))
+    return intents
+
+
+def closing(enc: Encounter, c: Combatant, target: Combatant) -> list[Intent]:
+    """A move toward ``target`` (no nearer than ``CLOSEST``), and a shot where it pays.
+
+    The shot rides along where the ruleset lets ``c`` move and attack in one round and its
+    weapon is loaded. A player's menu offers the same declaration.
+    """
+    gap = enc.field.distance(c.pos, target.pos)
     move: list[Intent] = [Move(target, stop_at=max(CLOSEST, gap - c.speed))]
     if enc.advisor.can_move_and_attack(enc, c) and not enc.advisor.needs_reload(c):
-        c.why += " shooting"
         return move + [target.plain_attack]
     return move
 
