@@ -6,7 +6,7 @@ from math import perm
 import pytest
 from helpers import StubRandom, faces, scenario
 
-from sim.core.actions import Attack, Defend, Move
+from sim.core.actions import Attack, Defend, Move, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.ore.body import Body
@@ -501,3 +501,28 @@ def test_head_sets_used_match_the_exact_odds_of_a_10_pair():
     p = 1 - 0.9**10 - 10 * 0.1 * 0.9**9
     # tolerance: 4.5 standard errors of the exact rate (0.014); the old rule is 6 away
     assert abs(heads / rounds - p) <= 4.5 * (p * (1 - p) / rounds) ** 0.5, (heads / rounds, p)
+
+
+# Reign's armor by location (RULES.md: leather 1 on 1-9, chain 2 and plate 3 on 1-10) and
+# damage by weapon, from the rules text: (Killing, Shock) of a set of width w
+REIGN_AR = {"none": (0,) * 10, "leather": (1,) * 9 + (0,), "chain": (2,) * 10,
+            "plate": (3,) * 10}
+REIGN_DAMAGE = {"unarmed": lambda w: (0, w), "sword": lambda w: (w + 1, 0),
+                "bow": lambda w: (1, w), "mace": lambda w: (1, w + 1)}
+
+
+@pytest.mark.parametrize("armor", sorted(REIGN_AR))
+@pytest.mark.parametrize("weapon", sorted(REIGN_DAMAGE))
+def test_a_hit_costs_a_die_exactly_when_it_marks_a_box(weapon, armor):
+    # every width 2-5 and height 1-10 of a faster set: the victim's slower 2x1 loses a die
+    # exactly when the hit's Killing or Shock gets through the location's armor
+    for width in range(2, 6):
+        for height in range(1 if width > 2 else 2, 11):
+            enc, a, b = encounter(fighter("A", weapon=weapon), fighter("B", armor=armor))
+            pending = TimedAction(1.0, b, Attack(a), RolledSet(Set(2, 1)))
+            b.sets = [pending]
+            enc.ruleset._damage(enc, a, b, width, RolledSet(Set(width, height)), 0)
+            killing, shock = REIGN_DAMAGE[weapon](width)
+            ar = REIGN_AR[armor][height - 1]
+            marks = max(0, killing - ar) + max(0, shock - ar)
+            assert pending.payload.width == (1 if marks else 2), (width, height, marks)
