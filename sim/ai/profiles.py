@@ -402,8 +402,9 @@ def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
     ``attack_worth``) lost more fights than it saved, drawn out to the round limit.
     """
     advisor = enc.advisor
+    most = enc.ruleset.max_actions
     threats = tactics.attacks_expected(enc, c, foes)
-    if not threats:
+    if not threats or (most is not None and most < 2):
         return None
     kind = advisor.defense_kind(enc, c, ranged=not tactics.engaged(enc, c, foes))
     if not kind or not advisor.attack_and_defend(enc, c, target, kind):

@@ -37,3 +37,57 @@ def test_the_panel_says_what_the_attacks_on_a_fighter_are(ruleset):
     said = ("attacks on you this round so far: B (1)" if enc.ruleset.declares_at_turn
             else "attacks already declared on you: B (1)")
     assert said in text
+
+
+# ---------------------------------------------------------------------------- how they differ
+def duelists(profile: str, ruleset: str, **skills: int) -> tuple[Encounter, object, object]:
+    """Two swordsmen face to face (``A`` plays ``profile``), the round begun."""
+    sword = {"traits": {"strength": 3, "endurance": 3, "agility": 3},
+             "skills": {"melee": 3, "parry": 2, "dodge": 2, **skills}, "weapon": "sword"}
+    enc = Encounter(scenario({"a": [{"name": "A", "ai": profile, **sword}],
+                              "b": [{"name": "B", **sword}]}), ruleset, 1)
+    enc.ruleset.start(enc)
+    enc.round = 1
+    a, b = enc.combatants
+    return enc, a, b
+
+
+def test_aggressive_presses_past_basic_under_ore():
+    """On a 6-die ORE pool basic makes one plain attack; aggressive takes the declaration
+    with the best expectation (a called head shot), which basic never makes."""
+    enc, a, b = duelists("basic", "ore")
+    assert ai.decide(enc, a) == [b.plain_attack]
+    enc, a, b = duelists("aggressive", "ore")
+    intents = ai.decide(enc, a)
+    assert intents != [b.plain_attack] and any(i.called for i in intents), a.why
+
+
+def test_aggressive_adds_a_reckless_attack_where_tactical_stops():
+    """B-Grade: where the expectation advises one plain attack, aggressive adds a second
+    while the first still lands RECKLESS_ODDS of the time; tactical does not."""
+    enc, a, b = duelists("tactical", "bgrade")
+    enc.advisor.extra_attacks = lambda *_: 0  # the expectation: one attack
+    enc.advisor.attack_and_defend = lambda *_: False
+    assert ai.decide(enc, a) == [b.plain_attack]
+    enc, a, b = duelists("aggressive", "bgrade")
+    enc.advisor.extra_attacks = lambda *_: 0
+    assert ai.decide(enc, a) == [b.plain_attack, b.plain_attack]
+    assert "reckless" in a.why
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_tactical_adds_a_defense_when_both_pay_aggressive_never(ruleset):
+    from sim.core.actions import Defend
+
+    enc, a, b = duelists("tactical", ruleset)
+    if not enc.advisor.defense_kind(enc, a, ranged=False) or enc.ruleset.max_actions == 1:
+        pytest.skip("no defense beside an attack under this ruleset")
+    enc.advisor.attack_and_defend = lambda *_: True
+    enc.advisor.tactical_attack = lambda e, c, t: ([t.plain_attack], "")
+    enc.declared = {b: [a.plain_attack]}
+    intents = ai.decide(enc, a)
+    assert intents[0] == b.plain_attack and type(intents[-1]) is Defend, a.why
+    enc, a, b = duelists("aggressive", ruleset)
+    enc.advisor.attack_and_defend = lambda *_: True
+    enc.declared = {b: [a.plain_attack]}
+    assert not any(type(i) is Defend for i in ai.decide(enc, a))
