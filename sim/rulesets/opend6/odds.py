@@ -187,12 +187,21 @@ def expected_wounds(damage: tuple[int, int], resistance: tuple[int, int], cap: i
 def expected_hp_loss(damage: tuple[int, int], resistance: tuple[int, int], cap: int) -> float:
     """Expected hit points one hit takes: damage - resistance when positive, at most ``cap``.
 
-    Summed as P(loss >= j) = P(resistance <= d - j) for j = 1 .. cap.
+    Summed as P(loss >= j) = P(resistance <= d - j) for j = 1 .. min(cap, d): a difference
+    of two running sums of the resistance roll's cumulative odds (``_harm_cdf_sums``).
     """
+    sums = _harm_cdf_sums(*resistance)
+    last = len(sums) - 1
+
+    def upto(t: int) -> float:  # sum of P(resistance <= x) for x = 0 .. t
+        if t < 0:
+            return 0.0
+        return sums[t] if t <= last else sums[last] + (t - last)  # P = 1 past the end
+
     out = 0.0
     for d, pd in enumerate(_totals(*damage, HARM_COUNTS_ONE)):
         if pd:
-            out += pd * sum(p_harm_at_most(*resistance, d - j) for j in range(1, min(cap, d) + 1))
+            out += pd * (upto(d - 1) - upto(d - min(cap, d) - 1))
     return out
 
 
@@ -209,6 +218,16 @@ def _harm_cdf(dice: int, pips: int) -> tuple[float, ...]:
     """P(total <= t) of a damage or resistance roll, for each t (index = t)."""
     out, acc = [], 0.0
     for p in harm_distribution(dice, pips):
+        acc += p
+        out.append(acc)
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _harm_cdf_sums(dice: int, pips: int) -> tuple[float, ...]:
+    """Running sums of ``_harm_cdf``: index t holds P(total <= 0) + ... + P(total <= t)."""
+    out, acc = [], 0.0
+    for p in _harm_cdf(dice, pips):
         acc += p
         out.append(acc)
     return tuple(out)
