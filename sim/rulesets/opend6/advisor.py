@@ -85,21 +85,22 @@ class OpenD6Advisor(Advisor):
         shot in the same turn rolls at -1D (``multiple_action_penalty``); it pays when that
         shot hits more than half as often as a full-dice shot next turn would, since the
         crossbow is empty again after either: ``hit_chance(d - 1) > hit_chance(d) / 2``
-        (exact odds against the foe as it stands, its defense roll included). Of the foes in
-        range that pass, the one the fighter's doctrine picks (``tactics.pick_target``).
+        (exact odds against the foe as it stands, its defense roll included). The foe is
+        the one its doctrine picks among those in range (``tactics.pick_target``).
         """
         if not self.needs_reload(actor):
             return None
-        rules = self.rules
-        worth = []
-        for foe in enc.enemies(actor):
-            if not tactics.in_reach(enc, actor, foe):
-                continue
-            dice = rules.attack_dice(enc, actor, foe)
-            if dice - 1 >= 1 and (self.hit_chance(enc, actor, foe, dice - 1)
-                                  > self.hit_chance(enc, actor, foe, dice) / 2):
-                worth.append(foe)
-        return tactics.pick_target(enc, actor, worth, actor.doctrine.focus) if worth else None
+        foes = [e for e in enc.enemies(actor) if tactics.in_reach(enc, actor, e)]
+        foe = tactics.pick_target(enc, actor, foes, actor.doctrine.focus) if foes else None
+        if foe is None:
+            return None
+        dice = self.rules.attack_dice(enc, actor, foe)
+        if dice - 1 < 1:
+            return None
+        against = self._against(enc, actor, foe)  # the same for both pools
+        if self._chance(actor, against, dice - 1) > self._chance(actor, against, dice) / 2:
+            return foe
+        return None
 
     def called_shot(self, enc: Encounter, actor: D6Fighter, target: Combatant) -> str | None:
         """Ruling: OpenD6 has no hit locations, so a called shot (-2D) never pays."""
