@@ -315,7 +315,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
             members = [c for c in enc.sides[f.side] if c.in_fight]
             shuffle(enc.rng, members)
             if enc.log is not None:
-                enc.emit("side_declares", side=f.side, text=f"The {f.side} side declares "
+                enc.emit("note", side=f.side, text=f"The {f.side} side declares "
                          "together, then resolves.")
             self._side_intents = {c: enc.declare(c) for c in members}
         return self._side_intents.pop(f, [])

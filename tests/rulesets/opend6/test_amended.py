@@ -272,11 +272,21 @@ def test_a_side_declares_together_then_resolves():
     assert set(enc.declared) == {guards[0]}
 
 
-def test_a_side_declaring_together_still_fights_to_the_end():
-    sc = soldiers(initiative="side", side_declares="together")
+def test_a_side_declaring_together_still_fights_to_the_end_and_logs_to_the_schema():
+    import json
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads(resources.files("sim.report").joinpath("events.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    sc = soldiers(initiative="side", side_declares="together", initiative_groups=True)
     for seed in range(20):
-        result = Encounter(sc, "opend6", seed=seed).run()
+        enc = Encounter(sc, "opend6", seed=seed, log=True)
+        result = enc.run()
         assert result.winner in ("guards", "thieves", None)
+        for event in enc.log:
+            assert validator.is_valid(event), event
 
 
 @pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
