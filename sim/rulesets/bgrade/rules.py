@@ -190,7 +190,7 @@ def armor_soak(ar: int, ap: int) -> Soak:
     rule): B-Grade's track has 5 wound boxes where ORE's torso has 10, so every damage number
     halves, armor too. Ruling "armor keeps its order" (RULES.md: none < leather < chain <
     plate in protection): the odd point the halving drops is kept (``Soak.shock``) and
-    stops the benefit's Shock of a hit whose own harm the armor stopped (``hit_damage``).
+    stops the benefit's Shock of a hit wider than a minimal success (``hit_damage``).
     Leather 0 + 1, chain 1, plate 1 + 1, kevlar 1 (halved alone, leather counted as none
     and plate as chain).
     """
@@ -203,17 +203,18 @@ def hit_damage(width: int, killing_weapon: bool, soak: Soak) -> tuple[int, int, 
 
     Ruling (weapons): the width alone sets the amount (weapon quality adds nothing); a weapon
     with any Killing in its ORE damage deals it as wounds, a Shock-only weapon (fists, club)
-    as Shock. Ruling (armor): ``soak.wounds`` comes off that amount; when nothing of it is
-    left, the armor still unused (soak to spare, and the odd point ``soak.shock``) stops the
-    Shock of the hit's benefit (as ORE's AR comes off both Killing and Shock). So each armor
-    stops at least what the one below does at every width, and more at some: at width 2
-    leather stops the benefit's Shock, at width 3 chain the wound, plate the wound and the
-    Shock.
+    as Shock. Ruling (armor): ``soak.wounds`` comes off that amount; a whole point left
+    over, or the odd point (``soak.shock``) on a hit of width 3 or more, stops the Shock of
+    the hit's benefit (as ORE's AR comes off both Killing and Shock). The odd point is half
+    of B-Grade's armor: not enough to turn a minimal success, whose one Shock is all it does.
+    So each armor stops at least what the one below does at every width, and more at some:
+    chain a minimal success's Shock, plate and leather the benefit's Shock beside a wound,
+    chain and plate a wound.
     """
     amount = degree_wounds(width)
     stopped = min(soak.wounds, amount)
     amount -= stopped
-    left = soak.wounds - stopped + soak.shock if not amount else 0
+    left = soak.wounds - stopped + (soak.shock if width >= 3 else 0)
     if killing_weapon:
         return amount, 0, left
     return 0, amount, left

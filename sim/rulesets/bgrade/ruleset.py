@@ -100,8 +100,8 @@ class BGradeRuleset(OreRuleset):
               "two dice showing 8 (width x height); the larger area (width times height) "
               "acts first, a 2x9 (18) before a 3x5 (15). Width 2 is a minimal success (+1d "
               "next attack and +1 Shock), width 3 and more deal width - 2 wounds and a "
-              "benefit. Armor 1+1 Shock: 1 wound off, and 1 Shock off the benefit of a hit "
-              "it stopped. The track: "
+              "benefit. Armor 1+1 Shock: 1 wound off, and the benefit's Shock off a hit of "
+              "width 3 or more. The track: "
               "wounds of 5 (the 5th kills), Shock of Body + 2 (full: unconscious). -1d: a "
               "die taken off, and why; +1d: a card, a point or an earlier hit.")
     per_extra_action = 0  # several actions carry no penalty

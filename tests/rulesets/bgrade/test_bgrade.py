@@ -181,15 +181,19 @@ def test_armor_and_weapon_rulings():
     assert hit_damage(3, True, chain) == (0, 0, 0)   # soak used up on the wound
     assert hit_damage(2, True, chain) == (0, 0, 1)   # soak left stops the benefit's Shock
     assert hit_damage(5, True, chain) == (2, 0, 0)
-    # leather's odd point stops the benefit's Shock of a hit that deals no wound (width 2)
-    assert hit_damage(2, True, leather) == (0, 0, 1)
-    assert hit_damage(3, True, leather) == (1, 0, 0)  # a wound lands: so does the Shock
-    assert hit_damage(3, False, leather) == (0, 1, 0)  # a club's Shock too
-    # chain takes the wound of a width-3 hit, its benefit's Shock lands; plate stops both
+    # leather's odd point (half a point) does not turn a minimal success's one Shock, it
+    # stops the benefit's Shock beside a wound
+    assert hit_damage(2, True, leather) == (0, 0, 0)
+    assert hit_damage(3, True, leather) == (1, 0, 1)
+    assert hit_damage(3, False, leather) == (0, 1, 1)  # a club's Shock lands, not the benefit's
+    # chain: a whole point spare at width 2 stops the Shock; at width 3 it takes the wound
+    # and the benefit's Shock lands; plate stops both, and the benefit's beside any wound
+    assert hit_damage(2, True, chain) == (0, 0, 1)
     assert hit_damage(3, True, chain) == (0, 0, 0)
     assert hit_damage(3, True, plate) == (0, 0, 1)
-    assert hit_damage(4, True, plate) == (1, 0, 0)  # a wound left: the Shock lands too
-    assert hit_damage(4, False, plate) == (0, 1, 0)
+    assert hit_damage(4, True, plate) == (1, 0, 1)
+    assert hit_damage(4, True, chain) == (1, 0, 0)
+    assert hit_damage(4, False, plate) == (0, 1, 1)
     assert str(plate) == "1+1 Shock" and str(chain) == "1"
 
 
