@@ -240,7 +240,7 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
 
-    def _redecide(self, enc: Encounter, f: OpenCoreFighter, foe: OpenCoreFighter) -> None:
+    def _redecide(self, enc: Encounter, f: OpenCoreFighter, foe: Combatant) -> None:
         """``f``'s declared attack on ``foe`` cannot be made: it declares again and acts.
 
         Its AI (or its player) is asked as at a declaration (``Encounter.declare``); the

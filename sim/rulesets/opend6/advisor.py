@@ -14,7 +14,7 @@ taken over the defense roll's distribution.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
@@ -91,9 +91,9 @@ class OpenD6Advisor(Advisor):
         if not self.needs_reload(actor):
             return None
         foes = [e for e in enc.enemies(actor) if tactics.in_reach(enc, actor, e)]
-        foe = tactics.pick_target(enc, actor, foes, actor.doctrine.focus) if foes else None
-        if foe is None:
+        if not foes:
             return None
+        foe = cast("D6Fighter", tactics.pick_target(enc, actor, foes, actor.doctrine.focus))
         dice = self.rules.attack_dice(enc, actor, foe)
         if dice - 1 < 1:
             return None

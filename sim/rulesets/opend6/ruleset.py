@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction
@@ -87,7 +87,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     # option ``side_declares: together``: the (round, side) whose members have declared,
     # and what each of them has yet to carry out
     _side_turn: tuple[int, str] | None = None
-    _side_intents: dict[D6Fighter, list[Intent]] = {}  # noqa: RUF012 - replaced, never mutated
+    _side_intents: dict[Combatant, list[Intent]] = {}  # noqa: RUF012 - replaced, never mutated
 
     # ------------------------------------------------------------ building and health
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> D6Fighter:
@@ -353,8 +353,9 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         """
         if in_reach:
             foes = [e for e in enc.enemies(f) if tactics.in_reach(enc, f, e)]
-            return tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos))
-        return tactics.nearest_enemy(enc, f)
+            return cast("D6Fighter | None",
+                        tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos)))
+        return cast("D6Fighter | None", tactics.nearest_enemy(enc, f))
 
     # ------------------------------------------------------------ moving
     def _move(self, enc: Encounter, f: D6Fighter, intent: Move, penalty: int,
@@ -381,7 +382,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         return total >= need
 
 
-def like_characters(f: D6Fighter) -> object:
+def like_characters(f: Combatant) -> object:
     """What makes fighters "like characters" for one initiative roll (``initiative_groups``).
 
     Seed 004: "the GM should make only one Agility roll for groups of like-characters. For
