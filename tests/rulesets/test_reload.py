@@ -44,11 +44,15 @@ def shots_by_round(ruleset: str, profile: str, seed: int) -> list[int]:
 @pytest.mark.parametrize("profile", ["basic", "aggressive", "tactical"])
 @pytest.mark.parametrize("ruleset", registry.names())
 def test_a_crossbow_shoots_at_most_every_other_round(ruleset, profile):
+    """Once a round at most; two rounds running only where a turn may hold the reload and
+    the shot (OpenD6's several actions a turn: ``Advisor.reload_and_shoot``)."""
     shots = 0
+    one_turn = getattr(registry.get(ruleset).Advisor, "reload_and_shoot", None) is not None
     for seed in range(25):
         counts = shots_by_round(ruleset, profile, seed)
         assert all(c <= 1 for c in counts), counts
-        assert not any(a and b for a, b in zip(counts, counts[1:], strict=False)), counts
+        if not one_turn:
+            assert not any(a and b for a, b in zip(counts, counts[1:], strict=False)), counts
         shots += sum(counts)
     assert shots >= 25  # it does shoot
 
