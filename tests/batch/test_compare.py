@@ -432,10 +432,12 @@ def test_compare_resumes_after_an_interruption(tmp_path):
 
 
 def test_compare_a_tie_names_both_rulesets_whatever_the_order(tmp_path, capsys):
-    """Every sword duel ends with one death under ORE and OpenCore: a tie, named as one."""
+    """Every sword duel ends with one death under ORE and OpenD6-HP, the same side's in
+    each of these 30 fights: a tie, named as one (OpenCore's fallen may now be stabilised
+    by chance, so its duels no longer always kill)."""
     duel = str(SCENARIOS / "duel.yaml")
     verdicts = []
-    for k, order in enumerate(("ore,opencore", "opencore,ore")):
+    for k, order in enumerate(("ore,opend6-hp", "opend6-hp,ore")):
         out = tmp_path / f"c{k}"
         result = fray(capsys, "compare", duel, "--rulesets", order, "-n", "30", "--workers",
                       "1", "--out", str(out), "-q")
@@ -443,7 +445,6 @@ def test_compare_a_tie_names_both_rulesets_whatever_the_order(tmp_path, capsys):
         verdicts.append(json.loads((out / "lethality.json").read_text())["verdict"])
     assert verdicts[0] == verdicts[1]
     v = verdicts[0]
-    assert v["most_rulesets"] == v["least_rulesets"] == ["opencore", "ore"]
-    # red and blue lose as many: the verdict speaks of the first by name
-    assert v["text"].startswith("under opencore and ore the blue dies about as often (")
+    assert v["most_rulesets"] == v["least_rulesets"] == ["opend6-hp", "ore"]
+    assert v["text"].startswith("under opend6-hp and ore the red dies about as often (")
     assert "as under" not in v["text"]

@@ -337,7 +337,7 @@ def test_no_fate_point_question_on_a_roll_that_already_surely_hits(capsys, monke
                   str(SCENARIOS / "neutral_duel.yaml"),
                   "--as", "Ilse", "--ruleset", "opend6", "--seed", "2")
     assert result.code == 0, result.err
-    assert "= 27 vs difficulty 10: HIT" in result.out  # Ilse's first attack, sure to hit
+    assert "= 19 vs difficulty 10: HIT" in result.out  # Ilse's first attack, sure to hit
     assert "spend a character point" in result.out and "spend a fate point" not in result.out
 
 
