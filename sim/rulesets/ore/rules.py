@@ -315,9 +315,15 @@ def best_set(intent: Intent, sets: list[Set],
     is worth most (``worth``, the advisor's ``hit_value``: the share of a take-out it
     deals, by location, after armor), ties to the faster set.
     """
+    best = sets[0]
     if worth is None or len(sets) == 1:
-        return sets[0]
-    return max(sets, key=lambda s: (worth(intent, s), s))
+        return best
+    top = worth(intent, best)
+    for s in sets[1:]:  # widest first: a later set must be worth strictly more
+        value = worth(intent, s)
+        if value > top:
+            best, top = s, value
+    return best
 
 
 def in_time(defense: tuple[int, ...], attack: tuple[int, ...]) -> bool:

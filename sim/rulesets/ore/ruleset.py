@@ -87,6 +87,8 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         # (``_plan_fighter``); a subclass with other dice or another test keeps the long one
         self._plain_sets = (self.set_succeeds() is None
                             and type(self).roll_special is PlayerChoices.roll_special)
+        # the set itself is its speed (ORE's widest first), unless a subclass says otherwise
+        self._set_speed = type(self).speed is OreRuleset.speed
         # ORE's own miss test with no difficulty: a set that survives the defense hits
         self._always_hits = (not self.options.difficulty
                              and type(self)._miss_reason is OreRuleset._miss_reason)
@@ -221,7 +223,9 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
                 if f.weapon.reload:
                     f.loaded = False
             return
-        action = TimedAction(0.0, f, intent, RolledSet(s, self.speed(s)))
+        # ORE's speed is the set itself (``RolledSet``'s default): no call on every action
+        action = TimedAction(0.0, f, intent,
+                             RolledSet(s) if self._set_speed else RolledSet(s, self.speed(s)))
         actions.append(action)
         f.sets.append(action)
         if type(intent) is Defend:
