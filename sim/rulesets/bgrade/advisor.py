@@ -9,6 +9,7 @@ than the attack's. Pending bonus dice from earlier hits count toward the odds.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
@@ -125,7 +126,7 @@ class BGradeAdvisor(OreAdvisor):
                      target: BGradeFighter) -> float:
         """Expected share of the target's track one attack fills (wounds, Shock at half)."""
         dice = self.dice(enc, actor, [target.plain_attack]) + actor.bonus
-        return sum(p * hit_worth(actor, target, w) for w, _, p in widest(dice) if w >= 2)
+        return sum(p * hit_worth(actor, target, w) for w, p in widths(dice))
 
     def attack_and_defend(self, enc: Encounter, actor: BGradeFighter, target: Combatant,
                           kind: str) -> bool:
@@ -181,3 +182,18 @@ def hit_worth(f: BGradeFighter, target: BGradeFighter, width: int) -> float:
     t = target.wounds
     return min(1.0, wounds / max(1, WOUND_BOXES - t.wounds)
                + 0.5 * shock / max(1, t.shock_boxes - t.shock))
+
+
+@lru_cache(maxsize=64)
+def widths(dice: int) -> tuple[tuple[int, float], ...]:
+    """The chance of each width (2 and up) of the widest set in ``dice`` d10.
+
+    ``widest`` summed by width: B-Grade's harm is the width alone, so the heights need not
+    be weighed apart.
+    """
+    out: dict[int, float] = {}
+    for w, _, p in widest(dice):
+        if w >= 2:
+            out[w] = out.get(w, 0.0) + p
+    return tuple(sorted(out.items()))
+

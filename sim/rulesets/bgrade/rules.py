@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 from math import factorial
 from typing import NamedTuple
 
@@ -142,6 +143,7 @@ def beats_difficulty(width: int, height: int, difficulty: int) -> bool:
     return width >= 3 or height > difficulty
 
 
+@lru_cache(maxsize=512)  # exact fractions are dear: the AI asks for the same pools
 def p_beats_difficulty(dice: int, difficulty: int, sides: int = 10) -> float:
     """Exact chance that ``dice`` rolled dice hold a set that ``beats_difficulty``.
 
