@@ -395,16 +395,20 @@ def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
            target: Combatant) -> list[Intent] | None:
     """Tactical under attack: one attack and a defense, when the ruleset says both pay.
 
-    With foes expected to attack it (``tactics.attacks_expected``), the first attack of its
+    With foes expected to attack it (``tactics.attacks_expected``) and not ahead in the
+    exchange (no less hurt than its target, ``Advisor.threat``), the first attack of its
     best declaration and a defense in one round when the roll can carry both
-    (``Advisor.attack_and_defend``). None: attack as usual. Never the defense alone: a
-    defense that stands in for the attack (weighed by ``defense_worth`` against
-    ``attack_worth``) lost more fights than it saved, drawn out to the round limit.
+    (``Advisor.attack_and_defend``). None: attack as usual; ahead, it presses on. Never
+    the defense alone: a defense that stands in for the attack (weighed by
+    ``defense_worth`` against ``attack_worth``) lost more fights than it saved, drawn out
+    to the round limit.
     """
     advisor = enc.advisor
     most = enc.ruleset.max_actions
     threats = tactics.attacks_expected(enc, c, foes)
     if not threats or (most is not None and most < 2):
+        return None
+    if advisor.threat(c) < advisor.threat(target):  # ahead in the exchange: press on
         return None
     kind = advisor.defense_kind(enc, c, ranged=not tactics.engaged(enc, c, foes))
     if not kind or not advisor.attack_and_defend(enc, c, target, kind):

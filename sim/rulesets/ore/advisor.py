@@ -33,8 +33,11 @@ from sim.rulesets.ore.catalog import (
 from sim.rulesets.ore.rules import action_pool, arms_ok, parry_implement
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.rulesets.ore.catalog import Weapon
     from sim.rulesets.ore.fighter import OreFighter
 
 # Ruling (aggressive AI): when a called shot at the head, an extra attack, or a move with an
@@ -126,24 +129,30 @@ def p_set_at_least(dice: int, fixed_tens: int, least: int = 0) -> float:
 # ---------------------------------------------------------------------------- worth of a hit
 def hit_value(f: OreFighter, target: OreFighter, width: int, height: int) -> float:
     """What a set of ``width`` x ``height`` from ``f`` is worth on ``target`` (0..1)."""
-    loc = LOCATION_BY_HEIGHT[height]
-    killing, shock = f.weapon.damage.roll(width)
-    ar = max(0, target.armor[loc] - f.weapon.ap)
-    killing, shock = max(0, killing - ar), max(0, shock - ar)
     w = target.wounds
+    return _hit_value(f.weapon, target.armor, w.killing, w.shock, width, height)
+
+
+def _hit_value(weapon: Weapon, armor: Sequence[int], marked_killing: Sequence[int],
+               marked_shock: Sequence[int], width: int, height: int) -> float:
+    """``hit_value`` from what it reads: the weapon, the target's armor and boxes marked."""
+    loc = LOCATION_BY_HEIGHT[height]
+    killing, shock = weapon.damage.roll(width)
+    ar = max(0, armor[loc] - weapon.ap)
+    killing, shock = max(0, killing - ar), max(0, shock - ar)
     if loc in LIMBS:
-        if w.killing[loc] >= BOXES[loc]:  # a useless limb passes the hit to the torso
+        if marked_killing[loc] >= BOXES[loc]:  # a useless limb passes the hit to the torso
             loc = TORSO
         else:
             return LIMB_WORTH * min(1.0, (killing + shock) / BOXES[loc])
     if loc == HEAD:
-        left = BOXES[HEAD] - w.killing[HEAD] - w.shock[HEAD]
+        left = BOXES[HEAD] - marked_killing[HEAD] - marked_shock[HEAD]
         return min(1.0, (killing + shock) / max(1, left))
-    left = BOXES[TORSO] - w.killing[TORSO]  # Shock only counts once it overflows
+    left = BOXES[TORSO] - marked_killing[TORSO]  # Shock only counts once it overflows
     return min(1.0, (killing + shock / 2) / max(1, left))
 
 
-def expected_value(value: list[list[float]], dice: int, called_tens: int) -> float:
+def expected_value(value: Sequence[Sequence[float]], dice: int, called_tens: int) -> float:
     """Expected worth of one attack rolled with ``dice`` dice, ``called_tens`` set at 10.
 
     ``value[w][h]``: a hit's worth by width and height (``value_table``). A die set at 10
@@ -168,10 +177,24 @@ def expected_value(value: list[list[float]], dice: int, called_tens: int) -> flo
     return total
 
 
-def value_table(f: OreFighter, target: OreFighter, dice: int) -> list[list[float]]:
-    """``hit_value`` by width (rows up to ``dice``, 0 beyond) and height 1..10 (index 0)."""
-    return [[0.0] + [hit_value(f, target, w, h) for h in range(1, 11)]
-            if 2 <= w <= dice else [0.0] * 11 for w in range(11)]
+def value_table(f: OreFighter, target: OreFighter,
+                dice: int) -> tuple[tuple[float, ...], ...]:
+    """``hit_value`` by width (rows up to ``dice``, 0 beyond) and height 1..10 (index 0).
+
+    Kept by what it depends on (the weapon, the target's armor and wound boxes, the
+    dice): the AI asks it for every foe each round (tactical and aggressive attacks, the
+    stand-off's foe it harms most), and a table is up to 90 hit values.
+    """
+    w = target.wounds
+    return _value_table(f.weapon, tuple(target.armor), tuple(w.killing), tuple(w.shock),
+                        min(dice, 10))
+
+
+@lru_cache(maxsize=4096)
+def _value_table(weapon: Weapon, armor: tuple[int, ...], killing: tuple[int, ...],
+                 shock: tuple[int, ...], dice: int) -> tuple[tuple[float, ...], ...]:
+    return tuple((0.0, *(_hit_value(weapon, armor, killing, shock, w, h) for h in range(1, 11)))
+                 if 2 <= w <= dice else (0.0,) * 11 for w in range(11))
 
 
 # ---------------------------------------------------------------------------- the advisor
