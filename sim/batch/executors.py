@@ -66,6 +66,9 @@ def _die_with_parent() -> None:
 POLL = 0.25
 
 SIGNALLED: list[int] = []  # SIGTERM or SIGHUP made into a Ctrl-C (sim.cli.main), in order
+# every stop asked by a signal, Ctrl-C included (sim.cli.main counts them as they come): a
+# KeyboardInterrupt raised inside a finalizer is lost, the count is not (``__next__``)
+STOPS_ASKED: list[int] = []
 
 
 def at_once() -> str:
@@ -106,7 +109,7 @@ class Ordered:
         self._pending: deque[tuple[Chunk, Any]] = deque()  # in chunk order
         self._next = chunks[0][0] if chunks else 0  # where the next result handed out starts
         self._finished = self._closed = self._killed = False
-        self._signals = len(SIGNALLED)  # the stops by signal so far (``__next__``)
+        self._signals = len(STOPS_ASKED)  # the stops by signal so far (``__next__``)
 
     # what an executor provides
     def _submit(self, a: int, b: int) -> Any:
@@ -132,11 +135,11 @@ class Ordered:
         return self
 
     def __next__(self) -> Rows:
-        if len(SIGNALLED) > self._signals:
-            # a SIGTERM or SIGHUP whose KeyboardInterrupt was raised inside a finalizer
-            # (Python prints "Exception ignored in ... __del__" and goes on): the run would
-            # have finished as if nothing was sent, exit 0. The stop is made here instead.
-            self._signals = len(SIGNALLED)
+        if len(STOPS_ASKED) > self._signals:
+            # a Ctrl-C, SIGTERM or SIGHUP whose KeyboardInterrupt was raised inside a
+            # finalizer (Python prints "Exception ignored in ... __del__" and goes on): the
+            # run would have gone on as if nothing was sent. The stop is made here instead.
+            self._signals = len(STOPS_ASKED)
             raise KeyboardInterrupt
         # the chunk handed out last stays pending until the caller asks for the next one:
         # a stop while the caller was writing it can still give it back (``drain``)

@@ -17,7 +17,7 @@ import sys
 import click
 
 from sim import __version__
-from sim.batch.executors import SIGNALLED, say
+from sim.batch.executors import SIGNALLED, STOPS_ASKED, say
 from sim.cli.authoring import map_command, new_command, scenarios_command, schema_command
 from sim.cli.batch import batch
 from sim.cli.campaign import campaign
@@ -53,6 +53,17 @@ def _stop_like_ctrl_c(signum: int, _frame) -> None:
     The commands' interrupt path runs; ``main`` then exits with 128 + the signal's number.
     """
     SIGNALLED.append(signum)  # the exit status, and what the stop's messages say
+    STOPS_ASKED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _ctrl_c(signum: int, _frame) -> None:
+    """Ctrl-C as Python has it (a KeyboardInterrupt), counted.
+
+    One raised inside a finalizer is lost; the batch then makes the stop itself
+    (``executors.STOPS_ASKED``).
+    """
+    STOPS_ASKED.append(signum)
     raise KeyboardInterrupt
 
 
@@ -63,6 +74,8 @@ def main() -> None:
         # batch ... &`` must outlive the terminal that started it
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, _stop_like_ctrl_c)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _ctrl_c)
     try:
         _main()
     except SystemExit as exc:
