@@ -189,11 +189,13 @@ def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Int
     advisor = enc.advisor
     best, why = advisor.tactical_attack(enc, c, target)
     attacks: list[Intent] = [i for i in best if type(i) is Attack] or [target.plain_attack]
+    first = attacks[0]
     most = enc.ruleset.max_actions
-    if (advisor.single_shot(c) or len(attacks) > 1 or attacks[0].called
+    if (advisor.single_shot(c) or len(attacks) > 1
+            or (isinstance(first, Attack) and first.called)
             or (most is not None and most < 2)):
         return attacks, why
-    more = [*attacks, target.plain_attack]
+    more: list[Intent] = [*attacks, target.plain_attack]
     odds = advisor.attack_odds(enc, c, more)
     if odds is not None and odds >= RECKLESS_ODDS:
         return more, f"{len(more)} attacks, reckless ({odds:.0%} for the first)"
