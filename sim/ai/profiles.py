@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import standoff, tactics
-from sim.ai.doctrine import COVER_MOVES
+from sim.ai import moves, standoff, tactics
+from sim.ai.moves import NO_FOE
 from sim.core.actions import (
     DEFENDS,
     Attack,
@@ -46,7 +46,6 @@ from sim.core.actions import (
     Intent,
     Move,
     Reload,
-    Retreat,
     Yield,
 )
 from sim.core.battlefield import MELEE_REACH
@@ -54,11 +53,6 @@ from sim.core.battlefield import MELEE_REACH
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
-
-# why a fighter declares nothing when every foe is out: under OpenD6's side initiative the
-# last foe can fall within the side's own turn, before its later members declare (the last
-# reason left standing named a foe already dead)
-NO_FOE = "no foe left in the fight"
 
 # An aggressive fighter adds an attack past the best expectation while its first attack still
 # lands this often (ruling: the seeds say nothing of how fighters choose).
@@ -202,92 +196,24 @@ def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Int
     return attacks, why
 
 
-# ---------------------------------------------------------------------------- shared moves
-def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant],
-              reason: str = "badly hurt") -> list[Intent]:
-    """Badly hurt (or ``reason``): yield to a foe in reach, else retreat to the edge and leave."""
-    close = tactics.engaged(enc, c, foes)
-    if close:
-        c.why = f"yields to {close[0].name}: {reason}"
-        return [Yield()]
-    field = enc.field
-    dest = tactics.edge(enc, c, foes)
-    if c.pos == dest and not tactics.can_leave(enc, c, foes):
-        kind = enc.advisor.defense_kind(enc, c, ranged=True)
-        if kind:  # cornered at the edge: nothing left but to defend
-            c.why = f"{DEFENDS[kind]}: {reason}, cornered at {field.describe(dest)}"
-            return [Defend(kind)]
-    c.why = f"{reason}: falls back to {field.describe(dest)}"
-    return [Retreat(dest, leave=True)]
-
-
-def _hurt(enc: Encounter, c: Combatant) -> float | None:
-    """``peril`` of ``c`` (how near to death) when it reached its ``retreat_at``, else None."""
-    at = c.doctrine.retreat_at
-    if at is None:
-        return None
-    peril = enc.advisor.peril(c)
-    return peril if peril >= at else None
-
-
-def _take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
-                target: Combatant) -> list[Intent] | None:
-    """A shooter not in melee moves to better cover nearby (shooting too if it can)."""
-    spot = tactics.cover_spot(enc, c, foes, target, c.speed * COVER_MOVES)
-    if spot is None:
-        return None
-    c.why = f"takes cover at {enc.field.describe(spot)}"
-    near = enc.field.distance(c.pos, spot) <= c.speed
-    if near and enc.advisor.can_move_and_attack(enc, c):
-        return [Retreat(spot), target.plain_attack]
-    return [Retreat(spot)]
-
-
-def _step_back(enc: Encounter, c: Combatant, foes: list[Combatant],
-               target: Combatant) -> list[Intent] | None:
-    """A shooter in melee steps out of reach when it can still shoot this round."""
-    if not enc.advisor.can_step_back_and_attack(enc, c):
-        return None
-    spot = tactics.step_back_spot(enc, c, foes, target)
-    if spot is None:
-        return None
-    c.why = f"steps back to {enc.field.describe(spot)} and shoots"
-    return [Retreat(spot), target.plain_attack]
-
-
-def _first_concerns(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Intent] | None:
-    """What comes before choosing a foe, for cautious and tactical; None: go on and fight.
-
-    Nobody left to fight; badly hurt (fall back or yield); an unloaded weapon.
-    """
-    if not foes:
-        c.why = NO_FOE
-        return []
-    if _hurt(enc, c) is not None:
-        return fall_back(enc, c, foes)
-    if enc.advisor.needs_reload(c):
-        c.why = "weapon unloaded"
-        return [Reload()]
-    return None
-
-
 # ---------------------------------------------------------------------------- cautious
 def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
     """Fight, but not to the death: defend, take cover, keep range, fall back when hurt."""
     foes = enc.enemies(c)
-    first = _first_concerns(enc, c, foes)
+    first = moves.first_concerns(enc, c, foes)
     if first is not None:
         return first
     advisor = enc.advisor
     if standoff.losing(enc, c):
-        return fall_back(enc, c, foes, f"losing the exchange ({standoff.quiet(enc, c.side)} "
-                                       "rounds hurt without hurting back)")
+        quiet = standoff.quiet(enc, c.side)
+        return moves.fall_back(enc, c, foes,
+                               f"losing the exchange ({quiet} rounds hurt without hurting back)")
     target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
     close = tactics.engaged(enc, c, foes)
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
-        plan = (_step_back(enc, c, foes, target) if close
-                else _take_cover(enc, c, foes, target))
+        plan = (moves.step_back(enc, c, foes, target) if close
+                else moves.take_cover(enc, c, foes, target))
         if plan:
             return plan
     hurt = advisor.threat(c) > 0
@@ -345,13 +271,14 @@ def _focus_why(enc: Encounter, c: Combatant, target: Combatant) -> str:
 def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     """Choose by expected value: focus fire, the best declaration, position for the team."""
     foes = enc.enemies(c)
-    first = _first_concerns(enc, c, foes)
+    first = moves.first_concerns(enc, c, foes)
     if first is not None:
         return first
     advisor = enc.advisor
     if standoff.outgunned(enc, c):
-        return fall_back(enc, c, foes, f"outshot in a stand-off ({standoff.quiet(enc, c.side)} "
-                                       "rounds without harm)")
+        quiet = standoff.quiet(enc, c.side)
+        return moves.fall_back(enc, c, foes,
+                               f"outshot in a stand-off ({quiet} rounds without harm)")
     target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
     stalled = standoff.going_nowhere(enc, c)
     if stalled:  # the focus has gone nowhere: the foe it would harm most
@@ -359,8 +286,8 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
         close = tactics.engaged(enc, c, foes)
-        plan = (_step_back(enc, c, foes, target) if close
-                else _take_cover(enc, c, foes, target))
+        plan = (moves.step_back(enc, c, foes, target) if close
+                else moves.take_cover(enc, c, foes, target))
         if plan:
             return plan
     if can_strike(enc, c, target):

@@ -1,0 +1,91 @@
+"""Moves the profiles share: falling back, taking cover, stepping back, and what comes first.
+
+``cautious`` and ``tactical`` ask ``first_concerns`` before choosing a foe; a shooter takes
+cover (``take_cover``) or steps out of melee (``step_back``); a fighter badly hurt, or losing
+the exchange, falls back and leaves (``fall_back``). Each sets ``Combatant.why``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.ai import tactics
+from sim.ai.doctrine import COVER_MOVES
+from sim.core.actions import DEFENDS, Defend, Intent, Reload, Retreat, Yield
+
+if TYPE_CHECKING:
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+
+# why a fighter declares nothing when every foe is out: under OpenD6's side initiative the
+# last foe can fall within the side's own turn, before its later members declare (the last
+# reason left standing named a foe already dead)
+NO_FOE = "no foe left in the fight"
+
+
+def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant],
+              reason: str = "badly hurt") -> list[Intent]:
+    """Badly hurt (or ``reason``): yield to a foe in reach, else retreat to the edge and leave."""
+    close = tactics.engaged(enc, c, foes)
+    if close:
+        c.why = f"yields to {close[0].name}: {reason}"
+        return [Yield()]
+    field = enc.field
+    dest = tactics.edge(enc, c, foes)
+    if c.pos == dest and not tactics.can_leave(enc, c, foes):
+        kind = enc.advisor.defense_kind(enc, c, ranged=True)
+        if kind:  # cornered at the edge: nothing left but to defend
+            c.why = f"{DEFENDS[kind]}: {reason}, cornered at {field.describe(dest)}"
+            return [Defend(kind)]
+    c.why = f"{reason}: falls back to {field.describe(dest)}"
+    return [Retreat(dest, leave=True)]
+
+
+def hurt(enc: Encounter, c: Combatant) -> float | None:
+    """``peril`` of ``c`` (how near to death) when it reached its ``retreat_at``, else None."""
+    at = c.doctrine.retreat_at
+    if at is None:
+        return None
+    peril = enc.advisor.peril(c)
+    return peril if peril >= at else None
+
+
+def take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
+                target: Combatant) -> list[Intent] | None:
+    """A shooter not in melee moves to better cover nearby (shooting too if it can)."""
+    spot = tactics.cover_spot(enc, c, foes, target, c.speed * COVER_MOVES)
+    if spot is None:
+        return None
+    c.why = f"takes cover at {enc.field.describe(spot)}"
+    near = enc.field.distance(c.pos, spot) <= c.speed
+    if near and enc.advisor.can_move_and_attack(enc, c):
+        return [Retreat(spot), target.plain_attack]
+    return [Retreat(spot)]
+
+
+def step_back(enc: Encounter, c: Combatant, foes: list[Combatant],
+               target: Combatant) -> list[Intent] | None:
+    """A shooter in melee steps out of reach when it can still shoot this round."""
+    if not enc.advisor.can_step_back_and_attack(enc, c):
+        return None
+    spot = tactics.step_back_spot(enc, c, foes, target)
+    if spot is None:
+        return None
+    c.why = f"steps back to {enc.field.describe(spot)} and shoots"
+    return [Retreat(spot), target.plain_attack]
+
+
+def first_concerns(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Intent] | None:
+    """What comes before choosing a foe, for cautious and tactical; None: go on and fight.
+
+    Nobody left to fight; badly hurt (fall back or yield); an unloaded weapon.
+    """
+    if not foes:
+        c.why = NO_FOE
+        return []
+    if hurt(enc, c) is not None:
+        return fall_back(enc, c, foes)
+    if enc.advisor.needs_reload(c):
+        c.why = "weapon unloaded"
+        return [Reload()]
+    return None
