@@ -5,7 +5,7 @@ then the sides swap (a second batch with its own seeds), so that the side a prof
 does no work. Run from the repository root:
 
     python bench/profiles.py                       # the duel and the brawl, 300 a side
-    python bench/profiles.py -n 1000 --rulesets ore scenarios/mirror.yaml
+    python bench/profiles.py scenarios/mirror.yaml -n 1000 --rulesets ore
 
 Each cell: the profile's win rate over both batches (draws count as not won), the share of
 its fighters who died (to the end of the scene), the mean rounds and the share drawn.

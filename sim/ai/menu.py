@@ -183,10 +183,17 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                 if not advisor.can_hit(enc, c, foe):  # the ruleset's answer to a hopeless shot
                     instead, why = advisor.hopeless(enc, c, foe)
                     out.append(Option(f"instead {foe.name}", why, tuple(instead)))
-                elif c.ranged and field.distance(c.pos, foe.pos) > standoff.CLOSEST:
+                elif (c.ranged and foe.ranged
+                      and field.distance(c.pos, foe.pos) > standoff.CLOSEST):
                     closer = tuple(standoff.closing(enc, c, foe))
-                    out.append(Option(f"close in {foe.name}", f"close in on {foe.name}" + (
-                        ", shooting as you come" if len(closer) > 1 else ""), closer, **MOVES))
+                    gap = field.distance(c.pos, foe.pos)
+                    ends = max(standoff.CLOSEST, gap - c.speed)
+                    out.append(Option(
+                        f"close in {foe.name}",
+                        f"close in on {foe.name} ({gap:.1f} m away; you end {ends:.1f} m from "
+                        f"it, out of your cover)" + (", shooting as you come"
+                                                     if len(closer) > 1 else ""),
+                        closer, **MOVES))
                 continue
             gap = field.distance(c.pos, foe.pos)
             move = Move(foe, stop_at=profiles.stop_at(c))

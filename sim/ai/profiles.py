@@ -286,8 +286,12 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
         close = tactics.engaged(enc, c, foes)
-        plan = (moves.step_back(enc, c, foes, target) if close
-                else moves.take_cover(enc, c, foes, target))
+        if close:
+            plan = moves.step_back(enc, c, foes, target)
+        elif stalled and target.ranged:  # a stand-off: cover is what it leaves to end it
+            plan = None
+        else:
+            plan = moves.take_cover(enc, c, foes, target)
         if plan:
             return plan
     if can_strike(enc, c, target):

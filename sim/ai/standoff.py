@@ -1,23 +1,27 @@
 """Stand-offs: when an exchange is going nowhere, and what a fighter does to change it.
 
 Two camps in cover can trade shots that rarely land for the whole scene; at a table the
-fighters would change the exchange long before that. An exchange is *going nowhere* for a
-side when the side has done no harm (no damaging hit, ``Encounter.harmed_in``) for its
-profile's ``PATIENCE`` rounds. Then, by the advisor's own odds:
+fighters would change the exchange long before that. The exchange begins when a side first
+has a foe it could attack (``contact``); it is *going nowhere* for a side that has done no
+harm since (no damaging hit, ``Encounter.harmed_in``) for its profile's ``PATIENCE``
+rounds. Then, by the advisor's own odds:
 
-- a shooter whose best shot lands less than ``CLOSE_ODDS`` of the time closes in, a move at
-  a time, shooting as it comes where the ruleset lets it move and shoot;
-- a melee fighter screening its shooters (``tactics.post``) or waiting for the foe to come
-  stops waiting and crosses the open ground;
-- every fighter turns to the foe its attack would harm most (``Advisor.attack_worth``),
-  rather than the one its focus picked.
+- a shooter whose plain shot at another shooter lands less than ``CLOSE_ODDS`` of the time
+  closes in, a move at a time, shooting as it comes where the ruleset lets it move and
+  shoot, never into a sword's reach;
+- a tactical melee fighter screening its shooters (``tactics.post``) or waiting for the foe
+  to come stops waiting and crosses the open ground;
+- an aggressive or tactical fighter turns to the foe its attack would harm most
+  (``Advisor.attack_worth``), rather than the one its focus picked.
 
-A side *losing the exchange* has done no harm for ``PATIENCE`` rounds while the foe hurt it
-in that time: a ``cautious`` fighter then falls back and leaves (it keeps to cover and
-waits otherwise: two cautious camps may still stand off to the round limit, and a draw
-there means neither side would risk the open ground).
+A side *losing the exchange* has been hurt while doing no harm for so many rounds
+(``losing``): a ``cautious`` fighter falls back after ``CAUTIOUS_LOSING`` rounds, and a
+tactical side no further down than its foe withdraws when also clearly outshot
+(``outgunned``). Two cautious camps may still stand off to the round limit: a draw there
+means neither side would risk the open ground.
 
-Pure queries: the profiles in :mod:`sim.ai.profiles` turn them into intents.
+Pure queries, but for the round a side's contact began, kept on the encounter: the
+profiles in :mod:`sim.ai.profiles` turn them into intents.
 """
 
 from __future__ import annotations
@@ -57,12 +61,31 @@ OUTGUNNED = 1.5
 CLOSEST = MELEE_REACH + 2.0
 
 
-def quiet(enc: Encounter, side: str, ended: bool = False) -> int:
-    """Rounds finished since ``side`` last did harm (every finished round if it never has).
+def contact(enc: Encounter, side: str) -> int | None:
+    """The round ``side`` first had a foe one of its members could attack (None: not yet).
 
-    ``ended``: asked at the end of the round (morale), which counts as finished.
+    Kept on the encounter (``Encounter.ai_kept``) once found: the exchange began then.
     """
-    return max(0, enc.round - (0 if ended else 1) - enc.harmed_in[side])
+    key = ("contact", side)
+    found = enc.ai_kept.get(key)
+    if found is None and any(
+            c.in_fight and any(enc.advisor.can_attack(enc, c, e) for e in enc.enemies(c))
+            for c in enc.sides[side]):
+        found = enc.ai_kept[key] = enc.round
+    return found
+
+
+def quiet(enc: Encounter, side: str, ended: bool = False) -> int:
+    """Rounds finished since ``side`` last did harm, counted from its ``contact``.
+
+    0 before any contact (walking up to the foe is no stand-off). ``ended``: asked at the
+    end of the round (morale), which counts as finished.
+    """
+    began = contact(enc, side)
+    if began is None:
+        return 0
+    since = max(enc.harmed_in[side], began - 1)
+    return max(0, enc.round - (0 if ended else 1) - since)
 
 
 def going_nowhere(enc: Encounter, c: Combatant) -> bool:
@@ -111,16 +134,21 @@ def outgunned(enc: Encounter, c: Combatant) -> bool:
     """``c``'s side is losing the exchange, and the odds say it would go on losing it.
 
     Losing: hurt by a foe while doing no harm itself for twice ``c``'s patience (``losing``),
-    with nobody of its side in melee; and the advisor's expected harm a round of its side
-    (``firepower``) is below a foe side's. A side that cannot end the exchange and would
-    lose it withdraws.
+    with nobody of its side in melee; and a foe side no more of whose members are down
+    has an expected harm a round (``firepower``) over ``OUTGUNNED`` times its own. A side
+    that cannot end the exchange and would lose it withdraws; one that is ahead does not.
     """
     patience = PATIENCE.get(c.ai)
     if patience is None or not losing(enc, c, 2 * patience) or in_melee(enc, c.side):
         return False
-    ours = firepower(enc, c.side)
-    return any(side != c.side and enc.standing[side]
+    ours, down = firepower(enc, c.side), _down(enc, c.side)
+    return any(side != c.side and enc.standing[side] and _down(enc, side) <= down
                and firepower(enc, side) > OUTGUNNED * ours for side in enc.sides)
+
+
+def _down(enc: Encounter, side: str) -> int:
+    """Members of ``side`` out of the fight now."""
+    return len(enc.sides[side]) - enc.standing[side]
 
 
 def shot_odds(enc: Encounter, c: Combatant, target: Combatant) -> float:
@@ -137,11 +165,12 @@ def most_harmed(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Combatan
 
 
 def closes_in(enc: Encounter, c: Combatant, target: Combatant) -> bool:
-    """A shooter in a stand-off whose shot on ``target`` lands too seldom to end it.
+    """A shooter in a stand-off whose shot on ``target``, a shooter, lands too seldom.
 
-    Never into melee: it stops short of the foe's reach (``CLOSEST``).
+    Never toward a melee fighter, and never into melee: it stops short of the foe's reach
+    (``CLOSEST``).
     """
-    return (c.ranged and going_nowhere(enc, c)
+    return (c.ranged and target.ranged and going_nowhere(enc, c)
             and enc.field.distance(c.pos, target.pos) > CLOSEST
             and shot_odds(enc, c, target) < CLOSE_ODDS)
 

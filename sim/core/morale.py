@@ -1,8 +1,8 @@
 """Morale: combatants whose side's losses reach their threshold break, at a round's end.
 
-A combatant with a threshold also breaks when its side is losing the exchange: hurt by the
-foe while doing no harm itself for ``HOPELESS_ROUNDS`` rounds (``standoff.losing``), as
-bandits whose arrows glance off a knight's armor would.
+A combatant with a threshold also breaks when its side, one of it down already, is losing
+the exchange: hurt by the foe while doing no harm itself for ``HOPELESS_ROUNDS`` rounds
+(``standoff.losing``), as bandits whose arrows glance off a knight's armor would.
 
 A breaking combatant surrenders when a foe is within melee reach, and flees otherwise; both
 are out of the fight and counted apart from the dead. Every combatant is judged on the state
@@ -36,7 +36,7 @@ def check(enc: Encounter) -> None:
         lost = members - enc.standing[c.side]
         if lost and lost / members >= threshold:
             why = f"morale breaks with {lost} of {members} of its side down"
-        elif standoff.losing(enc, c, HOPELESS_ROUNDS, ended=True):
+        elif lost and standoff.losing(enc, c, HOPELESS_ROUNDS, ended=True):
             why = (f"morale breaks: {standoff.quiet(enc, c.side, ended=True)} rounds hurt "
                    "without hurting back")
         else:

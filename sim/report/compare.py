@@ -232,7 +232,7 @@ def round_limit(doc: dict[str, Any]) -> str:
     """How many fights each ruleset left drawn, and who was still standing in them ("" if none).
 
     A draw is the round limit reached (or nobody left standing); each side's members still
-    in the fight at its end, on average over the draws.
+    in the fight when it ended (the aftermath not yet run), on average over the draws.
     """
     parts = []
     for name, r in doc["rulesets"].items():
@@ -241,7 +241,8 @@ def round_limit(doc: dict[str, Any]) -> str:
             continue
         k, n = block["fights"], r["encounters"]
         left = ", ".join(f"{side} {count / k:.1f}" for side, count in block["standing"].items())
-        parts.append(f"{name} {k} of {n} ({k / n:.1%}; standing at the end, on average: {left})")
+        parts.append(f"{name} {k} of {n} ({k / n:.1%}; still in the fight when it ended, on "
+                     f"average: {left})")
     if not parts:
         return ""
     return ("Fights that reached the round limit with both sides standing, or ended with "

@@ -76,15 +76,19 @@ def batch_table(summary: dict[str, Any]) -> str:
 
 
 def draws_line(summary: dict[str, Any]) -> str:
-    """Who was left in the drawn fights: each side's members on average, and by name."""
+    """Who was left in the drawn fights.
+
+    Each side's members still in the fight when they ended, on average, and by name those
+    on their feet at the end of the scene most often.
+    """
     draws, n = summary["draws"], summary["encounters"]
     k = draws["fights"]
     sides = ", ".join(f"{name} {count / k:.1f} of {summary['sides'][name]['members']}"
                       for name, count in draws["standing"].items())
     names = ", ".join(f"{name} ({count})" for name, count in draws["left_most_often"])
     return (f"draws: {k} of {n} fights ({k / n:.1%}) ended at the round limit or with nobody "
-            f"standing; left standing in them, on average: {sides}"
-            + (f"; most often {names}" if names else ""))
+            f"standing; still in the fight when they ended, on average: {sides}"
+            + (f"; on their feet at the end of the scene most often: {names}" if names else ""))
 
 
 def per_fight(x: int, n: int) -> str:

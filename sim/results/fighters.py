@@ -39,7 +39,7 @@ class FighterFold:
     attacks: int = 0
     hits: int = 0
     damage: int = 0
-    standing_in_draws: int = 0  # drawn fights it was still standing at the end of
+    standing_in_draws: int = 0  # drawn fights it was on its feet at the end of the scene
 
     def __post_init__(self) -> None:
         # the column names, made once: every row of a batch is folded through ``add``

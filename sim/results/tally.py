@@ -240,6 +240,8 @@ class Tally:
     digest: str | None = None  # what the scenario says (a resume checks it)
     tend: str | None = None  # the scenario's ``aftermath: {tend: ...}``: own, all or none
     unsplit: int = 0  # rows that do not say who was tended (written before they did)
+    # each side's members still in the fight when a drawn fight ended, over the draws
+    draw_standing: Counter = field(default_factory=Counter)
 
     @classmethod
     def for_sides(cls, scenario: str, ruleset: str, seed: int, members: dict[str, int],
@@ -282,6 +284,8 @@ class Tally:
             all_out += out_rounds
             untended = self._untended(row, name, side, draw)
             untended_total += untended
+            if draw:  # in the fight at its end: not among those out when it ended
+                self.draw_standing[name] += side.members - len(out_rounds)
         all_out.sort()
         self.overall.add(rounds, *total, all_out)
         self.overall.untended.add(untended_total, self.overall.members)
@@ -327,13 +331,12 @@ class Tally:
     def draws_block(self) -> dict[str, Any]:
         """Who was left when fights ended drawn (the round limit, or nobody standing).
 
-        ``fights``: the drawn fights; ``standing``: each side's members still in the fight at
-        their end, over all of them; ``left_most_often``: the combatants standing at the end
-        of the most draws (up to ``LEFT_SHOWN``, most first, ties by name).
+        ``fights``: the drawn fights; ``standing``: each side's members still in the fight
+        when it ended, over all of them; ``left_most_often``: the combatants on their feet
+        at the end of the scene (the aftermath done) in the most draws (up to
+        ``LEFT_SHOWN``, most first, ties by name).
         """
-        standing = dict.fromkeys(self.sides, 0)
-        for f in self.fighters.values():
-            standing[f.side] += f.standing_in_draws
+        standing = {name: self.draw_standing[name] for name in self.sides}
         left = sorted((f for f in self.fighters.values() if f.standing_in_draws),
                       key=lambda f: (-f.standing_in_draws, f.name))[:LEFT_SHOWN]
         return {"fights": self.draws, "standing": standing,
@@ -351,6 +354,7 @@ class Tally:
         self.unsplit += other.unsplit
         self.rounds.update(other.rounds)
         self.first.update(other.first)
+        self.draw_standing.update(other.draw_standing)
         for name, side in self.sides.items():
             side.merge(other.sides[name])
         self.overall.merge(other.overall)

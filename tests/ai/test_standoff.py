@@ -31,8 +31,14 @@ def camps(profile: str, ruleset: str = "ore") -> Encounter:
     sides = {side: [{"name": f"{side} bow", "at": side, "ai": profile, **BOW},
                     {"name": f"{side} sword", "at": side, "ai": profile, **SWORD}]
              for side in ("west", "east")}
-    enc = Encounter(scenario(sides, map=CAMPS), ruleset, 1)
+    return begun(Encounter(scenario(sides, map=CAMPS), ruleset, 1))
+
+
+def begun(enc: Encounter) -> Encounter:
+    """The encounter started and its exchange begun in round 1 (both camps in range)."""
     enc.ruleset.start(enc)
+    enc.round = 1
+    assert all(standoff.contact(enc, side) == 1 for side in enc.sides)
     return enc
 
 
@@ -42,7 +48,6 @@ def member(enc: Encounter, name: str):
 
 def test_quiet_counts_the_rounds_finished_since_the_side_last_did_harm():
     enc = camps("tactical")
-    enc.round = 1
     assert standoff.quiet(enc, "west") == 0
     enc.round = 4
     assert standoff.quiet(enc, "west") == 3
@@ -61,6 +66,23 @@ def test_a_hit_armor_stops_is_no_harm_unless_the_armor_wears():
     enc.round = 5
     enc.record_hit(member(enc, "west bow"), 0)
     assert enc.harmed_in["west"] == 5  # OpenCore's armor is spent by the hit
+
+
+def test_the_count_begins_when_a_foe_is_first_within_reach():
+    far = {"nodes": {"west": {}, "east": {}}, "edges": [["west", "east", 300]]}
+    sides = {side: [{"name": f"{side} sword", "at": side, "ai": "tactical", **SWORD}]
+             for side in ("west", "east")}
+    enc = Encounter(scenario(sides, map=far), "ore", 1)
+    enc.ruleset.start(enc)
+    for rnd in range(1, 6):  # walking up to each other: no stand-off
+        enc.round = rnd
+        assert standoff.contact(enc, "west") is None and standoff.quiet(enc, "west") == 0
+    east = member(enc, "east sword")
+    east.pos = member(enc, "west sword").pos  # they meet in round 6
+    enc.round = 6
+    assert standoff.contact(enc, "west") == 6 and standoff.quiet(enc, "west") == 0
+    enc.round = 9
+    assert standoff.quiet(enc, "west") == 3
 
 
 @pytest.mark.parametrize("profile, patience", [("basic", 3), ("aggressive", 1),
@@ -107,8 +129,7 @@ def test_a_side_hurt_without_hurting_back_and_outshot_withdraws():
     sides = {"west": [{"name": "west bow", "at": "west", "ai": "tactical", **BOW}],
              "east": [{"name": f"east bow {k}", "at": "east", "ai": "tactical", **BOW}
                       for k in range(3)]}
-    enc = Encounter(scenario(sides, map=CAMPS), "ore", 1)
-    enc.ruleset.start(enc)
+    enc = begun(Encounter(scenario(sides, map=CAMPS), "ore", 1))
     west = member(enc, "west bow")
     enc.round = 5
     enc.harmed_in["east"] = 4  # the east hurt it last round; the west never hurt anyone
@@ -116,6 +137,12 @@ def test_a_side_hurt_without_hurting_back_and_outshot_withdraws():
     assert standoff.outgunned(enc, west)
     intents = decide(enc, west)
     assert type(intents[0]) is Retreat and "outshot" in west.why
+    from sim.core.combatant import Status
+
+    enc.take_out(member(enc, "east bow 0"), Status.UNCONSCIOUS)  # ahead: it stays
+    assert not standoff.outgunned(enc, west)
+    enc.bring_back(member(enc, "east bow 0"))
+    assert standoff.outgunned(enc, west)
     enc.harmed_in["east"] = 0  # nobody hurt it: a quiet exchange is not a lost one
     assert not standoff.outgunned(enc, west)
 

@@ -34,4 +34,5 @@ def test_the_batch_table_says_who_was_left_in_the_draws():
                          "left_most_often": [["Archer", 9], ["Bow", 7]]}}
     line = draws_line(summary)
     assert line.startswith("draws: 10 of 50 fights (20.0%) ended at the round limit")
-    assert "a 1.5 of 4, b 1.0 of 2" in line and line.endswith("most often Archer (9), Bow (7)")
+    assert "when they ended, on average: a 1.5 of 4, b 1.0 of 2" in line
+    assert line.endswith("at the end of the scene most often: Archer (9), Bow (7)")

@@ -277,7 +277,9 @@ def test_draws_say_who_was_left_standing():
     block = tally.summary()["draws"]
     drawn = [r for r in rows if r["winner"] == "draw"]
     assert block["fights"] == len(drawn) > 0
-    assert block["standing"] == {side: sum(int(r[f"{side}_standing"]) for r in drawn)
+    members = {"a": 2, "b": 1}  # in the fight when it ended: not among those out then
+    assert block["standing"] == {side: sum(members[side] - len(str(r[f"{side}_out_rounds"])
+                                                               .split()) for r in drawn)
                                  for side in ("a", "b")}
     left = {name: sum(r[f"{name}.status"] == "ok" for r in drawn) for name in ("A 1", "A 2", "B")}
     top = sorted(left.items(), key=lambda kv: (-kv[1], kv[0]))
