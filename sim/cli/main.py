@@ -67,8 +67,22 @@ def _ctrl_c(signum: int, _frame) -> None:
     raise KeyboardInterrupt
 
 
+def _unraisable(args) -> None:
+    """A stop that lands inside a finalizer is not an error to print.
+
+    Python reports an exception raised in ``__del__`` as "Exception ignored in ..." with a
+    traceback, and goes on; a KeyboardInterrupt there is a stop asked by a signal, already
+    counted (``executors.STOPS_ASKED``): the batch makes it at its next chunk. Anything
+    else is reported as Python would.
+    """
+    if isinstance(args.exc_value, KeyboardInterrupt):
+        return
+    sys.__unraisablehook__(args)
+
+
 def main() -> None:
     """Entry point: run the CLI, turning input errors into exit code 2."""
+    sys.unraisablehook = _unraisable
     for signum in STOPPING:
         # a signal ignored at start stays ignored, as Python leaves SIGINT: ``nohup fray
         # batch ... &`` must outlive the terminal that started it

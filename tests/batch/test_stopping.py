@@ -323,3 +323,30 @@ def test_a_signal_whose_interrupt_a_finalizer_swallowed_still_stops_the_run(monk
         assert next(ordered) == (1, 2)  # raised once: the stop path drains what it wants
         later = executors.run_serial(lambda a, b: (a, b), [(0, 1)])
         assert next(later) == (0, 1)  # a run started after a signal owes it nothing
+
+
+def test_a_stop_lost_in_a_finalizer_prints_no_traceback(capsys):
+    """Python prints "Exception ignored in ... Traceback" for an exception raised in
+    ``__del__``; fray's hook keeps a KeyboardInterrupt there quiet (the stop is counted and
+    made at the next chunk) and reports anything else as Python would."""
+    import importlib
+
+    main = importlib.import_module("sim.cli.main")
+
+    class Stopped:
+        def __del__(self):
+            raise KeyboardInterrupt
+
+    class Broken:
+        def __del__(self):
+            raise ValueError("a real fault")
+
+    before = sys.unraisablehook
+    sys.unraisablehook = main._unraisable
+    try:
+        Stopped()
+        assert "Traceback" not in capsys.readouterr().err
+        Broken()
+        assert "ValueError: a real fault" in capsys.readouterr().err
+    finally:
+        sys.unraisablehook = before
