@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
-from sim.core.combatant import Status
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
@@ -24,37 +23,22 @@ from sim.rulesets.opencore.fighter import (
     UNARMED,
     OpenCoreFighter,
     fresh_fighter,
-    knock_out,
     place_penalties,
-    start_stun,
 )
-from sim.rulesets.opencore.health import Fallen, check_health, ensure_bleeding
+from sim.rulesets.opencore.health import Fallen
 from sim.rulesets.opencore.log import (
     intent_text,
-    log_critical,
-    log_damage,
-    log_roll,
     weapon_name,
 )
 from sim.rulesets.opencore.recovery import BetweenFights
 from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
-    HELPLESS_DEFENSE,
     STUN_DEFENSE_PENALTY,
-    AttackOutcome,
-    DamageResult,
-    attack_verdict,
-    fumble_lookup,
-    helpless_verdict,
     hit_points,
-    roll_critical,
-    roll_fire_damage,
     rolled_initiative,
-    spend_damage,
-    unarmed_hp,
 )
-from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
+from sim.rulesets.opencore.strike import Strikes
 from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
@@ -62,19 +46,13 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
-    from sim.rulesets.opencore.rules import CriticalRoll
     from sim.scenario.specs import MemberSpec
 
 GROUP_DIE = 6
-# Ruling: a fall-over fumble during an extra attack grants another one, this deep at most.
-MAX_EXTRA_ATTACK_CHAIN = 3
-# enum members through module aliases: read on every hit (see rules.py)
-_DEFENDER, _DEAD = Role.DEFENDER, Status.DEAD
-_UNARMED_CLASS = WeaponClass.HAND_TO_HAND
 
 
 @register
-class OpenCoreRuleset(BetweenFights, Ruleset):
+class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
     """OpenCore d100: opposed d100 rolls, initiative, fumbles, armor and critical tables."""
 
     name = "opencore"
@@ -359,111 +337,6 @@ class OpenCoreRuleset(BetweenFights, Ruleset):
                 f.stumbling, STUN_DEFENSE_PENALTY if f.stun else 0,
                 self.options.shield_bonus if f.shield else 0)
 
-    def _strike(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
-                depth: int) -> None:
-        """One attack: both d100 rolls, fumbles, then damage and the critical."""
-        rng = enc.rng
-        enc.record_attack(f)
-        if f.held and f.weapon.single_shot:
-            f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
-        # ``attack_skill``'s sum, its terms kept for the log
-        base, injuries, cover, visibility = self.attack_terms(enc, f, target)
-        skill = base - injuries - cover - visibility
-        att_roll = roll(rng, 100)
-        if target.knocked_out:  # helpless: RULES.md "Down for a while is not out"
-            def_roll = defense = HELPLESS_DEFENSE
-            hit, fumbled_by = helpless_verdict(att_roll, skill)
-        else:
-            def_roll, defense = roll(rng, 100), self.defense_skill(target)
-            hit, fumbled_by = attack_verdict(att_roll, skill, def_roll, defense)
-        fumble = chart = None
-        if fumbled_by is not None:
-            chart = roll(rng, 100)
-            fumble = fumble_lookup(chart, fumbled_by)
-        if enc.log is not None:  # the whole outcome, for the log only
-            log_roll(enc, f, target, AttackOutcome(hit, fumbled_by, att_roll, att_roll + skill,
-                                                   def_roll + defense),
-                     def_roll, chart, fumble, depth, (base, injuries, cover, visibility),
-                     None if target.knocked_out else self.defense_terms(target))
-        if hit:
-            mult = fumble.damage_multiplier if fumbled_by is _DEFENDER else 1
-            enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
-        if fumble is not None:
-            self._fumble(enc, f, target, fumble, fumbled_by, att_roll, depth)
-
-    def _fumble(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
-                fumble: Fumble, role: Role, att_roll: int, depth: int) -> None:
-        fumbler, foe = (f, target) if role is Role.ATTACKER else (target, f)
-        if fumble.defense_penalty:
-            fumbler.stumbling = fumble.defense_penalty
-        if fumble.self_damage_multiplier:
-            # Ruling: the weapon leaves the hand (the fighter spends its next action picking
-            # it up, see needs_reload), and the self-injury goes through its own armor and
-            # Toughness like any hit, with a critical if it reaches HP.
-            if f.weapon.weapon_class is not WeaponClass.HAND_TO_HAND:  # fists stay on
-                f.held = False
-            self._hit(enc, f, f, fumble.self_damage_multiplier, att_roll, f"{f.name} (fumble)")
-        if fumble.foe_extra_attack:
-            # Ruling: a passive dummy never takes it; a foe needs a ready (held and loaded)
-            # weapon, no stun and its reach (an archer's fall gives no free blow to a
-            # swordsman 10 m away).
-            why_not = no_extra_attack(enc, foe, fumbler, depth)
-            if not why_not:
-                self._strike(enc, foe, fumbler, depth + 1)
-            elif enc.log is not None:  # the chart promised it: say why it does not come
-                enc.emit("no_extra_attack", who=foe.name, target=fumbler.name,
-                         text=f"{foe.name} gets no extra attack on {fumbler.name}: "
-                              f"{why_not}.")
-
-    def _hit(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, mult: int,
-             att_roll: int, source: str) -> int:
-        """Damage through armor, Toughness and HP; a critical whenever it reaches HP.
-
-        Returns the HP taken off (a critical's extra damage included).
-        """
-        rng = enc.rng
-        weapon, fire = (f.weapon, f.fire) if f.held or target is f else (UNARMED,
-                                                                           UNARMED.modes[0])
-        damage = roll_fire_damage(rng, fire, f.str_mod, weapon.key) * mult
-        spent = spend_damage(damage, target.armor_left, target.toughness, target.hp)
-        target.armor_left, target.toughness, target.hp, dealt, _, _ = spent
-        if enc.log is not None:
-            log_damage(enc, source, target, weapon, fire, damage, mult,
-                       DamageResult._make(spent))
-        crit = None
-        if dealt > 0:  # it reached HP (``DamageResult.reached_hp``): a critical
-            crit = roll_critical(rng, fire.crit_table, att_roll, target.toughness)
-            target.hp -= crit.effect.extra_damage
-            dealt += crit.effect.extra_damage
-            if enc.log is not None:
-                log_critical(enc, target, fire, crit, att_roll)
-        if target.hp < 0 and weapon.weapon_class is _UNARMED_CLASS \
-                and not self.options.lethal_unarmed:
-            target.hp = unarmed_hp(target.hp)  # a beating knocks out, it does not kill
-            if enc.log is not None:
-                enc.emit("unarmed", who=target.name, text=f"{target.name} is beaten down, "
-                         "not killed: an unarmed blow leaves it at 0 HP, not bleeding.")
-        check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
-        if crit is not None and target.status is not _DEAD:
-            self._critical(enc, target, crit)
-        return dealt
-
-    def _critical(self, enc: Encounter, target: OpenCoreFighter, crit: CriticalRoll) -> None:
-        e = crit.effect
-        if e.bloodloss:
-            target.bloodloss += e.bloodloss
-            ensure_bleeding(enc, target)
-        if e.stun_rounds:
-            start_stun(enc, target, e.stun_rounds)
-        if e.injury is not None:
-            # Ruling: the seed names no location; each injury's penalty adds up and applies
-            # to attack and defense (RULES.md "applicable skills").
-            target.skill_penalty += e.skill_penalty
-            target.injuries.append(e.injury)
-        if e.unconscious_rounds:
-            knock_out(enc, target, e.unconscious_rounds)
-
-
 def initiative_now(f: OpenCoreFighter) -> int:
     """What initiative adds to the d20 this round: the speed factor of what is in hand.
 
@@ -474,30 +347,3 @@ def initiative_now(f: OpenCoreFighter) -> int:
     if f.held:
         return f.init_bonus
     return f.init_bonus - f.weapon.speed_factor + UNARMED.speed_factor
-
-
-def no_extra_attack(enc: Encounter, foe: OpenCoreFighter, fumbler: OpenCoreFighter,
-                    depth: int) -> str:
-    """Why ``foe`` takes no extra attack on a fumbler that fell over; "" when it takes it.
-
-    Ruling: a foe needs to be in the fight, to react (not a passive dummy), a ready weapon
-    (held, and loaded), no stun and ``fumbler`` in its reach; chains stop at
-    ``MAX_EXTRA_ATTACK_CHAIN``.
-    """
-    if not (foe.in_fight and fumbler.in_fight):
-        return f"{fumbler.name if foe.in_fight else foe.name} is already down"
-    if foe.knocked_out:
-        return "it is knocked out"
-    if not foe.policy.reacts:
-        return "it does not react (passive)"
-    if not foe.held:
-        return "its weapon is on the ground"
-    if not foe.loaded:
-        return f"its {weapon_name(foe.weapon)} is not loaded"
-    if foe.stun:
-        return "it is stunned"
-    if depth >= MAX_EXTRA_ATTACK_CHAIN:
-        return f"no more than {MAX_EXTRA_ATTACK_CHAIN} extra attacks in a row"
-    if not tactics.in_reach(enc, foe, fumbler):
-        return f"{fumbler.name} is out of its reach"
-    return ""

@@ -28,7 +28,8 @@ from sim.rulesets.opencore.rules import (
     stabilise_chance,
     ticks_to_stabilise,
 )
-from sim.rulesets.opencore.ruleset import initiative_now, no_extra_attack
+from sim.rulesets.opencore.ruleset import initiative_now
+from sim.rulesets.opencore.strike import no_extra_attack
 from sim.rulesets.opencore.tables import Role
 from sim.scenario import load
 
