@@ -9,6 +9,7 @@ once per pool size and cached; the AI then asks only cached questions in the enc
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import accumulate
 
 _SIXTH = 1.0 / 6.0
 # The exploding tail beyond this many extra sixes weighs 6**-12, far below any decision.
@@ -216,21 +217,13 @@ def harm_distribution(dice: int, pips: int) -> tuple[float, ...]:
 @lru_cache(maxsize=256)
 def _harm_cdf(dice: int, pips: int) -> tuple[float, ...]:
     """P(total <= t) of a damage or resistance roll, for each t (index = t)."""
-    out, acc = [], 0.0
-    for p in harm_distribution(dice, pips):
-        acc += p
-        out.append(acc)
-    return tuple(out)
+    return tuple(accumulate(harm_distribution(dice, pips)))
 
 
 @lru_cache(maxsize=256)
 def _harm_cdf_sums(dice: int, pips: int) -> tuple[float, ...]:
     """Running sums of ``_harm_cdf``: index t holds P(total <= 0) + ... + P(total <= t)."""
-    out, acc = [], 0.0
-    for p in _harm_cdf(dice, pips):
-        acc += p
-        out.append(acc)
-    return tuple(out)
+    return tuple(accumulate(_harm_cdf(dice, pips)))
 
 
 def p_harm_at_most(dice: int, pips: int, top: int) -> float:
