@@ -10,7 +10,8 @@ rounds. Then, by the advisor's own odds:
   closes in, a move at a time, shooting as it comes where the ruleset lets it move and
   shoot, never into a sword's reach;
 - a tactical melee fighter screening its shooters (``tactics.post``) or waiting for the foe
-  to come stops waiting and crosses the open ground;
+  to come stops waiting and crosses the open ground; so does one that no foe comes on to
+  be held off (``held_off``), every foe swordsman screening its own shooters;
 - an aggressive or tactical fighter turns to the foe its attack would harm most
   (``Advisor.attack_worth``), rather than the one its focus picked.
 
@@ -198,7 +199,50 @@ def closing(enc: Encounter, c: Combatant, target: Combatant) -> list[Intent]:
 
 
 def crosses(enc: Encounter, c: Combatant) -> str | None:
-    """Why a melee fighter stops holding and crosses to the foe now, or None (hold on)."""
-    if not going_nowhere(enc, c):
+    """Why a melee fighter stops holding and crosses to the foe now, or None (hold on).
+
+    Two reasons: the exchange goes nowhere (it holds again once harm is done), or no foe
+    comes on to be held off (``held_off``). A crossing for the second goes on once begun
+    (kept on the encounter): the foe's swordsman setting out too would otherwise send it
+    back to its shooters, and both would walk to and fro all fight.
+    """
+    if going_nowhere(enc, c):
+        return f"the exchange goes nowhere ({quiet(enc, c.side)} rounds without harm): crosses"
+    key = ("crossing", c.name)
+    begun = enc.ai_kept.get(key)
+    if begun is not None:
+        return f"the crossing begun in round {begun} goes on: crosses"
+    waited = held_off(enc, c)
+    patience = PATIENCE.get(c.ai)
+    if patience is None or waited < patience:
         return None
-    return f"the exchange goes nowhere ({quiet(enc, c.side)} rounds without harm): crosses"
+    enc.ai_kept[key] = enc.round
+    return f"no foe comes on to be held off ({waited} rounds): crosses"
+
+
+def held_off(enc: Encounter, c: Combatant) -> int:
+    """Rounds finished in which no foe of ``c`` who must walk up to strike has come on.
+
+    Every such foe still in the fight stands at one of its own shooters' side, screening
+    it as ``c`` screens its own: two swordsmen each waiting for the other while the arrows
+    fly. Screening pays only while a foe may come; when none has for the profile's
+    patience, the tactical fighter crosses instead. Counted from the side's ``contact``, the
+    round the wait began kept on the encounter (``Encounter.ai_kept``); 0 when some foe
+    comes on, or has no shooter to stand by.
+    """
+    began = contact(enc, c.side)
+    key = ("held off", c.side)
+    if began is None or not _all_holding(enc, c):
+        enc.ai_kept.pop(key, None)
+        return 0
+    since = enc.ai_kept.setdefault(key, max(began, enc.round))
+    return enc.round - since
+
+
+def _all_holding(enc: Encounter, c: Combatant) -> bool:
+    """Every foe of ``c`` in the fight who strikes in melee stands in reach of a shooter of its own."""
+    distance = enc.field.distance
+    walkers = [e for e in enc.enemies(c) if not e.ranged]
+    return bool(walkers) and all(
+        any(a.ranged and distance(e.pos, a.pos) <= MELEE_REACH for a in enc.allies(e))
+        for e in walkers)
