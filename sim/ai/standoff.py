@@ -240,7 +240,7 @@ def held_off(enc: Encounter, c: Combatant) -> int:
 
 
 def _all_holding(enc: Encounter, c: Combatant) -> bool:
-    """Every foe of ``c`` in the fight who strikes in melee stands in reach of a shooter of its own."""
+    """Every foe of ``c`` who strikes in melee stands in reach of a shooter of its own."""
     distance = enc.field.distance
     walkers = [e for e in enc.enemies(c) if not e.ranged]
     return bool(walkers) and all(
