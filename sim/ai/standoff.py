@@ -68,11 +68,21 @@ def contact(enc: Encounter, side: str) -> int | None:
     Kept on the encounter (``Encounter.ai_kept``) once found: the exchange began then.
     """
     key = ("contact", side)
-    found = enc.ai_kept.get(key)
-    if found is None and any(
-            c.in_fight and any(enc.advisor.can_attack(enc, c, e) for e in enc.enemies(c))
-            for c in enc.sides[side]):
-        found = enc.ai_kept[key] = enc.round
+    kept = enc.ai_kept
+    found = kept.get(key)
+    if found is not None:
+        return found
+    # While everyone declares (``Encounter.nearest`` set) nobody moves: a "not yet" found
+    # then holds for the other members' declarations of the round.
+    declaring = enc.nearest is not None
+    none_yet = ("no contact", side, enc.round)
+    if declaring and none_yet in kept:
+        return None
+    if any(c.in_fight and any(enc.advisor.can_attack(enc, c, e) for e in enc.enemies(c))
+           for c in enc.sides[side]):
+        found = kept[key] = enc.round
+    elif declaring:
+        kept[none_yet] = True
     return found
 
 

@@ -259,8 +259,11 @@ def ticks_to_stabilise(rng: random.Random, con: int) -> float:
     need = stabilise_chance(con)
     if need <= 0:
         return math.inf
+    # ``roll(rng, D100) > need`` written out, the same draws to the bit: floor(u * 100) + 1
+    # exceeds ``need`` exactly when u * 100 >= need. About 50 rolls at CON 45.
+    draw = rng.random
     k = 1
-    while roll(rng, D100) > need:
+    while draw() * D100 >= need:
         k += 1
     return k
 
@@ -330,9 +333,20 @@ def expected_hp_damage(odds: HitOdds, dist: tuple[tuple[int, float], ...], absor
     A plain hit rolls its damage once; a hit on a defender's fumble is multiplied as the chart
     says (x2 on 91-95, x3 on 96-100). Criticals' extra damage is left out.
     """
+    plain, fumbled = _damage_through(dist, absorb)
+    return odds.plain * plain + odds.defender_fumble * fumbled
+
+
+@lru_cache(maxsize=4096)
+def _damage_through(dist: tuple[tuple[int, float], ...], absorb: int) -> tuple[float, float]:
+    """Expected damage past ``absorb`` of a plain hit, and of a hit on a defender's fumble.
+
+    Kept: the AI weighs every foe with every attack, and a weapon meets the same armor
+    left round after round.
+    """
     fumbled = sum(p * expected_through(dist, absorb, mult)
                   for p, mult in DEFENDER_FUMBLE_MULTIPLIERS)
-    return odds.plain * expected_through(dist, absorb) + odds.defender_fumble * fumbled
+    return expected_through(dist, absorb), fumbled
 
 
 class DamageResult(NamedTuple):
