@@ -1,0 +1,41 @@
+"""The replay page: one HTML file holding its data, script and style, fetching nothing.
+
+The page's parts ship beside this module (``replay.html``, ``replay.css``, ``replay.js``)
+and are put together here with the fights' data as JSON. A Content-Security-Policy that
+allows no source at all keeps the page offline: whatever its script asked for, the browser
+would refuse to fetch it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sim.batch import files
+from sim.report.replay.data import style
+
+
+def _part(name: str) -> str:
+    return (resources.files("sim.report.replay") / name).read_text(encoding="utf-8")
+
+
+def page(fights: Sequence[dict[str, Any]], title: str) -> str:
+    """The whole page for ``fights`` (one, or a campaign's stages) under ``title``."""
+    data = json.dumps({"title": title, "style": style(), "fights": list(fights)},
+                      ensure_ascii=False, separators=(",", ":"))
+    # inside <script>, "</" could close the element early; "<\/" reads the same in JSON
+    data = data.replace("</", "<\\/")
+    return (_part("replay.html")
+            .replace("{{title}}", html.escape(title))
+            .replace("{{style}}", _part("replay.css"))
+            .replace("{{data}}", data)
+            .replace("{{script}}", _part("replay.js")))
+
+
+def write(path: Path, fights: Sequence[dict[str, Any]], title: str) -> Path:
+    """Write the page to ``path`` (a file the user named: bad paths are bad input)."""
+    return files.write_out_file(path, page(fights, title))
