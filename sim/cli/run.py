@@ -60,7 +60,7 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
             text = battlemap.link_maps(text, pictures, output.parent if output else None)
         click.echo(f"drew {len(pictures)} pictures into {map_dir}", err=True)
     if html_file is not None:
-        replay.write(html_file, [replay.fight(scenario, events)], events[0]["text"])
+        replay.write_fight(html_file, scenario, events)
         click.echo(f"wrote {html_file}", err=True)
     if output is None:
         click.echo(text, nl=False)

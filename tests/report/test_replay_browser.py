@@ -40,7 +40,8 @@ STATE = """() => {
           logRound: log.dataset.round, slider: document.getElementById("round").value,
           mapLabel: document.getElementById("map-round").textContent,
           logTitle: document.getElementById("log-title").textContent,
-          now: now ? +now.dataset.i : null, nowText: now ? now.querySelector(".text").textContent : null,
+          now: now ? +now.dataset.i : null,
+          nowText: now ? now.querySelector(".text").textContent : null,
           tokens, places};
 }"""
 

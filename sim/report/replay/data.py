@@ -14,8 +14,6 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from sim.core.battlefield import Battlefield, Position
 from sim.core.engine import battlefield_for
 from sim.report.battlemap import layout
@@ -78,9 +76,9 @@ def style() -> dict:
     }
 
 
-def _dash(line: str | tuple) -> str:
+def _dash(line: object) -> str:
     """An SVG ``stroke-dasharray`` for a matplotlib line style (``solid``: none)."""
-    if isinstance(line, str):
+    if not isinstance(line, tuple):  # "solid"
         return ""
     return " ".join(f"{DASH_SCALE * n:g}" for n in line[1])
 
@@ -159,10 +157,12 @@ def route(field: Battlefield, coords: Sequence[Point], p: Position, q: Position)
             length = du + field.dist[u][v] + dv
             if length < best - 1e-9:
                 best, via = length, (u, v)
-    if via is not None:
-        names = nx.shortest_path(field.graph, field.names[via[0]], field.names[via[1]],
-                                 weight="metres")
-        points += [coords[field.index[n]] for n in names]
+    if via is not None:  # the places on the way, hop by hop (the first of tied hops)
+        node, last = via
+        points.append(coords[node])
+        while node != last:
+            node = field.next_hop[node][last][0]
+            points.append(coords[node])
     points.append(point(field, coords, q))
     kept = [points[0]]
     for pt in points[1:]:

@@ -8,7 +8,7 @@
   const TOKEN = 16;          // token radius, pixels
   const GAP = 37;            // between the centres of tokens standing together
   const WIDTH = 960;         // the map's drawing width, pixels
-  const MARGIN = 60;
+  const MARGIN = 70;
   const MOVE_MS = 650;       // a move's walk at 1x
   const LINE_MS = 1000;      // a line shown while playing, at 1x
   const STRIKES = new Set(["attack", "hit", "miss", "damage", "aim"]);
@@ -226,6 +226,12 @@
         p.visibility !== "clear" ? `${p.visibility.replace("_", " ")} visibility` : ""].filter(Boolean);
       if (terrain.length) el("text", {class: "terrain", x, y: y + r + 16, "text-anchor": "middle"}, places, terrain.join(", "));
     });
+    F.onMap = () => {  // once drawn: names and terrain kept inside the map's edges
+      for (const t of places.querySelectorAll("text")) {
+        const half = t.getComputedTextLength() / 2, x = +t.getAttribute("x");
+        t.setAttribute("x", Math.max(half + 4, Math.min(WIDTH - half - 4, x)));
+      }
+    };
     el("text", {class: "round-label", id: "map-round", x: 12, y: 22}, map);
     el("g", {id: "strikes"}, map);
     const tokens = el("g", {id: "tokens"}, map);
@@ -409,7 +415,8 @@
       const v = rules[k];
       if (k === "dice" || k === "wild" || v === false || v === null || typeof v === "object" && !Array.isArray(v)) continue;
       const key = k.replace(/_/g, " ");
-      out.push(v === true ? key : `${key} ${Array.isArray(v) ? v.join(", ") : v}`);
+      const shown = Array.isArray(v) ? (v.length ? v.join(", ") : "none") : v;
+      out.push(v === true ? key : `${key} ${shown}`);
     }
     return out.join(" \u00b7 ");
   }
@@ -564,6 +571,7 @@
     shownSeg = -1;
     cursor = 0;
     drawMap();
+    F.onMap();
     legend();
     roster();
     go(0);
