@@ -91,7 +91,8 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
             _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force,
                   fights)
         if html_file is not None:
-            replay.write(html_file, fights, _title(camp, ruleset, seed, "text").strip())
+            title = _title(camp, ruleset, seed, "text").strip()
+            files.write_out_file(html_file, replay.page(fights, title))
             click.echo(f"wrote {html_file}", err=True)
         return
     params.check_executor(executor, scheduler)

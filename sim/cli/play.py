@@ -304,7 +304,8 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     player.show_log(enc)
     _keep(record_file, record, player.answers, log_file, enc)
     if html_file is not None:
-        click.echo(f"wrote {replay.write_fight(html_file, scenario, enc.log)}", err=True)
+        files.write_out_file(html_file, replay.fight_page(scenario, enc.log or []))
+        click.echo(f"wrote {html_file}", err=True)
 
 
 def _keep(record_file, record: records.Record, answers: list[str], log_file,

@@ -60,7 +60,7 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
             text = battlemap.link_maps(text, pictures, output.parent if output else None)
         click.echo(f"drew {len(pictures)} pictures into {map_dir}", err=True)
     if html_file is not None:
-        replay.write_fight(html_file, scenario, events)
+        files.write_out_file(html_file, replay.fight_page(scenario, events))
         click.echo(f"wrote {html_file}", err=True)
     if output is None:
         click.echo(text, nl=False)

@@ -65,8 +65,8 @@ def browser():
 def fight_page(tmp_path, ruleset: str):
     scenario = scenario_mod.load(SCENARIOS / "ambush.yaml")
     _, events = run_encounter(scenario, ruleset, 4, log=True)
-    path = replay.write(tmp_path / f"fight-{ruleset}.html",
-                        [replay.fight(scenario, events)], events[0]["text"])
+    path = tmp_path / f"fight-{ruleset}.html"
+    path.write_text(replay.fight_page(scenario, events), encoding="utf-8")
     return path, events
 
 

@@ -12,10 +12,8 @@ import html
 import json
 from collections.abc import Sequence
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from sim.batch import files
 from sim.report.replay.data import style
 
 
@@ -34,8 +32,3 @@ def page(fights: Sequence[dict[str, Any]], title: str) -> str:
             .replace("{{style}}", _part("replay.css"))
             .replace("{{data}}", data)
             .replace("{{script}}", _part("replay.js")))
-
-
-def write(path: Path, fights: Sequence[dict[str, Any]], title: str) -> Path:
-    """Write the page to ``path`` (a file the user named: bad paths are bad input)."""
-    return files.write_out_file(path, page(fights, title))
