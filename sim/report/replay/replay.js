@@ -103,7 +103,7 @@
     const inner = WIDTH - 2 * (MARGIN + big);
     let scale = spanX > 0 ? inner / spanX : 1;
     if (spanY * scale > 520) scale = 520 / spanY;
-    const height = Math.max(spanY * scale + 2 * (MARGIN + big), 2 * (MARGIN + big));
+    const height = spanY * scale + 2 * (big + 48);  // room for a name above, terrain below
     const offX = (WIDTH - spanX * scale) / 2, offY = (height - spanY * scale) / 2;
     f.px = (x, y) => [offX + (x - minX) * scale, offY + (maxY - y) * scale];
     f.node = f.places.map((p) => f.px(p.x, p.y));
@@ -504,6 +504,7 @@
     const box = $("clock"), ticks = $("clock-ticks");
     const inRound = s > 0 && s <= F.rounds;
     box.hidden = !inRound;
+    box.dataset.end = `${F.seconds} s`;
     if (!inRound) return;
     if (ticks.dataset.seg !== String(s)) {
       ticks.textContent = "";
