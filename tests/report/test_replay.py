@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import resources
 
 import pytest
 from click.testing import CliRunner
@@ -102,6 +103,12 @@ def test_the_page_holds_everything_and_names_no_address():
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", html)
     assert "@import" not in html and "url(http" not in html
     assert page_data(html)["fights"][0]["events"][3]["text"].endswith("</script><b>")
+    # the script and the style, inlined, cannot end their element either
+    for part in ("replay.js", "replay.css"):
+        text = (resources.files("sim.report.replay") / part).read_text()
+        assert "</" not in text and "<!--" not in text, part
+    titled = replay.page([], "{{data}} of a fight")
+    assert "<title>{{data}} of a fight</title>" in titled
 
 
 def test_a_thirty_round_fight_of_eight_stays_under_a_megabyte():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
@@ -25,10 +26,9 @@ def page(fights: Sequence[dict[str, Any]], title: str) -> str:
     """The whole page for ``fights`` (one, or a campaign's stages) under ``title``."""
     data = json.dumps({"title": title, "style": style(), "fights": list(fights)},
                       ensure_ascii=False, separators=(",", ":"))
-    # inside <script>, "</" could close the element early; "<\/" reads the same in JSON
-    data = data.replace("</", "<\\/")
-    return (_part("replay.html")
-            .replace("{{title}}", html.escape(title))
-            .replace("{{style}}", _part("replay.css"))
-            .replace("{{data}}", data)
-            .replace("{{script}}", _part("replay.js")))
+    # inside <script>, "</script" or "<!--" in a line of the log would end or change the
+    # element: no "<" at all, JSON reads "\u003c" back as one
+    parts = {"title": html.escape(title), "style": _part("replay.css"),
+             "data": data.replace("<", "\\u003c"), "script": _part("replay.js")}
+    # one pass: a title holding "{{data}}" stays a title
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: parts[m.group(1)], _part("replay.html"))

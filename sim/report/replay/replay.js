@@ -544,7 +544,8 @@
   function byRound(d) {
     const s = F.seg[cursor];
     if (d < 0 && cursor > F.segStart[s]) return go(F.segStart[s]);
-    go(F.segStart[Math.max(0, Math.min(F.last, s + d))]);
+    if (d > 0 && s >= F.last) return go(F.events.length - 1);  // past the last: its end
+    go(F.segStart[Math.max(0, s + d)]);
   }
 
   function play(on) {
