@@ -153,3 +153,43 @@ def test_play_walks_on_by_itself(browser, tmp_path):
     page.wait_for_timeout(700)
     assert settle(page)["event"] == stopped
     page.close()
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_bundled_scenario_replays_round_by_round(browser, tmp_path, path):
+    scenario = scenario_mod.load(path)
+    _, events = run_encounter(scenario, None, 2, log=True)
+    page_file = tmp_path / "fight.html"
+    page_file.write_text(replay.fight_page(scenario, events), encoding="utf-8")
+    asked: list[str] = []
+    page = open_page(browser, page_file, asked)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    seg = segments(events)
+    for rnd in range(1, max(seg) + 1):
+        page.keyboard.press("ArrowDown")
+        state = settle(page)
+        assert state["mapRound"] == state["logRound"] == str(rnd), path.stem
+        assert all(xy is not None for xy in state["tokens"].values())
+    assert not errors and asked == []
+
+
+def test_a_campaign_page_switches_between_its_stages(browser, tmp_path):
+    from sim.core.campaign import run_campaign
+    from sim.scenario.campaign import load_campaign
+
+    camp = load_campaign(SCENARIOS / "campaigns" / "road_to_the_keep.yaml")
+    fights: list[dict] = []
+    run_campaign(camp, None, 7, log=True, after_stage=lambda outcome, enc: fights.append(
+        replay.fight(enc.scenario, enc.log, f"Stage {outcome.stage}")) if enc else None)
+    page_file = tmp_path / "road.html"
+    page_file.write_text(replay.page(fights, "Road"), encoding="utf-8")
+    page = open_page(browser, page_file, [])
+    assert page.eval_on_selector_all("#fight option", "os => os.map(o => o.textContent)") == [
+        f["title"] for f in fights]
+    for k, f in enumerate(fights):
+        page.select_option("#fight", str(k))
+        state = settle(page)
+        assert state["event"] == 0
+        assert set(state["tokens"]) == {p["name"] for p in f["fighters"]}
+        assert set(state["places"]) == {p["name"] for p in f["places"]}
