@@ -193,3 +193,36 @@ def test_a_campaign_page_switches_between_its_stages(browser, tmp_path):
         assert state["event"] == 0
         assert set(state["tokens"]) == {p["name"] for p in f["fighters"]}
         assert set(state["places"]) == {p["name"] for p in f["places"]}
+
+
+BENT = """
+name: Bent paths
+ruleset: ore
+max_rounds: 10
+map:
+  nodes: {west: {}, middle: {cover: light}, east: {}}
+  edges: [[west, middle, 10], [middle, east, 10], [west, east, 21]]
+sides:
+  a:
+    - {name: Archer, at: west, weapon: bow, skills: {ranged: 3}}
+    - {name: Runner, at: west, weapon: sword, skills: {melee: 2}}
+  b:
+    - {name: Brute, at: east, weapon: club, skills: {melee: 2}}
+"""
+
+
+def test_a_path_through_another_place_bows_around_it_inside_the_map(browser, tmp_path):
+    """As fray map draws it: west-east would run through the middle, so it bows."""
+    (tmp_path / "bent.yaml").write_text(BENT)
+    scenario = scenario_mod.load(tmp_path / "bent.yaml")
+    _, events = run_encounter(scenario, None, 1, log=True)
+    page_file = tmp_path / "bent.html"
+    page_file.write_text(replay.fight_page(scenario, events), encoding="utf-8")
+    page = open_page(browser, page_file, [])
+    curves = page.eval_on_selector_all("#map path.path", """ps => ps.map(p => {
+        const box = p.getBBox(); return [box.y, box.height]; })""")
+    height = float(page.eval_on_selector("#map", "m => m.viewBox.baseVal.height"))
+    flat = [c for c in curves if c[1] < 1]
+    bowed = [c for c in curves if c[1] >= 1]
+    assert len(flat) == 2 and len(bowed) == 1  # the two short paths straight, the long bowed
+    assert bowed[0][0] + bowed[0][1] < height  # and inside the drawing

@@ -18,6 +18,7 @@ from sim.core.battlefield import Battlefield, Position
 from sim.core.engine import battlefield_for
 from sim.report.battlemap import layout
 from sim.report.mapparts import (
+    BEND,
     COVER_FILL,
     EDGE_COLOUR,
     OUT_COLOUR,
@@ -73,6 +74,7 @@ def style() -> dict:
         "visibility": {name: _dash(line) for name, line in VISIBILITY_LINE.items()},
         "edge": EDGE_COLOUR,
         "out": OUT_COLOUR,
+        "bend": BEND,
     }
 
 

@@ -85,9 +85,6 @@
 
   // ------------------------------------------------------------------ the map's geometry
   function geometry(f) {
-    const xs = f.places.map((p) => p.x), ys = f.places.map((p) => p.y);
-    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-    const spanX = maxX - minX, spanY = maxY - minY;
     // room for the most fighters that ever stand at one place
     const most = {};
     f.snap.forEach((s) => {
@@ -99,6 +96,26 @@
       const [w, h] = grid(most[p.name] || 0);
       return Math.max(30, Math.hypot(w, h) / 2 + TOKEN + 6);
     });
+    const places = f.places.map((p) => [p.x, p.y]);
+    frame(f, places);
+    // a path that would run through another place bows around it, as fray map draws it;
+    // the frame then makes room for the bows
+    f.bend = {};
+    f.paths.forEach((p) => {
+      const i = Math.min(p.a, p.b), j = Math.max(p.a, p.b);
+      const through = f.places.some((_, k) => k !== i && k !== j
+        && nearSegment(f.node[k], f.node[i], f.node[j], f.radius[k]));
+      f.bend[i + "|" + j] = through ? DATA.style.bend : 0;
+    });
+    const bows = Object.keys(f.bend).filter((k) => f.bend[k])
+      .map((k) => f.metres(...along(f, ...k.split("|").map(Number), 0.5)));
+    if (bows.length) frame(f, places.concat(bows));
+  }
+
+  function frame(f, points) {  // the scale and the drawing's size for points in metres
+    const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+    const spanX = maxX - minX, spanY = maxY - minY;
     const big = Math.max(...f.radius);
     const inner = WIDTH - 2 * (MARGIN + big);
     let scale = spanX > 0 ? inner / spanX : 1;
@@ -106,8 +123,25 @@
     const height = spanY * scale + 2 * (big + 48);  // room for a name above, terrain below
     const offX = (WIDTH - spanX * scale) / 2, offY = (height - spanY * scale) / 2;
     f.px = (x, y) => [offX + (x - minX) * scale, offY + (maxY - y) * scale];
+    f.metres = (x, y) => [minX + (x - offX) / scale, maxY - (y - offY) / scale];
     f.node = f.places.map((p) => f.px(p.x, p.y));
     f.height = height;
+  }
+
+  function nearSegment([px, py], [xa, ya], [xb, yb], within) {  // mapparts.near_segment
+    const dx = xb - xa, dy = yb - ya, length2 = dx * dx + dy * dy;
+    if (!length2) return false;
+    const t = ((px - xa) * dx + (py - ya) * dy) / length2;
+    return t > 0.02 && t < 0.98 && Math.hypot(xa + t * dx - px, ya + t * dy - py) < within;
+  }
+
+  function along(f, i, j, share) {  // the point share of the way from node i to node j (i < j)
+    const [xa, ya] = f.node[i], [xb, yb] = f.node[j];
+    const bend = f.bend[i + "|" + j] || 0;
+    const cx = (xa + xb) / 2 - bend * (yb - ya), cy = (ya + yb) / 2 + bend * (xb - xa);
+    const u = 1 - share;
+    return [u * u * xa + 2 * u * share * cx + share * share * xb,
+      u * u * ya + 2 * u * share * cy + share * share * yb];
   }
 
   function grid(k) {  // the width and height (between centres) of k tokens in a block
@@ -121,8 +155,7 @@
     if (place.node !== undefined) return F.node[F.place[place.node]];
     const a = F.place[place.from], b = F.place[place.toward];
     const share = place.m / F.len[a + "|" + b];
-    const [xa, ya] = F.node[a], [xb, yb] = F.node[b];
-    return [xa + (xb - xa) * share, ya + (yb - ya) * share];
+    return a < b ? along(F, a, b, share) : along(F, b, a, 1 - share);
   }
 
   function layout(snap) {  // each fighter's token centre: those standing together in a block
@@ -206,13 +239,16 @@
     el("path", {d: "M0,0 L10,5 L0,10 z", fill: "#1a1a1a"}, arrow);
     const st = DATA.style;
     const paths = el("g", {class: "paths"}, map);
+    const ends = (p) => [Math.min(p.a, p.b), Math.max(p.a, p.b)];
     F.paths.forEach((p) => {
-      const [x1, y1] = F.node[p.a], [x2, y2] = F.node[p.b];
-      el("line", {class: "path", x1, y1, x2, y2, stroke: st.edge}, paths);
+      const [i, j] = ends(p), [x1, y1] = F.node[i], [x2, y2] = F.node[j];
+      const [mx, my] = along(F, i, j, 0.5);  // the curve's control point from its middle
+      const cx = 2 * mx - (x1 + x2) / 2, cy = 2 * my - (y1 + y2) / 2;
+      el("path", {class: "path", d: `M${x1},${y1} Q${cx},${cy} ${x2},${y2}`, fill: "none", stroke: st.edge}, paths);
     });
-    F.paths.forEach((p) => {  // lengths above every path line
-      const [x1, y1] = F.node[p.a], [x2, y2] = F.node[p.b];
-      const t = el("text", {class: "metres", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, "text-anchor": "middle"}, paths);
+    F.paths.forEach((p) => {  // lengths above every path's middle
+      const [x, y] = along(F, ...ends(p), 0.5);
+      const t = el("text", {class: "metres", x, y: y - 6, "text-anchor": "middle"}, paths);
       t.textContent = `${+p.m.toFixed(1)} m`;
     });
     const places = el("g", {class: "places"}, map);
