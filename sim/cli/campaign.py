@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,6 +27,10 @@ from sim.report.campaign import (
 from sim.report.log import render
 from sim.scenario.campaign import Campaign, load_campaign
 from sim.scenario.errors import FrayInputError
+
+if TYPE_CHECKING:
+    from sim.core.campaign import StageOutcome
+    from sim.core.engine import Encounter
 
 ROAD = "scenarios/campaigns/road_to_the_keep.yaml"
 EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
@@ -142,7 +147,7 @@ def _solo(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path
     """Tell one whole campaign: every stage's fight, its aftermath, the rests between."""
     parts: list[str] = []
 
-    def told(outcome, enc) -> None:
+    def told(outcome: StageOutcome, enc: Encounter | None) -> None:
         parts.append(stage_text(camp, outcome, fmt))
         _keep_fight(camp, outcome, enc, fights)
 
@@ -155,7 +160,8 @@ def _solo(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path
     click.echo(f"wrote {output}", err=True)
 
 
-def _keep_fight(camp: Campaign, outcome, enc, fights: list[dict]) -> None:
+def _keep_fight(camp: Campaign, outcome: StageOutcome, enc: Encounter | None,
+                fights: list[dict]) -> None:
     """Add a stage's fight to ``fights`` (the --html page), if there was one."""
     if enc is not None and enc.log:
         title = (f"Stage {outcome.stage} of {len(camp.stages)}: {enc.scenario.name} "
