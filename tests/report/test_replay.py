@@ -161,3 +161,14 @@ def test_fray_play_html_draws_the_played_fight(tmp_path):
     assert got.exit_code == 0, got.output
     data = page_data(out.read_text())
     assert data["fights"][0]["events"][0]["seed"] == 3
+
+
+def test_a_played_campaign_puts_its_stages_in_one_page(tmp_path):
+    out = tmp_path / "road.html"
+    camp = SCENARIOS / "campaigns" / "road_to_the_keep.yaml"
+    got = CliRunner().invoke(cli, ["campaign", str(camp), "--play", "Kestrel", "--seed", "7",
+                                   "--html", str(out), "--record", str(tmp_path / "r.json")],
+                             input="")
+    assert got.exit_code == 0, got.output
+    fights = page_data(out.read_text())["fights"]
+    assert fights and all(f["title"].startswith("Stage ") for f in fights)
