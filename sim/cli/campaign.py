@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -15,6 +16,7 @@ from sim.cli import params, records
 from sim.cli.play import Player
 from sim.core.campaign import run_campaign
 from sim.core.words import count
+from sim.report import replay
 from sim.report.campaign import (
     campaign_table,
     ending_text,
@@ -25,6 +27,10 @@ from sim.report.campaign import (
 from sim.report.log import render
 from sim.scenario.campaign import Campaign, load_campaign
 from sim.scenario.errors import FrayInputError
+
+if TYPE_CHECKING:
+    from sim.core.campaign import StageOutcome
+    from sim.core.engine import Encounter
 
 ROAD = "scenarios/campaigns/road_to_the_keep.yaml"
 EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
@@ -53,9 +59,14 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
               help="With --solo: write the story to FILE. With --play: also write it there "
                    "as markdown (a journal).")
 @records.options("--output")
+@click.option("--html", "html_file", metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="With --solo or --play: also write every stage's fight into one HTML page "
+                   "to watch on its map (docs/replay.md).")
 @params.quiet_option()
 def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-             scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file, quiet):
+             scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file, quiet,
+             html_file):
     """Run a party through a campaign's stages, carrying wounds and resting between.
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
@@ -74,12 +85,20 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
         raise FrayInputError("--record", [("", "keeps the answers of a play: only with --play "
                                                "(or --replay)")])
     if solo or playing:
+        if html_file is not None:
+            files.claim_out_file(html_file, force)
+        fights: list[dict] = []  # each stage's fight, for --html
         if solo:
             if output is not None:
                 files.claim_out_file(output, force)
-            _solo(camp, ruleset, seed, fmt, output)
+            _solo(camp, ruleset, seed, fmt, output, fights)
         else:
-            _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force)
+            _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force,
+                  fights)
+        if html_file is not None:
+            title = _title(camp, ruleset, seed, "text").strip()
+            files.write_out_file(html_file, replay.page(fights, title))
+            click.echo(f"wrote {html_file}", err=True)
         return
     params.check_executor(executor, scheduler)
     params.check_resume(resume, out_dir, "campaign", force)
@@ -108,7 +127,7 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
 
 BATCH_ONLY = ("count", "out_dir", "resume", "workers", "executor", "scheduler", "chunk_size",
               "quiet")
-ONE_ONLY = ("fmt", "output")
+ONE_ONLY = ("fmt", "output", "html_file")
 
 
 def _only_with(one: bool) -> None:
@@ -123,18 +142,31 @@ def _only_with(one: bool) -> None:
         raise FrayInputError(given[0], [("", why + ", ".join(given))])
 
 
-def _solo(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path | None) -> None:
+def _solo(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path | None,
+          fights: list[dict]) -> None:
     """Tell one whole campaign: every stage's fight, its aftermath, the rests between."""
     parts: list[str] = []
-    result = run_campaign(camp, ruleset, seed, log=True,
-                          after_stage=lambda outcome, _enc: parts.append(
-                              stage_text(camp, outcome, fmt)))
+
+    def told(outcome: StageOutcome, enc: Encounter | None) -> None:
+        parts.append(stage_text(camp, outcome, fmt))
+        _keep_fight(camp, outcome, enc, fights)
+
+    result = run_campaign(camp, ruleset, seed, log=True, after_stage=told)
     text = _title(camp, ruleset, seed, fmt) + "\n".join(parts) + ending_text(camp, result, fmt)
     if output is None:
         click.echo(text, nl=False)
         return
     files.write_out_file(output, text)
     click.echo(f"wrote {output}", err=True)
+
+
+def _keep_fight(camp: Campaign, outcome: StageOutcome, enc: Encounter | None,
+                fights: list[dict]) -> None:
+    """Add a stage's fight to ``fights`` (the --html page), if there was one."""
+    if enc is not None and enc.log:
+        title = (f"Stage {outcome.stage} of {len(camp.stages)}: {enc.scenario.name} "
+                 f"({outcome.outcome})")
+        fights.append(replay.fight(enc.scenario, enc.log, title))
 
 
 def _title(camp: Campaign, ruleset: str | None, seed: int, fmt: str) -> str:
@@ -145,7 +177,7 @@ def _title(camp: Campaign, ruleset: str | None, seed: int, fmt: str) -> str:
 
 def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt: str,
           journal: Path | None, record_file: Path | None, replay_file: Path | None,
-          force: bool) -> None:
+          force: bool, fights: list[dict]) -> None:
     """Chain ``fray play`` through the stages for the named party members, recorded."""
     roster = camp.roster()
     begun = records.start(replay_file, names, ruleset, seed, kind="campaign", name=camp.slug,
@@ -171,6 +203,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
             player.show_log(enc)  # the fight was told as it went: only its end is left
         click.echo(stage_end(camp, outcome, fmt).rstrip("\n"))
         story.append(stage_text(camp, outcome, "markdown"))
+        _keep_fight(camp, outcome, enc, fights)
         current.clear()
 
     def keep(note: str) -> None:

@@ -24,6 +24,7 @@ from sim.batch.runner import scenario_digest
 from sim.cli import params, records
 from sim.core.actions import Yield
 from sim.core.engine import Encounter
+from sim.report import replay
 from sim.report.log import render
 from sim.report.panel import group_text, menu_text, situation, top_text
 from sim.scenario.errors import FrayInputError, suggest
@@ -262,8 +263,13 @@ def _intents_text(intents: list) -> str:
 @records.options("--log")
 @click.option("--format", "fmt", type=click.Choice(("text", "markdown")), default="text",
               show_default=True, help="How the fight is told on the terminal.")
-@params.force_option("Overwrite --log and --record if they exist.")
-def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force):
+@click.option("--html", "html_file", metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the fight as one HTML page to watch it again on its map "
+                   "(docs/replay.md).")
+@params.force_option("Overwrite --log, --record and --html if they exist.")
+def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force,
+         html_file):
     """Play your own combatants; the AI runs everyone else.
 
     When stdin is not a terminal, each line is one answer (a menu number or a keyword such as
@@ -279,6 +285,8 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
                                        "Aldric' (or --replay a record)")])
     played = records.played(begun.names, everyone, "--as", "combatant")
     record_file = records.claim(record_file, log_file, "--log", force)
+    if html_file is not None:
+        files.claim_out_file(html_file, force)
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
                     minds=dict.fromkeys(played, player))
@@ -295,6 +303,9 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
         raise
     player.show_log(enc)
     _keep(record_file, record, player.answers, log_file, enc)
+    if html_file is not None:
+        files.write_out_file(html_file, replay.fight_page(scenario, enc.log or []))
+        click.echo(f"wrote {html_file}", err=True)
 
 
 def _keep(record_file, record: records.Record, answers: list[str], log_file,

@@ -10,7 +10,7 @@ import click
 from sim.batch import files
 from sim.cli import params
 from sim.core.engine import run_encounter
-from sim.report import battlemap
+from sim.report import battlemap, replay
 from sim.report.log import FORMATS, render
 from sim.rulesets import registry
 from sim.scenario.errors import FrayInputError, ScenarioError
@@ -30,12 +30,17 @@ EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
               type=click.Path(file_okay=False, path_type=Path),
               help="Also draw the positions into DIR: round-00.png the start, round-NN.png "
                    "the end of round NN (with the moves); --format markdown shows them.")
-@params.force_option("Overwrite --output (and --map's pictures) if they exist.")
-def run(scenario_file, ruleset, seed, fmt, output, force, map_dir):
+@click.option("--html", "html_file", metavar="FILE",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the fight as one HTML page to watch it round by round on its "
+                   "map (opens offline; docs/replay.md).")
+@params.force_option("Overwrite --output, --html (and --map's pictures) if they exist.")
+def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
     """Run one encounter and tell it round by round."""
     scenario = params.load_scenario(scenario_file)
-    if output is not None:
-        files.claim_out_file(output, force)
+    for out_file in (output, html_file):
+        if out_file is not None:
+            files.claim_out_file(out_file, force)
     if map_dir is None:
         _, events = run_encounter(scenario, ruleset, seed, log=True)
         text = render(events, fmt)
@@ -49,10 +54,14 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir):
         enc = battlemap.MappedEncounter(scenario, ruleset, seed)
         enc.run()
         pictures = battlemap.draw_rounds(scenario, enc.frames, map_dir, enc.ruleset.name)
-        text = render(enc.log, fmt)
+        events = enc.log
+        text = render(events, fmt)
         if fmt == "markdown":
             text = battlemap.link_maps(text, pictures, output.parent if output else None)
         click.echo(f"drew {len(pictures)} pictures into {map_dir}", err=True)
+    if html_file is not None:
+        files.write_out_file(html_file, replay.fight_page(scenario, events))
+        click.echo(f"wrote {html_file}", err=True)
     if output is None:
         click.echo(text, nl=False)
         return

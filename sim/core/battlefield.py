@@ -171,6 +171,15 @@ class Battlefield:
             return self.names[pos.a]
         return f"{pos.x:.1f} m from {self.names[pos.a]} toward {self.names[pos.b]}"
 
+    def place(self, pos: Position) -> dict[str, str | float]:
+        """A position by names, for the log (``describe``'s words as data).
+
+        ``{"node": "road"}``, or ``{"from": "road", "toward": "ford", "m": 4.0}``.
+        """
+        if pos.at_node:
+            return {"node": self.names[pos.a]}
+        return {"from": self.names[pos.a], "toward": self.names[pos.b], "m": round(pos.x, 3)}
+
     def _ends(self, pos: Position) -> tuple[tuple[int, float], ...]:
         if pos.a == pos.b:
             return ((pos.a, 0.0),)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # under the event's "rules" key.
 COMMON_FIELDS = frozenset({
     "text", "who", "target", "side", "at", "to", "status", "state", "hit", "winner",
-    "rounds", "scenario", "ruleset", "seed", "tended", "order",
+    "rounds", "scenario", "ruleset", "seed", "tended", "order", "positions", "states",
 })
 
 
@@ -83,6 +83,9 @@ class Encounter:
         self.field = battlefield_for(scenario.map)
         self.env = simpy.Environment()
         self.log: list[dict[str, Any]] | None = [] if log else None
+        # what the log last told of each fighter's place and state (``_changes``)
+        self._told_at: dict[str, Position] = {}
+        self._told_state: dict[str, str] = {}
         self.round = 0
         self.round_start = 0.0
         self.first_casualty_round = 0
@@ -278,7 +281,30 @@ class Encounter:
                 rules[key] = value
         if rules:
             event["rules"] = rules
+        self._changes(event)
         self.log.append(event)
+
+    def _changes(self, event: dict[str, Any]) -> None:
+        """Add to ``event`` whoever moved or changed state since the log last said.
+
+        ``positions`` and ``states`` (by name) make the log enough to replay the fight on
+        its map (``sim.report.replay``): the first event holds everyone, each later one
+        what changed up to it, whatever rule changed it.
+        """
+        moved: dict[str, dict[str, Any]] = {}
+        changed: dict[str, str] = {}
+        told_at, told_state = self._told_at, self._told_state
+        for c in self.combatants:
+            if told_at.get(c.name) != c.pos:
+                told_at[c.name] = c.pos
+                moved[c.name] = self.field.place(c.pos)
+            state = c.state()
+            if told_state.get(c.name) != state:
+                told_state[c.name] = changed[c.name] = state
+        if moved:
+            event["positions"] = moved
+        if changed:
+            event["states"] = changed
 
     # ---------------------------------------------------------------- running
     def run(self) -> EncounterResult:
