@@ -114,7 +114,10 @@ def test_the_page_holds_everything_and_names_no_address():
 def test_a_thirty_round_fight_of_eight_stays_under_a_megabyte():
     scenario = scenario_mod.load(SCENARIOS / "shootout.yaml")
     assert sum(len(s.members) for s in scenario.sides) == 8
-    result, events = run_encounter(scenario, "opencore", 0, log=True)
+    for seed in range(100):  # the first fight that goes all 30 rounds (about one in twelve)
+        result, events = run_encounter(scenario, "opencore", seed, log=True)
+        if result.rounds == 30:
+            break
     assert result.rounds == 30
     size = len(replay.page([replay.fight(scenario, events)], "t").encode())
     assert size < 1_000_000, size
