@@ -305,6 +305,20 @@ def claim_out_file(path: Path, force: bool) -> None:
         raise FrayInputError(str(path), [("", "file exists; use --force to overwrite it")])
 
 
+def check_writable(path: Path) -> None:
+    """Refuse ``path`` now if a file cannot be written there (before a play, not after it).
+
+    A temporary file is made beside it (as the write will) and removed at once.
+
+    Raises:
+        FrayInputError: its folder is missing, read-only or full.
+    """
+    try:
+        temporary(path).unlink()
+    except OSError as exc:
+        raise FrayInputError(str(path), [("", f"cannot write: {exc.strerror}")]) from None
+
+
 def write_out_file(path: Path, text: str) -> Path:
     """``write_text`` to a file the user named; a missing folder or no permission is bad input."""
     try:

@@ -284,6 +284,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
                     minds=dict.fromkeys(played, player))
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
                             begun.seed, tuple(played), menu=begun.menu)
+    player.answers = records.Recorder(record_file, record)  # each answer kept as given
     try:
         enc.run()
     except KeyboardInterrupt:
@@ -294,6 +295,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
         _keep(record_file, record, player.answers, log_file, enc)
         raise
     player.show_log(enc)
+    records.note_unused(replay_file, begun.answers)
     _keep(record_file, record, player.answers, log_file, enc)
 
 
