@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import hashlib
+import io
 import json
 import os
 import socket
@@ -194,10 +195,11 @@ def _younger_than(path: Path, seconds: float) -> bool:
 
 def _holder(path: Path) -> tuple[int, str, str] | None:
     """``(pid, host, since)`` from a lock file, or None when it cannot be read."""
-    try:
-        pid, host, since = path.read_text().split(" ", 2)
+    try:  # checked: a FIFO planted as the lock would block a plain read forever
+        text = safefile.read_bytes(path, 4096, nofollow=True, what="lock").decode()
+        pid, host, since = text.split(" ", 2)
         return int(pid), host, since
-    except (OSError, ValueError):
+    except (FrayInputError, ValueError):
         return None
 
 
@@ -491,8 +493,17 @@ def publish_rows(folder: Path, name: str = "encounters.csv") -> Path:
 # ---------------------------------------------------------------------------- parquet
 def csv_header(path: Path) -> list[str]:
     """The first row of a CSV file."""
-    with open(path, newline="") as handle:
+    with read_rows_file(path) as handle:
         return next(csv.reader(handle))
+
+
+def read_rows_file(path: Path) -> IO[str]:
+    """A finished rows file (``encounters.csv``) of fray's own, opened to read as CSV text.
+
+    Through ``safefile``: no link followed, a regular file only.
+    """
+    raw = safefile.open_read(path, MAX_PART_BYTES, nofollow=True, what="rows file")
+    return io.TextIOWrapper(raw, encoding="utf-8", newline="")
 
 
 def write_parquet(out_dir: Path) -> Path:

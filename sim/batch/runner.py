@@ -115,7 +115,7 @@ def fold_csv(path: Path, scenario: Any, ruleset: str, seed: int, work: Work | No
              ) -> Any:
     """The tally of a finished rows file, streamed (one row in memory at a time)."""
     work = work or ENCOUNTERS
-    with open(path, newline="") as handle:
+    with files.read_rows_file(path) as handle:
         return fold_rows(work.new_tally(scenario, ruleset, seed), csv.DictReader(handle))
 
 

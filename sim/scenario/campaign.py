@@ -160,10 +160,10 @@ def _stage(stage: StageModel, i: int, source: str,
                 read[path] = exc
         scenario = read[path]
         if isinstance(scenario, ScenarioError):  # name the campaign's field, then the file's
-            exc = scenario
             raise ScenarioError(source, [
-                (f"stages[{i}].scenario", f"{exc.source}: {field + ': ' if field else ''}{msg}")
-                for field, msg in exc.problems]) from None
+                (f"stages[{i}].scenario",
+                 f"{scenario.source}: {field + ': ' if field else ''}{msg}")
+                for field, msg in scenario.problems])
         return StageSpec(scenario, stage.rest, scenario.slug)
     where = f"{source}: stages[{i}].scenario"
     scenario = parse(stage.scenario, where)

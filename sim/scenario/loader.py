@@ -299,6 +299,7 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
         for name, spec in model.nodes.items()
     )
     names = [n.name for n in nodes]
+    known = set(names)
     edges = []
     seen: dict[frozenset, tuple[int, float]] = {}  # each pair of nodes: where and how long
     for i, edge in enumerate(model.edges):
@@ -314,7 +315,7 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
                              f"metres; got {metres!r}"))
             continue
         for end, pos in ((a, 0), (b, 1)):
-            if end not in names:
+            if end not in known:  # a set: a list made a large map's check quadratic
                 problems.append((f"map.edges[{i}][{pos}]", unknown("node", end, names)))
         if not (0 < metres <= MAX_METRES):  # compared first: math.isfinite(10**400) overflows
             shown = (f"{metres:.6g}" if isinstance(metres, float) or abs(metres) < 10**15
