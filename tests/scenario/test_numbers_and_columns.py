@@ -50,7 +50,7 @@ def test_an_edge_has_an_upper_bound(metres, shown):
         parse(doc)
 
 
-@pytest.mark.parametrize("key, value", [("hp", 10_001), ("toughness", 1_001)])
+@pytest.mark.parametrize("key, value", [("hp", 1_000_001), ("toughness", 1_000_001)])
 def test_opencore_hp_and_toughness_have_upper_bounds(key, value):
     doc = {"name": "x", "sides": {"a": [{"name": "A", "opencore": {key: value}}],
                                   "b": [{"name": "B"}]}}
