@@ -7,6 +7,7 @@ The engine trusts what this module returns.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,15 +56,11 @@ def load(path: str | Path) -> Scenario:
     return parse(read_yaml(source), source)
 
 
-_SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # LibYAML: 10x faster
-
-
-class _UniqueKeyLoader(_SafeLoader):  # type: ignore[misc,valid-type]
-    """Safe YAML that rejects a key given twice in one mapping.
+class _UniqueKeys:
+    """Safe YAML that rejects a key given twice in one mapping (a loader's mixin).
 
     Plain YAML keeps the last value, so a second ``heroes:`` side would silently replace
-    the first; here it is an error at the line of the repeat. LibYAML's parser when it is
-    installed (PyYAML's own otherwise): the same documents, the same errors.
+    the first; here it is an error at the line of the repeat.
     """
 
     def construct_mapping(self, node, deep=False):  # PyYAML hook
@@ -77,7 +74,41 @@ class _UniqueKeyLoader(_SafeLoader):  # type: ignore[misc,valid-type]
                     None, None, f"duplicate key '{key_node.value}' (first given on line "
                     f"{seen[ident] + 1}); each key may appear once", key_node.start_mark)
             seen[ident] = key_node.start_mark.line
-        return super().construct_mapping(node, deep)
+        return super().construct_mapping(node, deep)  # type: ignore[misc]
+
+
+class _PyUniqueKeyLoader(_UniqueKeys, yaml.SafeLoader):
+    """PyYAML's own parser: a deep document is a ``RecursionError``, said as such."""
+
+
+_FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_UniqueKeys, _FAST):  # type: ignore[misc,valid-type]
+    """LibYAML's parser when it is installed (10x faster): the same documents and errors.
+
+    Its composer recurses in C, where a deep document would crash the process
+    (``_loader_for`` keeps such a text away from it).
+    """
+
+
+C_SAFE_DEPTH = 1000  # flow brackets LibYAML's composer is trusted with (it crashed at 50,000)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _loader_for(text: str) -> type:
+    """LibYAML's loader, or PyYAML's own for a text that may nest past ``C_SAFE_DEPTH``.
+
+    Counted over every bracket, quoted or not: a text that only looks deep is parsed
+    more slowly, never refused for it.
+    """
+    depth = top = 0
+    for match in _BRACKETS.finditer(text):
+        depth += 1 if match.group() in "[{" else -1
+        top = max(top, depth)
+        if top > C_SAFE_DEPTH:
+            return _PyUniqueKeyLoader
+    return _UniqueKeyLoader
 
 
 MAX_COMBATANTS = 200  # in one scenario, copies counted: every fight reads all of them
@@ -109,7 +140,7 @@ def read_yaml(source: str) -> Any:
         line = raw[: exc.start].count(b"\n") + 1
         raise ScenarioError(source, [("", f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x} "
                                       f"on line {line}); save the file as UTF-8")]) from None
-    loader = _UniqueKeyLoader(text)
+    loader = _loader_for(text)(text)
     try:
         root = loader.get_single_node()
         _check_nodes(root, source)

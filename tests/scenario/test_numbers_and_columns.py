@@ -115,3 +115,20 @@ def test_an_os_error_where_nothing_ran_does_not_speak_of_resume(capsys, tmp_path
     result = fray(capsys, "batch", DUEL, "-n", "4", "-q", "--out", str(tmp_path / "o"))
     assert result.code == 1 and "No space left on device" in result.err
     assert "--resume" not in result.err
+
+
+@pytest.mark.parametrize("nest", ["[" * 100_000 + "]" * 100_000,
+                                  "{a: " * 50_000 + "1" + "}" * 50_000], ids=["lists", "maps"])
+def test_a_document_too_deep_for_libyaml_is_refused_not_crashed(tmp_path, nest):
+    """LibYAML's composer recurses in C (a segfault at 50,000 levels): such a text goes to
+    PyYAML's own parser, whose RecursionError is said as an error. In a child process, so
+    a crash fails this test and not the run."""
+    import subprocess
+
+    from helpers import FRAY_COMMAND
+
+    path = tmp_path / "deep.yaml"
+    path.write_text(f"x: {nest}\n")
+    done = subprocess.run([*FRAY_COMMAND, "validate", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and "YAML nested too deeply" in done.stderr, done
