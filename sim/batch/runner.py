@@ -399,9 +399,12 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int, An
     if state is not None and not os.path.lexists(part) and final.is_file() \
             and not final.is_symlink():  # stopped after publishing the rows, before the end
         os.replace(final, part)
-    if state is None or not os.path.lexists(part):
+    if state is None:
         raise FrayInputError(str(out_dir), [("", "no interrupted batch to resume here "
-                                             f"(no {STATE if state is None else part.name})")])
+                                             f"(no {STATE})")])
+    if not os.path.lexists(part):
+        raise files.cannot_resume(out_dir, f"its checkpoint is there but its rows "
+                                  f"({part.name}) are not")
     want = spec.identity()
     differ = [k for k in want if state.get(k) != want[k]]
     if differ == ["code"]:

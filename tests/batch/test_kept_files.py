@@ -190,3 +190,12 @@ def test_a_stop_between_publishing_and_clearing_resumes(capsys, tmp_path, stoppe
     assert result.code == 0, result.err
     assert (out / "encounters.csv").read_bytes() == rows
     assert (out / "summary.json").read_bytes() == summary
+
+
+def test_a_checkpoint_without_its_rows_cannot_resume(capsys, tmp_path, stopped):
+    _, state, _, _ = stopped
+    _lay(tmp_path / "out", b"", state)
+    (tmp_path / "out" / PART).unlink()
+    result = _resume(capsys, tmp_path / "out")
+    assert result.code == 2
+    assert "cannot resume: its checkpoint is there but its rows" in result.err
