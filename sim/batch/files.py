@@ -73,8 +73,13 @@ def atomic_path(path: Path) -> Iterator[Path]:
 @contextlib.contextmanager
 def atomic_open(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
     """``open(path, mode)`` for a streamed writer, published atomically when it closes."""
-    with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
+    with atomic_path(path) as tmp, open(tmp, mode, opener=_no_link, **kwargs) as handle:
         yield handle
+
+
+def _no_link(name: str, flags: int) -> int:
+    """``open``'s opener for a temporary file: a link swapped in for it is not followed."""
+    return os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o666)
 
 
 def write_bytes(path: Path, data: bytes) -> Path:
