@@ -15,20 +15,25 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
+import io
 import json
 import os
 import socket
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError
 
 RESULT_FILES = ("summary.json", "encounters.csv", "campaign.csv")  # campaign.csv: campaigns
 PART = ".encounters.csv.part"  # the rows of an unfinished batch (part_file names any)
 STATE = ".batch-state.json"
+MAX_SUMMARY_BYTES = 50_000_000  # a summary.json: 200 fighters' statistics, far below
 RESULTS_ROOT = Path("results")  # default home of outputs, relative to where fray runs
 
 
@@ -68,8 +73,13 @@ def atomic_path(path: Path) -> Iterator[Path]:
 @contextlib.contextmanager
 def atomic_open(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
     """``open(path, mode)`` for a streamed writer, published atomically when it closes."""
-    with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
+    with atomic_path(path) as tmp, open(tmp, mode, opener=_no_link, **kwargs) as handle:
         yield handle
+
+
+def _no_link(name: str, flags: int) -> int:
+    """``open``'s opener for a temporary file: a link swapped in for it is not followed."""
+    return os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o666)
 
 
 def write_bytes(path: Path, data: bytes) -> Path:
@@ -190,10 +200,11 @@ def _younger_than(path: Path, seconds: float) -> bool:
 
 def _holder(path: Path) -> tuple[int, str, str] | None:
     """``(pid, host, since)`` from a lock file, or None when it cannot be read."""
-    try:
-        pid, host, since = path.read_text().split(" ", 2)
+    try:  # checked: a FIFO planted as the lock would block a plain read forever
+        text = safefile.read_bytes(path, 4096, nofollow=True, what="lock").decode()
+        pid, host, since = text.split(" ", 2)
         return int(pid), host, since
-    except (OSError, ValueError):
+    except (FrayInputError, ValueError):
         return None
 
 
@@ -237,9 +248,11 @@ def finished_summary(folder: Path, rows_file: str = "encounters.csv") -> dict[st
     if not complete(folder) or not (folder / rows_file).exists():
         return None
     try:
-        return json.loads((folder / "summary.json").read_text())
-    except (OSError, ValueError):
+        summary = safefile.read_json(folder / "summary.json", MAX_SUMMARY_BYTES, nofollow=True,
+                                     what="summary")
+    except FrayInputError:
         return None
+    return summary if isinstance(summary, dict) else None
 
 
 def make_out_dir(folder: Path) -> None:
@@ -299,6 +312,20 @@ def claim_out_file(path: Path, force: bool) -> None:
         raise FrayInputError(str(path), [("", "file exists; use --force to overwrite it")])
 
 
+def check_writable(path: Path) -> None:
+    """Refuse ``path`` now if a file cannot be written there (before a play, not after it).
+
+    A temporary file is made beside it (as the write will) and removed at once.
+
+    Raises:
+        FrayInputError: its folder is missing, read-only or full.
+    """
+    try:
+        temporary(path).unlink()
+    except OSError as exc:
+        raise FrayInputError(str(path), [("", f"cannot write: {exc.strerror}")]) from None
+
+
 def write_out_file(path: Path, text: str) -> Path:
     """``write_text`` to a file the user named; a missing folder or no permission is bad input."""
     try:
@@ -308,22 +335,103 @@ def write_out_file(path: Path, text: str) -> Path:
 
 
 # ---------------------------------------------------------------------------- resume state
+MAX_STATE_BYTES = 1_000_000  # a checkpoint is a few hundred bytes
+MAX_PART_BYTES = 1 << 50  # no cap that a real batch could reach: the checks are the point
+KEPT: list[Path] = []  # folders where this process left a checkpoint: what an error can name
+
+
+def cannot_resume(folder: Path, why: str) -> FrayInputError:
+    """The refusal of a resume whose kept files are damaged or another batch's (exit 2)."""
+    return FrayInputError(str(folder), [("", f"cannot resume: {why}; start over with "
+                                              "--force")])
+
+
+def has_state(folder: Path) -> bool:
+    """Whether ``folder`` holds a checkpoint (sound or not: ``read_state`` judges it)."""
+    return os.path.lexists(folder / STATE)
+
+
 def read_state(folder: Path) -> dict[str, Any] | None:
-    """The state of an interrupted batch in ``folder``, or None."""
+    """The checkpoint of an interrupted batch in ``folder``, or None when there is none.
+
+    Read through ``safefile`` (no link followed, a regular file, a size and depth cap) and
+    checked for the fields a resume trusts.
+
+    Raises:
+        FrayInputError: "cannot resume: ..." for a checkpoint that is damaged.
+    """
     path = folder / STATE
-    if not path.exists():
+    if not has_state(folder):
         return None
-    return json.loads(path.read_text())
+    try:
+        state = safefile.read_json(path, MAX_STATE_BYTES, nofollow=True, what="checkpoint")
+    except FrayInputError as exc:
+        raise cannot_resume(folder, f"{STATE} is damaged ({exc.problems[0][1]})") from None
+    if not isinstance(state, dict):
+        raise cannot_resume(folder, f"{STATE} is damaged (not a JSON object)")
+    for key in ("rows", "bytes"):
+        if type(state.get(key)) is not int or state[key] < 0:
+            raise cannot_resume(folder, f"{STATE} is damaged ({key!r} is not a count)")
+    if not isinstance(state.get("sha256"), str):
+        raise cannot_resume(folder, f"{STATE} is damaged (no digest of the kept rows)")
+    return state
 
 
 def write_state(folder: Path, state: dict[str, Any]) -> None:
     """Record how far the batch in ``folder`` got (atomically, after every chunk)."""
     write_json(folder / STATE, state)
+    if folder not in KEPT:
+        KEPT.append(folder)
 
 
 def clear_state(folder: Path) -> None:
     """Forget the state of a batch that finished (or that starts over)."""
     (folder / STATE).unlink(missing_ok=True)
+    if folder in KEPT:
+        KEPT.remove(folder)
+
+
+def open_part(part: Path, size: int) -> IO[bytes]:
+    """The part file to write rows to: a new one (``size`` 0), or the kept one to continue.
+
+    A new one is made with ``O_EXCL | O_NOFOLLOW`` (a link planted under its name is removed,
+    never written through); a kept one is opened without following a link, and only if it
+    is a regular file (``safefile``).
+    """
+    if not size:
+        return safefile.create_new(part)
+    return safefile.open_existing(part, MAX_PART_BYTES, "part file")
+
+
+def kept_digest(part: Path, state: dict[str, Any]) -> Any:
+    """The SHA-256 of the kept bytes of ``part``, checked against the checkpoint's.
+
+    Returned (a ``hashlib`` object) so the batch goes on hashing what it appends.
+
+    Raises:
+        FrayInputError: "cannot resume: ..." for a part file that is a link or not a
+            regular file, shorter than the checkpoint says, or whose kept bytes changed.
+    """
+    try:
+        handle = safefile.open_read(part, MAX_PART_BYTES, nofollow=True, what="part file")
+    except FrayInputError as exc:
+        raise cannot_resume(part.parent, f"{part.name}: {exc.problems[0][1]}") from None
+    digest = hashlib.sha256()
+    with handle:
+        left = state["bytes"]
+        while left > 0:
+            block = handle.read(min(left, 1 << 14))  # small blocks: memory stays flat
+            if not block:
+                raise cannot_resume(part.parent, f"{part.name} holds {state['bytes'] - left} "
+                                    f"bytes, fewer than the {state['bytes']} its checkpoint "
+                                    "recorded")
+            digest.update(block)
+            left -= len(block)
+    if digest.hexdigest() != state["sha256"]:
+        raise cannot_resume(part.parent, f"the rows kept in {part.name} changed since its "
+                            "checkpoint (their digest differs): the file was edited or "
+                            "damaged")
+    return digest
 
 
 def checked_rows(part: Path, state: dict[str, Any], columns: list[str]
@@ -331,18 +439,14 @@ def checked_rows(part: Path, state: dict[str, Any], columns: list[str]
     """The complete rows of an interrupted batch's part file, checked against its checkpoint.
 
     Streamed: one line in memory at a time, whatever the size of the file. Refused with
-    the reason (``FrayInputError``, before the first row for a short file or a header of
-    other columns, after the last for a row count that differs: what was folded from them
-    is then thrown away): a file shorter than the checkpoint says, a header of other columns
-    (another version or batch), text that is not UTF-8, or a row count that does not match.
+    the reason (``cannot_resume``, before the first row for a header of other columns,
+    at the row for a row cut short or of another width, after the last for a row count
+    that differs: what was folded from them is then thrown away): text that is not UTF-8
+    or holds NUL bytes, a checkpoint that ends inside a row, or a row count that does not
+    match. ``kept_digest`` has checked the bytes themselves first.
     """
     def refuse(why: str) -> FrayInputError:
-        return FrayInputError(str(part.parent), [("", f"cannot resume: {why}; start over "
-                                                 "with --force")])
-
-    if part.stat().st_size < state["bytes"]:
-        raise refuse(f"{part.name} holds {part.stat().st_size} bytes, fewer than the "
-                     f"{state['bytes']} its checkpoint recorded")
+        return cannot_resume(part.parent, why)
 
     def lines(handle: IO[bytes]) -> Iterator[str]:  # up to the checkpoint's byte
         left = state["bytes"]
@@ -351,19 +455,27 @@ def checked_rows(part: Path, state: dict[str, Any], columns: list[str]
             if not line:
                 return
             left -= len(line)
+            if not line.endswith(b"\n"):
+                raise refuse(f"its checkpoint ends inside a row of {part.name}")
             try:
                 yield line.decode()
             except UnicodeDecodeError:
                 raise refuse(f"{part.name} is not the text it should be") from None
 
-    with open(part, "rb") as handle:
+    with safefile.open_read(part, MAX_PART_BYTES, nofollow=True, what="part file") as handle:
         text = lines(handle)
-        if next(csv.reader(text), None) != columns:
-            raise refuse(f"{part.name} has other columns than this batch writes")
-        rows = 0
-        for row in csv.DictReader(text, fieldnames=columns):
-            rows += 1
-            yield row
+        try:
+            if next(csv.reader(text), None) != columns:
+                raise refuse(f"{part.name} has other columns than this batch writes")
+            rows = 0
+            for values in csv.reader(text):
+                if len(values) != len(columns):
+                    raise refuse(f"row {rows + 1} of {part.name} has {len(values)} values, "
+                                 f"not {len(columns)}")
+                rows += 1
+                yield dict(zip(columns, values, strict=True))
+        except csv.Error as exc:
+            raise refuse(f"{part.name} is not the CSV it should be ({exc})") from None
     if rows != state["rows"]:
         raise refuse(f"{part.name} holds {rows} complete rows, its checkpoint {state['rows']}")
 
@@ -375,16 +487,28 @@ def part_file(rows_file: str = "encounters.csv") -> str:
 
 def publish_rows(folder: Path, name: str = "encounters.csv") -> Path:
     """Rename the finished part file to ``name`` (atomic, like every write)."""
-    final = folder / name
-    os.replace(folder / part_file(name), final)
+    final, part = folder / name, folder / part_file(name)
+    if not stat.S_ISREG(part.lstat().st_mode):  # swapped for a link while the batch ran
+        raise FrayInputError(str(part), [("", "is no longer the file this batch wrote (a link "
+                                              "or another kind of file); nothing published")])
+    os.replace(part, final)
     return final
 
 
 # ---------------------------------------------------------------------------- parquet
 def csv_header(path: Path) -> list[str]:
     """The first row of a CSV file."""
-    with open(path, newline="") as handle:
+    with read_rows_file(path) as handle:
         return next(csv.reader(handle))
+
+
+def read_rows_file(path: Path) -> IO[str]:
+    """A finished rows file (``encounters.csv``) of fray's own, opened to read as CSV text.
+
+    Through ``safefile``: no link followed, a regular file only.
+    """
+    raw = safefile.open_read(path, MAX_PART_BYTES, nofollow=True, what="rows file")
+    return io.TextIOWrapper(raw, encoding="utf-8", newline="")
 
 
 def write_parquet(out_dir: Path) -> Path:

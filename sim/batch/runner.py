@@ -22,7 +22,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from operator import itemgetter
@@ -37,21 +38,14 @@ from sim.core.seeds import encounter_seed
 from sim.results.fighters import fighter_columns
 from sim.results.tally import Tally
 from sim.scenario.errors import FrayInputError
-from sim.scenario.specs import Scenario
-
-# deaths counts every death to the end of the scene: deaths_in_fight + deaths_after, and
-# deaths_after = deaths_after_tended + deaths_after_untended (who was tended: the scenario's
-# ``aftermath: {tend: ...}``, nobody after a draw; docs/deaths.md)
-SIDE_COLUMNS = ("standing", "out", "deaths", "deaths_in_fight", "deaths_after", "fled",
-                "surrendered", "attacks", "hits", "damaging_hits", "damage", "out_rounds",
-                "deaths_after_tended", "deaths_after_untended")
+from sim.scenario.specs import Scenario, side_columns
 
 
 def columns(scenario: Scenario) -> list[str]:
     """The header of ``encounters.csv`` for a scenario."""
     cols = ["index", "seed", "winner", "rounds", "first_casualty_round"]
     for side in scenario.side_names:
-        cols += [f"{side}_{c}" for c in SIDE_COLUMNS]
+        cols += side_columns(side)
     for name, _ in fighters(scenario):
         cols += fighter_columns(name)
     return cols
@@ -121,7 +115,7 @@ def fold_csv(path: Path, scenario: Any, ruleset: str, seed: int, work: Work | No
              ) -> Any:
     """The tally of a finished rows file, streamed (one row in memory at a time)."""
     work = work or ENCOUNTERS
-    with open(path, newline="") as handle:
+    with files.read_rows_file(path) as handle:
         return fold_rows(work.new_tally(scenario, ruleset, seed), csv.DictReader(handle))
 
 
@@ -317,37 +311,46 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
         return tally
     out_dir.mkdir(parents=True, exist_ok=True)
     with files.locked(out_dir):  # one writer per folder
-        done, size = 0, 0
+        done, size, digest = 0, 0, hashlib.sha256()
         if resume:
-            done, size = _recover(spec, out_dir, tally)
+            done, size, digest = _recover(spec, out_dir, tally)
             if done:
                 progress(done)
         else:
             files.clear_state(out_dir)  # a batch started over (--force) forgets the old one
-        _stream(spec, out_dir, tally, progress, done, size)
-        files.publish_rows(out_dir, spec.work.rows_file)
+        _stream(spec, out_dir, tally, progress, done, size, digest)
+        # summary.json before the rows are published: a write that fails (a full disk)
+        # leaves the part file and its checkpoint, which --resume finishes
         files.write_json(out_dir / "summary.json", tally.summary())
+        files.publish_rows(out_dir, spec.work.rows_file)
         files.clear_state(out_dir)
     return tally
 
 
 def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, done: int,
-            size: int) -> None:
+            size: int, digest: Any) -> None:
     """Append the chunks from ``done`` on to the ``.part`` file, a checkpoint after each.
 
-    ``size`` is the number of bytes of it to keep (0: a new file, starting with the header).
+    ``size`` is the number of bytes of it to keep (0: a new file, starting with the header),
+    ``digest`` the SHA-256 of those bytes, which every checkpoint records for what it keeps.
     Stopped by Ctrl-C, it keeps the chunks that finish while the running ones are waited
     for (those that follow the kept rows without a gap), then lets the interrupt go on.
     """
     part = out_dir / files.part_file(spec.work.rows_file)
-    handle = open(part, "r+b" if size else "wb")  # noqa: SIM115 - closed on every path
+    handle = files.open_part(part, size)
+    pending: dict[int, Any] = {}  # bytes kept -> their digest, once the checkpoint may say so
 
     def keep(chunk: ChunkResult) -> int:
-        nonlocal done, size
+        nonlocal done, size, digest
+        grown = digest.copy()
+        grown.update(chunk.text)
         end = size + handle.write(chunk.text)
         handle.flush()
-        files.write_state(out_dir, {**spec.identity(), "rows": done + chunk.rows, "bytes": end})
-        done, size = done + chunk.rows, end  # only once the checkpoint says so
+        pending.clear()  # the digests on either side of this checkpoint (memory stays flat)
+        pending.update({size: digest, end: grown})
+        files.write_state(out_dir, {**spec.identity(), "rows": done + chunk.rows, "bytes": end,
+                                    "sha256": grown.hexdigest()})
+        done, size, digest = done + chunk.rows, end, grown  # only once the checkpoint says so
         tally.merge(chunk.tally)
         return chunk.rows
 
@@ -355,7 +358,9 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
         handle.truncate(size)  # drop a half-written tail left by a kill
         handle.seek(size)
         if not size:
-            size = handle.write(csv_text([], spec.work.columns(spec.scenario), header=True))
+            header = csv_text([], spec.work.columns(spec.scenario), header=True)
+            size = handle.write(header)
+            digest.update(header)
         with iter_rows(spec, done, run_chunk_packed) as chunks:
             try:
                 for chunk in chunks:
@@ -365,6 +370,7 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
                     state = files.read_state(out_dir)  # the checkpoint is the truth: the
                     if state is not None:  # stop may have cut ``keep`` short either side
                         done, size = state["rows"], state["bytes"]
+                        digest = pending.get(size, digest)
                     handle.seek(size)  # a chunk cut off while written: its bytes go (a
                     handle.truncate()  # resume reads only up to the checkpoint anyway)
                     for chunk in chunks.drain(done):
@@ -375,19 +381,30 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
                 raise
     except BaseException:
         handle.close()
-        if not (out_dir / STATE).exists():  # not one chunk finished: nothing worth keeping
+        if not files.has_state(out_dir):  # not one chunk finished: nothing worth keeping
             part.unlink(missing_ok=True)
         raise
     handle.close()
 
 
-def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
-    """Fold the complete rows of an interrupted batch; return ``(rows, bytes)`` kept."""
+def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int, Any]:
+    """Fold the complete rows of an interrupted batch; return ``(rows, bytes, digest)`` kept.
+
+    The kept bytes must have the checkpoint's digest, and every row the index and the seed
+    it was run with; anything else is refused ("cannot resume: ...", exit 2).
+    """
     state = files.read_state(out_dir)
     part = out_dir / files.part_file(spec.work.rows_file)
-    if state is None or not part.exists():
+    final = out_dir / spec.work.rows_file
+    if state is not None and not os.path.lexists(part) and final.is_file() \
+            and not final.is_symlink():  # stopped after publishing the rows, before the end
+        os.replace(final, part)
+    if state is None:
         raise FrayInputError(str(out_dir), [("", "no interrupted batch to resume here "
-                                             "(no .batch-state.json)")])
+                                             f"(no {STATE})")])
+    if not os.path.lexists(part):
+        raise files.cannot_resume(out_dir, f"its checkpoint is there but its rows "
+                                  f"({part.name}) are not")
     want = spec.identity()
     differ = [k for k in want if state.get(k) != want[k]]
     if differ == ["code"]:
@@ -399,8 +416,26 @@ def _recover(spec: BatchSpec, out_dir: Path, tally: Tally) -> tuple[int, int]:
                            if k != "code")
         raise FrayInputError(str(out_dir), [("", f"the interrupted batch differs ({detail}); "
                                              "resume with the same scenario and options")])
-    fold_rows(tally, files.checked_rows(part, state, spec.work.columns(spec.scenario)))
-    return state["rows"], state["bytes"]
+    digest = files.kept_digest(part, state)
+    rows = files.checked_rows(part, state, spec.work.columns(spec.scenario))
+    try:
+        fold_rows(tally, _in_order(rows, spec.seed, part))
+    except (ValueError, TypeError, KeyError, ArithmeticError) as exc:
+        raise files.cannot_resume(out_dir, f"a row of {part.name} holds a value no batch "
+                                  f"writes ({type(exc).__name__}: {str(exc)[:80]})") from None
+    files.KEPT.append(out_dir)  # a checkpoint this run resumes: kept if it fails
+    return state["rows"], state["bytes"], digest
+
+
+def _in_order(rows: Iterable[dict[str, str]], seed: int, part: Path
+              ) -> Iterator[dict[str, str]]:
+    """``rows``, each checked to be the next index, run with that index's seed."""
+    for k, row in enumerate(rows):
+        if row["index"] != str(k) or row["seed"] != str(encounter_seed(seed, k)):
+            raise files.cannot_resume(part.parent, f"row {k + 1} of {part.name} is not "
+                                      f"encounter {k} with its seed (index {row['index'][:20]!r},"
+                                      f" seed {row['seed'][:24]!r}): rows were moved or edited")
+        yield row
 
 
 def csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:

@@ -24,6 +24,7 @@ from sim.report.charts import sweep_chart
 from sim.report.html import sweep_html
 from sim.scenario import Scenario, parse, read_yaml
 from sim.scenario.errors import FrayInputError, ScenarioError, field_path, unknown
+from sim.scenario.loader import MAX_NUMBER_CHARS
 
 EXAMPLE = "sides.bandits[0].count=1..6"
 MAX_VALUES = 1000
@@ -37,6 +38,7 @@ def _bad(where: str, message: str) -> FrayInputError:
 
 def parse_path(path: str) -> list[Step]:
     """``sides.bandits[0].count`` -> ``['sides', 'bandits', 0, 'count']``."""
+    _refuse_long_numbers(path, path)
     steps: list[Step] = []
     for part in path.split("."):
         m = _PART.fullmatch(part.strip())
@@ -48,8 +50,16 @@ def parse_path(path: str) -> list[Step]:
     return steps
 
 
+def _refuse_long_numbers(text: str, path: str) -> None:
+    """A number longer than a scenario may hold is refused (Python reads none past 4,300)."""
+    if re.search(rf"\d{{{MAX_NUMBER_CHARS + 1},}}", text):
+        raise _bad(path, f"a number of more than {MAX_NUMBER_CHARS} digits; a number in a "
+                         "scenario has at most that many")
+
+
 def parse_values(text: str, path: str) -> list[Any]:
     """``1..6`` (whole numbers, both ends included) or ``a,b,c`` (each read as YAML)."""
+    _refuse_long_numbers(text, path)
     m = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
     if m:
         a, b = int(m.group(1)), int(m.group(2))

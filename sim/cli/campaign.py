@@ -189,6 +189,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
                             seed, tuple(wanted), menu=begun.menu)
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
+    player.answers = records.Recorder(record_file, record)  # each answer kept as given
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]
 
@@ -228,6 +229,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
         raise
     click.echo(ending_text(camp, result, fmt).rstrip("\n"))
     story.append(ending_text(camp, result, "markdown"))
+    records.note_unused(replay_file, begun.answers)
     records.write(record_file, record, player.answers)
     _journal(journal, story)
 

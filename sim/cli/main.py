@@ -17,6 +17,7 @@ import sys
 import click
 
 from sim import __version__
+from sim.batch import files
 from sim.batch.executors import SIGNALLED, STOPS_ASKED, say
 from sim.cli.authoring import map_command, new_command, scenarios_command, schema_command
 from sim.cli.batch import batch
@@ -99,6 +100,7 @@ def main() -> None:
 
 
 def _main() -> None:
+    files.KEPT.clear()  # the checkpoints this run leaves (an error names them)
     try:
         cli.main(prog_name="fray", standalone_mode=False)
     except FrayInputError as exc:
@@ -119,8 +121,11 @@ def _main() -> None:
         if os.environ.get("FRAY_DEBUG"):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
-        say(f"error: {where}{exc.strerror or exc}; what finished is kept (an interrupted "
-            "batch resumes with --resume once this is fixed)")
+        kept = [str(folder) for folder in files.KEPT if files.has_state(folder)]
+        # --resume is named only where a batch of this run left a checkpoint to resume
+        hint = (f"; the finished part is kept in {', '.join(kept)}: once this is fixed, the "
+                "same command plus --resume continues it" if kept else "")
+        say(f"error: {where}{exc.strerror or exc}{hint}")
         sys.exit(1)
     except Exception as exc:  # an unexpected failure: exit 1 with a short message
         if os.environ.get("FRAY_DEBUG"):

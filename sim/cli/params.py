@@ -131,9 +131,24 @@ def workers_option() -> Decorator:
                         help="Worker processes (default: all cores).")
 
 
+class FolderPath(click.Path):
+    """``--out DIR``: a folder, never the empty name (``Path('')`` is the current folder)."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        """Refuse ``''`` (and blanks), which would write into the current folder."""
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty folder name; name a folder (--out . for the current one)",
+                      param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def out_option(default: str) -> Decorator:
     """``--out DIR``, with the default folder described in the help."""
-    return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+    return click.option("--out", "out_dir", type=FolderPath(),
                         help=f"Output folder (default: {default}).")
 
 

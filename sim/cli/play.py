@@ -292,6 +292,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
                     minds=dict.fromkeys(played, player))
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
                             begun.seed, tuple(played), menu=begun.menu)
+    player.answers = records.Recorder(record_file, record)  # each answer kept as given
     try:
         enc.run()
     except KeyboardInterrupt:
@@ -302,6 +303,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
         _keep(record_file, record, player.answers, log_file, enc)
         raise
     player.show_log(enc)
+    records.note_unused(replay_file, begun.answers)
     _keep(record_file, record, player.answers, log_file, enc)
     if html_file is not None:
         files.write_out_file(html_file, replay.fight_page(scenario, enc.log or []))

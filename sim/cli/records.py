@@ -15,12 +15,13 @@ with that list. ``code`` is the digest of fray's own code that made it
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsIndex
 
 import click
 
@@ -28,12 +29,14 @@ from sim.batch import files
 from sim.batch.executors import say
 from sim.batch.runner import code_digest
 from sim.rulesets import registry
+from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError, unknown
 
 # each kind: the key naming what was played, the command that writes it, what it names
 KINDS = {"play": ("scenario", "fray play", "scenario"),
          "campaign": ("campaign", "fray campaign --play", "campaign")}
 SUFFIX = ".record.json"
+MAX_RECORD_BYTES = 20_000_000  # a long fight's answers take some kilobytes
 MENU = 2
 """The menu a record's answers were given to: 2, the two-step menu (a short first menu, the
 details of a group in a second, ``menus.top``); a record without ``menu`` is of the one long
@@ -60,11 +63,57 @@ class Record:
     menu: int = MENU  # the menu the answers are to (``MENU``)
 
     def document(self, answers: Sequence[str]) -> dict[str, Any]:
-        """The record as written, with ``answers``."""
+        """The record as written, with ``answers`` and the ``check`` of what decides the fight."""
         key = KINDS[self.kind][0]
-        return {"kind": self.kind, key: self.name, "digest": self.digest,
-                "ruleset": self.ruleset, "seed": self.seed, "as": list(self.played),
-                "menu": self.menu, "code": code_digest(), "answers": list(answers)}
+        doc = {"kind": self.kind, key: self.name, "digest": self.digest,
+               "ruleset": self.ruleset, "seed": self.seed, "as": list(self.played),
+               "menu": self.menu, "code": code_digest(), "answers": list(answers)}
+        return {**doc, "check": check(doc)}
+
+
+CHECKED = ("seed", "ruleset", "as", "answers")
+"""The fields a record's ``check`` holds a digest of, one each: what decides the fight."""
+
+
+def check(doc: dict[str, Any]) -> dict[str, str]:
+    """A short SHA-256 of each of a record's ``CHECKED`` fields, as JSON.
+
+    One per field, so that a replay of an edited record names what was changed.
+    """
+    return {k: hashlib.sha256(json.dumps(doc.get(k), sort_keys=True).encode()).hexdigest()[:16]
+            for k in CHECKED}
+
+
+class Recorder(list[str]):
+    """A play's answers, each written to its record as it is given (and taken back).
+
+    A play killed at any moment keeps the answers given so far, and replays up to there;
+    the record is rewritten atomically (``files.write_json``) at each change.
+    """
+
+    def __init__(self, path: Path | None, record: Record):
+        super().__init__()
+        self.path, self.record = path, record
+        self._save()
+
+    def _save(self) -> None:
+        if self.path is not None:
+            try:
+                files.write_json(self.path, self.record.document(self))
+            except OSError as exc:
+                raise FrayInputError(str(self.path), [("", f"cannot write the record: "
+                                                           f"{exc.strerror}")]) from None
+
+    def append(self, answer: str) -> None:
+        """Keep ``answer``, on disk at once."""
+        super().append(answer)
+        self._save()
+
+    def pop(self, index: SupportsIndex = -1) -> str:
+        """Take an answer back (a refused one), on disk at once."""
+        answer = super().pop(index)
+        self._save()
+        return answer
 
 
 def options(beside: str) -> Decorator:
@@ -159,6 +208,7 @@ def claim(record_file: Path | None, journal: Path | None, journal_option: str,
     for path in (journal, record_file):
         if path is not None:
             files.claim_out_file(path, force)
+            files.check_writable(path)  # before the fight, not after it
     return record_file
 
 
@@ -188,12 +238,7 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
             JSON, of the other command, of another file (or of this one before it
             changed), or a field missing or of the wrong kind.
     """
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FrayInputError(str(path), [("", f"cannot read the record: {exc}")]) from None
-    except ValueError as exc:
-        raise FrayInputError(str(path), [("", f"not a record (not JSON: {exc})")]) from None
+    doc = safefile.read_json(path, MAX_RECORD_BYTES, what="record")
     if not isinstance(doc, dict):
         raise FrayInputError(str(path), [("", "not a record: expected a JSON object with "
                                               "kind, digest, ruleset, seed, as and answers")])
@@ -242,6 +287,14 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
                         f"does not know (it knows 1, the one long list, and {MENU}, the "
                         "two-step menu)")
     bad.raise_any()
+    if "check" in doc:  # records made before it have none
+        stored = doc["check"] if isinstance(doc["check"], dict) else {}
+        for k, value in check(doc).items():
+            if stored.get(k) != value:
+                bad.add(k, "changed since the record was written (its check differs): the "
+                           "replay would be another fight than the one recorded; to replay "
+                           "it as edited, remove the record's 'check'")
+        bad.raise_any()
     if doc.get("code") != code_digest():  # a warning, not a refusal: the record may still do
         made = (f"by another version of fray (code {_short(doc['code'])}, this one "
                 f"{code_digest()!r})" if "code" in doc else "by a version of fray that did "
@@ -249,6 +302,20 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
         say(f"note: {path}: recorded {made}; a rule changed since can make this replay "
             "a different fight from the one recorded")
     return Record(kind, name, digest, ruleset, seed, tuple(played), tuple(answers), menu)
+
+
+def note_unused(replay_file: Path | None, answers: Iterator[str] | None) -> None:
+    """After a replay's fight: say how many of its record's answers were never asked for.
+
+    A record with answers past the end of its fight (edited, or of another fight) would
+    otherwise pass in silence. A script on standard input is not read to its end.
+    """
+    if replay_file is None or answers is None:
+        return
+    left = sum(1 for _ in answers)
+    if left:
+        say(f"note: {replay_file}: the fight ended with {left} of the record's answers not "
+            "asked for; they were ignored")
 
 
 def write(path: Path | None, record: Record, answers: Sequence[str]) -> None:

@@ -13,7 +13,7 @@ from sim.core.engine import run_encounter
 from sim.report import battlemap, replay
 from sim.report.log import FORMATS, render
 from sim.rulesets import registry
-from sim.scenario.errors import FrayInputError, ScenarioError
+from sim.scenario.errors import FrayInputError
 
 EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
 
@@ -80,7 +80,7 @@ def validate(scenario_files):
     for path in scenario_files:
         try:
             params.load_scenario_or_campaign(path)
-        except ScenarioError as exc:
+        except FrayInputError as exc:  # a scenario, a campaign or the file itself
             bad += 1
             click.echo(exc.render(), err=True)
         else:

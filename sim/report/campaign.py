@@ -11,6 +11,7 @@ from rich.table import Table
 
 from sim.core.words import count
 from sim.report.log import render
+from sim.report.markdown import escaped_names
 from sim.results.lethality import names_text, tied
 from sim.results.stats import FEW
 
@@ -141,7 +142,13 @@ def _clears(best: list[str], worst: list[str], clear: dict[str, float]) -> str:
 
 
 def compare_markdown(summaries: list[dict[str, Any]], chart: bool = True) -> str:
-    """``report.md`` of a campaign compare: the answer first, then the numbers."""
+    """``report.md`` of a campaign compare: the answer first, then the numbers.
+
+    The user's names (the campaign's, the party's, the stages') are escaped.
+    """
+    names = {d.get(k) for d in summaries for k in ("name", "party")}
+    names |= {s.get("scenario") for d in summaries for s in d["stages"]}
+    summaries = escaped_names(summaries, {n for n in names if isinstance(n, str)})
     first = summaries[0]
     clear = {d["ruleset"]: d["p_clear"]["value"] for d in summaries}
     best, worst = tied(clear, max), tied(clear, min)  # a tie names every ruleset in it

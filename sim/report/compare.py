@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.report import deaths, glance, reproduce
+from sim.report.markdown import escaped_names, lethality_names
 from sim.report.numbers import mean_text, rate_text
 from sim.results.lethality import MIN_EVENTS, names_text
 
@@ -351,7 +352,9 @@ def report_markdown(doc: dict[str, Any], charts: bool = True) -> str:
     """``report.md``: answer, verdict, side-by-side tables, charts, survival, methods.
 
     The answer holds its small tables (``sim.report.glance``) after its first paragraph.
+    The user's names are escaped (``sim.report.markdown``): a name is never markup.
     """
+    doc = escaped_names(doc, lethality_names(doc), texts=("text",))
     lines = [f"# Lethality: {doc.get('scenario_name', doc['scenario'])}", ""]
     paragraphs = answer(doc)
     lines += [paragraph_markdown(*paragraphs[0]), ""]

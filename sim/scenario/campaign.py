@@ -132,7 +132,8 @@ def parse_campaign(data: Any, source: str = "<campaign>") -> Campaign:
     except ValidationError as exc:
         raise ScenarioError(source, pydantic_problems(exc, CampaignModel)) from None
     problems: list[tuple[str, str]] = []
-    stages = [_stage(stage, i, source) for i, stage in enumerate(model.stages)]
+    read: dict[Path, Scenario | ScenarioError] = {}  # each stage file read once
+    stages = [_stage(stage, i, source, read) for i, stage in enumerate(model.stages)]
     ruleset = model.ruleset or stages[0].scenario.ruleset
     if ruleset not in registry.names():
         problems.append(("ruleset", unknown("ruleset", ruleset, registry.names())))
@@ -143,16 +144,26 @@ def parse_campaign(data: Any, source: str = "<campaign>") -> Campaign:
                     stages=tuple(stages), fled_rejoin=model.fled_rejoin)
 
 
-def _stage(stage: StageModel, i: int, source: str) -> StageSpec:
-    """Load one stage's scenario: a file next to the campaign, or the inline mapping."""
+def _stage(stage: StageModel, i: int, source: str,
+           read: dict[Path, Scenario | ScenarioError]) -> StageSpec:
+    """Load one stage's scenario: a file next to the campaign, or the inline mapping.
+
+    ``read``: the stage files read so far, each with its scenario or its error (a campaign
+    of 20,000 stages naming one file reads it once).
+    """
     if isinstance(stage.scenario, str):
         path = Path(source).parent / stage.scenario
-        try:
-            scenario = load(path)
-        except ScenarioError as exc:  # name the campaign's field, then the stage file's
+        if path not in read:
+            try:
+                read[path] = load(path)
+            except ScenarioError as exc:
+                read[path] = exc
+        scenario = read[path]
+        if isinstance(scenario, ScenarioError):  # name the campaign's field, then the file's
             raise ScenarioError(source, [
-                (f"stages[{i}].scenario", f"{exc.source}: {field + ': ' if field else ''}{msg}")
-                for field, msg in exc.problems]) from None
+                (f"stages[{i}].scenario",
+                 f"{scenario.source}: {field + ': ' if field else ''}{msg}")
+                for field, msg in scenario.problems])
         return StageSpec(scenario, stage.rest, scenario.slug)
     where = f"{source}: stages[{i}].scenario"
     scenario = parse(stage.scenario, where)

@@ -7,7 +7,7 @@ The engine trusts what this module returns.
 
 from __future__ import annotations
 
-import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,8 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from sim.rulesets import registry
-from sim.scenario.errors import ScenarioError, pydantic_problems, unknown
+from sim.scenario import safefile
+from sim.scenario.errors import FrayInputError, ScenarioError, pydantic_problems, unknown
 from sim.scenario.models import MapModel, ScenarioModel, scenario_model
 from sim.scenario.specs import (
     AftermathSpec,
@@ -27,6 +28,7 @@ from sim.scenario.specs import (
     SideSpec,
     Skills,
     Traits,
+    side_columns,
 )
 
 DEFAULT_NODE = "field"
@@ -54,8 +56,8 @@ def load(path: str | Path) -> Scenario:
     return parse(read_yaml(source), source)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """Safe YAML that rejects a key given twice in one mapping.
+class _UniqueKeys:
+    """Safe YAML that rejects a key given twice in one mapping (a loader's mixin).
 
     Plain YAML keeps the last value, so a second ``heroes:`` side would silently replace
     the first; here it is an error at the line of the repeat.
@@ -72,40 +74,64 @@ class _UniqueKeyLoader(yaml.SafeLoader):
                     None, None, f"duplicate key '{key_node.value}' (first given on line "
                     f"{seen[ident] + 1}); each key may appear once", key_node.start_mark)
             seen[ident] = key_node.start_mark.line
-        return super().construct_mapping(node, deep)
+        return super().construct_mapping(node, deep)  # type: ignore[misc]
+
+
+class _PyUniqueKeyLoader(_UniqueKeys, yaml.SafeLoader):
+    """PyYAML's own parser: a deep document is a ``RecursionError``, said as such."""
+
+
+_FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_UniqueKeys, _FAST):  # type: ignore[misc,valid-type]
+    """LibYAML's parser when it is installed (10x faster): the same documents and errors.
+
+    Its composer recurses in C, where a deep document would crash the process
+    (``_loader_for`` keeps such a text away from it).
+    """
+
+
+C_SAFE_DEPTH = 1000  # flow brackets LibYAML's composer is trusted with (it crashed at 50,000)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _loader_for(text: str) -> type:
+    """LibYAML's loader, or PyYAML's own for a text that may nest past ``C_SAFE_DEPTH``.
+
+    Counted over every bracket, quoted or not: a text that only looks deep is parsed
+    more slowly, never refused for it.
+    """
+    depth = top = 0
+    for match in _BRACKETS.finditer(text):
+        depth += 1 if match.group() in "[{" else -1
+        top = max(top, depth)
+        if top > C_SAFE_DEPTH:
+            return _PyUniqueKeyLoader
+    return _UniqueKeyLoader
 
 
 MAX_COMBATANTS = 200  # in one scenario, copies counted: every fight reads all of them
 MAX_NAME = 80  # characters of a side's or a fighter's name (tables and CSV headers)
 MAX_FILE_BYTES = 2_000_000  # a scenario or campaign file: far below this
 MAX_EXPANDED_NODES = 200_000  # YAML nodes once aliases are expanded (an alias bomb: billions)
+MAX_METRES = 100_000.0  # an edge's length: 100 km is no battlefield (sums stay finite)
+MAX_NUMBER_CHARS = 40  # a number's digits: Python refuses ints past 4,300 (ValueError)
+NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 
 
 def read_yaml(source: str) -> Any:
     """Read a YAML file, turning every way it can fail into a ``ScenarioError``.
 
-    Only a regular file of at most ``MAX_FILE_BYTES`` is read (a FIFO or a device never
-    is), and a document whose aliases expand past ``MAX_EXPANDED_NODES`` nodes is refused
-    before it is built.
+    Only a regular file of at most ``MAX_FILE_BYTES`` is read (``safefile``: a FIFO or a
+    device never is); the text is parsed once, with LibYAML when it is installed, and a
+    document whose aliases expand past ``MAX_EXPANDED_NODES`` nodes, or with a number of
+    more than ``MAX_NUMBER_CHARS`` characters, is refused before it is built.
     """
-    path = Path(source)
     try:
-        if path.exists() and not path.is_dir() and not path.is_file():
-            raise ScenarioError(source, [("", "not a regular file (a pipe or a device); "
-                                          "name a scenario file")])
-        if path.is_file() and path.stat().st_size > MAX_FILE_BYTES:
-            raise ScenarioError(source, [("", f"larger than {MAX_FILE_BYTES:,} bytes; no "
-                                          "scenario needs that much")])
-    except OSError as exc:
-        raise ScenarioError(source, [("", f"cannot read file: {exc.strerror}")]) from None
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioError(source, [("", "file not found")]) from None
-    except IsADirectoryError:
-        raise ScenarioError(source, [("", "is a directory, not a scenario file")]) from None
-    except OSError as exc:
-        raise ScenarioError(source, [("", f"cannot read file: {exc.strerror}")]) from None
+        raw = safefile.read_bytes(source, MAX_FILE_BYTES, what="scenario file")
+    except FrayInputError as exc:
+        raise ScenarioError(exc.source, exc.problems) from None
     if b"\x00" in raw:
         raise ScenarioError(source, [("", "not a text file (binary data); expected YAML")])
     try:
@@ -114,9 +140,11 @@ def read_yaml(source: str) -> Any:
         line = raw[: exc.start].count(b"\n") + 1
         raise ScenarioError(source, [("", f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x} "
                                       f"on line {line}); save the file as UTF-8")]) from None
+    loader = _loader_for(text)(text)
     try:
-        _check_expansion(yaml.compose(text, Loader=_UniqueKeyLoader), source)
-        return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass
+        root = loader.get_single_node()
+        _check_nodes(root, source)
+        return None if root is None else loader.construct_document(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
@@ -125,10 +153,16 @@ def read_yaml(source: str) -> Any:
         raise ScenarioError(source, [("", f"YAML error: {exc}")]) from None
     except RecursionError:
         raise ScenarioError(source, [("", "YAML nested too deeply")]) from None
+    finally:
+        loader.dispose()
 
 
-def _check_expansion(root: yaml.Node | None, source: str) -> None:
-    """Refuse a document whose aliases would expand past ``MAX_EXPANDED_NODES`` nodes."""
+def _check_nodes(root: yaml.Node | None, source: str) -> None:
+    """Refuse a document before it is built: an alias bomb or a number too long.
+
+    Aliases that would expand past ``MAX_EXPANDED_NODES`` nodes, or a number longer than
+    ``MAX_NUMBER_CHARS`` characters (named by its line).
+    """
     sizes: dict[int, int] = {}
 
     def size(node: yaml.Node) -> int:
@@ -140,6 +174,10 @@ def _check_expansion(root: yaml.Node | None, source: str) -> None:
             total += sum(size(child) for child in node.value)
         elif isinstance(node, yaml.MappingNode):
             total += sum(size(k) + size(v) for k, v in node.value)
+        elif node.tag in NUMBER_TAGS and len(node.value) > MAX_NUMBER_CHARS:
+            raise ScenarioError(source, [("", f"line {node.start_mark.line + 1}: a number of "
+                                          f"{len(node.value):,} characters; a number in a "
+                                          f"scenario has at most {MAX_NUMBER_CHARS}")])
         sizes[id(node)] = min(total, MAX_EXPANDED_NODES + 1)
         return sizes[id(node)]
 
@@ -201,6 +239,7 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
             expanded += _freeze_member(member, side_name, f"sides.{side_name}[{i}]",
                                        node_names, seen, problems)
         sides.append(SideSpec(side_name, tuple(expanded)))
+    _check_columns([side.name for side in sides], problems)
     total = sum(len(side.members) for side in sides)
     if total > MAX_COMBATANTS:
         problems.append(("sides", f"{total} combatants; at most {MAX_COMBATANTS} in one "
@@ -210,6 +249,23 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
         map=map_spec, sides=tuple(sides), options=_freeze_options(model, problems),
         aftermath=AftermathSpec(tend=model.aftermath.tend),
     )
+
+
+def _check_columns(sides: list[str], problems: list[tuple[str, str]]) -> None:
+    """Two sides whose ``encounters.csv`` columns share a name are refused.
+
+    Columns are ``{side}_{stat}``: sides ``a`` and ``a_damaging`` both make
+    ``a_damaging_hits``, and one side's statistics would be the other's.
+    """
+    owner: dict[str, str] = {}
+    for side in sides:
+        for column in side_columns(side):
+            first = owner.setdefault(column, side)
+            if first != side:
+                problems.append((f"sides.{side}", f"its column '{column}' in encounters.csv "
+                                 f"is also a column of side '{first}': rename one of the two "
+                                 "sides (a side's columns are its name, '_' and a statistic)"))
+                break
 
 
 def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
@@ -274,6 +330,7 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
         for name, spec in model.nodes.items()
     )
     names = [n.name for n in nodes]
+    known = set(names)
     edges = []
     seen: dict[frozenset, tuple[int, float]] = {}  # each pair of nodes: where and how long
     for i, edge in enumerate(model.edges):
@@ -289,11 +346,14 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
                              f"metres; got {metres!r}"))
             continue
         for end, pos in ((a, 0), (b, 1)):
-            if end not in names:
+            if end not in known:  # a set: a list made a large map's check quadratic
                 problems.append((f"map.edges[{i}][{pos}]", unknown("node", end, names)))
-        if not (metres > 0 and math.isfinite(metres)):
+        if not (0 < metres <= MAX_METRES):  # compared first: math.isfinite(10**400) overflows
+            shown = (f"{metres:.6g}" if isinstance(metres, float) or abs(metres) < 10**15
+                     else "a number of more than 15 digits")
             problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
-                             f"metres; got {metres}"))
+                             f"metres, at most {MAX_METRES:,.0f}; got {shown}"))
+            continue
         if a == b:
             problems.append((f"map.edges[{i}]", f"an edge joins two different nodes; got "
                              f"'{a}' twice"))

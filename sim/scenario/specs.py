@@ -9,6 +9,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# A side's columns in ``encounters.csv`` (``{side}_{stat}``; the loader refuses two sides
+# whose columns would share a name). deaths counts every death to the end of the scene:
+# deaths_in_fight + deaths_after, and deaths_after = deaths_after_tended +
+# deaths_after_untended (who was tended: the scenario's ``aftermath: {tend: ...}``, nobody
+# after a draw; docs/deaths.md)
+SIDE_COLUMNS = ("standing", "out", "deaths", "deaths_in_fight", "deaths_after", "fled",
+                "surrendered", "attacks", "hits", "damaging_hits", "damage", "out_rounds",
+                "deaths_after_tended", "deaths_after_untended")
+
+
+def side_columns(side: str) -> list[str]:
+    """The ``encounters.csv`` columns of one side."""
+    return [f"{side}_{stat}" for stat in SIDE_COLUMNS]
+
 
 @dataclass(frozen=True, slots=True)
 class NodeSpec:

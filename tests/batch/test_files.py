@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 
@@ -70,8 +71,9 @@ def test_batch_folder_policy(tmp_path):
     with pytest.raises(FrayInputError, match="already holds results .*--force"):
         files.claim_batch_dir(out, force=False)
     files.claim_batch_dir(out, force=True)
-    files.write_state(out, {"rows": 3})
-    assert files.read_state(out) == {"rows": 3} and not files.complete(out)
+    state = {"rows": 3, "bytes": 40, "sha256": "0" * 64}
+    files.write_state(out, state)
+    assert files.read_state(out) == state and not files.complete(out)
     with pytest.raises(FrayInputError, match="interrupted batch; use --resume"):
         files.claim_batch_dir(out, force=False)
     files.clear_state(out)
@@ -125,25 +127,30 @@ def test_a_resume_folds_the_part_file_row_by_row(tmp_path):
 
     from sim import scenario as scenario_mod
     from sim.batch import runner
+    from sim.core.seeds import encounter_seed
 
     scen = scenario_mod.load(SCENARIOS / "duel.yaml")
     cols = runner.columns(scen)
     rows = runner.run_chunk(scen, "ore", 4, 0, 20)
-    body = runner.csv_text(rows, cols)
-    copies = 500  # 10,000 rows, about a MB
+    copies = 500  # 10,000 rows (the 20 again, each with its own index and seed), about a MB
     part = tmp_path / files.PART
     with open(part, "wb") as handle:
         handle.write(runner.csv_text([], cols, header=True))
-        for _ in range(copies):
-            handle.write(body)
+        for c in range(copies):
+            handle.write(runner.csv_text([
+                {**row, "index": 20 * c + k, "seed": encounter_seed(4, 20 * c + k)}
+                for k, row in enumerate(rows)], cols))
         size = handle.tell()
-        handle.write(body[: len(body) // 2])  # a half-written tail, past the checkpoint
+        handle.write(b"1,2,3")  # a half-written tail, past the checkpoint
+    digest = hashlib.sha256(part.read_bytes()[:size]).hexdigest()
     spec = runner.BatchSpec(scen, "ore", 50000, seed=4, chunk_size=20)
-    files.write_state(tmp_path, {**spec.identity(), "rows": 20 * copies, "bytes": size})
+    files.write_state(tmp_path, {**spec.identity(), "rows": 20 * copies, "bytes": size,
+                                 "sha256": digest})
     tally = runner.new_tally(scen, "ore", 4)
     tracemalloc.start()
     try:
-        assert runner._recover(spec, tmp_path, tally) == (20 * copies, size)
+        kept = runner._recover(spec, tmp_path, tally)
+        assert kept[:2] == (20 * copies, size) and kept[2].hexdigest() == digest
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

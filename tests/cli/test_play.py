@@ -123,7 +123,7 @@ def test_a_damaged_record_names_the_file_the_field_and_what_is_allowed(
 @pytest.mark.parametrize("text, needle", [
     ("{not json", "not a record (not JSON: "),
     ("[1, 2]", "not a record: expected a JSON object with kind, digest, ruleset, seed"),
-    ("\xff\xfe", "cannot read the record: "),
+    ("\xff\xfe", "not a record: not UTF-8 text"),
 ])
 def test_a_record_that_is_not_one_is_refused(capsys, monkeypatch, tmp_path, text, needle):
     path = tmp_path / "r.json"
@@ -131,7 +131,7 @@ def test_a_record_that_is_not_one_is_refused(capsys, monkeypatch, tmp_path, text
     result = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
     assert result.code == 2 and f"error: {path}: {needle}" in result.err, result.err
     missing = play(capsys, monkeypatch, "", DUEL, "--replay", str(tmp_path / "none.json"))
-    assert missing.code == 2 and "cannot read the record: [Errno 2]" in missing.err
+    assert missing.code == 2 and "none.json: file not found" in missing.err
 
 
 def test_a_record_without_a_kind_is_a_play_record(capsys, monkeypatch, tmp_path):
@@ -651,7 +651,11 @@ def test_a_replayed_bad_answer_names_the_record(capsys, monkeypatch, tmp_path):
     record = tmp_path / "r.json"
     assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
                 "--record", str(record)).code == 0
-    record.write_text(json.dumps({**json.loads(record.read_text()), "answers": ["99"]}))
+    doc = {**json.loads(record.read_text()), "answers": ["99"]}
+    record.write_text(json.dumps(doc))
+    edited = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert edited.code == 2 and f"{record}: answers: changed since the record" in edited.err
+    record.write_text(json.dumps({k: v for k, v in doc.items() if k != "check"}))
     result = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
     assert result.code == 2
     assert f"{record}: answers: answer 1: '99' is not on the menu" in result.err
@@ -679,3 +683,97 @@ def test_stepping_back_is_offered_only_out_of_melee_and_never_on_the_spot(rulese
     foe.pos = archer.pos  # in melee reach
     near = [o for o in menus.options(enc, archer) if o.key.startswith("step back")]
     assert near and all(o.intents[0].dest != archer.pos for o in near)
+
+
+# ---------------------------------------------------------------------------- kept plays
+def test_a_play_that_cannot_write_its_files_is_refused_before_the_fight(capsys, monkeypatch,
+                                                                        tmp_path):
+    from sim.batch import files
+
+    real = files.temporary
+
+    def read_only(path):  # root writes anywhere: a read-only folder, simulated where it bites
+        if path.parent.name == "ro":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(files, "temporary", read_only)
+    (tmp_path / "ro").mkdir()
+    result = play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric",
+                  "--log", str(tmp_path / "ro" / "j.md"))
+    assert result.code == 2 and "j.md: cannot write: Permission denied" in result.err
+    assert "Round 1" not in result.out  # refused before a single answer was asked
+    record = play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric",
+                  "--record", str(tmp_path / "missing" / "r.json"))
+    assert record.code == 2 and "r.json: cannot write: No such file" in record.err
+
+
+def test_a_killed_play_keeps_every_answer_given_and_replays_up_to_there(capsys, monkeypatch,
+                                                                       tmp_path):
+    """SIGKILL mid-fight: the record on disk holds the answers so far, and replays."""
+    import signal
+    import subprocess
+    import time
+
+    from helpers import FRAY_COMMAND
+
+    record = tmp_path / "r.json"
+    proc = subprocess.Popen(
+        [*FRAY_COMMAND, "play", DUEL, "--as", "Ser Aldric", "--seed", "3", "--record",
+         str(record)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, text=True)
+    try:
+        proc.stdin.write("1\n\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # each answer is on disk once it is given
+            if record.exists() and len(json.loads(record.read_text())["answers"]) == 2:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    assert json.loads(record.read_text())["answers"] == ["1", ""]
+    again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert again.code == 0 and "End of the player's answers" in again.out
+
+
+@pytest.mark.parametrize("field, value", [("seed", 4), ("ruleset", "opend6"),
+                                          ("as", ["Ser Benedek"])])
+def test_an_edited_record_names_the_field_that_changed(capsys, monkeypatch, tmp_path, field,
+                                                      value):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                "--record", str(record)).code == 0
+    record.write_text(json.dumps({**json.loads(record.read_text()), field: value}))
+    result = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert result.code == 2
+    assert f"{record}: {field}: changed since the record was written" in result.err
+
+
+def test_a_replay_says_how_many_answers_it_never_used(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "r.json"
+    assert play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
+                "--record", str(record)).code == 0
+    doc = json.loads(record.read_text())
+    doc = {k: v for k, v in doc.items() if k != "check"}
+    record.write_text(json.dumps({**doc, "answers": doc["answers"] + [""] * 200_000}))
+    result = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
+    assert result.code == 0
+    assert "answers not asked for; they were ignored" in result.err
+
+
+def test_a_replay_reads_only_a_regular_record_of_a_sane_size(capsys, monkeypatch, tmp_path):
+    import os
+    import time
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    start = time.monotonic()
+    for path, why in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"),
+                      (deep, "not a record: nested deeper than 64 levels")):
+        result = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
+        assert result.code == 2 and f"{path}: {why}" in result.err, result.err
+    assert time.monotonic() - start < 10  # nothing blocked, nothing read without end

@@ -158,3 +158,22 @@ def test_campaign_compare_names_every_ruleset_of_a_tie_whatever_the_order():
     assert "clears every stage equally often under **bgrade** and **ore** (50.0%)." in same
     one = compare_markdown(_campaign_summaries({"ore": 0.5}), chart=False)
     assert "clears every stage in 50.0% of runs under **ore**." in one
+
+
+def test_report_markdown_escapes_the_users_names(doc):
+    """A name is never markup: no HTML, no link, no extra table cell (report.html escapes)."""
+    hostile = {"heroes": "<script>alert('side')</script>", "bandits": "a|b*c [x](javascript:y)",
+               "Morale at the ford": "<script>alert('scen')</script>"}
+    text = json.dumps(doc)
+    for name, evil in hostile.items():
+        text = text.replace(json.dumps(name)[1:-1], json.dumps(evil)[1:-1])
+    report = report_markdown(json.loads(text), charts=False)
+    import re
+
+    assert not re.search(r"(?<!\\)<script", report)  # every < escaped
+    assert not re.search(r"(?<!\\)\]\(javascript", report)  # no link
+    assert report.startswith("# Lethality: \\<script\\>alert('scen')\\</script\\>\n")
+    assert "a\\|b\\*c \\[x\\](javascript:y)" in report
+    widths = {line.count("|") - line.count("\\|") for line in report.splitlines()
+              if line.startswith("| death rate per combatant")}
+    assert widths == {4}  # metric, two rulesets: no cell split by a name

@@ -82,8 +82,9 @@ class OpenCoreBlock(Strict):
 
     abilities: OpenCoreAbilities = OpenCoreAbilities()
     skills: OpenCoreSkills = OpenCoreSkills()
-    hp: Annotated[int, Field(ge=1)] | None = None
-    toughness: Annotated[int, Field(ge=0)] | None = None
+    hp: Annotated[int, Field(ge=1, le=1_000_000)] | None = None  # bounds no table reaches
+    # (a test fighter that cannot fall takes 100,000 of each)
+    toughness: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
     weapon: str | None = None
     mode: Literal["single", "burst", "auto", "full_auto"] | None = None
     damage: str | None = None
