@@ -10,6 +10,7 @@ import click
 from sim.batch import files
 from sim.batch.compare import resume_step
 from sim.batch.executors import say
+from sim.batch.precision import stop_text
 from sim.batch.runner import BatchSpec, run_batch
 from sim.cli import params
 from sim.report.tables import batch_table, fighter_table
@@ -20,7 +21,8 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 
 @click.command(epilog=EPILOG_BATCH)
 @params.scenario_argument()
-@params.count_option(1000, "Number of encounters.")
+@params.count_option(1000, "Number of encounters (with --precision: the cap).")
+@params.precision_option(0)
 @params.ruleset_option(help="Ruleset, or 'all' for one subfolder per ruleset (default: the "
                             "scenario's).")
 @params.seed_option("Batch seed; encounter i runs with a seed derived from (seed, i).")
@@ -36,14 +38,15 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 @click.option("--parquet", is_flag=True,
               help="Also write encounters.parquet (needs the [parquet] extra).")
 @params.quiet_option()
-def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-          scheduler, chunk_size, by, parquet, quiet):
+def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
+          executor, scheduler, chunk_size, by, parquet, quiet):
     """Run many encounters; write summary.json and encounters.csv; print a summary.
 
     Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
     --resume continues the batch later with output identical to an uninterrupted run.
     """
     scenario = params.load_scenario(scenario_file)
+    count, precision = params.run_size(count, precision, 0)
     params.check_executor(executor, scheduler, parquet)
     params.check_resume(resume, out_dir, "batch", force)
     names = params.expand_rulesets(ruleset) or [scenario.ruleset]
@@ -55,7 +58,8 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
             files.claim_batch_dir(target, force,
                                   writes=("encounters.parquet",) if parquet else ())
     specs = {name: BatchSpec(scenario, name, count, seed, params.workers_or_cores(workers),
-                             chunk_size or 0, executor, scheduler) for name in names}
+                             chunk_size or 0, executor, scheduler, precision=precision)
+             for name in names}
     # several rulesets resume as fray compare does: finished ones kept, the interrupted one
     # resumed, the rest run; one alone must have been interrupted (run_batch says so)
     steps = {name: resume_step(specs[name], targets[name], resume) for name in names}
@@ -76,6 +80,8 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
         if parquet:
             files.write_parquet(target)
         click.echo(batch_table(summary))  # who wins comes first, whatever --by says
+        if "precision" in summary:
+            click.echo(stop_text(summary["precision"]))
         if by == "fighter":
             click.echo(fighter_table(summary))
         also = f" and {target / 'encounters.parquet'}" if parquet else ""

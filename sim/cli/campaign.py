@@ -10,6 +10,8 @@ import click
 from sim.batch import files
 from sim.batch.campaign import CAMPAIGN_FILES, digest, run_campaigns, spec_for
 from sim.batch.executors import say
+from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
+from sim.batch.precision import stop_text
 from sim.batch.runner import finished_here
 from sim.cli import params, records
 from sim.cli.play import Player
@@ -35,7 +37,8 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 
 @click.command(epilog=EPILOG_CAMPAIGN)
 @click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path())
-@params.count_option(1000, "Runs of the whole campaign.")
+@params.count_option(1000, "Runs of the whole campaign (with --precision: the cap).")
+@params.precision_option(DEFAULT_PRECISION)
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the campaign's).")
 @params.seed_option("Batch seed (run i has a seed derived from it); with --solo or --play, "
                     "the run's own seed (campaign.csv lists each run's).")
@@ -54,8 +57,9 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
                    "as markdown (a journal).")
 @records.options("--output")
 @params.quiet_option()
-def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-             scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file, quiet):
+def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
+             executor, scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file,
+             quiet):
     """Run a party through a campaign's stages, carrying wounds and resting between.
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
@@ -87,8 +91,9 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
     target = out_dir or files.default_out_dir(camp.slug, name)
     if not resume:
         files.claim_batch_dir(target, force, writes=CAMPAIGN_FILES)
+    count, precision = params.run_size(count, precision, DEFAULT_PRECISION)
     spec = spec_for(camp, name, count, seed, params.workers_or_cores(workers),
-                    chunk_size or 0, executor, scheduler)
+                    chunk_size or 0, executor, scheduler, precision)
     if resume and finished_here(spec, target):
         click.echo(f"{target}: already complete", err=True)
         return
@@ -102,12 +107,14 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
             + (f"; continue with the same command plus --resume --out {target}" if state else ""))
         sys.exit(130)
     click.echo(campaign_table(summary))
+    if "precision" in summary:
+        click.echo(stop_text(summary["precision"]))
     click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}, "
                f"{target / 'survival.png'}")
 
 
-BATCH_ONLY = ("count", "out_dir", "resume", "workers", "executor", "scheduler", "chunk_size",
-              "quiet")
+BATCH_ONLY = ("count", "precision", "out_dir", "resume", "workers", "executor", "scheduler",
+              "chunk_size", "quiet")
 ONE_ONLY = ("fmt", "output")
 
 

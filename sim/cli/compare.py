@@ -15,6 +15,7 @@ from sim.batch import sweep as sweep_mod
 from sim.batch.campaign import run_compare_campaign
 from sim.batch.compare import existing_results, prepare_out_dir, run_compare
 from sim.batch.executors import say
+from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
 from sim.cli import params
 from sim.report.campaign import compare_table as campaign_compare_table
 from sim.report.compare import compare_table
@@ -53,7 +54,9 @@ def convert(scenario_file, ruleset):
               default="all", show_default=True,
               help="Comma-separated rulesets to compare, or 'all' (--ruleset, as the other "
                    "commands spell it, works too).")
-@params.count_option(1000, "Encounters per ruleset (for a campaign: runs).")
+@params.count_option(1000, "Encounters per ruleset (for a campaign: runs); with "
+                          "--precision, the cap.")
+@params.precision_option(DEFAULT_PRECISION)
 @params.seed_option("Batch seed; encounter i has the same seed under every ruleset.")
 @params.workers_option()
 @params.out_option("results/<scenario>-compare-<time>")
@@ -62,9 +65,10 @@ def convert(scenario_file, ruleset):
               help="Continue an interrupted comparison in --out: finished rulesets are kept, "
                    "an interrupted one resumes, the rest run.")
 @click.option("--html", is_flag=True, help=HTML_HELP)
+@params.charts_option()
 @params.quiet_option()
-def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resume, html,
-            quiet):
+def compare(scenario_file, rulesets, count, precision, seed, workers, out_dir, force, resume, html,
+            charts, quiet):
     """Run one scenario (or campaign) under several rulesets and compare how lethal they are.
 
     Same scenario, same encounter seeds, each ruleset in turn. Writes one subfolder per
@@ -76,6 +80,7 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
     one subfolder per ruleset as fray campaign writes it, report.md and survival.png.
     """
     scenario = params.load_scenario_or_campaign(scenario_file)
+    count, precision = params.run_size(count, precision, DEFAULT_PRECISION)
     if html and isinstance(scenario, Campaign):
         raise FrayInputError("--html", [("", "report.html is written for a scenario's "
                                              "comparison, not yet for a campaign's")])
@@ -87,25 +92,29 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
     out_dir = out_dir or files.default_out_dir(scenario.slug, "compare")
     prepare_out_dir(out_dir, rulesets, force or resume)
     settings = {"seed": seed, "workers": params.workers_or_cores(workers), "resume": resume,
-                "progress": lambda label: params.progress(count, label, quiet)}
+                "progress": lambda label: params.progress(count, label, quiet),
+                "precision": precision}
     try:
         if isinstance(scenario, Campaign):
-            summaries = run_compare_campaign(scenario, rulesets, count, out_dir, **settings)
+            summaries = run_compare_campaign(scenario, rulesets, count, out_dir, chart=charts,
+                                             **settings)
         else:
-            doc = run_compare(scenario, rulesets, count, out_dir, html=html, **settings)
+            run_compare(scenario, rulesets, count, out_dir, html=html, charts=charts,
+                        ready=lambda d: click.echo(compare_table(d)), **settings)
     except KeyboardInterrupt:
         say(f"interrupted: finished rulesets and every finished chunk are kept in {out_dir}; "
             f"continue with the same command plus --resume --out {out_dir}")
         sys.exit(130)
     if isinstance(scenario, Campaign):
         click.echo(campaign_compare_table(summaries))
-        click.echo(f"wrote {out_dir / 'report.md'}, survival.png and one folder per ruleset "
+        chart = ", survival.png" if charts else ""
+        click.echo(f"wrote {out_dir / 'report.md'}{chart} and one folder per ruleset "
                    "(summary.json, campaign.csv)")
         return
-    click.echo(compare_table(doc))
-    extra = ", report.html" if html else ""
-    click.echo(f"wrote {out_dir / 'report.md'}, lethality.json, survival.png, death_rate.png, "
-               f"rounds.png{extra} and one folder per ruleset")
+    extra = (", survival.png, death_rate.png, rounds.png" if charts else "") + (
+        ", report.html" if html else "")
+    click.echo(f"wrote {out_dir / 'report.md'}, lethality.json{extra} and one folder per "
+               "ruleset")
 
 
 @click.command(epilog=EPILOG_SWEEP)
@@ -123,7 +132,7 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
 @click.option("--html", is_flag=True, help=HTML_HELP)
 @params.quiet_option()
 def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force, html, quiet):
-    """Vary one scenario value; report win and death rates (95% intervals) for each.
+    """Vary scenario values (a grid for several); report win and death rates (95% intervals) for each.
 
     Writes sweep.csv (one row per value and ruleset) and sweep.png (with --html also
     report.html), and prints a table.
