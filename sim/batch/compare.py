@@ -22,6 +22,7 @@ from sim.batch.runner import BatchSpec, finished_here, fold_csv, members, run_ta
 from sim.report import charts as charts_mod
 from sim.report.compare import report_markdown
 from sim.report.html import compare_html
+from sim.results.difficulty import with_words
 from sim.results.lethality import document
 from sim.results.tally import Tally
 from sim.scenario.specs import Scenario
@@ -114,7 +115,7 @@ def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, 
     for name in rulesets:
         spec = BatchSpec(scenario, name, n, seed, workers, precision=precision)
         tally = ruleset_tally(spec, out_dir / name, progress or silent, resume)
-        entries[name] = tally.lethality()
+        entries[name] = with_words(tally.lethality())
     doc = document(scenario.slug, n, seed, entries)
     if precision:
         doc["precision"] = precision  # ``encounters`` is then the cap

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -11,9 +12,10 @@ from sim.batch import files
 from sim.batch.compare import resume_step
 from sim.batch.executors import say
 from sim.batch.precision import stop_text
-from sim.batch.runner import BatchSpec, run_batch
+from sim.batch.runner import BatchSpec, run_tally, summary_of
 from sim.cli import params
 from sim.report.tables import batch_table, fighter_table
+from sim.results.difficulty import of_entry
 from sim.scenario.errors import FrayInputError
 
 EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
@@ -73,13 +75,15 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
             say(f"{target}: already complete")
             kept = True
             continue
-        summary = _run(specs[name], target, quiet,
-                       resume and (steps[name] == "resume" or not several),
-                       base if several else target, kept)
+        tally = _run(specs[name], target, quiet,
+                     resume and (steps[name] == "resume" or not several),
+                     base if several else target, kept)
+        summary = summary_of(specs[name], tally)
         kept = True
         if parquet:
             files.write_parquet(target)
-        click.echo(batch_table(summary))  # who wins comes first, whatever --by says
+        # who wins comes first, whatever --by says
+        click.echo(batch_table(summary, of_entry(tally.lethality())))
         if "precision" in summary:
             click.echo(stop_text(summary["precision"]))
         if by == "fighter":
@@ -89,7 +93,7 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
 
 
 def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool, resume_out: Path,
-         kept: bool) -> dict:
+         kept: bool) -> Any:
     """One batch with a progress bar; Ctrl-C says how to resume and exits 130.
 
     ``resume_out``: the folder ``--resume --out`` names (``target``, or its parent for
@@ -97,7 +101,7 @@ def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool, resume_out: P
     """
     try:
         with params.progress(spec.n, f"{spec.scenario.slug} [{spec.ruleset}]", quiet) as advance:
-            return run_batch(spec, target, advance, resume=resume)
+            return run_tally(spec, target, advance, resume=resume)
     except KeyboardInterrupt:
         state = files.read_state(target)
         hint = f"continue with the same command plus --resume --out {resume_out}"

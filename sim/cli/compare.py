@@ -132,7 +132,7 @@ def compare(scenario_file, rulesets, count, precision, seed, workers, out_dir, f
 @click.option("--html", is_flag=True, help=HTML_HELP)
 @params.quiet_option()
 def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force, html, quiet):
-    """Vary scenario values (a grid for several); report win and death rates (95% intervals) for each.
+    """Vary scenario values (a grid for several); report win and death rates for each.
 
     Writes sweep.csv (one row per value and ruleset) and sweep.png (with --html also
     report.html), and prints a table.

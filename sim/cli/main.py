@@ -37,8 +37,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "convert": ("sim.cli.compare", "convert",
                 "Show what each combatant becomes under a ruleset."),
     "sweep": ("sim.cli.compare", "sweep",
-              "Vary scenario values (a grid for several); report win and death rates (95% "
-              "intervals) for each."),
+              "Vary scenario values (a grid for several); report win and death rates for "
+              "each."),
     "balance": ("sim.cli.balance", "balance",
                 "Find the value of a scenario setting that brings a rate nearest a target."),
     "validate": ("sim.cli.run", "validate",

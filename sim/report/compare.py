@@ -24,6 +24,7 @@ NA = "n/a"
 
 # (label, key in a side's summary, decimals)
 SIDE_ROWS: tuple[tuple[str, str, int], ...] = (
+    ("difficulty", "difficulty", 0),
     ("win rate", "win_rate", 3),
     ("deaths per fight", "deaths_per_encounter", 2),
     ("P(at least one death)", "p_any_death", 3),
