@@ -16,6 +16,7 @@ to the number of fights the intervals so far say are needed (the normal approxim
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from sim.results.stats import wilson
@@ -91,8 +92,10 @@ class ChunkPlan:
     the next ``check``.
     """
 
-    def __init__(self, start: int, cap: int, size: int, width: float) -> None:
+    def __init__(self, start: int, cap: int, size: int, width: float,
+                 enough: Callable[[Any], bool] | None = None) -> None:
         self.start, self.cap, self.size, self.width = start, cap, size, width
+        self.enough = enough  # another test of "sure" (``fray balance``'s decision)
         self._next = start
         self._limit = start + max(size, MIN_FIGHTS)
         self.stopped = False
@@ -117,7 +120,7 @@ class ChunkPlan:
 
     def check(self, tally: Any) -> bool:
         """After a chunk, in chunk order: stop here? If not, how far to run ahead."""
-        if precise(tally, self.width):
+        if (self.enough(tally) if self.enough else precise(tally, self.width)):
             self.stopped = True
             return True
         self._limit = max(tally.count + self.size, needed(tally, self.width))
