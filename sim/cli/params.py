@@ -19,6 +19,7 @@ import click
 
 from sim import scenario as scenario_mod
 from sim.batch.executors import stderr_gone
+from sim.report.tables import progress_bar
 from sim.rulesets import registry
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
@@ -280,8 +281,6 @@ def progress(total: int, label: str, quiet: bool = False) -> Iterator[Callable[[
     A terminal closed while the bar is shown makes its last drawing fail (EIO): the stop
     (or the finished run) goes on as if the bar had been drawn, stderr then goes nowhere.
     """
-    from sim.report.tables import progress_bar  # rich: loaded by the commands that run
-
     bar = progress_bar(total, label, quiet)
     advance = bar.__enter__()
     try:
