@@ -133,11 +133,11 @@ def stop_reason(count: int, cap: int, tally: Any, width: float) -> dict[str, Any
             "widest": round(widest(tally), 6), "fights": count}
 
 
-def stop_text(block: dict[str, Any]) -> str:
-    """One line: how many fights it took, or that the cap came first."""
+def stop_text(block: dict[str, Any], unit: str = "fights") -> str:
+    """One line: how many fights (or campaign ``runs``) it took, or that the cap came first."""
     w = block["width"]
     if block["reached"]:
-        return (f"every interval within +-{w:g} after {block['fights']} fights "
+        return (f"every interval within +-{w:g} after {block['fights']} {unit} "
                 f"(widest +-{block['widest']:.3f})")
-    return (f"stopped at the cap of {block['cap']} fights before every interval was within "
+    return (f"stopped at the cap of {block['cap']} {unit} before every interval was within "
             f"+-{w:g} (widest +-{block['widest']:.3f}); raise -n for more")

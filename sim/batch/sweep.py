@@ -199,7 +199,7 @@ def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] 
 
 
 def command(rows: list[dict[str, Any]], path: str, source: str, seed: int,
-            rulesets: list[str] | None = None) -> str:
+            rulesets: list[str] | None = None, precision: float = 0.0) -> str:
     """The ``fray sweep`` command that runs this sweep again ("" when none can).
 
     ``rulesets`` is what ``run_sweep`` was given: ``None`` (each value's own ruleset) leaves
@@ -212,16 +212,19 @@ def command(rows: list[dict[str, Any]], path: str, source: str, seed: int,
         ruleset = reproduce.one_ruleset(rulesets)
     except ValueError:
         return ""
-    n = rows[0]["encounters"] if rows else 0
+    # run until sure, each value ran as many as it took: the width, not a count, says so
+    n = None if precision else (rows[0]["encounters"] if rows else 0)
     return reproduce.command("sweep", source, ("--set", f"{path}={values}"),
-                             ("--ruleset", ruleset), ("-n", n), ("--seed", seed))
+                             ("--ruleset", ruleset), ("-n", n),
+                             ("--precision", precision or None), ("--seed", seed))
 
 
 def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
                   out_dir: Path, *, scenario: Scenario | None = None, seed: int = 1,
                   html: bool = False, rulesets: list[str] | None = None,
                   label: str | None = None, charts: bool = True,
-                  grid: tuple[list[str], list[str]] | None = None) -> list[Path]:
+                  grid: tuple[list[str], list[str]] | None = None,
+                  precision: float = 0.0) -> list[Path]:
     """Write ``sweep.csv`` (an empty interval bound is an empty cell) and ``sweep.png``.
 
     With ``html``, also ``report.html``: the answer, the table and the chart in one file.
@@ -229,7 +232,8 @@ def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
     ``rulesets`` (as given to ``run_sweep``) make the page's command that runs it again.
     ``label``: the swept value in words (the chart's axis); ``charts``: draw the PNGs;
     ``grid``: a two-way grid's paths and their words: a heat map too
-    (``sweep_heatmap.png``, and in report.html a table with each interval on hover).
+    (``sweep_heatmap.png``, and in report.html a table with each interval on hover);
+    ``precision``: the values ran until sure (the command that runs it again says so).
     """
     written = [files.write_csv(out_dir / "sweep.csv", rows)]
     images: dict[str, bytes] = {}
@@ -245,7 +249,7 @@ def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
         with files.atomic_path(written[-1]) as tmp:
             heatmap_chart(rows, *grid, sides[0], tmp, scenario=slug)
     if html:
-        again = (command(rows, path, scenario.source, seed, rulesets)
+        again = (command(rows, path, scenario.source, seed, rulesets, precision)
                  if scenario and grid is None else "")
         page = sweep_html(rows, sides, label or path, images,
                           scenario=scenario.name if scenario else "", command=again,

@@ -108,7 +108,7 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
         sys.exit(130)
     click.echo(campaign_table(summary))
     if "precision" in summary:
-        click.echo(stop_text(summary["precision"]))
+        click.echo(stop_text(summary["precision"], "runs"))
     click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}, "
                f"{target / 'survival.png'}")
 

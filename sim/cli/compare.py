@@ -174,6 +174,6 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
     written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],
                                       seed=seed, html=html, rulesets=rulesets, label=label,
                                       charts=charts, grid=grid if grid and len(grid[0]) == 2
-                                      else None)
+                                      else None, precision=precision)
     click.echo("wrote " + ", ".join(str(p) for p in written[:-1])
                + (f" and {written[-1]}" if len(written) > 1 else str(written[-1])))

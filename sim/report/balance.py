@@ -17,10 +17,18 @@ def _phrase(metric: str, side: str) -> str:
             "tpk": f"the {side} are wiped out"}[metric]
 
 
+def _with(label: str, value: int) -> str:
+    """``4 Bandit archers`` for a count, ``Ser Aldric strength 4`` for anything else."""
+    if label.endswith(" count"):
+        name = label[: -len(" count")]
+        return f"{value} {name}{'' if value == 1 or name.endswith('s') else 's'}"
+    return f"{label} {value}"
+
+
 def sentence(answer: Any, tried: list[Any], label: str, metric: str, side: str) -> str:
-    """``With 4 Bandit archer count the heroes win 52% [47-57]; with 3, 71% [66-75]; ...``."""
+    """``With 4 Bandit archers the heroes win 52% [47-57]; with 3, 71% [66-75]; ...``."""
     by_value = {r.value: r for r in tried}
-    parts = [f"With {label} {answer.value} {_phrase(metric, side)} {_pct(answer)}"]
+    parts = [f"With {_with(label, answer.value)} {_phrase(metric, side)} {_pct(answer)}"]
     for value in (answer.value - 1, answer.value + 1):
         if value in by_value:
             parts.append(f"with {value}, {_pct(by_value[value])}")

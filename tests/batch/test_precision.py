@@ -113,3 +113,24 @@ def test_compare_runs_until_sure_by_default_and_n_alone_runs_exactly(capsys, tmp
 def test_widest_of_nothing_run_is_everything():
     scen = scenario_mod.load(DUEL)
     assert widest(run_tally(BatchSpec(scen, "ore", 1, seed=1), None)) > 0.3
+
+
+def test_a_campaign_runs_until_sure_by_default(capsys, tmp_path):
+    camp = str(SCENARIOS / "campaigns" / "road_to_the_keep.yaml")
+    result = fray(capsys, "campaign", camp, "--precision", "0.05", "--workers", "1", "-q",
+                  "--out", str(tmp_path / "c"))
+    assert result.code == 0, result.err
+    doc = json.loads((tmp_path / "c/summary.json").read_text())
+    block = doc["precision"]
+    assert block["reached"] and block["fights"] == doc["runs"] < block["cap"]
+    lo, hi = doc["p_clear"]["ci95"]
+    assert (hi - lo) / 2 <= 0.05
+    assert f"after {doc['runs']} runs" in result.out
+
+
+def test_a_sweep_runs_each_value_until_sure(capsys, tmp_path):
+    result = fray(capsys, "sweep", DUEL, "--set", "max_rounds=5,30", "--precision", "0.05",
+                  "--workers", "1", "-q", "--no-charts", "--html", "--out", str(tmp_path))
+    assert result.code == 0, result.err
+    page = (tmp_path / "report.html").read_text()
+    assert "--precision 0.05" in page and not (tmp_path / "sweep.png").exists()
