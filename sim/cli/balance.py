@@ -80,6 +80,9 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
         click.echo(json.dumps(doc))
     else:
         click.echo(report.sentence(answer, tried, label, metric, side))
+        note = report.beyond(answer, min(low, high), max(low, high), target)
+        if note:
+            click.echo(note)
         click.echo(f"({METRIC_WORDS[metric]} of {side}, target {target:g}; {method}; "
                    f"{sum(r.n for r in tried)} fights in all)")
         click.echo(report.table(tried, label, answer))
@@ -91,7 +94,8 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
                                                            "side": side, "metric": metric,
                                                            "target": target, "path": path})]
     if charts:
-        written.append(report.write_chart(tried, label, METRIC_WORDS[metric], side, target,
-                                          out_dir / "balance.png"))
+        written.append(out_dir / "balance.png")
+        with files.atomic_path(written[-1]) as tmp:
+            report.chart(tried, label, METRIC_WORDS[metric], side, target, tmp)
     if not as_json:
         click.echo("wrote " + ", ".join(str(p) for p in written))

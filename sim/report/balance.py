@@ -35,6 +35,15 @@ def sentence(answer: Any, tried: list[Any], label: str, metric: str, side: str) 
     return "; ".join(parts) + "."
 
 
+def beyond(answer: Any, low: int, high: int, target: float) -> str:
+    """A note when the target lies past an end of the range ("" when it does not)."""
+    if answer.value not in (low, high) or answer.low <= target <= answer.high:
+        return ""
+    way = "above" if answer.low > target else "below"
+    return (f"The target lies beyond the range: at {answer.value} the rate is still {way} "
+            f"{target:.0%}; widen --range to reach it.")
+
+
 def table(tried: list[Any], label: str, answer: Any) -> str:
     """Every value tried: rate, 95% interval, fights; the answer marked."""
     lines = [f"{label:>24}  {'rate':>7}  {'95% interval':>15}  {'fights':>7}"]
@@ -66,14 +75,4 @@ def chart(tried: list[Any], label: str, metric_words: str, side: str, target: fl
     return _save(fig, path)
 
 
-def write_chart(tried: list[Any], label: str, metric_words: str, side: str, target: float,
-                path: Path) -> Path:
-    """``chart`` written atomically."""
-    from sim.batch import files
-
-    with files.atomic_path(path) as tmp:
-        chart(tried, label, metric_words, side, target, tmp)
-    return path
-
-
-__all__ = ["chart", "sentence", "table", "write_chart"]
+__all__ = ["beyond", "chart", "sentence", "table"]

@@ -92,3 +92,15 @@ def test_bad_range_and_side_are_bad_input(capsys, tmp_path):
     result = fray(capsys, "balance", DUEL, "--vary", PATH, "--range", "1..2", "--target", "0.5",
                   "--side", "green", "--out", str(tmp_path))
     assert result.code == 2 and "no side 'green'" in result.err
+
+
+def test_the_sentence_and_a_target_beyond_the_range():
+    from sim.report.balance import beyond, sentence
+
+    tried = [Tried(3, 0.71, 0.66, 0.75, 400), Tried(4, 0.52, 0.47, 0.57, 400),
+             Tried(5, 0.34, 0.29, 0.39, 400)]
+    assert sentence(tried[1], tried, "Bandit archer count", "win", "heroes") == (
+        "With 4 Bandit archers the heroes win 52% [47-57]; with 3, 71% [66-75]; "
+        "with 5, 34% [29-39].")
+    assert beyond(tried[1], 3, 5, 0.5) == ""
+    assert "beyond the range" in beyond(tried[2], 3, 5, 0.1)

@@ -28,7 +28,7 @@ def normal_need(tally, width):
     return need
 
 
-@pytest.mark.parametrize("width", [0.05, 0.03])
+@pytest.mark.parametrize("width", [0.05, 0.03, 0.02])
 def test_every_interval_within_width_and_few_fights(width):
     scen = scenario_mod.load(DUEL)
     tally = run_tally(BatchSpec(scen, "ore", 20_000, seed=3, workers=1, precision=width), None)
