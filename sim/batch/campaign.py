@@ -106,9 +106,15 @@ def run_campaigns(spec: BatchSpec, out_dir: Path | None, progress=None, *,
         tally = run_tally(spec, out_dir, progress, resume=resume)
     summary = summary_of(spec, tally)
     if chart and out_dir is not None:
-        with files.atomic_path(out_dir / "survival.png") as tmp:
-            charts.campaign_chart([summary], tmp)
+        draw_survival(out_dir, [summary])
     return summary
+
+
+def draw_survival(out_dir: Path, summaries: list[dict[str, Any]]) -> Path:
+    """``survival.png`` in ``out_dir``: how far the party gets, one line per summary."""
+    with files.atomic_path(out_dir / "survival.png") as tmp:
+        charts.campaign_chart(summaries, tmp)
+    return out_dir / "survival.png"
 
 
 def run_compare_campaign(campaign: Campaign, rulesets: list[str], n: int, out_dir: Path, *,
@@ -130,11 +136,10 @@ def run_compare_campaign(campaign: Campaign, rulesets: list[str], n: int, out_di
         with prepare(f"{campaign.slug} [{name}]") as advance:
             summaries.append(run_campaigns(spec, sub, advance, resume=again, chart=chart))
     if chart:
-        with files.atomic_path(out_dir / "survival.png") as tmp:
-            charts.campaign_chart(summaries, tmp)
+        draw_survival(out_dir, summaries)
     files.write_text(out_dir / "report.md", compare_markdown(summaries, chart=chart))
     return summaries
 
 
-__all__ = ["CAMPAIGN", "CAMPAIGN_FILES", "prepare_out_dir", "run_campaigns",
+__all__ = ["CAMPAIGN", "CAMPAIGN_FILES", "draw_survival", "prepare_out_dir", "run_campaigns",
            "run_compare_campaign", "spec_for"]

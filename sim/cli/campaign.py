@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from sim.batch import files
-from sim.batch.campaign import CAMPAIGN_FILES, digest, run_campaigns, spec_for
+from sim.batch.campaign import CAMPAIGN_FILES, digest, draw_survival, run_campaigns, spec_for
 from sim.batch.executors import say
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
 from sim.batch.precision import stop_text
@@ -99,16 +99,17 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
         return
     try:
         with params.progress(count, f"{camp.slug} [{name}]", quiet) as advance:
-            summary = run_campaigns(spec, target, advance, resume=resume)
+            summary = run_campaigns(spec, target, advance, resume=resume, chart=False)
     except KeyboardInterrupt:
         state = files.read_state(target)
         kept = f"{state['rows']} of {count} runs kept" if state else "nothing kept"
         say(f"interrupted: {kept} in {target}"
             + (f"; continue with the same command plus --resume --out {target}" if state else ""))
         sys.exit(130)
-    click.echo(campaign_table(summary))
+    click.echo(campaign_table(summary))  # the answer first, then the chart
     if "precision" in summary:
         click.echo(stop_text(summary["precision"], "runs"))
+    draw_survival(target, [summary])
     click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}, "
                f"{target / 'survival.png'}")
 
