@@ -134,3 +134,22 @@ def test_a_sweep_runs_each_value_until_sure(capsys, tmp_path):
     assert result.code == 0, result.err
     page = (tmp_path / "report.html").read_text()
     assert "--precision 0.05" in page and not (tmp_path / "sweep.png").exists()
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_stops_where_one_worker_does(tmp_path, dask_cluster):
+    import subprocess
+
+    from helpers import FRAY_COMMAND, ROOT
+
+    outs = []
+    for name, extra in (("local", ["--workers", "1"]),
+                        ("dask", ["--executor", "dask", "--scheduler", dask_cluster])):
+        out = tmp_path / name
+        result = subprocess.run(
+            FRAY_COMMAND + ["batch", DUEL, "--precision", "0.04", "--seed", "4", "--out",
+                            str(out), "-q", *extra],
+            cwd=ROOT, capture_output=True, text=True, timeout=240)
+        assert result.returncode == 0, result.stderr
+        outs.append(((out / "summary.json").read_text(), (out / "encounters.csv").read_bytes()))
+    assert outs[0] == outs[1]
