@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -12,7 +13,7 @@ from sim.core.engine import run_encounter
 from sim.report import battlemap
 from sim.report.log import FORMATS, render
 from sim.rulesets import registry
-from sim.scenario.errors import FrayInputError
+from sim.scenario.errors import FrayInputError, ScenarioError
 
 EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
 
@@ -57,6 +58,26 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir):
         return
     files.write_out_file(output, text)
     click.echo(f"wrote {output}", err=True)
+
+
+@click.command()
+@click.argument("scenario_files", metavar="SCENARIO...", nargs=-1, required=True)
+def validate(scenario_files):
+    """Check scenario and campaign files (a campaign with its stages); print OK per valid file.
+
+    Example: fray validate scenarios/*.yaml scenarios/campaigns/road_to_the_keep.yaml
+    """
+    bad = 0
+    for path in scenario_files:
+        try:
+            params.load_scenario_or_campaign(path)
+        except ScenarioError as exc:
+            bad += 1
+            click.echo(exc.render(), err=True)
+        else:
+            click.echo(f"{path}: OK")
+    if bad:
+        sys.exit(2)
 
 
 @click.command("rulesets")
