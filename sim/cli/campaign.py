@@ -56,10 +56,11 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
               help="With --solo: write the story to FILE. With --play: also write it there "
                    "as markdown (a journal).")
 @records.options("--output")
+@params.charts_option()
 @params.quiet_option()
 def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
              executor, scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file,
-             quiet):
+             charts, quiet):
     """Run a party through a campaign's stages, carrying wounds and resting between.
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
@@ -109,13 +110,12 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
     click.echo(campaign_table(summary))  # the answer first, then the chart
     if "precision" in summary:
         click.echo(stop_text(summary["precision"], "runs"))
-    draw_survival(target, [summary])
-    click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}, "
-               f"{target / 'survival.png'}")
+    drawn = f", {draw_survival(target, [summary])}" if charts else ""
+    click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}{drawn}")
 
 
 BATCH_ONLY = ("count", "precision", "out_dir", "resume", "workers", "executor", "scheduler",
-              "chunk_size", "quiet")
+              "chunk_size", "charts", "quiet")
 ONE_ONLY = ("fmt", "output")
 
 
