@@ -16,7 +16,7 @@ from typing import Any
 
 from sim.batch import files
 from sim.batch.compare import ProgressFactory, prepare_out_dir, silent
-from sim.batch.runner import BatchSpec, Work, finished_here, fold_csv, run_tally
+from sim.batch.runner import BatchSpec, Work, finished_here, fold_csv, run_tally, summary_of
 from sim.core.campaign import CampaignResult, run_campaign
 from sim.core.seeds import encounter_seed
 from sim.report import charts
@@ -85,11 +85,11 @@ CAMPAIGN = Work("campaign.csv", "campaign", "runs", run_rows, columns, new_tally
 
 
 def spec_for(campaign: Campaign, ruleset: str, n: int, seed: int = 1, workers: int = 1,
-             chunk_size: int = 0, executor: str = "local", scheduler: str = "local"
-             ) -> BatchSpec:
-    """The batch spec of ``n`` runs of ``campaign``."""
+             chunk_size: int = 0, executor: str = "local", scheduler: str = "local",
+             precision: float = 0.0) -> BatchSpec:
+    """The batch spec of ``n`` runs of ``campaign`` (``precision``: run until sure)."""
     return BatchSpec(campaign, ruleset, n, seed, workers, chunk_size, executor, scheduler,
-                     work=CAMPAIGN)
+                     work=CAMPAIGN, precision=precision)
 
 
 def run_campaigns(spec: BatchSpec, out_dir: Path | None, progress=None, *,
@@ -104,17 +104,23 @@ def run_campaigns(spec: BatchSpec, out_dir: Path | None, progress=None, *,
                          CAMPAIGN)
     else:
         tally = run_tally(spec, out_dir, progress, resume=resume)
-    summary = tally.summary()
+    summary = summary_of(spec, tally)
     if chart and out_dir is not None:
-        with files.atomic_path(out_dir / "survival.png") as tmp:
-            charts.campaign_chart([summary], tmp)
+        draw_survival(out_dir, [summary])
     return summary
+
+
+def draw_survival(out_dir: Path, summaries: list[dict[str, Any]]) -> Path:
+    """``survival.png`` in ``out_dir``: how far the party gets, one line per summary."""
+    with files.atomic_path(out_dir / "survival.png") as tmp:
+        charts.campaign_chart(summaries, tmp)
+    return out_dir / "survival.png"
 
 
 def run_compare_campaign(campaign: Campaign, rulesets: list[str], n: int, out_dir: Path, *,
                          seed: int = 1, workers: int = 1, chart: bool = True,
-                         progress: ProgressFactory | None = None, resume: bool = False
-                         ) -> list[dict[str, Any]]:
+                         progress: ProgressFactory | None = None, resume: bool = False,
+                         precision: float = 0.0) -> list[dict[str, Any]]:
     """The campaign under each ruleset, same run seeds: how far the same party gets.
 
     One subfolder per ruleset as ``fray campaign`` writes it; at the top ``report.md`` and
@@ -123,18 +129,17 @@ def run_compare_campaign(campaign: Campaign, rulesets: list[str], n: int, out_di
     prepare = progress or silent
     summaries = []
     for name in rulesets:
-        spec = spec_for(campaign, name, n, seed, workers)
+        spec = spec_for(campaign, name, n, seed, workers, precision=precision)
         sub = out_dir / name
         # resuming a comparison: a ruleset finished or interrupted goes on, the rest start
         again = resume and (files.read_state(sub) is not None or finished_here(spec, sub))
         with prepare(f"{campaign.slug} [{name}]") as advance:
             summaries.append(run_campaigns(spec, sub, advance, resume=again, chart=chart))
     if chart:
-        with files.atomic_path(out_dir / "survival.png") as tmp:
-            charts.campaign_chart(summaries, tmp)
+        draw_survival(out_dir, summaries)
     files.write_text(out_dir / "report.md", compare_markdown(summaries, chart=chart))
     return summaries
 
 
-__all__ = ["CAMPAIGN", "CAMPAIGN_FILES", "prepare_out_dir", "run_campaigns",
+__all__ = ["CAMPAIGN", "CAMPAIGN_FILES", "draw_survival", "prepare_out_dir", "run_campaigns",
            "run_compare_campaign", "spec_for"]

@@ -22,6 +22,7 @@ from sim.batch.runner import BatchSpec, finished_here, fold_csv, members, run_ta
 from sim.report import charts as charts_mod
 from sim.report.compare import report_markdown
 from sim.report.html import compare_html
+from sim.results.difficulty import with_words
 from sim.results.lethality import document
 from sim.results.tally import Tally
 from sim.scenario.specs import Scenario
@@ -99,25 +100,32 @@ def ruleset_tally(spec: BatchSpec, sub: Path, progress: ProgressFactory, resume:
 def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, *,
                 seed: int = 1, workers: int = 1, charts: bool = True,
                 progress: ProgressFactory | None = None, resume: bool = False,
-                html: bool = False) -> dict[str, Any]:
+                html: bool = False, precision: float = 0.0,
+                ready: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Run the scenario under each ruleset and write every output; return ``lethality.json``.
 
     ``out_dir`` must already be prepared (``prepare_out_dir``). ``progress(label)`` gives a
     context manager yielding the per-batch progress callback. With ``resume``, a ruleset
     whose batch finished with the same seed and size is kept, an interrupted one resumes.
-    With ``html``, ``report.html`` too.
+    With ``html``, ``report.html`` too. With ``precision``, each ruleset runs until sure
+    (``sim.batch.precision``), ``n`` the cap. ``ready(doc)`` is called once the numbers
+    are known and before anything is drawn (the answer is printed before the charts).
     """
     entries = {}
     for name in rulesets:
-        spec = BatchSpec(scenario, name, n, seed, workers)
+        spec = BatchSpec(scenario, name, n, seed, workers, precision=precision)
         tally = ruleset_tally(spec, out_dir / name, progress or silent, resume)
-        entries[name] = tally.lethality()
+        entries[name] = with_words(tally.lethality())
     doc = document(scenario.slug, n, seed, entries)
+    if precision:
+        doc["precision"] = precision  # ``encounters`` is then the cap
     doc["scenario_name"] = scenario.name
     doc["scenario_file"] = scenario.source
     doc["members"] = members(scenario)
     doc["max_rounds"] = scenario.max_rounds  # the round limit: the charts mark it
     doc["files"] = {name: {f: f"{name}/{f}" for f in BATCH_FILES} for name in rulesets}
+    if ready is not None:
+        ready(doc)
     write_outputs(doc, out_dir, charts=charts, html=html)
     return doc
 

@@ -202,6 +202,15 @@ class Ordered:
         finally:
             self._pending.clear()
 
+    def finish(self) -> None:
+        """The caller needs no more chunks (a batch run until sure is precise enough).
+
+        Nothing more is submitted; ``close`` then cancels what has not started and lets the
+        running chunks end quietly: not a stop, nothing to say.
+        """
+        self._todo = iter(())
+        self._finished = True
+
     def kill(self) -> None:
         """Stop the workers now (a second Ctrl-C); ``close`` then waits for nothing."""
         self._killed = True

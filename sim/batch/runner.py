@@ -32,6 +32,7 @@ from typing import Any
 
 from sim.batch import executors, files
 from sim.batch.files import STATE
+from sim.batch.precision import BLOCK, ChunkPlan, stop_reason
 from sim.core.engine import Encounter
 from sim.core.outcome import EncounterResult
 from sim.core.seeds import encounter_seed
@@ -190,6 +191,8 @@ class BatchSpec:
         chunk_size: encounters per chunk; 0 picks one from ``n`` and ``workers``.
         executor: ``local`` (a process pool; in-process for one worker) or ``dask``.
         scheduler: for dask, ``tcp://host:port`` or ``local`` (a new LocalCluster).
+        precision: run until every watched interval is within +-precision
+            (``sim.batch.precision``), ``n`` being the cap; 0 runs all ``n``.
     """
 
     scenario: Scenario
@@ -201,9 +204,16 @@ class BatchSpec:
     executor: str = "local"
     scheduler: str = "local"
     work: Work = ENCOUNTERS
+    precision: float = 0.0
 
-    def chunks(self, start: int = 0) -> list[tuple[int, int]]:
-        """``(start, stop)`` index ranges covering ``start..n-1``."""
+    def chunks(self, start: int = 0) -> list[tuple[int, int]] | ChunkPlan:
+        """``(start, stop)`` index ranges covering ``start..n-1``.
+
+        Run until sure, a ``ChunkPlan`` of chunks whose size does not depend on the workers
+        (the stopping decision is made at their boundaries).
+        """
+        if self.precision:
+            return ChunkPlan(start, self.n, self.chunk_size or BLOCK, self.precision)
         size = self.chunk_size or max(1, min(1000, -(-self.n // (self.workers * 8))))
         return [(a, min(a + size, self.n)) for a in range(start, self.n, size)]
 
@@ -212,6 +222,8 @@ class BatchSpec:
         return {self.work.subject_key: self.scenario.slug,
                 "digest": self.work.digest(self.scenario),
                 "ruleset": self.ruleset, "seed": self.seed, "n": self.n,
+                **({"precision": self.precision, "chunk": self.chunk_size or BLOCK}
+                   if self.precision else {}),
                 "code": code_digest()}
 
 
@@ -244,6 +256,10 @@ def finished_here(spec: BatchSpec, folder: Path) -> bool:
         return False
     want = {spec.work.subject_key: spec.scenario.slug, "ruleset": spec.ruleset,
             "seed": spec.seed, spec.work.count_key: spec.n}
+    if spec.precision:  # run until sure: as many as it took, up to the cap
+        block = summary.get("precision") or {}
+        want = {**want, spec.work.count_key: summary.get(spec.work.count_key),
+                "precision": {**block, "width": spec.precision, "cap": spec.n}}
     if "digest" in summary:  # what the subject says (older summaries do not record it)
         want["digest"] = spec.work.digest(spec.scenario)
     differ = [k for k in want if summary.get(k) != want[k]]
@@ -258,14 +274,15 @@ def finished_here(spec: BatchSpec, folder: Path) -> bool:
     return True
 
 
-def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk_packed
-              ) -> executors.Ordered:
+def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chunk_packed,
+              chunks: Any = None) -> executors.Ordered:
     """``fn(work, subject, ruleset, seed, a, b)`` for each chunk, in index order.
 
-    The chunks run on the spec's executor; use it in a ``with`` block (it shuts the workers
-    down) and, after a Ctrl-C, ``drain`` it for the chunks that finish while it waits.
+    The chunks (``spec.chunks(start)`` unless given) run on the spec's executor; use it in
+    a ``with`` block (it shuts the workers down) and, after a Ctrl-C, ``drain`` it for the
+    chunks that finish while it waits.
     """
-    chunks = spec.chunks(start)
+    chunks = spec.chunks(start) if chunks is None else chunks
     args = (spec.work, spec.scenario, spec.ruleset, spec.seed)
     if spec.executor == "dask":
         try:  # imported here, not at the top: dask is an optional extra and slow to import
@@ -285,7 +302,7 @@ Progress = Callable[[int], None]
 def run_batch(spec: BatchSpec, out_dir: Path | None, progress: Progress | None = None, *,
               resume: bool = False) -> dict[str, Any]:
     """Run a batch and return its ``summary.json`` document (see ``run_tally``)."""
-    return run_tally(spec, out_dir, progress, resume=resume).summary()
+    return summary_of(spec, run_tally(spec, out_dir, progress, resume=resume))
 
 
 def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None = None, *,
@@ -304,10 +321,14 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
     progress = progress or (lambda _n: None)
     tally = spec.work.new_tally(spec.scenario, spec.ruleset, spec.seed)
     if out_dir is None:
-        with iter_rows(spec, 0, fold_chunk) as chunks:
+        plan = spec.chunks(0)
+        with iter_rows(spec, 0, fold_chunk, plan) as chunks:
             for chunk in chunks:
                 tally.merge(chunk)
                 progress(chunk.count)
+                if _enough(plan, tally):
+                    chunks.finish()
+                    break
         return tally
     out_dir.mkdir(parents=True, exist_ok=True)
     with files.locked(out_dir):  # one writer per folder
@@ -321,10 +342,23 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
         _stream(spec, out_dir, tally, progress, done, size, digest)
         # summary.json before the rows are published: a write that fails (a full disk)
         # leaves the part file and its checkpoint, which --resume finishes
-        files.write_json(out_dir / "summary.json", tally.summary())
+        files.write_json(out_dir / "summary.json", summary_of(spec, tally))
         files.publish_rows(out_dir, spec.work.rows_file)
         files.clear_state(out_dir)
     return tally
+
+
+def summary_of(spec: BatchSpec, tally: Any) -> dict[str, Any]:
+    """The batch's ``summary.json``: the tally's, and run until sure, how it stopped."""
+    doc = tally.summary()
+    if spec.precision:
+        doc["precision"] = stop_reason(tally.count, spec.n, tally, spec.precision)
+    return doc
+
+
+def _enough(plan: Any, tally: Any) -> bool:
+    """After a chunk: whether a batch run until sure is precise enough to stop."""
+    return isinstance(plan, ChunkPlan) and plan.check(tally)
 
 
 def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, done: int,
@@ -340,8 +374,12 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
     handle = files.open_part(part, size)
     pending: dict[int, Any] = {}  # bytes kept -> their digest, once the checkpoint may say so
 
+    plan = spec.chunks(done)
+
     def keep(chunk: ChunkResult) -> int:
         nonlocal done, size, digest
+        if isinstance(plan, ChunkPlan) and plan.stopped:  # run until sure, and sure
+            return 0
         grown = digest.copy()
         grown.update(chunk.text)
         end = size + handle.write(chunk.text)
@@ -361,10 +399,16 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
             header = csv_text([], spec.work.columns(spec.scenario), header=True)
             size = handle.write(header)
             digest.update(header)
-        with iter_rows(spec, done, run_chunk_packed) as chunks:
+        if done and _enough(plan, tally):  # resumed after its last chunk: nothing to run
+            handle.close()
+            return
+        with iter_rows(spec, done, run_chunk_packed, plan) as chunks:
             try:
                 for chunk in chunks:
                     progress(keep(chunk))
+                    if _enough(plan, tally):
+                        chunks.finish()
+                        break
             except KeyboardInterrupt:
                 try:  # a second Ctrl-C at any moment of the stop: the workers stop at once
                     state = files.read_state(out_dir)  # the checkpoint is the truth: the

@@ -175,7 +175,8 @@ def load_cases(scenario_file: str, setting: str) -> tuple[str, list[tuple[Any, S
     return path, variants(read_yaml(scenario_file), scenario_file, path, steps, values)
 
 
-SWEEP_FILES = ("sweep.csv", "sweep.png")  # and report.html with --html
+HEATMAP = "sweep_heatmap.png"  # a two-way grid's heat map
+SWEEP_FILES = ("sweep.csv", "sweep.png", HEATMAP)  # and report.html with --html
 
 
 def prepare_out_dir(out_dir: Path, force: bool, html: bool = False) -> None:
@@ -192,18 +193,23 @@ def prepare_out_dir(out_dir: Path, force: bool, html: bool = False) -> None:
 
 def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] | None,
               n: int, *, seed: int = 1, workers: int = 1,
-              advance: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Run every value under every ruleset (default: each variant's own); one row each."""
+              advance: Callable[[int], None] | None = None,
+              precision: float = 0.0) -> list[dict[str, Any]]:
+    """Run every value under every ruleset (default: each variant's own); one row each.
+
+    ``precision``: each value runs until sure (``sim.batch.precision``), ``n`` the cap.
+    """
     rows = []
     for value, scen in cases:
         for name in rulesets or [scen.ruleset]:
-            tally = run_tally(BatchSpec(scen, name, n, seed, workers), None, advance)
+            spec = BatchSpec(scen, name, n, seed, workers, precision=precision)
+            tally = run_tally(spec, None, advance)
             rows.append(sweep_row(path, value, tally.lethality()))
     return rows
 
 
 def command(rows: list[dict[str, Any]], path: str, source: str, seed: int,
-            rulesets: list[str] | None = None) -> str:
+            rulesets: list[str] | None = None, precision: float = 0.0) -> str:
     """The ``fray sweep`` command that runs this sweep again ("" when none can).
 
     ``rulesets`` is what ``run_sweep`` was given: ``None`` (each value's own ruleset) leaves
@@ -216,27 +222,47 @@ def command(rows: list[dict[str, Any]], path: str, source: str, seed: int,
         ruleset = reproduce.one_ruleset(rulesets)
     except ValueError:
         return ""
-    n = rows[0]["encounters"] if rows else 0
+    # run until sure, each value ran as many as it took: the width, not a count, says so
+    n = None if precision else (rows[0]["encounters"] if rows else 0)
     return reproduce.command("sweep", source, ("--set", f"{path}={values}"),
-                             ("--ruleset", ruleset), ("-n", n), ("--seed", seed))
+                             ("--ruleset", ruleset), ("-n", n),
+                             ("--precision", precision or None), ("--seed", seed))
 
 
 def write_outputs(rows: list[dict[str, Any]], sides: list[str], path: str,
                   out_dir: Path, *, scenario: Scenario | None = None, seed: int = 1,
-                  html: bool = False, rulesets: list[str] | None = None) -> list[Path]:
+                  html: bool = False, rulesets: list[str] | None = None,
+                  label: str | None = None, charts: bool = True,
+                  grid: tuple[list[str], list[str]] | None = None,
+                  precision: float = 0.0) -> list[Path]:
     """Write ``sweep.csv`` (an empty interval bound is an empty cell) and ``sweep.png``.
 
     With ``html``, also ``report.html``: the answer, the table and the chart in one file.
     ``scenario`` (any of the swept variants) names the chart and the page; ``seed`` and
     ``rulesets`` (as given to ``run_sweep``) make the page's command that runs it again.
+    ``label``: the swept value in words (the chart's axis); ``charts``: draw the PNGs;
+    ``grid``: a two-way grid's paths and their words: a heat map too
+    (``sweep_heatmap.png``, and in report.html a table with each interval on hover);
+    ``precision``: the values ran until sure (the command that runs it again says so).
     """
-    written = [files.write_csv(out_dir / "sweep.csv", rows), out_dir / "sweep.png"]
-    with files.atomic_path(written[1]) as tmp:
-        sweep_chart(rows, sides, path, tmp, scenario=scenario.slug if scenario else None)
+    written = [files.write_csv(out_dir / "sweep.csv", rows)]
+    images: dict[str, bytes] = {}
+    slug = scenario.slug if scenario else None
+    if charts:
+        written.append(out_dir / "sweep.png")
+        with files.atomic_path(written[-1]) as tmp:
+            sweep_chart(rows, sides, label or path, tmp, scenario=slug)
+        images["sweep.png"] = written[-1].read_bytes()
+    if grid is not None and charts:
+        from sim.report.heatmap import heatmap_chart
+        written.append(out_dir / HEATMAP)
+        with files.atomic_path(written[-1]) as tmp:
+            heatmap_chart(rows, *grid, sides[0], tmp, scenario=slug)
     if html:
-        page = sweep_html(rows, sides, path, {"sweep.png": written[1].read_bytes()},
-                          scenario=scenario.name if scenario else "",
-                          command=command(rows, path, scenario.source, seed, rulesets)
-                          if scenario else "")
+        again = (command(rows, path, scenario.source, seed, rulesets, precision)
+                 if scenario and grid is None else "")
+        page = sweep_html(rows, sides, label or path, images,
+                          scenario=scenario.name if scenario else "", command=again,
+                          grid=grid)
         written.append(files.write_text(out_dir / "report.html", page))
     return written

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from sim.batch import files
 from sim.batch.compare import resume_step
 from sim.batch.executors import say
-from sim.batch.runner import BatchSpec, run_batch
+from sim.batch.precision import stop_text
+from sim.batch.runner import BatchSpec, run_tally, summary_of
 from sim.cli import params
 from sim.report.tables import batch_table, fighter_table
+from sim.results.difficulty import of_entry
 from sim.scenario.errors import FrayInputError
 
 EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
@@ -20,7 +23,8 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 
 @click.command(epilog=EPILOG_BATCH)
 @params.scenario_argument()
-@params.count_option(1000, "Number of encounters.")
+@params.count_option(1000, "Number of encounters (with --precision: the cap).")
+@params.precision_option(0)
 @params.ruleset_option(help="Ruleset, or 'all' for one subfolder per ruleset (default: the "
                             "scenario's).")
 @params.seed_option("Batch seed; encounter i runs with a seed derived from (seed, i).")
@@ -36,14 +40,15 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 @click.option("--parquet", is_flag=True,
               help="Also write encounters.parquet (needs the [parquet] extra).")
 @params.quiet_option()
-def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-          scheduler, chunk_size, by, parquet, quiet):
+def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
+          executor, scheduler, chunk_size, by, parquet, quiet):
     """Run many encounters; write summary.json and encounters.csv; print a summary.
 
     Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
     --resume continues the batch later with output identical to an uninterrupted run.
     """
     scenario = params.load_scenario(scenario_file)
+    count, precision = params.run_size(count, precision, 0)
     params.check_executor(executor, scheduler, parquet)
     params.check_resume(resume, out_dir, "batch", force)
     names = params.expand_rulesets(ruleset) or [scenario.ruleset]
@@ -55,7 +60,8 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
             files.claim_batch_dir(target, force,
                                   writes=("encounters.parquet",) if parquet else ())
     specs = {name: BatchSpec(scenario, name, count, seed, params.workers_or_cores(workers),
-                             chunk_size or 0, executor, scheduler) for name in names}
+                             chunk_size or 0, executor, scheduler, precision=precision)
+             for name in names}
     # several rulesets resume as fray compare does: finished ones kept, the interrupted one
     # resumed, the rest run; one alone must have been interrupted (run_batch says so)
     steps = {name: resume_step(specs[name], targets[name], resume) for name in names}
@@ -69,13 +75,17 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
             say(f"{target}: already complete")
             kept = True
             continue
-        summary = _run(specs[name], target, quiet,
-                       resume and (steps[name] == "resume" or not several),
-                       base if several else target, kept)
+        tally = _run(specs[name], target, quiet,
+                     resume and (steps[name] == "resume" or not several),
+                     base if several else target, kept)
+        summary = summary_of(specs[name], tally)
         kept = True
         if parquet:
             files.write_parquet(target)
-        click.echo(batch_table(summary))  # who wins comes first, whatever --by says
+        # who wins comes first, whatever --by says
+        click.echo(batch_table(summary, of_entry(tally.lethality())))
+        if "precision" in summary:
+            click.echo(stop_text(summary["precision"]))
         if by == "fighter":
             click.echo(fighter_table(summary))
         also = f" and {target / 'encounters.parquet'}" if parquet else ""
@@ -83,7 +93,7 @@ def batch(scenario_file, count, ruleset, seed, workers, out_dir, force, resume, 
 
 
 def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool, resume_out: Path,
-         kept: bool) -> dict:
+         kept: bool) -> Any:
     """One batch with a progress bar; Ctrl-C says how to resume and exits 130.
 
     ``resume_out``: the folder ``--resume --out`` names (``target``, or its parent for
@@ -91,7 +101,7 @@ def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool, resume_out: P
     """
     try:
         with params.progress(spec.n, f"{spec.scenario.slug} [{spec.ruleset}]", quiet) as advance:
-            return run_batch(spec, target, advance, resume=resume)
+            return run_tally(spec, target, advance, resume=resume)
     except KeyboardInterrupt:
         state = files.read_state(target)
         hint = f"continue with the same command plus --resume --out {resume_out}"

@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 import click
 
 from sim.batch import files
-from sim.batch.campaign import CAMPAIGN_FILES, digest, run_campaigns, spec_for
+from sim.batch.campaign import CAMPAIGN_FILES, digest, draw_survival, run_campaigns, spec_for
 from sim.batch.executors import say
+from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
+from sim.batch.precision import stop_text
 from sim.batch.runner import finished_here
 from sim.cli import params, records
 from sim.cli.play import Player
@@ -41,7 +43,8 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 
 @click.command(epilog=EPILOG_CAMPAIGN)
 @click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path())
-@params.count_option(1000, "Runs of the whole campaign.")
+@params.count_option(1000, "Runs of the whole campaign (with --precision: the cap).")
+@params.precision_option(DEFAULT_PRECISION)
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the campaign's).")
 @params.seed_option("Batch seed (run i has a seed derived from it); with --solo or --play, "
                     "the run's own seed (campaign.csv lists each run's).")
@@ -63,10 +66,11 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
               type=click.Path(dir_okay=False, path_type=Path),
               help="With --solo or --play: also write every stage's fight into one HTML page "
                    "to watch on its map (docs/replay.md).")
+@params.charts_option()
 @params.quiet_option()
-def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resume, executor,
-             scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file, quiet,
-             html_file):
+def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
+             executor, scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file,
+             html_file, charts, quiet):
     """Run a party through a campaign's stages, carrying wounds and resting between.
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
@@ -106,27 +110,30 @@ def campaign(campaign_file, count, ruleset, seed, workers, out_dir, force, resum
     target = out_dir or files.default_out_dir(camp.slug, name)
     if not resume:
         files.claim_batch_dir(target, force, writes=CAMPAIGN_FILES)
+    count, precision = params.run_size(count, precision, DEFAULT_PRECISION)
     spec = spec_for(camp, name, count, seed, params.workers_or_cores(workers),
-                    chunk_size or 0, executor, scheduler)
+                    chunk_size or 0, executor, scheduler, precision)
     if resume and finished_here(spec, target):
         click.echo(f"{target}: already complete", err=True)
         return
     try:
         with params.progress(count, f"{camp.slug} [{name}]", quiet) as advance:
-            summary = run_campaigns(spec, target, advance, resume=resume)
+            summary = run_campaigns(spec, target, advance, resume=resume, chart=False)
     except KeyboardInterrupt:
         state = files.read_state(target)
         kept = f"{state['rows']} of {count} runs kept" if state else "nothing kept"
         say(f"interrupted: {kept} in {target}"
             + (f"; continue with the same command plus --resume --out {target}" if state else ""))
         sys.exit(130)
-    click.echo(campaign_table(summary))
-    click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}, "
-               f"{target / 'survival.png'}")
+    click.echo(campaign_table(summary))  # the answer first, then the chart
+    if "precision" in summary:
+        click.echo(stop_text(summary["precision"], "runs"))
+    drawn = f", {draw_survival(target, [summary])}" if charts else ""
+    click.echo(f"wrote {target / 'summary.json'}, {target / 'campaign.csv'}{drawn}")
 
 
-BATCH_ONLY = ("count", "out_dir", "resume", "workers", "executor", "scheduler", "chunk_size",
-              "quiet")
+BATCH_ONLY = ("count", "precision", "out_dir", "resume", "workers", "executor", "scheduler",
+              "chunk_size", "charts", "quiet")
 ONE_ONLY = ("fmt", "output", "html_file")
 
 

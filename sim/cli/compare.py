@@ -11,15 +11,19 @@ import sys
 import click
 
 from sim.batch import files
+from sim.batch import grid as grid_mod
 from sim.batch import sweep as sweep_mod
 from sim.batch.campaign import run_compare_campaign
 from sim.batch.compare import existing_results, prepare_out_dir, run_compare
 from sim.batch.executors import say
+from sim.batch.grid import grid_row, load_grid
+from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
 from sim.cli import params
 from sim.report.campaign import compare_table as campaign_compare_table
 from sim.report.compare import compare_table
 from sim.report.convert import conversion_text
 from sim.report.sweep import sweep_table
+from sim.scenario import read_yaml
 from sim.scenario.campaign import Campaign
 from sim.scenario.errors import FrayInputError
 
@@ -53,7 +57,9 @@ def convert(scenario_file, ruleset):
               default="all", show_default=True,
               help="Comma-separated rulesets to compare, or 'all' (--ruleset, as the other "
                    "commands spell it, works too).")
-@params.count_option(1000, "Encounters per ruleset (for a campaign: runs).")
+@params.count_option(1000, "Encounters per ruleset (for a campaign: runs); with "
+                          "--precision, the cap.")
+@params.precision_option(DEFAULT_PRECISION)
 @params.seed_option("Batch seed; encounter i has the same seed under every ruleset.")
 @params.workers_option()
 @params.out_option("results/<scenario>-compare-<time>")
@@ -62,9 +68,10 @@ def convert(scenario_file, ruleset):
               help="Continue an interrupted comparison in --out: finished rulesets are kept, "
                    "an interrupted one resumes, the rest run.")
 @click.option("--html", is_flag=True, help=HTML_HELP)
+@params.charts_option()
 @params.quiet_option()
-def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resume, html,
-            quiet):
+def compare(scenario_file, rulesets, count, precision, seed, workers, out_dir, force, resume, html,
+            charts, quiet):
     """Run one scenario (or campaign) under several rulesets and compare how lethal they are.
 
     Same scenario, same encounter seeds, each ruleset in turn. Writes one subfolder per
@@ -76,6 +83,7 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
     one subfolder per ruleset as fray campaign writes it, report.md and survival.png.
     """
     scenario = params.load_scenario_or_campaign(scenario_file)
+    count, precision = params.run_size(count, precision, DEFAULT_PRECISION)
     if html and isinstance(scenario, Campaign):
         raise FrayInputError("--html", [("", "report.html is written for a scenario's "
                                              "comparison, not yet for a campaign's")])
@@ -87,25 +95,29 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
     out_dir = out_dir or files.default_out_dir(scenario.slug, "compare")
     prepare_out_dir(out_dir, rulesets, force or resume)
     settings = {"seed": seed, "workers": params.workers_or_cores(workers), "resume": resume,
-                "progress": lambda label: params.progress(count, label, quiet)}
+                "progress": lambda label: params.progress(count, label, quiet),
+                "precision": precision}
     try:
         if isinstance(scenario, Campaign):
-            summaries = run_compare_campaign(scenario, rulesets, count, out_dir, **settings)
+            summaries = run_compare_campaign(scenario, rulesets, count, out_dir, chart=charts,
+                                             **settings)
         else:
-            doc = run_compare(scenario, rulesets, count, out_dir, html=html, **settings)
+            run_compare(scenario, rulesets, count, out_dir, html=html, charts=charts,
+                        ready=lambda d: click.echo(compare_table(d)), **settings)
     except KeyboardInterrupt:
         say(f"interrupted: finished rulesets and every finished chunk are kept in {out_dir}; "
             f"continue with the same command plus --resume --out {out_dir}")
         sys.exit(130)
     if isinstance(scenario, Campaign):
         click.echo(campaign_compare_table(summaries))
-        click.echo(f"wrote {out_dir / 'report.md'}, survival.png and one folder per ruleset "
+        chart = ", survival.png" if charts else ""
+        click.echo(f"wrote {out_dir / 'report.md'}{chart} and one folder per ruleset "
                    "(summary.json, campaign.csv)")
         return
-    click.echo(compare_table(doc))
-    extra = ", report.html" if html else ""
-    click.echo(f"wrote {out_dir / 'report.md'}, lethality.json, survival.png, death_rate.png, "
-               f"rounds.png{extra} and one folder per ruleset")
+    extra = (", survival.png, death_rate.png, rounds.png" if charts else "") + (
+        ", report.html" if html else "")
+    click.echo(f"wrote {out_dir / 'report.md'}, lethality.json{extra} and one folder per "
+               "ruleset")
 
 
 @click.command(epilog=EPILOG_SWEEP)
@@ -113,34 +125,55 @@ def compare(scenario_file, rulesets, count, seed, workers, out_dir, force, resum
 @click.option("--set", "settings", required=True, multiple=True, metavar="PATH=VALUES",
               help="A scenario value to vary: PATH into the YAML (max_rounds, "
                    "sides.<side>[i].<key>, sides.<side>[i].traits.strength, ...) and VALUES "
-                   "as a..b (whole numbers) or a comma list. One --set per sweep.")
+                   "as a..b (whole numbers) or a comma list. Two or more --set run every "
+                   "combination (a grid; with two, a heat map too).")
 @params.ruleset_option(help="Ruleset, or 'all' (default: the scenario's).")
-@params.count_option(500, "Encounters per value and ruleset.")
+@params.count_option(500, "Encounters per value and ruleset (with --precision: the cap).")
+@params.precision_option(DEFAULT_PRECISION)
 @params.seed_option("Batch seed, the same for every value.")
 @params.workers_option()
 @params.out_option("results/<scenario>-sweep-<time>")
-@params.force_option("Overwrite sweep.csv, sweep.png and report.html in --out.")
+@params.force_option("Overwrite sweep.csv, sweep.png, sweep_heatmap.png and report.html in "
+                     "--out.")
 @click.option("--html", is_flag=True, help=HTML_HELP)
+@params.charts_option()
 @params.quiet_option()
-def sweep(scenario_file, settings, ruleset, count, seed, workers, out_dir, force, html, quiet):
-    """Vary one scenario value; report win and death rates (95% intervals) for each.
+def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out_dir, force,
+          html, charts, quiet):
+    """Vary scenario values (a grid for several); report win and death rates for each.
 
-    Writes sweep.csv (one row per value and ruleset) and sweep.png (with --html also
-    report.html), and prints a table.
+    Writes sweep.csv (one row per value, or combination, and ruleset) and sweep.png (with
+    two --set also sweep_heatmap.png; with --html also report.html), and prints a table
+    first. Each value runs until its rates are known to +-0.02 unless -n or --precision
+    says otherwise.
     """
-    if len(settings) > 1:  # click would keep the last one silently
-        raise FrayInputError("--set", [("", f"a sweep varies one value; got {len(settings)} "
-                                        f"({'; '.join(settings)}): run one sweep per value")])
-    path, cases = sweep_mod.load_cases(scenario_file, settings[0])
+    count, precision = params.run_size(count, precision, DEFAULT_PRECISION)
+    grid = None
+    if len(settings) > 1:
+        paths, labels, combos = load_grid(scenario_file, settings)
+        path, label = "; ".join(paths), " and ".join(labels)
+        cases: list = combos
+        grid = (paths, labels)
+    else:
+        path, cases = sweep_mod.load_cases(scenario_file, settings[0])
+        label = grid_mod.label(sweep_mod.parse_path(path), read_yaml(scenario_file))
     rulesets = params.expand_rulesets(ruleset)
     slug, sides = cases[0][1].slug, list(cases[0][1].side_names)
     out_dir = out_dir or files.default_out_dir(slug, "sweep")
     sweep_mod.prepare_out_dir(out_dir, force, html)
     total = count * len(cases) * (len(rulesets) if rulesets else 1)
-    with params.progress(total, f"{slug} sweep {path}", quiet) as advance:
+    with params.progress(total, f"{slug} sweep {label}", quiet) as advance:
         rows = sweep_mod.run_sweep(path, cases, rulesets, count, seed=seed,
-                                   workers=params.workers_or_cores(workers), advance=advance)
+                                   workers=params.workers_or_cores(workers), advance=advance,
+                                   precision=precision)
+    if grid is not None:
+        rows = [grid_row(row, grid[0], combo)
+                for row, combo in zip(rows, [c for c, _ in cases
+                                             for _ in (rulesets or [None])], strict=True)]
+    click.echo(sweep_table(rows, sides, label))
     written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],
-                                      seed=seed, html=html, rulesets=rulesets)
-    click.echo(sweep_table(rows, sides, path))
-    click.echo("wrote " + ", ".join(str(p) for p in written[:-1]) + f" and {written[-1]}")
+                                      seed=seed, html=html, rulesets=rulesets, label=label,
+                                      charts=charts, grid=grid if grid and len(grid[0]) == 2
+                                      else None, precision=precision)
+    click.echo("wrote " + ", ".join(str(p) for p in written[:-1])
+               + (f" and {written[-1]}" if len(written) > 1 else str(written[-1])))

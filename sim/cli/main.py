@@ -4,12 +4,14 @@ Exit codes: 0 success; 2 bad input (a bad option, an unreadable or invalid scena
 a message naming the file and the field and never a traceback; 1 an unexpected failure
 (130 when interrupted). The commands live in ``sim.cli.run`` (run, validate, rulesets),
 ``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert, compare, sweep),
+``sim.cli.balance`` (balance),
 ``sim.cli.campaign`` (campaign), ``sim.cli.play`` (play) and ``sim.cli.authoring`` (map,
 schema, new, scenarios); what they share in ``sim.cli.params`` and ``sim.cli.records``.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sys
@@ -19,19 +21,67 @@ import click
 from sim import __version__
 from sim.batch import files
 from sim.batch.executors import SIGNALLED, STOPS_ASKED, say
-from sim.cli.authoring import map_command, new_command, scenarios_command, schema_command
-from sim.cli.batch import batch
-from sim.cli.campaign import campaign
-from sim.cli.compare import compare, convert, sweep
-from sim.cli.play import play
-from sim.cli.run import rulesets_command, run, validate
-from sim.scenario.errors import FrayInputError
 
-COMMANDS = (run, play, batch, campaign, compare, convert, sweep, validate, rulesets_command,
-            map_command, schema_command, new_command, scenarios_command)
+# Each command's module is imported only when that command runs (networkx, pydantic, rich
+# and the rulesets cost most of half a CPU-second): name -> (module, attribute, the first
+# line of its help, which ``fray --help`` lists; tests/cli check it against the command's).
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "run": ("sim.cli.run", "run", "Run one encounter and tell it round by round."),
+    "play": ("sim.cli.play", "play", "Play your own combatants; the AI runs everyone else."),
+    "batch": ("sim.cli.batch", "batch",
+              "Run many encounters; write summary.json and encounters.csv; print a summary."),
+    "campaign": ("sim.cli.campaign", "campaign",
+                 "Run a party through a campaign's stages, carrying wounds and resting "
+                 "between."),
+    "compare": ("sim.cli.compare", "compare",
+                "Run one scenario (or campaign) under several rulesets and compare how lethal "
+                "they are."),
+    "convert": ("sim.cli.compare", "convert",
+                "Show what each combatant becomes under a ruleset."),
+    "sweep": ("sim.cli.compare", "sweep",
+              "Vary scenario values (a grid for several); report win and death rates for "
+              "each."),
+    "balance": ("sim.cli.balance", "balance",
+                "Find the value of a scenario setting that brings a rate nearest a target."),
+    "validate": ("sim.cli.run", "validate",
+                 "Check scenario and campaign files (a campaign with its stages); print OK "
+                 "per valid file."),
+    "rulesets": ("sim.cli.run", "rulesets_command", "List the registered rulesets."),
+    "map": ("sim.cli.authoring", "map_command",
+            "Draw a scenario's battlefield as a PNG or SVG picture."),
+    "schema": ("sim.cli.authoring", "schema_command",
+               "Print the JSON Schema of scenario files (for editors)."),
+    "new": ("sim.cli.authoring", "new_command",
+            "Write NAME.yaml, a commented scenario to start from."),
+    "scenarios": ("sim.cli.authoring", "scenarios_command",
+                  "List the scenarios that come with fray, and where they are."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported when one is run (``COMMANDS``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, sorted as click lists them."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import the command's module now, and return the command."""
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        return getattr(importlib.import_module(entry[0]), entry[1])
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands from ``COMMANDS`` alone: nothing imported for ``--help``."""
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.utils.make_default_short_help(COMMANDS[name][2], limit))
+                for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fray")
 def cli() -> None:
     """fray: simulate fights under dice-pool tabletop RPG rules.
@@ -39,10 +89,6 @@ def cli() -> None:
     Batch-test encounters (win rates, deaths), read one fight as a solo-play log, and
     compare how lethal rulesets are with the same people and weapons.
     """
-
-
-for _command in COMMANDS:
-    cli.add_command(_command)
 
 
 STOPPING = (signal.SIGTERM, signal.SIGHUP)  # what timeout, CI and a closed terminal send
@@ -103,9 +149,6 @@ def _main() -> None:
     files.KEPT.clear()  # the checkpoints this run leaves (an error names them)
     try:
         cli.main(prog_name="fray", standalone_mode=False)
-    except FrayInputError as exc:
-        say(f"error: {exc.render()}")
-        sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
@@ -127,8 +170,14 @@ def _main() -> None:
                 "same command plus --resume continues it" if kept else "")
         say(f"error: {where}{exc.strerror or exc}{hint}")
         sys.exit(1)
-    except Exception as exc:  # an unexpected failure: exit 1 with a short message
-        if os.environ.get("FRAY_DEBUG"):
+    except Exception as exc:
+        # an input error: exit 2 with the file, the field and what is allowed (its module
+        # was imported by the command that raised it, so nothing is imported here)
+        errors = sys.modules.get("sim.scenario.errors")
+        if errors is not None and isinstance(exc, errors.FrayInputError):
+            say(f"error: {exc.render()}")
+            sys.exit(2)
+        if os.environ.get("FRAY_DEBUG"):  # an unexpected failure: exit 1, a short message
             raise
         say(f"internal error: {type(exc).__name__}: {exc} (set FRAY_DEBUG=1 for the "
             "traceback)")

@@ -119,6 +119,42 @@ def count_option(default: int, help: str) -> Decorator:  # noqa: A002 - click's 
                         default=default, show_default=True, help=help)
 
 
+PRECISION_CAP = 20_000  # the default -n of a run until sure: a cap far above any need at +-0.02
+
+
+def precision_option(default: float) -> Decorator:
+    """``--precision W``: run until every watched 95% interval is within +-W.
+
+    ``default`` (0: none) applies when ``-n`` is not given; ``-n`` alone runs exactly that
+    many, and given with ``--precision`` it is the cap (``run_size``).
+    """
+    told = (f" Default: {default:g} when -n is not given (-n alone runs exactly -n)."
+            if default else "")
+    return click.option(
+        "--precision", type=click.FloatRange(0, 0.5, max_open=True), default=None,
+        metavar="W",
+        help="Run chunks until the 95% interval of every side's win rate and death rate is "
+             "at most +-W (e.g. 0.02), then stop and say how many fights it took; -n is "
+             f"then the cap; 0 runs exactly -n.{told}")
+
+
+def run_size(count: int, precision: float | None, default: float) -> tuple[int, float]:
+    """``(n, precision)`` of a run from ``-n`` and ``--precision`` as given.
+
+    ``--precision`` given: ``-n`` (given, or ``PRECISION_CAP``) is the cap. Not given: a
+    command's default precision holds when ``-n`` is not given either; ``-n`` alone runs
+    exactly ``-n`` fights, as before run-until-sure existed.
+    """
+    ctx = click.get_current_context()
+    n_given = ctx.get_parameter_source("count") not in (
+        click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP, None)
+    if precision is None:
+        precision = 0.0 if n_given else default
+    if precision and not n_given:
+        count = PRECISION_CAP
+    return count, precision
+
+
 def seed_option(help: str) -> Decorator:  # noqa: A002 - click's name
     """``--seed N`` (0 or more, default 1)."""
     return click.option("--seed", type=WholeNumber(min=0), default=1, show_default=True,
@@ -155,6 +191,12 @@ def out_option(default: str) -> Decorator:
 def force_option(help: str) -> Decorator:  # noqa: A002 - click's name
     """``--force``."""
     return click.option("--force", is_flag=True, help=help)
+
+
+def charts_option() -> Decorator:
+    """``--no-charts``: no PNG (the tables and the answer come first either way)."""
+    return click.option("--charts/--no-charts", default=True, show_default=True,
+                        help="Draw the PNG charts (after the tables are printed).")
 
 
 def quiet_option() -> Decorator:

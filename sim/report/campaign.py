@@ -108,7 +108,7 @@ def compare_table(summaries: list[dict[str, Any]]) -> str:
     ruleset's runs stopped (lost, drawn).
     """
     first = summaries[0]
-    table = Table(title=f"{first['campaign']}: {first['runs']} runs per ruleset, seed "
+    table = Table(title=f"{first['campaign']}: {runs_text(summaries)}, seed "
                         f"{first['seed']}", title_justify="left")
     table.add_column("ruleset", no_wrap=True)
     for s in first["stages"]:
@@ -125,6 +125,17 @@ def compare_table(summaries: list[dict[str, Any]]) -> str:
     if any(s["reached"] < FEW for doc in summaries for s in doc["stages"]):
         lines.append(FEW_NOTE)
     return _print(table, lines)
+
+
+def runs_text(summaries: list[dict[str, Any]]) -> str:
+    """``400 runs per ruleset``, or, each run until sure, how many each took."""
+    counts = {d["runs"] for d in summaries}
+    if len(counts) == 1 and "precision" not in summaries[0]:
+        return f"{summaries[0]['runs']} runs per ruleset"
+    took = ", ".join(f"{d['ruleset']} {d['runs']}" for d in summaries)
+    width = summaries[0].get("precision", {}).get("width")
+    until = f" until every interval was within +-{width:g}" if width else ""
+    return f"runs{until} ({took})"
 
 
 def _clears(best: list[str], worst: list[str], clear: dict[str, float]) -> str:
@@ -153,7 +164,7 @@ def compare_markdown(summaries: list[dict[str, Any]], chart: bool = True) -> str
     clear = {d["ruleset"]: d["p_clear"]["value"] for d in summaries}
     best, worst = tied(clear, max), tied(clear, min)  # a tie names every ruleset in it
     lines = [f"# {first['name']}: how far the party gets under each ruleset", "",
-             f"{first['runs']} runs per ruleset, seed {first['seed']}, party "
+             f"{runs_text(summaries).capitalize()}, seed {first['seed']}, party "
              f"'{first['party']}' ({count(first['members'], 'member')}). "
              f"{_clears(best, worst, clear)}", "",
              "P(reach) is the share of runs that came to a stage; P(win | reached) the share "

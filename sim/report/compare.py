@@ -25,6 +25,7 @@ NA = "n/a"
 
 # (label, key in a side's summary, decimals)
 SIDE_ROWS: tuple[tuple[str, str, int], ...] = (
+    ("difficulty", "difficulty", 0),
     ("win rate", "win_rate", 3),
     ("deaths per fight", "deaths_per_encounter", 2),
     ("P(at least one death)", "p_any_death", 3),
@@ -110,8 +111,18 @@ def _sections(doc: dict[str, Any]) -> list[tuple[str, list[tuple[str, list[Any],
 
 
 def _title(doc: dict[str, Any]) -> str:
-    return (f"{doc.get('scenario_name', doc['scenario'])}: {doc['encounters']} encounters per "
-            f"ruleset, seed {doc['seed']}, the same encounter seeds under every ruleset")
+    return (f"{doc.get('scenario_name', doc['scenario'])}: {fights_text(doc)}, seed "
+            f"{doc['seed']}, the same encounter seeds under every ruleset")
+
+
+def fights_text(doc: dict[str, Any]) -> str:
+    """``2000 encounters per ruleset``, or run until sure, how many each ruleset took."""
+    width = doc.get("precision")
+    if not width:
+        return f"{doc['encounters']} encounters per ruleset"
+    took = ", ".join(f"{name} {r['encounters']}" for name, r in doc["rulesets"].items())
+    return (f"encounters run until every win and death rate was within +-{width:g} "
+            f"({took}; at most {doc['encounters']} each)")
 
 
 def compare_table(doc: dict[str, Any], width: int = 100) -> str:
@@ -216,8 +227,10 @@ def answer(doc: dict[str, Any]) -> list[tuple[str, str]]:
     number from ``doc``, with its 95% interval in brackets where it has one. Who wins and
     who dies are small tables (``sim.report.glance``), shown after the first paragraph.
     """
-    fights = doc["encounters"]
-    lead = (f"From {fights} fights under each ruleset, the same encounter seeds for all "
+    counts = sorted({r["encounters"] for r in doc["rulesets"].values()}) or [doc["encounters"]]
+    fights = (f"{counts[0]} fights under each ruleset" if len(counts) == 1 else
+              f"{counts[0]} to {counts[-1]} fights a ruleset (each run until sure)")
+    lead = (f"From {fights}, the same encounter seeds for all "
             f"(in brackets: 95% intervals).")
     out = [("", lead), ("Where it is deadliest", _deadliest(doc))]
     after = after_fight(doc)
@@ -265,7 +278,8 @@ def intro(doc: dict[str, Any]) -> str:
     """What was run and how to run it again (markdown: the command in backticks)."""
     again = reproduce.command("compare", doc.get("scenario_file", doc["scenario"]),
                               ("--rulesets", ",".join(doc["rulesets"])),
-                              ("-n", doc["encounters"]), ("--seed", doc["seed"]))
+                              ("-n", doc["encounters"]), ("--precision", doc.get("precision")),
+                              ("--seed", doc["seed"]))
     return _title(doc) + f". Each cell: value [95% interval]. Reproduce with `{again}`."
 
 

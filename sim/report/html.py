@@ -137,8 +137,12 @@ def compare_html(doc: dict[str, Any], images: Mapping[str, bytes]) -> str:
 
 def sweep_html(rows: list[dict[str, Any]], sides: list[str], path: str,
                images: Mapping[str, bytes], *, scenario: str = "",
-               command: str = "") -> str:
-    """``report.html`` of a sweep: the answer, the table, ``sweep.png`` embedded."""
+               command: str = "", grid: tuple[list[str], list[str]] | None = None) -> str:
+    """``report.html`` of a sweep: the answer, the table, ``sweep.png`` embedded.
+
+    ``grid``: a two-way sweep's paths and their words: a heat map table, each cell's 95%
+    interval on hover.
+    """
     title = f"Sweep over {path}" + (f": {scenario}" if scenario else "")
     body = [f"<h1>{escape(title)}</h1>", answer_section(sweep_answer(rows, sides, path))]
     if command:
@@ -147,6 +151,9 @@ def sweep_html(rows: list[dict[str, Any]], sides: list[str], path: str,
              table(sweep_header(sides), [sweep_cells(row, sides) for row in rows]),
              "<p>Win rates and draws are shares of fights; death rates are deaths per "
              "combatant per fight.</p>"]
+    if grid is not None and sides:
+        from sim.report.heatmap import heatmap_html
+        body += ["<h2>Heat map</h2>", heatmap_html(rows, *grid, sides[0])]
     if "sweep.png" in images:
         body += ["<h2>Chart</h2>", image(images["sweep.png"], f"sweep over {path}")]
     return page(title, body)

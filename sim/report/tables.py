@@ -25,16 +25,18 @@ from rich.table import Table
 from rich.text import Text
 
 from sim.report import deaths
+from sim.results.difficulty import shown
 
 WIDTH = 100  # the terminal columns every table and line of a batch fits
 
 
-def batch_table(summary: dict[str, Any]) -> str:
+def batch_table(summary: dict[str, Any], words: dict[str, str | None] | None = None) -> str:
     """A plain-text summary of one batch: who wins, when deaths come, in ``WIDTH`` columns.
 
     Readable in a terminal and in a file: the sides' table, the deaths split by when and
     whether tended (when ``summary`` records it, ``sim.report.deaths``), then lines of
-    rounds, lethality and the aftermath, wrapped at ``WIDTH``.
+    rounds, lethality and the aftermath, wrapped at ``WIDTH``. ``words``: each side's
+    difficulty word (``sim.results.difficulty``), on a line under the table.
     """
     title = (f"{summary['scenario']} under {summary['ruleset']}: "
              f"{summary['encounters']} encounters, seed {summary['seed']}")
@@ -58,7 +60,10 @@ def batch_table(summary: dict[str, Any]) -> str:
     if block is not None:
         console.print(death_table(summary))
     r, le = summary["rounds"], summary["lethality"]
-    lines = [f"rounds: mean {r['mean']:.2f}, median {r['median']}, p90 {r['p90']}, "
+    lines = [] if words is None else [
+        "difficulty (docs/difficulty.md): "
+        + ", ".join(f"{name} {shown(text)}" for name, text in words.items())]
+    lines += [f"rounds: mean {r['mean']:.2f}, median {r['median']}, p90 {r['p90']}, "
              f"max {r['max']}",
              f"lethality: {le['deaths_per_encounter']:.3f} deaths/fight, P(any death) "
              f"{le['p_any_death']:.3f}, death rate per combatant {le['death_rate']:.3f}"]

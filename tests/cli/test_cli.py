@@ -16,7 +16,7 @@ import pytest
 from helpers import ROOT, SCENARIOS, Result, fray
 
 from sim.cli import params
-from sim.cli.main import cli
+from sim.cli.main import COMMANDS, LazyGroup, cli
 from sim.rulesets import registry
 
 BUNDLED = sorted(SCENARIOS.glob("*.yaml"))
@@ -166,7 +166,7 @@ def test_bad_scheduler_is_bad_input(capsys, tmp_path, args, needle):
     assert not (tmp_path / "x" / ".encounters.csv.part").exists()
 
 
-@pytest.mark.parametrize("command", sorted(cli.commands))
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_has_help_with_an_example(capsys, command):
     result = fray(capsys, command, "--help")
     assert result.code == 0 and f"Example: fray {command}" in result.out
@@ -321,3 +321,24 @@ def test_a_side_cannot_be_named_draw(capsys, tmp_path):
     bad.write_text("name: x\nsides:\n  draw: [{name: A}]\n  blue: [{name: B}]\n")
     result = fray(capsys, "validate", str(bad))
     assert result.code == 2 and "sides.draw: 'draw' cannot name a side" in result.err
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_lazy_command_list_says_what_each_command_says(name):
+    # fray --help lists the commands without importing them: its lines must be theirs
+    command = LazyGroup.get_command(cli, None, name)
+    assert command is not None and command.help.split("\n\n")[0].replace("\n", " ") == (
+        COMMANDS[name][2])
+
+
+def test_help_imports_no_command():
+    import subprocess
+    import sys
+    code = ("import sys; from sim.cli.main import main; sys.argv = ['fray', '--help']\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in ('networkx', 'pydantic', 'rich', 'sim.cli.batch', "
+            "'sim.scenario') if m in sys.modules]\n"
+            "print('HEAVY', heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "HEAVY []" in out

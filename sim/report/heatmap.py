@@ -1,0 +1,95 @@
+"""The heat map of a two-way sweep: one value on each axis, the metric in each cell.
+
+One panel per ruleset; each cell is coloured by the first side's win rate and shows it as a
+percentage (``sweep_heatmap.png``). The HTML version is a table whose cells carry their
+95% interval on hover (a ``title``), for ``report.html``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from sim.report.charts import _canvas, _save
+
+
+def _axes(rows: list[dict[str, Any]], paths: list[str]) -> tuple[list[Any], list[Any]]:
+    xs = list(dict.fromkeys(row[paths[0]] for row in rows))
+    ys = list(dict.fromkeys(row[paths[1]] for row in rows))
+    return xs, ys
+
+
+def _cell(rows: list[dict[str, Any]], paths: list[str], x: Any, y: Any,
+          ruleset: str) -> dict[str, Any] | None:
+    for row in rows:
+        if row[paths[0]] == x and row[paths[1]] == y and row["ruleset"] == ruleset:
+            return row
+    return None
+
+
+def heatmap_figure(rows: list[dict[str, Any]], paths: list[str], labels: list[str],
+                   side: str, scenario: str | None = None):
+    """``side``'s win rate over the grid of ``paths`` (x: the first, y: the second)."""
+    xs, ys = _axes(rows, paths)
+    rulesets = list(dict.fromkeys(row["ruleset"] for row in rows))
+    fig, grid = _canvas(1, len(rulesets), max(7.0, 2.0 + 1.2 * len(xs) * len(rulesets)),
+                        1.8 + 0.8 * len(ys))
+    image = None
+    for ax, name in zip(grid[0], rulesets, strict=True):
+        values = [[(_cell(rows, paths, x, y, name) or {}).get(f"{side}_win_rate")
+                   for x in xs] for y in ys]
+        shown = [[float("nan") if v is None else v for v in line] for line in values]
+        image = ax.imshow(shown, cmap="viridis", vmin=0.0, vmax=1.0, origin="lower",
+                          aspect="auto")
+        for j, line in enumerate(values):
+            for i, v in enumerate(line):
+                if v is not None:
+                    ax.text(i, j, f"{v:.0%}", ha="center", va="center",
+                            color="white" if v < 0.6 else "black", fontsize="small")
+        ax.set_xticks(range(len(xs)), [str(x) for x in xs])
+        ax.set_yticks(range(len(ys)), [str(y) for y in ys])
+        ax.set_xlabel(labels[0])
+        ax.set_ylabel(labels[1])
+        ax.set_title(name)
+    if image is not None:
+        bar = fig.colorbar(image, ax=list(grid[0]), shrink=0.9)
+        bar.set_label(f"{side} win rate")
+    about = f"{scenario}: " if scenario else ""
+    fig.suptitle(f"{about}{side} win rate\nby {labels[0]} and {labels[1]}")
+    return fig
+
+
+def heatmap_chart(rows: list[dict[str, Any]], paths: list[str], labels: list[str], side: str,
+                  path: Path, scenario: str | None = None) -> Path:
+    """``heatmap_figure`` written as PNG to ``path``."""
+    return _save(heatmap_figure(rows, paths, labels, side, scenario), path)
+
+
+def heatmap_html(rows: list[dict[str, Any]], paths: list[str], labels: list[str],
+                 side: str) -> str:
+    """The heat map as HTML tables (one per ruleset); each cell's interval on hover."""
+    xs, ys = _axes(rows, paths)
+    out = []
+    for name in dict.fromkeys(row["ruleset"] for row in rows):
+        head = "".join(f"<th>{escape(str(x))}</th>" for x in xs)
+        lines = [f"<tr><th>{escape(labels[1])} \\ {escape(labels[0])}</th>{head}</tr>"]
+        for y in reversed(ys):
+            cells = []
+            for x in xs:
+                row = _cell(rows, paths, x, y, name)
+                if row is None:
+                    cells.append("<td></td>")
+                    continue
+                v, lo, hi = (row[f"{side}_win_rate"], row.get(f"{side}_win_lo"),
+                             row.get(f"{side}_win_hi"))
+                tip = (f"{side} win rate {v:.1%}, 95% interval {lo:.1%}-{hi:.1%}, "
+                       f"{row['encounters']} fights" if lo is not None and hi is not None
+                       else f"{side} win rate {v:.1%}")
+                shade = round(255 - 155 * v)
+                cells.append(f'<td title="{escape(tip)}" style="background:rgb({shade},'
+                             f'{shade},255)">{v:.0%}</td>')
+            lines.append(f"<tr><th>{escape(str(y))}</th>{''.join(cells)}</tr>")
+        out.append(f"<h3>{escape(name)}: {escape(side)} win rate (hover a cell for its 95% "
+                   f"interval)</h3><table>{''.join(lines)}</table>")
+    return "\n".join(out)

@@ -1,0 +1,41 @@
+"""Sweep grids: every combination of two or more --set, a heat map for two, words for paths."""
+
+import csv
+
+from helpers import SCENARIOS, fray
+
+from sim.batch.grid import label
+from sim.batch.sweep import parse_path
+from sim.scenario import read_yaml
+
+DUEL = str(SCENARIOS / "duel.yaml")
+AMBUSH = str(SCENARIOS / "ambush.yaml")
+
+
+def test_paths_in_words():
+    raw = read_yaml(AMBUSH)
+    assert label(parse_path("sides.bandits[0].count"), raw) == "Bandit archer count"
+    assert label(parse_path("sides.heroes[1].traits.strength"), raw) == "Brother Ansel strength"
+    assert label(parse_path("sides.heroes[0].skills.melee"), raw) == "Wolfman melee skill"
+    assert label(parse_path("max_rounds"), raw) == "round limit"
+
+
+def test_a_two_way_grid_writes_six_rows_and_a_heat_map(capsys, tmp_path):
+    result = fray(capsys, "sweep", DUEL, "--set", "sides.red[0].traits.strength=1..3",
+                  "--set", "sides.blue[0].skills.melee=1..2", "-n", "20", "--workers", "1",
+                  "-q", "--html", "--out", str(tmp_path))
+    assert result.code == 0, result.err
+    rows = list(csv.DictReader((tmp_path / "sweep.csv").open()))
+    assert len(rows) == 6
+    assert {(r["sides.red[0].traits.strength"], r["sides.blue[0].skills.melee"])
+            for r in rows} == {(a, b) for a in "123" for b in "12"}
+    assert (tmp_path / "sweep_heatmap.png").stat().st_size > 1000
+    page = (tmp_path / "report.html").read_text()
+    assert "Heat map" in page and "95% interval" in page  # each cell's interval on hover
+    assert "Ser Aldric strength" in result.out
+
+
+def test_the_same_path_twice_is_bad_input(capsys, tmp_path):
+    result = fray(capsys, "sweep", DUEL, "--set", "max_rounds=5,6", "--set", "max_rounds=7,8",
+                  "--out", str(tmp_path))
+    assert result.code == 2 and "set twice" in result.err
