@@ -1,5 +1,6 @@
 """Run until sure: --precision stops at the first chunk boundary where every interval fits."""
 
+import hashlib
 import json
 
 import pytest
@@ -71,7 +72,8 @@ def test_a_resumed_batch_stops_where_a_whole_one_does(tmp_path):
     rows = (cut / "encounters.csv").read_bytes()
     (cut / "encounters.csv").rename(cut / files.part_file("encounters.csv"))
     (cut / "summary.json").unlink()
-    files.write_state(cut, {**spec.identity(), "rows": 200, "bytes": len(rows)})
+    files.write_state(cut, {**spec.identity(), "rows": 200, "bytes": len(rows),
+                            "sha256": hashlib.sha256(rows).hexdigest()})
     resumed = run_batch(spec, cut, resume=True)
     assert resumed == whole
     assert (cut / "encounters.csv").read_bytes() == (tmp_path / "whole/encounters.csv").read_bytes()

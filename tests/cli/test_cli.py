@@ -337,7 +337,7 @@ def test_help_imports_no_command():
     code = ("import sys; from sim.cli.main import main; sys.argv = ['fray', '--help']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "heavy = [m for m in ('networkx', 'pydantic', 'rich', 'sim.cli.batch', "
-            "'sim.scenario') if m in sys.modules]\n"
+            "'sim.scenario.loader') if m in sys.modules]\n"
             "print('HEAVY', heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
