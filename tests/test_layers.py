@@ -1,38 +1,39 @@
-"""The import graph of ``sim``: no module cycle, and each layer imports only what it may.
+"""The import graph of ``sim``: no module cycle, and the packages a DAG of layers.
 
 Walked with ``ast``; imports inside functions count (a local import that dodges a cycle is
-still a cycle), imports under ``if TYPE_CHECKING:`` do not (they never run). Between
-folders the graph is not a strict stack, and ``ALLOWED`` says where: the scenario loader
-asks the ruleset *registry* (which imports the rulesets by name on first use, as entry
-points would) for native blocks; the engine asks the AI for intents; the AI's map queries
-and advisor protocol are what rulesets build on. No module imports another that imports it
-back, and nothing outside ``sim/rulesets`` names a ruleset.
+still a cycle), imports under ``if TYPE_CHECKING:`` do not (they never run). The layers,
+from the ground up (docs/architecture.md): the scenario specs and the results; the engine
+(``core``); the AI and the rulesets above it; batches and reports; the CLI on top. The
+registry (``sim.registry``) is the one plug-in point: it imports nothing of ``sim`` and
+names the rulesets and the engine's default mind by module name, as entry points would, so
+that any layer may ask it. No package imports another that imports it back, and nothing
+outside ``sim/rulesets`` names a ruleset.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 
 import networkx as nx
 from helpers import ROOT
 
 SIM = ROOT / "sim"
 
-# What each layer may import at run time (besides itself). The order of DESIGN.md's layout,
-# made exact: the scenario edge asks the ruleset registry (not any ruleset) for native
-# blocks; core's engine asks the AI for intents and the registry for a ruleset; rulesets
-# build on core and on the AI's advisor protocol and map queries.
+# What each layer may import at run time (besides itself), in the order of the layers.
 ALLOWED = {
-    "sim.scenario": {"sim.rulesets.registry"},
-    "sim.core": {"sim.scenario", "sim.ai", "sim.rulesets.registry"},
-    "sim.ai": {"sim.scenario", "sim.core"},
-    "sim.rulesets": {"sim.scenario", "sim.core", "sim.ai.advisor", "sim.ai.tactics"},
+    "sim.registry": set(),
     "sim.results": set(),
-    "sim.report": {"sim.results", "sim.scenario", "sim.core", "sim.rulesets.registry"},
-    "sim.batch": {"sim.scenario", "sim.core", "sim.rulesets.registry", "sim.results",
-                  "sim.report"},
-    "sim.cli": {"sim.scenario", "sim.core", "sim.rulesets", "sim.batch", "sim.results",
-                "sim.report", "sim.ai"},
+    "sim.scenario": {"sim.registry"},
+    "sim.core": {"sim.scenario", "sim.registry"},
+    "sim.ai": {"sim.scenario", "sim.core"},
+    "sim.rulesets": {"sim.scenario", "sim.core", "sim.registry", "sim.ai.advisor",
+                     "sim.ai.tactics"},
+    "sim.report": {"sim.results", "sim.scenario", "sim.core", "sim.registry"},
+    "sim.batch": {"sim.scenario", "sim.core", "sim.registry", "sim.results", "sim.report"},
+    "sim.cli": {"sim.scenario", "sim.core", "sim.registry", "sim.rulesets", "sim.batch",
+                "sim.results", "sim.report", "sim.ai"},
 }
 
 
@@ -94,6 +95,25 @@ def _layer(name: str) -> str | None:
 def test_the_import_graph_has_no_cycle():
     cycles = list(nx.simple_cycles(_graph()))
     assert not cycles, f"import cycles: {cycles[:3]}"
+
+
+def test_no_two_packages_import_each_other():
+    packages = nx.DiGraph()
+    for a, b in _graph().edges:
+        la, lb = _layer(a), _layer(b)
+        if la and lb and la != lb:
+            packages.add_edge(la, lb)
+    cycles = list(nx.simple_cycles(packages))
+    assert not cycles, f"packages that import each other: {cycles}"
+
+
+def test_the_engine_loads_no_yaml_pydantic_ai_or_ruleset():
+    code = ("import sys; import sim.core.engine; print(sorted(m for m in sys.modules if "
+            "m.split('.')[0] in ('yaml', 'pydantic') or m.startswith(('sim.ai', "
+            "'sim.rulesets', 'sim.scenario.loader'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout
+    assert out.strip() == "[]", out
 
 
 def test_each_layer_imports_only_what_it_may():

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sim.ai import profiles, standoff, tactics
-from sim.ai.doctrine import COVER_MOVES
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Yield
+from sim.core.doctrine import COVER_MOVES
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
-from sim.ai.doctrine import COVER_MOVES
 from sim.core.actions import DEFENDS, Defend, Intent, Reload, Retreat, Yield
+from sim.core.doctrine import COVER_MOVES
 
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant

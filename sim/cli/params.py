@@ -17,10 +17,10 @@ from typing import Any
 
 import click
 
+from sim import registry
 from sim import scenario as scenario_mod
 from sim.batch.executors import stderr_gone
 from sim.report.tables import progress_bar
-from sim.rulesets import registry
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
 

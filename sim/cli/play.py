@@ -18,11 +18,11 @@ import click
 
 from sim.ai import menu as menus
 from sim.ai import profiles as ai
-from sim.ai.doctrine import Policy
 from sim.batch import files
 from sim.batch.runner import scenario_digest
 from sim.cli import params, records
 from sim.core.actions import Yield
+from sim.core.doctrine import Policy
 from sim.core.engine import Encounter
 from sim.report import replay
 from sim.report.log import render

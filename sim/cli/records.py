@@ -25,10 +25,10 @@ from typing import Any, SupportsIndex
 
 import click
 
+from sim import registry
 from sim.batch import files
 from sim.batch.executors import say
 from sim.batch.runner import code_digest
-from sim.rulesets import registry
 from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError, unknown
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
+from sim import registry
 from sim.batch import files
 from sim.cli import params
 from sim.core.engine import run_encounter
 from sim.report import battlemap, replay
 from sim.report.log import FORMATS, render
-from sim.rulesets import registry
 from sim.scenario.errors import FrayInputError
 
 EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"

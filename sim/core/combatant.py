@@ -9,9 +9,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from sim.ai.doctrine import effective, policy
 from sim.core.actions import Attack
 from sim.core.battlefield import MELEE_REACH
+from sim.core.doctrine import effective, policy
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Position

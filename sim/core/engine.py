@@ -19,15 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 import simpy
 
-from sim.ai import profiles as ai
-from sim.core import aftermath, morale
+from sim import registry
+from sim.core import aftermath
 from sim.core.actions import Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Status
 from sim.core.draws import shuffle
 from sim.core.outcome import EncounterResult, encounter_result
 from sim.core.words import count
-from sim.rulesets import registry
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Mapping
@@ -67,6 +66,8 @@ class Encounter:
         log: keep an event log (a list of dicts) for ``fray run``; off in batches.
         minds: who decides for a combatant, by name, instead of its AI profile (``fray play``:
             the player). A mind takes the encounter and the combatant and returns its intents.
+            Every other combatant asks the default mind (``sim.registry.mind``: the AI
+            profiles, and morale at each round's end).
         carried: fighters of an earlier fight, by name (a campaign's party): each member of
             that name is built as usual, then takes what lasts from it (``Ruleset.carry``).
     """
@@ -90,6 +91,7 @@ class Encounter:
         self.round_start = 0.0
         self.first_casualty_round = 0
         self.minds = minds or {}
+        self.ai = registry.mind()  # the AI profiles and morale, for everyone else
         # who answers the questions asked after a roll (a player): ``asks`` runs every roll
         self._askers = frozenset(name for name, mind in self.minds.items()
                                  if getattr(mind, "choose", None) is not None)
@@ -173,7 +175,7 @@ class Encounter:
         OpenD6) calls this as each turn comes, rather than the AI.
         """
         mind = self.minds.get(c.name) if self.minds else None
-        intents = mind(self, c) if mind is not None else ai.decide(self, c)
+        intents = mind(self, c) if mind is not None else self.ai.decide(self, c)
         if intents and type(intents[0]) is Yield:  # surrenders instead of acting
             self.take_out(c, Status.SURRENDERED, c.why)
             intents = []
@@ -409,8 +411,8 @@ class Encounter:
         return self._nearest_kept
 
     def check_morale(self) -> None:
-        """Combatants whose side's losses reach their morale threshold break (``morale``)."""
-        morale.check(self)
+        """Combatants whose side's losses reach their morale threshold break (``sim.ai.morale``)."""
+        self.ai.check_morale(self)
 
     def _result(self, winner: str | None, rounds: int) -> EncounterResult:
         return encounter_result(self.seed, winner, rounds, self.sides, self.died_after,

@@ -7,8 +7,8 @@ so the conversion can be checked and argued with.
 
 from __future__ import annotations
 
+from sim import registry
 from sim.core.engine import Encounter
-from sim.rulesets import registry
 from sim.scenario.specs import MemberSpec, Scenario
 
 TRAITS = ("strength", "endurance", "agility", "dexterity", "perception")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from sim.rulesets import registry
+from sim import registry
 
 __all__ = ["command", "one_ruleset"]
 

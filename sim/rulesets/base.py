@@ -1,7 +1,7 @@
 """The lifecycle every ruleset implements, and the steps they share.
 
 A ruleset is one sub-package with one ``Ruleset`` subclass, registered by name
-(``sim.rulesets.registry``). The engine calls, per encounter:
+(``sim.registry``). The engine calls, per encounter:
 
 1. ``build(member, pos, rng)`` for every combatant (neutral traits or a native block);
 2. ``start(enc)`` once (initiative, decks, ...);

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from sim.rulesets import registry
+from sim import registry
 from sim.scenario.errors import ScenarioError, pydantic_problems, suggest, unknown
 from sim.scenario.loader import load, parse, read_yaml
 from sim.scenario.models import Strict

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from sim.rulesets import registry
+from sim import registry
 from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError, ScenarioError, pydantic_problems, unknown
 from sim.scenario.models import MapModel, ScenarioModel, scenario_model

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, ValidationError, create_model
 
-from sim.rulesets import registry
+from sim import registry
 from sim.scenario import vocabulary as catalog
 from sim.scenario.models import MemberModel, ScenarioModel, Strict
 

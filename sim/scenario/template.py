@@ -14,7 +14,7 @@ from string import Template
 
 from pydantic import BaseModel
 
-from sim.rulesets import registry
+from sim import registry
 from sim.scenario import vocabulary as catalog
 
 _TEXT = Template("""\

@@ -16,10 +16,10 @@ from helpers import ROOT, act, scenario
 
 from sim.ai import profiles as ai
 from sim.ai import tactics
-from sim.ai.doctrine import effective, policy
 from sim.batch.runner import BatchSpec, run_batch
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat, Yield
 from sim.core.combatant import Status
+from sim.core.doctrine import effective, policy
 from sim.core.engine import Encounter
 from sim.results.stats import wilson
 from sim.rulesets import registry

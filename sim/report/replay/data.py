@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sim import registry
 from sim.core.battlefield import Battlefield, Position
 from sim.core.engine import battlefield_for
 from sim.report.battlemap import layout
@@ -27,7 +28,6 @@ from sim.report.mapparts import (
     point,
     side_colours,
 )
-from sim.rulesets import registry
 
 if TYPE_CHECKING:
     from sim.scenario.specs import Scenario

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.core.actions import Attack, Intent, TimedAction
 from sim.core.combatant import Status
+from sim.registry import register
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
 from sim.rulesets.bgrade.deck import DramaDeck, card_dice, card_name
 from sim.rulesets.bgrade.fighter import (
@@ -58,7 +59,6 @@ from sim.rulesets.ore.fighter import OreFighter
 from sim.rulesets.ore.log import given_text, intent_text
 from sim.rulesets.ore.rules import RolledSet, assign_sets, hit_costs_a_die, penalty_text
 from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
-from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
     import random

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
+from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
@@ -39,7 +40,6 @@ from sim.rulesets.opencore.rules import (
     rolled_initiative,
 )
 from sim.rulesets.opencore.strike import Strikes
-from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent

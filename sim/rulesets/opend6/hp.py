@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.registry import register
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.fighter import HpOptions
 from sim.rulesets.opend6.rules import (
@@ -18,7 +19,6 @@ from sim.rulesets.opend6.rules import (
     starting_hp,
 )
 from sim.rulesets.opend6.ruleset import OpenD6Ruleset
-from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
     import random

@@ -26,6 +26,7 @@ from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant
 from sim.core.draws import shuffle
+from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import odds
@@ -49,7 +50,6 @@ from sim.rulesets.opend6.rules import (
     wound_status,
     wounds_from_damage,
 )
-from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent

@@ -24,6 +24,7 @@ from sim.ai import tactics
 from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.core.words import count
+from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor, hit_value
@@ -46,7 +47,6 @@ from sim.rulesets.ore.rules import (
     situation_terms,
 )
 from sim.rulesets.ore.sets import Set, find_sets
-from sim.rulesets.registry import register
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Position

@@ -1,9 +1,15 @@
-"""Rulesets by name: ``register`` a ``Ruleset`` subclass, ``get`` it back.
+"""The plug-in point: rulesets by name, and the mind the engine asks by default.
+
+``register`` a ``Ruleset`` subclass and ``get`` it back; ``mind`` is the AI the engine asks
+when no other mind is given.
 
 The built-in rulesets are imported on first use, by module name (``BUILTIN``): a plug-in
 list, like a package's entry points, so that the scenario loader can ask for native blocks
-and options without depending on any ruleset. A new ruleset adds its module here (or calls
-``register`` itself, as the tests' throwaway ruleset does) and touches nothing else.
+and options, and the engine for a ruleset, without depending on any ruleset. A new ruleset
+adds its module here (or calls ``register`` itself, as the tests' throwaway ruleset does)
+and touches nothing else. The default mind is named the same way (``MIND``): the engine
+sits below the AI, which builds on it, so it is given its mind rather than importing it.
+This module imports nothing of ``sim``; every layer may ask it.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from pydantic import BaseModel
 
     from sim.rulesets.base import Ruleset
@@ -24,9 +32,18 @@ BUILTIN = (
     "sim.rulesets.opend6.hp",
 )
 
+# The AI the engine asks for a fighter's intents (``decide(enc, c)``) and, at a round's
+# end, whose morale breaks (``check_morale(enc)``), when no other mind is given.
+MIND = "sim.ai.mind"
+
 _table: dict[str, type[Ruleset]] = {}
 _aliases: dict[str, str] = {}
 _loaded = False
+
+
+def mind() -> ModuleType:
+    """The default mind (``MIND``), imported on first use."""
+    return importlib.import_module(MIND)
 
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
