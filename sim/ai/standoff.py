@@ -69,7 +69,7 @@ def contact(enc: Encounter, side: str) -> int | None:
     """
     key = ("contact", side)
     kept = enc.ai_kept
-    found = kept.get(key)
+    found: int | None = kept.get(key)
     if found is not None:
         return found
     # While everyone declares (``Encounter.nearest`` set) nobody moves: a "not yet" found
@@ -121,7 +121,7 @@ def firepower(enc: Encounter, side: str) -> float:
     round's declarations (``Encounter.ai_kept``): every member of a side asks the same.
     """
     key = ("firepower", enc.round, side)
-    kept = enc.ai_kept.get(key)
+    kept: float | None = enc.ai_kept.get(key)
     if kept is not None:
         return kept
     advisor = enc.advisor
@@ -245,7 +245,7 @@ def held_off(enc: Encounter, c: Combatant) -> int:
     if began is None or not _all_holding(enc, c):
         enc.ai_kept.pop(key, None)
         return 0
-    since = enc.ai_kept.setdefault(key, max(began, enc.round))
+    since: int = enc.ai_kept.setdefault(key, max(began, enc.round))
     return enc.round - since
 
 

@@ -175,8 +175,16 @@ def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],
     - ``most_dangerous``: the highest expected damage a round (``Advisor.danger``), then
       the closest.
 
-    Ties are broken by a random draw (``best``), never by scenario order.
+    Ties are broken by a random draw (``best``), never by scenario order. ``foes`` is not
+    empty (a fighter with no foe picks none).
     """
+    chosen = _pick(enc, c, foes, focus)
+    assert chosen is not None, "pick_target needs a foe"
+    return chosen
+
+
+def _pick(enc: Encounter, c: Combatant, foes: list[Combatant],
+          focus: str | None) -> Combatant | None:
     rs = enc.advisor
     distance = enc.field.distance
     pool = [e for e in foes if rs.can_attack(enc, c, e)] or foes
@@ -271,7 +279,9 @@ def edge(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
     def room(node: Position) -> tuple[float, bool]:
         return round(min(distance(node, e.pos) for e in foes), 9), node == home
 
-    return best(enc, nodes(field), room)
+    far = best(enc, nodes(field), room)
+    assert far is not None  # a map has a node
+    return far
 
 
 def can_leave(enc: Encounter, c: Combatant, foes: list[Combatant]) -> bool:

@@ -13,7 +13,8 @@ Melee reach is 2 m: two fighters at the same node are in reach of each other.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from collections.abc import Callable, Iterator
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import networkx as nx
 
@@ -35,16 +36,26 @@ ALL_PAIRS_UP_TO = 300
 """Nodes up to which a map's distance tables are computed whole (larger: per node, lazily)."""
 
 
-class _LazyRows:
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
+
+
+class Rows(Protocol[R_co]):
+    """A node-by-node table read by index: a plain list, or rows made on first use."""
+
+    def __getitem__(self, i: int, /) -> R_co: ...
+
+
+class _LazyRows(Generic[R]):
     """The rows of a node-by-node table, each made on first use (a large map's tables)."""
 
     __slots__ = ("_make", "_rows")
 
-    def __init__(self, n: int, make):
-        self._rows: list = [None] * n
+    def __init__(self, n: int, make: Callable[[int], R]):
+        self._rows: list[R | None] = [None] * n
         self._make = make
 
-    def __getitem__(self, i: int) -> list:
+    def __getitem__(self, i: int) -> R:
         row = self._rows[i]
         if row is None:
             row = self._rows[i] = self._make(i)
@@ -53,7 +64,7 @@ class _LazyRows:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[R]:
         return (self[i] for i in range(len(self._rows)))
 
 
@@ -67,7 +78,8 @@ class _HopRow:
     __slots__ = ("field", "a", "hops")
 
     def __init__(self, field: Battlefield, a: int):
-        self.field, self.a, self.hops = field, a, {}
+        self.field, self.a = field, a
+        self.hops: dict[int, tuple[int, ...]] = {}
 
     def __getitem__(self, b: int) -> tuple[int, ...]:
         hop = self.hops.get(b)
@@ -97,7 +109,7 @@ class Battlefield:
     """Distances, routes, cover and visibility for one scenario's map."""
 
     def __init__(self, spec: MapSpec):
-        graph = nx.Graph()
+        graph: nx.Graph[str] = nx.Graph()
         for node in spec.nodes:
             graph.add_node(node.name, cover=node.cover, visibility=node.visibility)
         for a, b, metres in spec.edges:
@@ -116,6 +128,8 @@ class Battlefield:
         self._neighbours: list[tuple[tuple[int, float], ...]] = [
             tuple(sorted((self.index[u], data["metres"]) for u, data in graph[name].items()))
             for name in self.names]
+        self.dist: Rows[list[float]]
+        self.next_hop: Rows[Rows[tuple[int, ...]]]
         if n <= ALL_PAIRS_UP_TO:
             self.dist = [self._dist_row(i) for i in range(n)]
             self.next_hop = [[self.tied_hops(a, b) for b in range(n)] for a in range(n)]
@@ -275,6 +289,7 @@ class Battlefield:
                     best, tied = (total, u, du, v), None
                 elif total <= best[0] + EDGE_EPSILON:  # as short: another way round
                     tied = (tied or [best]) + [(total, u, du, v)]
+        assert best is not None  # every position has an end, so some route was measured
         _, u, du, v = best if tied is None or rng is None else pick(rng, tied)
         here = p
         if du > 0:  # leave p's edge through u

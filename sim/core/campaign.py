@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from sim.core.actions import Intent
     from sim.rulesets.base import Ruleset
     from sim.scenario.campaign import Campaign, StageSpec
-    from sim.scenario.specs import Scenario
+    from sim.scenario.specs import MemberSpec, Scenario
 
 OUTCOMES = ("won", "lost", "draw", "unable")  # of a stage, for the party
 
@@ -130,6 +130,7 @@ def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: boo
         enc, outcome = _fight(campaign, stage, k, name, seed, party, gone, judged, log, minds,
                               before_stage)
         if outcome.outcome == "won" and k < len(campaign.stages):
+            assert enc is not None  # a stage won was fought
             outcome = replace(outcome, recovery=_rest(enc, stage, k, seed, party, gone))
         stages.append(outcome)
         if after_stage is not None:
@@ -191,7 +192,7 @@ def _comes_to(c: Combatant, rules: Ruleset) -> bool:
     return c.status in (Status.UNCONSCIOUS, Status.INCAPACITATED) and rules.fit(c)
 
 
-def _with_party(scenario: Scenario, party: str, members: tuple) -> Scenario:
+def _with_party(scenario: Scenario, party: str, members: tuple[MemberSpec, ...]) -> Scenario:
     """``scenario`` with the party side reduced to ``members``."""
     sides = tuple(replace(s, members=members) if s.name == party else s
                   for s in scenario.sides)

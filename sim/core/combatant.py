@@ -15,6 +15,7 @@ from sim.core.doctrine import effective, policy
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Position
+    from sim.core.engine import Effect
     from sim.scenario.specs import MemberSpec
 
 
@@ -84,7 +85,7 @@ class Combatant:
         self.damaging_hits = 0
         self.damage = 0
         self.out_round = 0
-        self.effects: list = []  # SimPy processes of ongoing effects (bleeding, stun)
+        self.effects: list[Effect] = []  # SimPy processes of ongoing effects (bleeding, stun)
         self.why = ""  # the AI's last reason, for the solo log
         self.plain_attack = Attack(self)
         self.called_attacks: dict[str, Attack] = {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from math import floor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -24,7 +24,7 @@ def pick(rng: random.Random, tied: list[T] | tuple[T, ...]) -> T:
     return tied[floor(rng.random() * len(tied))]
 
 
-def shuffle(rng: random.Random, x: list) -> None:
+def shuffle(rng: random.Random, x: list[Any]) -> None:
     """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does, draw for draw.
 
     Fisher-Yates from the end, each index drawn by rejection on ``getrandbits``

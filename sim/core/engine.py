@@ -31,9 +31,27 @@ from sim.core.words import count
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Mapping
 
-    from sim.core.actions import Intent
+    from sim.core.actions import Intent, TimedAction
     from sim.rulesets.base import Ruleset
     from sim.scenario.specs import MapSpec, Scenario
+
+
+# The nearest foes of a side from a place (``tactics.nearest_enemy``), shared while everyone
+# declares.
+Nearest = dict[tuple["Position", str], list[Combatant]]
+
+
+class Effect(simpy.Process):
+    """An ongoing effect's SimPy process (bleeding, stun), tied to its fighter.
+
+    Interrupted when the fighter is taken out, or only when it dies if ``persistent``
+    (``Encounter.take_out``).
+    """
+
+    def __init__(self, env: simpy.Environment, generator: Generator[simpy.Event, Any, Any],
+                 persistent: bool):
+        super().__init__(env, generator)
+        self.persistent = persistent
 
 
 # The fields of a log event every ruleset shares (docs/log-format.md); a ruleset's own go
@@ -103,13 +121,13 @@ class Encounter:
         self.declared: dict[Combatant, list[Intent]] = {}
         # answers the AI keeps while nothing changes, by (question, round, ...): a side's
         # expected harm a round is asked by each of its members (``sim.ai.standoff``)
-        self.ai_kept: dict[tuple, Any] = {}
+        self.ai_kept: dict[tuple[Any, ...], Any] = {}
         # the nearest foes by (place, side), shared while everyone declares (nobody moves
         # then); None the rest of the time (``tactics.nearest_enemy``). Kept from one
         # round's declarations to the next while nobody moved, fell or got up
         # (``_nearest_now``): two thirds of an ORE skirmish's searches were repeats.
-        self.nearest: dict | None = None
-        self._nearest_kept: dict = {}
+        self.nearest: Nearest | None = None
+        self._nearest_kept: Nearest = {}
         self._kept_at: list[Position] = []
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
@@ -248,22 +266,21 @@ class Encounter:
             self.emit("status", who=c.name, status="ok",
                       text=f"{c.name} {back}{': ' + why if why else ''}.")
 
-    def start_effect(self, c: Combatant, effect: Callable[[], Generator], *,
-                     persistent: bool = False) -> simpy.Process:
+    def start_effect(self, c: Combatant, effect: Callable[[], Generator[simpy.Event, Any, Any]],
+                     *, persistent: bool = False) -> Effect:
         """Run an ongoing effect as a SimPy process tied to ``c``.
 
         ``effect`` is a generator function yielding SimPy events; it is interrupted when ``c``
         is taken out (only on death when ``persistent``), which ends it quietly.
         """
 
-        def guarded():
+        def guarded() -> Generator[simpy.Event, Any, None]:
             try:
                 yield from effect()
             except simpy.Interrupt:
                 return
 
-        proc = self.env.process(guarded())
-        proc.persistent = persistent
+        proc = Effect(self.env, guarded(), persistent)
         c.effects.append(proc)
         return proc
 
@@ -284,6 +301,7 @@ class Encounter:
         if rules:
             event["rules"] = rules
         self._changes(event)
+        assert self.log is not None, "emit is called only with a log"
         self.log.append(event)
 
     def _changes(self, event: dict[str, Any]) -> None:
@@ -337,7 +355,7 @@ class Encounter:
             self.round_start = self.env.now
             self.env.run(until=self.env.now + spr)
 
-    def _fight(self) -> Generator:
+    def _fight(self) -> Generator[simpy.Event, Any, None]:
         env, ruleset = self.env, self.ruleset
         spr = ruleset.seconds_per_round
         ruleset.start(self)
@@ -352,6 +370,7 @@ class Encounter:
             if self.log is not None:
                 self.emit("round", text=f"Round {rnd}")
             self.declared = {}
+            declared: list[tuple[Combatant, list[Intent]]]
             if ruleset.declares_at_turn:  # each declares at its own turn (OpenD6)
                 declared = [(c, []) for c in fighters]
             else:
@@ -398,7 +417,7 @@ class Encounter:
                 if self.sides_left <= 1:
                     return
 
-    def _nearest_now(self) -> dict:
+    def _nearest_now(self) -> Nearest:
         """The nearest-foe searches shared by this round's declarations.
 
         Last round's, if every combatant stands where it stood then (a fall or a rise
@@ -419,7 +438,7 @@ class Encounter:
                                 self.out_when_fight_ended, self.first_casualty_round,
                                 self.tended)
 
-    def _emit_together(self, group: list) -> None:
+    def _emit_together(self, group: list[TimedAction[Any]]) -> None:
         """Say that the actions of ``group`` happen in one instant (the order told is drawn)."""
         # (sim.results' names_text says the same of rulesets; core may not import results)
         names = list(dict.fromkeys(a.actor.name for a in group))

@@ -67,10 +67,10 @@ class EncounterResult:
 
 
 def encounter_result(seed: int, winner: str | None, rounds: int,
-                     sides: Mapping[str, Sequence[Combatant]], died_after: frozenset,
+                     sides: Mapping[str, Sequence[Combatant]], died_after: frozenset[Combatant],
                      out_when_fight_ended: Mapping[Combatant, int],
                      first_casualty_round: int,
-                     tended: frozenset = frozenset()) -> EncounterResult:
+                     tended: frozenset[Combatant] = frozenset()) -> EncounterResult:
     """The result of a fight, counted from its combatants as the scene ends.
 
     But for ``out_rounds``, counted as the fight ended (``out_when_fight_ended``: the round
@@ -86,9 +86,9 @@ def encounter_result(seed: int, winner: str | None, rounds: int,
     return EncounterResult(seed, winner, rounds, side_results, first_casualty_round, fighters)
 
 
-def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset,
+def _side_result(name: str, members: Sequence[Combatant], died_after: frozenset[Combatant],
                  out_when_fight_ended: Mapping[Combatant, int],
-                 tended: frozenset = frozenset()) -> SideResult:
+                 tended: frozenset[Combatant] = frozenset()) -> SideResult:
     """One side's counts, in one pass over its members (every encounter of a batch ends here)."""
     standing = deaths = fled = surrendered = attacks = hits = damage = after = damaging = 0
     untended = 0
