@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -89,21 +89,38 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
         raise FrayInputError("--record", [("", "keeps the answers of a play: only with --play "
                                                "(or --replay)")])
     if solo or playing:
-        if html_file is not None:
-            files.claim_out_file(html_file, force)
-        fights: list[dict] = []  # each stage's fight, for --html
-        if solo:
-            if output is not None:
-                files.claim_out_file(output, force)
-            _solo(camp, ruleset, seed, fmt, output, fights)
-        else:
-            _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force,
-                  fights)
-        if html_file is not None:
-            title = _title(camp, ruleset, seed, "text").strip()
-            files.write_out_file(html_file, replay.page(fights, title))
-            click.echo(f"wrote {html_file}", err=True)
-        return
+        _one(camp, ruleset, seed, fmt, output, html_file, force,
+             (names, record_file, replay_file) if playing else None)
+    else:
+        _batch(camp, count, precision, ruleset, seed, workers, out_dir, force, resume,
+               executor, scheduler, chunk_size, charts, quiet)
+
+
+def _one(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path | None,
+         html_file: Path | None, force: bool,
+         play: tuple[str | None, Path | None, Path | None] | None) -> None:
+    """One run of the campaign: told (``play`` None) or played (names, record, replay)."""
+    if html_file is not None:
+        files.claim_out_file(html_file, force)
+    fights: list[dict[str, Any]] = []  # each stage's fight, for --html
+    if play is None:
+        if output is not None:
+            files.claim_out_file(output, force)
+        _solo(camp, ruleset, seed, fmt, output, fights)
+    else:
+        names, record_file, replay_file = play
+        _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force, fights)
+    if html_file is not None:
+        title = _title(camp, ruleset, seed, "text").strip()
+        files.write_out_file(html_file, replay.page(fights, title))
+        click.echo(f"wrote {html_file}", err=True)
+
+
+def _batch(camp: Campaign, count: int, precision: float | None, ruleset: str | None,
+           seed: int, workers: int | None, out_dir: Path | None, force: bool, resume: bool,
+           executor: str, scheduler: str, chunk_size: int | None, charts: bool,
+           quiet: bool) -> None:
+    """Many runs of the campaign: campaign.csv, summary.json, a table and a chart."""
     params.check_executor(executor, scheduler)
     params.check_resume(resume, out_dir, "campaign", force)
     name = ruleset or camp.ruleset
