@@ -207,13 +207,15 @@ def morale_document(max_rounds: int = 12) -> dict:
 
 
 def fighter_slots(f) -> dict:
-    """Every slot a fighter has set, to compare a copied fighter with a built one.
+    """Every slot a fighter has set (and its ``__dict__``, for a fighter class without
+    ``__slots__``), to compare a copied or rebuilt fighter with a built one.
 
     The attacks kept on it (``plain_attack``, ``called_attacks``) are told by aiming at it,
     not by identity: a copy's and a build's are distinct objects.
     """
     names = [n for cls in type(f).__mro__ for n in getattr(cls, "__slots__", ())]
     state = {n: getattr(f, n) for n in names if hasattr(f, n)}
+    state.update(getattr(f, "__dict__", {}))
     state["plain_attack"] = state["plain_attack"].target is f
     state["called_attacks"] = {where: a.target is f for where, a in f.called_attacks.items()}
     return state

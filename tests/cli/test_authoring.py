@@ -9,11 +9,13 @@ from __future__ import annotations
 import copy
 import json
 import re
+import runpy
 import shlex
 import tomllib
 
 import jsonschema
 import pytest
+import setuptools
 import yaml
 from helpers import ROOT, SCENARIOS, fray
 
@@ -266,14 +268,20 @@ def test_scenarios_copy(capsys, tmp_path):
     assert fray(capsys, "scenarios", "--copy", str(out), "--force").code == 0
 
 
-def test_the_package_ships_the_scenarios():
-    """pyproject.toml lists every package under sim/ and maps scenarios/ into the wheel."""
+def test_the_package_ships_every_package_and_the_scenarios(monkeypatch):
+    """setup.py finds every package under sim/ (a new ruleset's folder with it) and the
+    scenarios/ folder as sim.scenarios; pyproject.toml maps that folder and ships the data."""
+    found: dict = {}
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: found.update(kw))
+    runpy.run_path(str(ROOT / "setup.py"))
+    packages = set(found["packages"])
+    code = {p.parent for p in (ROOT / "sim").rglob("*.py")}
+    for folder in code:
+        assert (folder / "__init__.py").exists(), f"{folder} has modules but no __init__.py"
+    assert {".".join(f.relative_to(ROOT).parts) for f in code} <= packages
+    data = {".".join(["sim", *p.parent.relative_to(ROOT).parts]) for p in SCENARIOS.rglob("*.yaml")}
+    assert data <= packages
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    packages = {".".join(p.parent.relative_to(ROOT).parts)
-                for p in (ROOT / "sim").rglob("__init__.py")}
-    assert packages <= set(config["packages"]), "add the new package to pyproject.toml"
     assert config["package-dir"]["sim.scenarios"] == "scenarios"
-    folders = {p.parent for p in SCENARIOS.rglob("*.yaml")}
-    for folder in folders:
-        package = ".".join(["sim", *folder.relative_to(ROOT).parts])
-        assert package in config["packages"] and "*.yaml" in config["package-data"][package]
+    assert {"*.yaml", "*.json"} <= set(config["package-data"]["*"])
