@@ -13,6 +13,7 @@ import yaml
 from contract import (
     FIGHTS,
     check_books,
+    check_conversion_shipped,
     check_log,
     check_move_wording,
     check_native_blocks,
@@ -50,6 +51,13 @@ def coinflip_registered():
 @pytest.mark.parametrize("module", [*registry.BUILTIN, "coinflip"])
 def test_each_builtin_module_registers_a_ruleset(module):
     check_registers(module)
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_each_ruleset_ships_its_conversion_check(ruleset):
+    """Each ruleset's folder of tests checks how it converts the neutral hero (the throwaway
+    coinflip, one module with no folder, converts endurance to hit points and no more)."""
+    check_conversion_shipped(ruleset)
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
