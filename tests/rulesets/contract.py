@@ -8,7 +8,6 @@ the throwaway ``coinflip``); ``test_contract_catches.py`` plants known mistakes 
 
 from __future__ import annotations
 
-import ast
 import importlib
 import json
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from typing import Any
 
 import jsonschema
 import yaml
-from helpers import SCENARIOS, fighter_slots, scenario, watch_declarations
+from helpers import SCENARIOS, fighter_slots, scenario, support, watch_declarations
 
 from sim import scenario as scenario_mod
 from sim.core.actions import Attack, Retreat
@@ -357,35 +356,13 @@ NEUTRAL_HERO = {"name": "Hero", "traits": {"strength": 4, "endurance": 3, "agili
                                            "dexterity": 2, "perception": 3},
                 "skills": {"melee": 3, "brawl": 1, "ranged": 2, "dodge": 2, "parry": 1},
                 "weapon": "sword", "armor": "leather"}
-RULESETS_TESTS = Path(__file__).parent
-
-
 def neutral_hero(ruleset: str, weapon: str = "sword") -> Combatant:
     """The one neutral hero every ruleset's conversion check converts (RULES.md)."""
     scen = scenario({"a": [{**NEUTRAL_HERO, "weapon": weapon}], "b": [{"name": "Foe"}]})
     return Encounter(scen, ruleset, seed=0).combatants[0]
 
 
-def conversion_checks() -> dict[str, Path]:
-    """Ruleset name -> the test file that checks its conversion of the neutral hero.
+def check_conversion(ruleset: str, weapon: str) -> None:
+    """The ruleset's own check of the neutral hero, armed and unarmed (its ``support``)."""
+    support(ruleset).check_conversion(neutral_hero(ruleset, weapon), weapon == "unarmed")
 
-    Each ruleset's test folder holds ``test_conversion.py`` naming what it checks:
-    ``CONVERTS = ("opend6", "opend6-hp")``.
-    """
-    found: dict[str, Path] = {}
-    for path in sorted(RULESETS_TESTS.glob("*/test_conversion.py")):
-        for node in ast.parse(path.read_text()).body:
-            if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name)
-                    and node.targets[0].id == "CONVERTS"):
-                found.update(dict.fromkeys(ast.literal_eval(node.value), path))
-    return found
-
-
-def check_conversion_shipped(ruleset: str) -> None:
-    """A ruleset ships its own check of the neutral conversion, in its own test folder."""
-    folder = registry.get(ruleset).__module__.split(".")[2]
-    assert ruleset in conversion_checks(), (
-        f"no conversion check for {ruleset}: add tests/rulesets/{folder}/test_conversion.py "
-        f"with CONVERTS = ({ruleset!r},) and a test of contract.neutral_hero's numbers "
-        "under your conversion rules")

@@ -13,7 +13,7 @@ import yaml
 from contract import (
     FIGHTS,
     check_books,
-    check_conversion_shipped,
+    check_conversion,
     check_log,
     check_move_wording,
     check_native_blocks,
@@ -53,11 +53,12 @@ def test_each_builtin_module_registers_a_ruleset(module):
     check_registers(module)
 
 
+@pytest.mark.parametrize("weapon", ["sword", "unarmed"])
 @pytest.mark.parametrize("ruleset", registry.names())
-def test_each_ruleset_ships_its_conversion_check(ruleset):
-    """Each ruleset's folder of tests checks how it converts the neutral hero (the throwaway
-    coinflip, one module with no folder, converts endurance to hit points and no more)."""
-    check_conversion_shipped(ruleset)
+def test_each_ruleset_checks_its_conversion_of_the_neutral_hero(ruleset, weapon):
+    """Run by the check its own test folder ships (``support.py``); the throwaway coinflip,
+    one module with no folder, converts endurance to hit points and no more."""
+    check_conversion(ruleset, weapon)
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
