@@ -169,7 +169,7 @@ def _break(change):
      ["sides", "heroes", 0, "ore", "stats"]),
     (lambda d: d.update(options={"ore": {"difficulty": "hard"}}), ["options", "ore",
                                                                    "difficulty"]),
-    (lambda d: d.update(ruleset="d20"), ["ruleset"]),
+    (lambda d: d.update(ruleset="no-such-ruleset"), ["ruleset"]),
 ], ids=["weapon", "no-name", "one-side", "short-edge", "negative-edge", "cover", "typo-key",
         "native-key", "option-type", "ruleset"])
 def test_schema_rejects_a_broken_scenario(validator, capsys, tmp_path, change, where):

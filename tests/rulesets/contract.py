@@ -27,7 +27,14 @@ from sim.core.engine import Encounter
 from sim.rulesets import registry
 from sim.rulesets.base import Ruleset
 from sim.scenario.specs import Scenario
-from sim.scenario.vocabulary import SKILL_RANGE, SKILLS, TRAIT_RANGE, TRAITS
+from sim.scenario.vocabulary import (
+    RANGED_WEAPONS,
+    SKILL_RANGE,
+    SKILLS,
+    TRAIT_RANGE,
+    TRAITS,
+    WEAPONS,
+)
 
 FIGHTS = 12  # per ruleset and scenario: enough to reach every branch of the bookkeeping
 ROLL_EVENTS = {"roll", "attack"}  # the log line that shows an attack's or a pool's dice
@@ -366,3 +373,22 @@ def check_conversion(ruleset: str, weapon: str) -> None:
     """The ruleset's own check of the neutral hero, armed and unarmed (its ``support``)."""
     support(ruleset).check_conversion(neutral_hero(ruleset, weapon), weapon == "unarmed")
 
+
+
+# ---------------------------------------------------------------------------- catalog
+def check_weapon_names(ruleset: str) -> None:
+    """The catalog keys every neutral weapon: ``bow`` is the short bow (the fighter built
+    with one equals the fighter built with a ``shortbow``), a ``longbow`` stays one, and
+    every ranged weapon shoots (``fighter.ranged``), no other."""
+
+    def armed(weapon: str) -> Combatant:
+        scen = scenario({"a": [{"name": "Archer", "weapon": weapon, "skills": {"ranged": 3}}],
+                         "b": [{"name": "Target"}]})
+        return Encounter(scen, ruleset, 1).sides["a"][0]
+
+    assert fighter_state(armed("bow")) == fighter_state(armed("shortbow")), (
+        "a bow builds another fighter than a shortbow: bow is the short bow in every catalog")
+    assert armed("longbow").spec.weapon == "longbow"
+    for weapon in WEAPONS:
+        assert armed(weapon).ranged == (weapon in RANGED_WEAPONS), (
+            f"{weapon}: fighter.ranged is {armed(weapon).ranged}")

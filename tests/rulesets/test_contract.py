@@ -22,6 +22,7 @@ from contract import (
     check_reload_together,
     check_retreat,
     check_scenario,
+    check_weapon_names,
     checked_encounter,
 )
 from helpers import SCENARIOS
@@ -97,6 +98,11 @@ def test_a_crossbow_shoots_at_most_every_other_round(ruleset, profile):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_crossbows_shooting_together_reload_too(ruleset):
     check_reload_together(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_bow_is_the_short_bow_and_every_ranged_weapon_shoots(ruleset):
+    check_weapon_names(ruleset)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
