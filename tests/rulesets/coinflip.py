@@ -42,6 +42,10 @@ class CoinFighter(Combatant):
     """A fighter with hit points and, for a crossbow, a bolt loaded or not."""
 
     __slots__ = ("hp", "max_hp", "reloads", "loaded")
+    hp: int
+    max_hp: int
+    reloads: bool  # its weapon holds one shot
+    loaded: bool
 
     def describe(self) -> str:
         return f"HP {self.max_hp}" + (", reloads" if self.reloads else "")

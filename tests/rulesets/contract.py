@@ -121,8 +121,8 @@ def checked_encounter(scen: Scenario, ruleset: str, seed: int, log: bool = False
                 "fighter's state(), threat or status changed: the hit harmed no one")
 
     watch_declarations(enc, check)  # as each is made: at the round's start or at a turn
-    rules.end_round = watched_end
-    rules.resolve = watched_resolve
+    rules.end_round = watched_end  # type: ignore[method-assign]  # a watch on this one
+    rules.resolve = watched_resolve  # type: ignore[method-assign]  # encounter's ruleset
     return enc
 
 
@@ -259,6 +259,7 @@ def check_move_wording(ruleset: str) -> None:
     for seed in range(3):
         enc = Encounter(scen, ruleset, seed, log=True)
         enc.run()
+        assert enc.log is not None
         said += [e["text"] for e in enc.log if e["type"] in ("declare", "roll")]
     covers = [t for t in said if "takes cover at " in t]
     assert covers, "no cover move to check"
@@ -283,6 +284,7 @@ def check_log(ruleset: str) -> None:
     for path in (SCENARIOS / "ambush.yaml", SCENARIOS / "neutral_skirmish.yaml"):
         enc = checked_encounter(scenario_mod.load(path), ruleset, 1, log=True)
         enc.run()
+        assert enc.log is not None
         kinds = {e["type"] for e in enc.log}
         assert "declare" in kinds and kinds & ROLL_EVENTS, kinds
         for event in enc.log:
@@ -312,7 +314,7 @@ def shots_by_round(ruleset: str, profile: str, seed: int) -> list[int]:
         end_round(e)
         counts.append(shooter.attacks - sum(counts))
 
-    enc.ruleset.end_round = count
+    enc.ruleset.end_round = count  # type: ignore[method-assign]  # counts this fight's shots
     enc.run()
     return counts
 
