@@ -285,3 +285,18 @@ def test_the_package_ships_every_package_and_the_scenarios(monkeypatch):
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert config["package-dir"]["sim.scenarios"] == "scenarios"
     assert {"*.yaml", "*.json"} <= set(config["package-data"]["*"])
+
+
+def test_a_native_block_with_a_required_key_is_templated(capsys, tmp_path, monkeypatch):
+    """A ruleset's block may require a key (the throwaway coinflip's ``hp``): ``fray new``
+    says so in its comments rather than failing on a default that is not there."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "rulesets"))
+    from coinflip import CoinFlip
+
+    registry.register(CoinFlip)
+    try:
+        result = fray(capsys, "new", str(tmp_path / "coin"), "--ruleset", "coinflip")
+        assert result.code == 0, result.err
+        assert "#   hp: (required)" in (tmp_path / "coin.yaml").read_text()
+    finally:
+        registry.unregister(CoinFlip.name)
