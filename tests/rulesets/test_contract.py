@@ -25,7 +25,7 @@ from contract import (
     check_weapon_names,
     checked_encounter,
 )
-from helpers import SCENARIOS
+from helpers import ROOT, SCENARIOS
 
 from sim import scenario as scenario_mod
 from sim.core.campaign import run_campaign
@@ -169,3 +169,16 @@ def test_every_bundled_campaign_runs(ruleset):
                 assert 0 <= s.deaths <= len(s.fighters)
             assert {n for n, _ in run.fates} <= roster
             assert 0 <= run.survivors <= len(roster)
+
+
+def test_the_guide_names_every_test_that_reads_the_registry():
+    """docs/adding-a-ruleset.md lists the duties a new ruleset meets: every test file that
+    runs over ``registry.names()`` (bar the ruleset folders' own and the registry's) is named
+    there, so a duty added to the suite is added to the guide too."""
+    guide = (ROOT / "docs" / "adding-a-ruleset.md").read_text()
+    own = ROOT / "tests" / "rulesets"
+    missing = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").rglob("*.py"))
+               if "registry.names()" in p.read_text() and p.parent.parent != own
+               and p.name not in ("contract.py", "regression.py", "test_registry.py")
+               and f"{p.name}`" not in guide]
+    assert not missing, f"docs/adding-a-ruleset.md does not name {missing}"
