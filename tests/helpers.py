@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import random
 import signal
 import subprocess
@@ -11,10 +12,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import icepool
 
 from sim import scenario as scenario_mod
+from sim.rulesets import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -207,13 +210,15 @@ def morale_document(max_rounds: int = 12) -> dict:
 
 
 def fighter_slots(f) -> dict:
-    """Every slot a fighter has set, to compare a copied fighter with a built one.
+    """Every slot a fighter has set (and its ``__dict__``, for a fighter class without
+    ``__slots__``), to compare a copied or rebuilt fighter with a built one.
 
     The attacks kept on it (``plain_attack``, ``called_attacks``) are told by aiming at it,
     not by identity: a copy's and a build's are distinct objects.
     """
     names = [n for cls in type(f).__mro__ for n in getattr(cls, "__slots__", ())]
     state = {n: getattr(f, n) for n in names if hasattr(f, n)}
+    state.update(getattr(f, "__dict__", {}))
     state["plain_attack"] = state["plain_attack"].target is f
     state["called_attacks"] = {where: a.target is f for where, a in f.called_attacks.items()}
     return state
@@ -248,3 +253,38 @@ def watch_declarations(enc, check) -> None:
         return intents
 
     enc.declare = watched
+
+
+RULESETS_TESTS = Path(__file__).parent / "rulesets"
+
+
+def support(ruleset: str) -> ModuleType:
+    """What a ruleset's own test folder gives the shared tests: its ``support.py``.
+
+    ``tests/rulesets/<folder>/support.py`` (``<folder>`` that of ``sim/rulesets/<folder>/``)
+    holds ``RULESETS`` (the names it answers for), ``check_conversion(fighter, unarmed)``
+    (the neutral hero's numbers under its conversion) and ``hurt(fighter, share)`` (wound a
+    fighter so that its threat reads about ``share``).
+    """
+    folder = registry.get(ruleset).__module__.split(".")[2]
+    path = RULESETS_TESTS / folder / "support.py"
+    assert path.exists(), (
+        f"{ruleset}: no {path.relative_to(ROOT)}; it holds RULESETS, "
+        "check_conversion(fighter, unarmed) and hurt(fighter, share) (adding-a-ruleset.md)")
+    module = _support_modules.get(path)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(f"{folder}_support", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _support_modules[path] = module
+    assert ruleset in module.RULESETS, f"{path} does not name {ruleset} in RULESETS"
+    return module
+
+
+_support_modules: dict[Path, ModuleType] = {}
+
+
+def hurt(enc, f, share: float) -> None:
+    """Wound ``f`` so that its ``threat`` reads about ``share`` (its ruleset's ``support``)."""
+    support(enc.ruleset.name).hurt(f, share)

@@ -21,12 +21,23 @@ LOGGED = 10  # encounters whose whole event log is digested
 DIGESTS = STORE / "digests.json"
 
 
-def cases() -> list[tuple[Path, str]]:
-    """Every bundled scenario (campaign stages included) under every registered ruleset."""
+def recorded() -> list[str]:
+    """The registered rulesets whose copies are stored: every one but a new ruleset not yet
+    recorded (``python tests/regression.py --ruleset NAME`` records it, and only it)."""
     from sim.rulesets import registry
     from sim.scenario.bundled import scenario_files
 
-    return [(path, ruleset) for path in scenario_files() for ruleset in registry.names()]
+    kept = json.loads(DIGESTS.read_text()) if DIGESTS.exists() else {}
+    return [name for name in registry.names()
+            if any(case_name(path, name) in kept for path in scenario_files())]
+
+
+def cases(rulesets: list[str] | None = None) -> list[tuple[Path, str]]:
+    """Every bundled scenario (campaign stages included) under every recorded ruleset."""
+    from sim.scenario.bundled import scenario_files
+
+    names = recorded() if rulesets is None else rulesets
+    return [(path, ruleset) for path in scenario_files() for ruleset in names]
 
 
 def summary(path: Path, ruleset: str) -> str:
@@ -66,11 +77,15 @@ def stored(path: Path, ruleset: str) -> Path:
 
 
 if __name__ == "__main__":
+    # no argument: rewrite every recorded ruleset's copies; ``--ruleset NAME``: record (or
+    # rewrite) that ruleset's alone, the others' kept as stored
     sys.path.insert(0, str(ROOT))
     STORE.mkdir(parents=True, exist_ok=True)
-    found = {}
-    for path, ruleset in cases():
+    only = sys.argv[2:3] if sys.argv[1:2] == ["--ruleset"] else None
+    found = json.loads(DIGESTS.read_text()) if only and DIGESTS.exists() else {}
+    todo = cases(only)
+    for path, ruleset in todo:
         stored(path, ruleset).write_text(summary(path, ruleset))
         found[case_name(path, ruleset)] = digests(path, ruleset)
     DIGESTS.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {len(cases())} summaries and their digests to {STORE}")
+    print(f"wrote {len(todo)} summaries and their digests to {STORE}")

@@ -137,6 +137,7 @@ def _keys(model: type[BaseModel], indent: str) -> str:
                                    initial_indent=f"{indent}{field}: ",
                                    subsequent_indent=f"{indent}{' ' * (len(field) + 2)}")
         else:
-            default = json.dumps(info.default) if info.default is not None else "(unset)"
+            default = ("(required)" if info.is_required()  # a block that must set it
+                       else json.dumps(info.default) if info.default is not None else "(unset)")
             lines.append(f"{indent}{info.alias or field}: {default}")
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""Comparing rulesets: neutral conversion, ``fray convert``, ``fray compare``, ``fray sweep``."""
+"""Comparing rulesets: ``fray convert``, ``fray compare``, ``fray sweep`` (each ruleset checks
+its own neutral conversion: tests/rulesets/<name>/test_conversion.py)."""
 
 from __future__ import annotations
 
@@ -11,80 +12,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, Result, fray, scenario
+from helpers import SCENARIOS, Result, fray
 
 from sim import scenario as scenario_mod
 from sim.batch.compare import prepare_out_dir, run_compare
 from sim.batch.runner import fold_csv
 from sim.batch.sweep import parse_set
 from sim.cli.main import main
-from sim.core.engine import Encounter
 from sim.results.difficulty import with_words
 from sim.rulesets import registry
-from sim.rulesets.opencore.fighter import OpenCoreFighter
-from sim.rulesets.opend6.fighter import D6Fighter
-from sim.rulesets.ore.ruleset import OreFighter
 
 AMBUSH = str(SCENARIOS / "ambush.yaml")
 SKIRMISH = str(SCENARIOS / "neutral_skirmish.yaml")
 DUEL = str(SCENARIOS / "neutral_duel.yaml")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-# ---------------------------------------------------------------------------- conversion
-NEUTRAL = {"name": "Hero", "traits": {"strength": 4, "endurance": 3, "agility": 3,
-                                      "dexterity": 2, "perception": 3},
-           "skills": {"melee": 3, "brawl": 1, "ranged": 2, "dodge": 2, "parry": 1},
-           "weapon": "sword", "armor": "leather"}
-
-
-def _check_ore(f: OreFighter, unarmed: bool) -> None:
-    # RULES.md: body = floor((4 + 3) / 2), coordination = floor((3 + 2) / 2), sense =
-    # perception; fight = melee (brawl unarmed), shoot = ranged, dodge, parry, run = 1
-    assert (f.body, f.coordination, f.sense) == (3, 2, 3)
-    assert (f.fight, f.shoot, f.dodge, f.parry, f.run) == (1 if unarmed else 3, 2, 2, 1, 1)
-    for other in ("intelligence", "command", "charm"):  # B-Grade's other stats: 2
-        if hasattr(type(f), other):
-            assert getattr(f, other) == 2
-
-
-def _check_opend6(f: D6Fighter, unarmed: bool) -> None:
-    # RULES.md: each rating N -> ND; the weapon's skill takes melee (brawl unarmed) or ranged
-    codes = {k: str(v) for k, v in f.attrs.items()}
-    assert {k: codes.get(k) for k in ("strength", "endurance", "agility", "dexterity")} == {
-        "strength": "4D", "endurance": "3D", "agility": "3D", "dexterity": "2D"}
-    assert str(f.skills[f.weapon.skill]) == ("1D" if unarmed else "3D")
-    assert str(f.skills["dodge"]) == "2D"
-
-
-def _check_opencore(f: OpenCoreFighter, unarmed: bool) -> None:
-    # RULES.md: ability = min(100, 15 N + 15); skill = 15 N; CON from endurance; rest 50
-    assert f.abilities == {"str": 75, "dex": 45, "agl": 60, "con": 60, "per": 60,
-                           "int": 50, "wis": 50, "cha": 50, "com": 50}
-    assert f.skills["melee"] == 45 and f.skills["hand_to_hand"] == 15
-    assert f.skills["evade"] == 30
-    assert f.attack_skill == (15 if unarmed else 45)
-
-
-CHECKS = {OreFighter: _check_ore, D6Fighter: _check_opend6, OpenCoreFighter: _check_opencore}
-
-
-@pytest.mark.parametrize("ruleset", registry.names())
-@pytest.mark.parametrize("weapon", ["sword", "unarmed"])
-def test_neutral_conversion(ruleset, weapon):
-    scen = scenario({"a": [{**NEUTRAL, "weapon": weapon}], "b": [{"name": "Foe"}]})
-    fighter = Encounter(scen, ruleset, seed=0).combatants[0]
-    check = next((fn for cls, fn in CHECKS.items() if isinstance(fighter, cls)), None)
-    if check is None:
-        pytest.fail(f"no conversion check for {ruleset} ({type(fighter).__name__}); add one")
-    check(fighter, weapon == "unarmed")
-
-
-def test_opencore_ability_is_capped_at_100():
-    from sim.rulesets.opencore.fighter import neutral_ability
-
-    assert [neutral_ability(n) for n in range(1, 6)] == [30, 45, 60, 75, 90]
-    assert neutral_ability(7) == 100  # min(100, 120)
 
 
 def test_convert_prints_every_combatant_under_every_ruleset(capsys):

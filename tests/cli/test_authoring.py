@@ -9,11 +9,13 @@ from __future__ import annotations
 import copy
 import json
 import re
+import runpy
 import shlex
 import tomllib
 
 import jsonschema
 import pytest
+import setuptools
 import yaml
 from helpers import ROOT, SCENARIOS, fray
 
@@ -167,7 +169,7 @@ def _break(change):
      ["sides", "heroes", 0, "ore", "stats"]),
     (lambda d: d.update(options={"ore": {"difficulty": "hard"}}), ["options", "ore",
                                                                    "difficulty"]),
-    (lambda d: d.update(ruleset="d20"), ["ruleset"]),
+    (lambda d: d.update(ruleset="no-such-ruleset"), ["ruleset"]),
 ], ids=["weapon", "no-name", "one-side", "short-edge", "negative-edge", "cover", "typo-key",
         "native-key", "option-type", "ruleset"])
 def test_schema_rejects_a_broken_scenario(validator, capsys, tmp_path, change, where):
@@ -266,14 +268,35 @@ def test_scenarios_copy(capsys, tmp_path):
     assert fray(capsys, "scenarios", "--copy", str(out), "--force").code == 0
 
 
-def test_the_package_ships_the_scenarios():
-    """pyproject.toml lists every package under sim/ and maps scenarios/ into the wheel."""
+def test_the_package_ships_every_package_and_the_scenarios(monkeypatch):
+    """setup.py finds every package under sim/ (a new ruleset's folder with it) and the
+    scenarios/ folder as sim.scenarios; pyproject.toml maps that folder and ships the data."""
+    found: dict = {}
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: found.update(kw))
+    runpy.run_path(str(ROOT / "setup.py"))
+    packages = set(found["packages"])
+    code = {p.parent for p in (ROOT / "sim").rglob("*.py")}
+    for folder in code:
+        assert (folder / "__init__.py").exists(), f"{folder} has modules but no __init__.py"
+    assert {".".join(f.relative_to(ROOT).parts) for f in code} <= packages
+    data = {".".join(["sim", *p.parent.relative_to(ROOT).parts]) for p in SCENARIOS.rglob("*.yaml")}
+    assert data <= packages
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    packages = {".".join(p.parent.relative_to(ROOT).parts)
-                for p in (ROOT / "sim").rglob("__init__.py")}
-    assert packages <= set(config["packages"]), "add the new package to pyproject.toml"
     assert config["package-dir"]["sim.scenarios"] == "scenarios"
-    folders = {p.parent for p in SCENARIOS.rglob("*.yaml")}
-    for folder in folders:
-        package = ".".join(["sim", *folder.relative_to(ROOT).parts])
-        assert package in config["packages"] and "*.yaml" in config["package-data"][package]
+    assert {"*.yaml", "*.json"} <= set(config["package-data"]["*"])
+
+
+def test_a_native_block_with_a_required_key_is_templated(capsys, tmp_path, monkeypatch):
+    """A ruleset's block may require a key (the throwaway coinflip's ``hp``): ``fray new``
+    says so in its comments rather than failing on a default that is not there."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "rulesets"))
+    from coinflip import CoinFlip
+
+    registry.register(CoinFlip)
+    try:
+        result = fray(capsys, "new", str(tmp_path / "coin"), "--ruleset", "coinflip")
+        assert result.code == 0, result.err
+        assert "#   hp: (required)" in (tmp_path / "coin.yaml").read_text()
+    finally:
+        registry.unregister(CoinFlip.name)

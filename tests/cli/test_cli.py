@@ -123,7 +123,6 @@ def test_rulesets_lists_every_registered_ruleset(capsys):
     result = fray(capsys, "rulesets")
     assert result.code == 0
     listed = [line.split()[0] for line in result.out.splitlines() if line.strip()]
-    assert listed == ["ore", "bgrade", "opencore", "opend6", "opend6-hp"]
     assert listed == registry.names()
 
 
@@ -248,7 +247,7 @@ def test_ruleset_types_share_their_messages():
         listed.convert("opnd6", None, None)
     with pytest.raises(click.BadParameter, match="did you mean 'ore'"):
         params.RulesetType().convert("oer", None, None)
-    with pytest.raises(click.BadParameter, match="allowed: .*opend6-hp$"):
+    with pytest.raises(click.BadParameter, match=f"allowed: .*{registry.names()[-1]}$"):
         params.RulesetType().convert("all", None, None)  # not where only one is allowed
     assert params.expand_rulesets("all") == registry.names()
     assert params.expand_rulesets("ore") == ["ore"] and params.expand_rulesets(None) is None

@@ -11,7 +11,7 @@ from math import perm
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, fray, scenario
+from helpers import SCENARIOS, fray, hurt, scenario
 
 from sim.ai import menu as menus
 from sim.ai import profiles as ai
@@ -420,10 +420,7 @@ def test_the_menu_suggesting_a_surrender_surrenders_nobody(ruleset):
     player = Player(iter(["attack B"]), said.append)
     enc = Encounter(scen, ruleset, 0, log=True, minds={"A": player})
     a, b = enc.combatants
-    wounds = {"ore": lambda: a.wounds.take(5, 0, 3), "bgrade": lambda: a.wounds.take(3, 0),
-              "opend6": lambda: setattr(a, "wounds", 3),
-              "opend6-hp": lambda: setattr(a, "hp", a.hp_max // 3)}
-    wounds.get(ruleset, lambda: setattr(a, "hp", a.max_hp // 3))()
+    hurt(enc, a, 0.7)
     intents = enc.declare(a)
     assert any("would do (or Enter): yield" in text for text in said)  # the suggestion
     assert a.in_fight and enc.sides_left == 2

@@ -1,41 +1,113 @@
-"""A throwaway ruleset written by following docs/adding-a-ruleset.md: one hit takes you out.
+"""A throwaway ruleset written by following docs/adding-a-ruleset.md: heads costs a hit point.
 
-Each fighter makes one attack a round on the nearest foe in reach (or walks toward it);
-a coin decides the hit, and a hit takes the target out, dead. Nothing else: no defense, no
-points. It exists to prove that a new ruleset plugs in without touching anything outside
-its own folder: the contract test runs it like the real ones.
+Each fighter makes one attack a round on the nearest foe in reach (or walks toward it, or
+falls back); a coin decides the hit, and a hit costs the target one hit point (as many as
+its endurance, or its ``coinflip:`` block's ``hp``); at none it is dead. A crossbow shoots
+once, then takes an action to reload. Nothing else: no defense, no points. It exists to
+prove that a new ruleset plugs in without touching anything outside its own folder: the
+contract test runs it like the real ones, and tests/rulesets/test_contract_catches.py plants
+mistakes in copies of it to show the contract fails on each.
+
+It registers itself (``@register``); a real ruleset is imported through the registry's
+``BUILTIN`` line instead, which is why this module is imported by the tests alone.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import Field
+
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
-from sim.core.actions import Attack, Move, Retreat, TimedAction
+from sim.core.actions import Attack, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant, Status
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
+from sim.registry import register
+from sim.scenario.models import Strict
+from sim.scenario.vocabulary import RANGED_WEAPONS
+
+SHOT_REACH = 100.0  # metres: every ranged weapon shoots this far
+RELOADS = frozenset({"crossbow"})  # one shot, then an action to reload
+
+
+class CoinBlock(Strict):
+    """The ``coinflip:`` native block: the hit points, overriding endurance."""
+
+    hp: int = Field(ge=1)
+
+
+class CoinFighter(Combatant):
+    """A fighter with hit points and, for a crossbow, a bolt loaded or not."""
+
+    __slots__ = ("hp", "max_hp", "reloads", "loaded")
+    hp: int
+    max_hp: int
+    reloads: bool  # its weapon holds one shot
+    loaded: bool
+
+    def describe(self) -> str:
+        return f"HP {self.max_hp}" + (", reloads" if self.reloads else "")
+
+    def state(self) -> str:
+        return f"HP {self.hp}/{self.max_hp}"
 
 
 class CoinAdvisor(Advisor):
-    """Fresh until out: a single hit ends a fighter, so there is no "hurt"."""
+    """Hurt by the share of hit points lost; a crossbow shoots once, then reloads."""
 
     def threat(self, actor: Combatant) -> float:
-        return 0.0 if actor.in_fight else 1.0
+        assert isinstance(actor, CoinFighter)
+        return 1.0 if not actor.in_fight else 1.0 - actor.hp / actor.max_hp
+
+    def single_shot(self, actor: Combatant) -> bool:
+        assert isinstance(actor, CoinFighter)
+        return actor.reloads
+
+    def needs_reload(self, actor: Combatant) -> bool:
+        assert isinstance(actor, CoinFighter)
+        return actor.reloads and not actor.loaded
 
 
+def say(enc, f: Combatant, intent) -> str:
+    """What a declaration reads as in the log: a move to a place names the place."""
+    if type(intent) is Attack:
+        return f"attacks {intent.target.name}"
+    if type(intent) is Move:
+        return f"moves toward {intent.target.name}"
+    if type(intent) is Retreat:
+        return f"moves to {enc.field.describe(intent.dest)}"
+    return "reloads"
+
+
+@register
 class CoinFlip(Ruleset):
-    """Heads you are out."""
+    """Heads costs a hit point."""
 
     name = "coinflip"
     aliases = ("coin",)
-    summary = "Coin flip: one attack a round, heads takes the target out"
+    summary = "Coin flip: one attack a round, heads costs the target a hit point"
     seconds_per_round = 1.0
+    native_key = "coinflip"
+    NativeBlock = CoinBlock
     Advisor = CoinAdvisor
-    supports = frozenset({Attack, Move, Retreat})
+    supports = frozenset({Attack, Move, Retreat, Reload})
     max_actions = 1
 
-    def build(self, member, pos, rng):
-        return Combatant(member, pos)
+    def build(self, member, pos, rng) -> CoinFighter:
+        f = CoinFighter(member, pos)
+        block = member.native_block(self.native_key)
+        f.hp = f.max_hp = block.hp if block is not None else member.traits.endurance
+        f.ranged = member.weapon in RANGED_WEAPONS
+        if f.ranged:
+            f.reach = SHOT_REACH
+        f.reloads, f.loaded = member.weapon in RELOADS, True
+        return f
+
+    def native_block_of(self, f: Combatant) -> dict[str, Any]:
+        assert isinstance(f, CoinFighter)
+        return {"hp": f.max_hp}
 
     def plan_round(self, enc, declared):
         actions = [TimedAction(0.0, f, intents[0], roll(enc.rng, 6))
@@ -44,8 +116,8 @@ class CoinFlip(Ruleset):
         for a in actions:
             a.offset = offsets[a.payload]
             if enc.log is not None:
-                enc.emit("declare", who=a.actor.name, text=f"{a.actor.name} declares "
-                         f"{type(a.intent).__name__.lower()} ({a.actor.why}).")
+                enc.emit("declare", who=a.actor.name, text=f"{a.actor.name} declares: "
+                         f"{say(enc, a.actor, a.intent)} ({a.actor.why}).")
         return actions
 
     def resolve(self, enc, action):
@@ -54,12 +126,24 @@ class CoinFlip(Ruleset):
             self.walk_toward(enc, f, intent, f.speed)
         elif type(intent) is Retreat:
             self.move_to(enc, f, intent, f.speed)
-        elif intent.target.in_fight:
-            enc.record_attack(f)
-            heads = tactics.in_reach(enc, f, intent.target) and roll(enc.rng, 2) == 2
+        elif type(intent) is Reload:
+            f.loaded = True
             if enc.log is not None:
-                enc.emit("roll", who=f.name, text=f"{f.name} flips at {intent.target.name}: "
-                         f"{'heads' if heads else 'tails'}.")
-            if heads:
-                enc.record_hit(f, 1)
-                enc.take_out(intent.target, Status.DEAD, "heads")
+                enc.emit("reload", who=f.name, text=f"{f.name} reloads.")
+        elif intent.target.in_fight:
+            self.flip(enc, f, intent.target)
+
+    def flip(self, enc, f: CoinFighter, target: CoinFighter) -> None:
+        """One attack: counted as made, the bolt spent, and heads costs a hit point."""
+        enc.record_attack(f)
+        if f.reloads:
+            f.loaded = False
+        heads = tactics.in_reach(enc, f, target) and roll(enc.rng, 2) == 2
+        if enc.log is not None:
+            enc.emit("roll", who=f.name, text=f"{f.name} flips at {target.name}: "
+                     f"{'heads' if heads else 'tails'}.")
+        if heads:
+            target.hp -= 1
+            enc.record_hit(f, 1)
+            if target.hp <= 0:
+                enc.take_out(target, Status.DEAD, "heads")

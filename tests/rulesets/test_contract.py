@@ -1,16 +1,31 @@
-"""The ruleset contract: every registered ruleset, and a throwaway one, against every scenario.
+"""The ruleset contract: every registered ruleset, and a throwaway one, against every duty.
 
-Parametrized over the registry (plus ``coinflip``, a minimal ruleset written by following
+Parametrized over the registry (plus ``coinflip``, a small ruleset written by following
 docs/adding-a-ruleset.md, registered for this module only), so a new ruleset is held to the
-same contract without editing this file.
+same contract without editing this file. The checks themselves are in ``contract.py``;
+``test_contract_catches.py`` shows each one failing on a planted mistake.
 """
 
 from __future__ import annotations
 
 import pytest
 import yaml
-from coinflip import CoinFlip
-from helpers import SCENARIOS, watch_declarations
+from contract import (
+    FIGHTS,
+    check_books,
+    check_conversion,
+    check_log,
+    check_move_wording,
+    check_native_blocks,
+    check_registers,
+    check_reload,
+    check_reload_together,
+    check_retreat,
+    check_scenario,
+    check_weapon_names,
+    checked_encounter,
+)
+from helpers import ROOT, SCENARIOS
 
 from sim import scenario as scenario_mod
 from sim.core.campaign import run_campaign
@@ -20,96 +35,74 @@ from sim.scenario.campaign import is_campaign, load_campaign
 
 SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
 CAMPAIGN_FILES = sorted((SCENARIOS / "campaigns").glob("*.yaml"))
-RULESETS = [*registry.names(), CoinFlip.name]
-FIGHTS = 12  # per ruleset and scenario: enough to reach every branch of the bookkeeping
-ROLL_EVENTS = {"roll", "attack"}  # the log line that shows an attack's or a pool's dice
+COINFLIP = "coinflip"
+RULESETS = [*registry.names(), COINFLIP]
 
 
 @pytest.fixture(scope="module", autouse=True)
 def coinflip_registered():
-    registry.register(CoinFlip)
+    """The throwaway ruleset registers itself on import; it leaves with this module."""
+    from coinflip import CoinFlip
+
+    registry.register(CoinFlip)  # again, if another module's test unregistered it
     yield
     registry.unregister(CoinFlip.name)
 
 
-def _checked_encounter(scen, ruleset: str, seed: int, log: bool = False) -> Encounter:
-    """An encounter whose ruleset is watched: declarations and threat every round."""
-    enc = Encounter(scen, ruleset, seed, log=log)
-    rules = enc.ruleset
-    end_round = rules.end_round
-
-    def check(e, c, intents):
-        # ai.decide trims what a ruleset would ignore and says so: a profile never should
-        assert "not declared under these rules" not in c.why, (c.name, c.why)
-        for intent in intents:  # nothing declared that the ruleset would ignore
-            assert type(intent) in rules.supports, (c.name, intent)
-        if rules.max_actions is not None:
-            assert len(intents) <= rules.max_actions, (c.name, intents)
-
-    def watched_end(e):
-        end_round(e)
-        for c in e.combatants:
-            assert 0.0 <= e.advisor.threat(c) <= 1.0, (c.name, e.advisor.threat(c))
-
-    watch_declarations(enc, check)  # as each is made: at the round's start or at a turn
-    rules.end_round = watched_end
-    return enc
+@pytest.mark.parametrize("module", [*registry.BUILTIN, "coinflip"])
+def test_each_builtin_module_registers_a_ruleset(module):
+    check_registers(module)
 
 
-def _check_books(enc: Encounter) -> None:
-    result = enc.run()
-    assert 1 <= result.rounds <= enc.scenario.max_rounds
-    assert result.winner in (None, *enc.scenario.side_names)
-    for side in result.sides:
-        assert 0 <= side.hits <= side.attacks, side
-        assert side.standing + side.out_of_fight == side.members, side
-        assert side.deaths + side.fled + side.surrendered <= side.out_of_fight, side
-        assert 0 <= side.deaths_after <= side.deaths, side
-        assert side.damage >= 0 and (side.hits or not side.damage), side
-    for c in enc.combatants:
-        assert 0.0 <= enc.advisor.threat(c) <= 1.0
+@pytest.mark.parametrize("weapon", ["sword", "unarmed"])
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_each_ruleset_checks_its_conversion_of_the_neutral_hero(ruleset, weapon):
+    """Run by the check its own test folder ships (``support.py``); the throwaway coinflip,
+    one module with no folder, converts endurance to hit points and no more."""
+    check_conversion(ruleset, weapon)
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_runs_every_scenario_from_neutral_traits(ruleset, path):
-    scen = scenario_mod.load(path)
-    for seed in range(FIGHTS):
-        _check_books(_checked_encounter(scen, ruleset, seed))
+    check_scenario(ruleset, path)
 
 
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_native_blocks_build_the_same_fighters(ruleset, path):
-    """Each fighter's native block (``native_block_of``) rebuilds it exactly, and runs."""
-    scen = scenario_mod.load(path)
-    built = Encounter(scen, ruleset, 0).combatants
-    rules = registry.get(ruleset)()
-    key = rules.native_key
-    if key is None:
-        assert all(rules.native_block_of(c) is None for c in built)
-        return
-    data = yaml.safe_load(path.read_text())
-    flat = [m for members in data["sides"].values() for m in members]
-    by_name = {c.spec.name: c for c in built}
-    for m in flat:  # one block per entry; copies of a member are built alike
-        first = m["name"] if m.get("count", 1) == 1 else f"{m['name']} 1"
-        m[key] = rules.native_block_of(by_name[first])
-    native = scenario_mod.parse(data, str(path))
-    rebuilt = Encounter(native, ruleset, 0).combatants
-    assert [c.describe() for c in rebuilt] == [c.describe() for c in built]
-    for seed in range(FIGHTS // 3):
-        _check_books(_checked_encounter(native, ruleset, seed))
+    check_native_blocks(ruleset, path)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_the_log_declares_and_shows_rolls(ruleset):
-    scen = scenario_mod.load(SCENARIOS / "ambush.yaml")
-    enc = _checked_encounter(scen, ruleset, 1, log=True)
-    enc.run()
-    kinds = {e["type"] for e in enc.log}
-    assert "declare" in kinds and kinds & ROLL_EVENTS, kinds
-    assert all(isinstance(e["text"], str) and e["text"] for e in enc.log)
+def test_a_retreat_is_carried_out(ruleset):
+    check_retreat(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_move_to_a_place_names_the_place(ruleset):
+    check_move_wording(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_log_declares_shows_rolls_and_holds_to_the_schema(ruleset):
+    check_log(ruleset)
+
+
+@pytest.mark.parametrize("profile", ["basic", "aggressive", "tactical"])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_crossbow_shoots_at_most_every_other_round(ruleset, profile):
+    check_reload(ruleset, profile)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_crossbows_shooting_together_reload_too(ruleset):
+    check_reload_together(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_bow_is_the_short_bow_and_every_ranged_weapon_shoots(ruleset):
+    check_weapon_names(ruleset)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -163,7 +156,7 @@ def test_every_bundled_campaign_runs(ruleset):
     assert campaigns
     for path in CAMPAIGN_FILES:
         if path not in campaigns:
-            _check_books(_checked_encounter(scenario_mod.load(path), ruleset, 0))
+            check_books(checked_encounter(scenario_mod.load(path), ruleset, 0))
     for path in campaigns:
         camp = load_campaign(path)
         for seed in range(FIGHTS):
@@ -176,3 +169,16 @@ def test_every_bundled_campaign_runs(ruleset):
                 assert 0 <= s.deaths <= len(s.fighters)
             assert {n for n, _ in run.fates} <= roster
             assert 0 <= run.survivors <= len(roster)
+
+
+def test_the_guide_names_every_test_that_reads_the_registry():
+    """docs/adding-a-ruleset.md lists the duties a new ruleset meets: every test file that
+    runs over ``registry.names()`` (bar the ruleset folders' own and the registry's) is named
+    there, so a duty added to the suite is added to the guide too."""
+    guide = (ROOT / "docs" / "adding-a-ruleset.md").read_text()
+    own = ROOT / "tests" / "rulesets"
+    missing = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").rglob("*.py"))
+               if "registry.names()" in p.read_text() and p.parent.parent != own
+               and p.name not in ("contract.py", "regression.py", "test_registry.py")
+               and f"{p.name}`" not in guide]
+    assert not missing, f"docs/adding-a-ruleset.md does not name {missing}"

@@ -7,6 +7,8 @@ import sys
 
 from helpers import ROOT
 
+from sim.rulesets import registry
+
 FIRST = """
 import sys
 sys.path.insert(0, {root!r})
@@ -22,8 +24,9 @@ print(scenario.parse({{"name": "t", "sides": sides}}).ruleset)
 def test_the_order_of_the_rulesets_does_not_follow_imports():
     """OpenCore imported first made it the default ruleset of a scenario naming none (and
     the first of --ruleset all): a test importing its module changed another's fights."""
-    for module in ("sim.rulesets.opencore.ruleset", "sim.rulesets.opend6.hp",
-                   "sim.rulesets.ore.ruleset"):
+    order = [registry.get(name).__module__ for name in registry.names()]
+    assert order == sorted(order, key=registry.BUILTIN.index)  # BUILTIN's order, whatever it is
+    for module in (*registry.BUILTIN[1:][::-1], registry.BUILTIN[0]):  # the last ones first
         out = subprocess.run([sys.executable, "-c", FIRST.format(root=str(ROOT), module=module)],
                              capture_output=True, text=True, check=True).stdout.splitlines()
-        assert out == ["['ore', 'bgrade', 'opencore', 'opend6', 'opend6-hp']", "ore"], module
+        assert out == [str(registry.names()), registry.names()[0]], module

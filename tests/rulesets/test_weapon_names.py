@@ -1,31 +1,11 @@
 """Weapon names keep their meaning (issue 31): ``shortbow`` and ``longbow`` are neutral names
 of their own, ``bow`` is the short one in every catalog, and no alias turns a weapon into one
-of another class."""
+of another class. That every ruleset's catalog reads them so is a contract duty
+(tests/rulesets/contract.py: ``check_weapon_names``)."""
 
 from __future__ import annotations
 
-import pytest
-from helpers import scenario
-
-from sim.core.engine import Encounter
-from sim.rulesets import registry
 from sim.scenario import vocabulary
-
-
-def _weapon(ruleset: str, name: str):
-    scen = scenario({"a": [{"name": "Archer", "weapon": name, "skills": {"ranged": 3}}],
-                     "b": [{"name": "Target"}]})
-    archer = Encounter(scen, ruleset, 1).sides["a"][0]
-    return archer.spec.weapon, archer.weapon, archer.ranged
-
-
-@pytest.mark.parametrize("ruleset", registry.names())
-def test_bow_is_the_short_bow_and_a_longbow_stays_one(ruleset):
-    assert _weapon(ruleset, "longbow")[0] == "longbow"  # read as itself, not as "bow"
-    assert _weapon(ruleset, "shortbow")[0] == "shortbow"
-    assert _weapon(ruleset, "bow")[1] == _weapon(ruleset, "shortbow")[1]
-    for name in ("bow", "shortbow", "longbow"):
-        assert _weapon(ruleset, name)[2]
 
 
 def test_a_longbow_hits_at_least_as_hard_as_a_short_bow_where_the_table_tells_them_apart():

@@ -6,11 +6,11 @@ a whole fight checks that a crossbowman never shoots in two rounds running.
 """
 
 import pytest
-from helpers import face
+from helpers import face, scenario
 from opencore_helpers import act, d100, duel, member, parse
 
 from sim.ai import profiles as ai
-from sim.core.actions import Attack, Reload
+from sim.core.actions import Attack, Reload, TimedAction
 from sim.core.engine import Encounter
 from sim.rulesets.opencore.tables import CROSSBOW, NATIVE_WEAPONS, NEUTRAL_WEAPONS, WEAPONS
 
@@ -145,3 +145,22 @@ def test_a_crossbowman_never_shoots_in_two_rounds_running():
         assert kinds[0] == "attack"  # loaded at the start
         shots += len(rounds)
     assert shots >= 60  # 16 rounds: about 8 shots a fight
+
+
+def test_a_shot_whose_target_is_out_of_reach_keeps_the_bolt():
+    """Declared, then resolved with the target beyond the crossbow's reach: not loosed.
+
+    It still counts as an attack (a miss), as in every ruleset (moved here from the shared
+    reload tests: the payload, an initiative, is OpenCore's own).
+    """
+    sides = {"a": [{"name": "Crossbow", "weapon": "crossbow", "at": "near",
+                    "traits": {"agility": 4, "dexterity": 4}, "skills": {"ranged": 4}}],
+             "b": [{"name": "Target", "ai": "passive", "at": "far"}]}
+    scen = scenario(sides, map={"nodes": {"near": {}, "far": {}},
+                                "edges": [["near", "far", 1000]]})
+    enc = Encounter(scen, "opencore", 1, log=True)
+    enc.ruleset.start(enc)
+    shooter, target = enc.combatants
+    enc.ruleset.resolve(enc, TimedAction(0.0, shooter, Attack(target), 10))
+    assert "out of reach" in enc.log[-1]["text"]
+    assert shooter.loaded and shooter.attacks == 1

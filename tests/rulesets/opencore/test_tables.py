@@ -654,3 +654,10 @@ def test_monte_carlo_hit_rate_matches_exact_odds(att_skill, def_skill):
     )
     exact = exact_hit_count(att_skill, def_skill) / 10_000
     assert abs(hits / samples - exact) < tolerance
+
+
+def test_a_neutral_ability_is_capped_at_100():
+    from sim.rulesets.opencore.fighter import neutral_ability
+
+    assert [neutral_ability(n) for n in range(1, 6)] == [30, 45, 60, 75, 90]
+    assert neutral_ability(7) == 100  # min(100, 120)
