@@ -18,6 +18,7 @@ import click
 
 from sim import __version__
 from sim.batch.executors import SIGNALLED, STOPS_ASKED, say
+from sim.cli.advise import advise
 from sim.cli.authoring import map_command, new_command, scenarios_command, schema_command
 from sim.cli.batch import batch
 from sim.cli.campaign import campaign
@@ -26,7 +27,7 @@ from sim.cli.play import play
 from sim.cli.run import rulesets_command, run, validate
 from sim.scenario.errors import FrayInputError
 
-COMMANDS = (run, play, batch, campaign, compare, convert, sweep, validate, rulesets_command,
+COMMANDS = (run, play, advise, batch, campaign, compare, convert, sweep, validate, rulesets_command,
             map_command, schema_command, new_command, scenarios_command)
 
 

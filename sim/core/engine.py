@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import simpy
 
+from sim.ai import lookahead  # noqa: F401 - adds the lookahead profile to ai.PROFILES
 from sim.ai import profiles as ai
 from sim.core import aftermath, morale
 from sim.core.actions import Yield
@@ -96,6 +97,12 @@ class Encounter:
         # the round each one out of the fight when it ended went out in (``aftermath.settle``)
         self.out_when_fight_ended: dict[Combatant, int] = {}
         self.declared: dict[Combatant, list[Intent]] = {}
+        # what was decided otherwise than by a plain AI profile, by fighter: a mind's
+        # declarations and its answers after a roll, and a profile's that rolls fights out
+        # (``ai.RECORDED``): with the seed, what replays the fight to this moment
+        # (``sim.ai.rollout``)
+        self.made: dict[str, list[tuple[str, Any]]] = {}
+        self.rollout = False  # a fight played on from another's moment: no rollouts inside it
         # answers the AI keeps while nothing changes, by (question, round, ...): a side's
         # expected harm a round is asked by each of its members (``sim.ai.standoff``)
         self.ai_kept: dict[tuple, Any] = {}
@@ -171,6 +178,8 @@ class Encounter:
         """
         mind = self.minds.get(c.name) if self.minds else None
         intents = mind(self, c) if mind is not None else ai.decide(self, c)
+        if mind is not None or c.ai in ai.RECORDED:
+            self.made.setdefault(c.name, []).append(("declare", list(intents)))
         if intents and type(intents[0]) is Yield:  # surrenders instead of acting
             self.take_out(c, Status.SURRENDERED, c.why)
             intents = []
@@ -195,6 +204,8 @@ class Encounter:
         mind = self.minds.get(c.name)
         ask = getattr(mind, "choose", None)
         k = default if ask is None else ask(self, c, question, [t for t, _ in options], default)
+        if ask is not None:
+            self.made.setdefault(c.name, []).append(("choose", k))
         return options[k][1]
 
     # ---------------------------------------------------------------- changes

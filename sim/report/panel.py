@@ -112,13 +112,13 @@ def _shared(labels: list[str], heading: str | None = None) -> int:
     return len(" ".join(words[0][:n])) + 1 if n else 0
 
 
-def menu_text(menu: list[Option], suggestion: str) -> str:
-    """The whole menu in one list, and the tactical AI's choice as 0.
+def menu_text(menu: list[Option], suggestion: str, whose: str = "the AI") -> str:
+    """The whole menu in one list, and the choice of ``whose`` (its profile) as 0.
 
     What ``fray play`` showed before the two-step menu (``top_text``): a replay of a record
     made then (no ``menu`` in it) shows it again, so its numbers mean what they meant.
     """
-    return "\n".join([f"  0. what the tactical AI would do (or Enter): {suggestion}",
+    return "\n".join([f"  0. what {whose} would do (or Enter): {suggestion}",
                       *_lines(menu)])
 
 
@@ -132,13 +132,13 @@ def _range(options: tuple[Option, ...]) -> str:
 
 
 def top_text(entries: list[Option | Group], suggestion: str,
-             ai: Option | None = None) -> str:
+             ai: Option | None = None, whose: str = "the AI") -> str:
     """The first menu: the AI's choice as 0, then each option alone or one line per group.
 
     A group's line (ending in ``...``) says the range of its attacks' first chance to hit
     and whether the AI's choice (``ai``) is among its details.
     """
-    lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
+    lines = [f"  0. what {whose} would do (or Enter): {suggestion}"]
     for k, entry in enumerate(entries, start=1):
         if hasattr(entry, "options"):  # a Group (sim.report imports no sim.ai at run time)
             here = "   <- the AI's choice is in here" if ai in entry.options else ""

@@ -57,7 +57,8 @@ class Doctrine:
     ``retreat_at``: the share of its own health lost at which it retreats or yields;
     ``morale``: the share of its side out of the fight at which it breaks (flees, or
     surrenders when a foe is in reach); ``focus``: which foe it picks;
-    ``prefers``: ranged or melee when it could do either.
+    ``prefers``: ranged or melee when it could do either. ``budget`` and ``horizon``
+    (``lookahead`` only): the fights it plays out for a decision, and how many rounds each.
     """
 
     profile: str = "basic"
@@ -65,6 +66,8 @@ class Doctrine:
     retreat_at: float | None = None
     morale: float | None = None
     prefers: str | None = None
+    budget: int | None = None
+    horizon: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
