@@ -4,8 +4,8 @@ At each declaration it weighs every line of its menu (``sim.ai.menu``, yielding 
 rollouts (``sim.ai.rollout``): the fight played on from this moment with fresh dice, every
 fighter (itself included) by its AI profile, ``lookahead`` fighters as ``tactical``. A
 rollout stops ``horizon`` rounds on and is scored by the harm each side took
-(``rollout.score``) unless a side has won. The budget of rollouts is spent by successive
-halving: every line gets a few, the better half gets as many again, and so on, each line
+(``rollout.score``) unless a side has won. Half the budget of rollouts gives every line
+a first look, the rest goes to the ``CHALLENGERS`` best and the tactical choice, each line
 on the same dice as the others (``rollout.dice_seed``). The tactical choice is kept unless
 another beats it on those same dice by more than its noise (``MARGIN`` standard errors of
 the paired difference): a profile that changed its mind on luck would play worse than
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 BUDGET = 96  # rollouts a decision, chosen by measurement (docs/play.md)
 HORIZON = 3  # rounds a rollout plays before it is scored
-FIRST = 4  # rollouts each line gets in the first round of halving
-MARGIN = 1.0  # standard errors a line must beat the tactical choice by
+CHALLENGERS = 3  # lines that, after a first look at all, are weighed against tactical's
+MARGIN = 2.0  # standard errors a line must beat the tactical choice by
 SKIPPED = ("yield",)  # never weighed: a profile does not surrender on a rollout's luck
 
 
@@ -51,22 +51,23 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     horizon = c.doctrine.horizon or HORIZON
     m = rollout.moment(enc, c)
     values: dict[int, list[float]] = {k: [] for k in range(len(lines))}
-    alive = list(range(len(lines)))
-    each, spent = FIRST, 0
-    while True:
-        for k in alive:
-            for i in range(len(values[k]), each):
-                out = rollout.play_out(m, lines[k], i, horizon)
-                values[k].append(0.5 if out is None else out.value)
-                spent += 1
-        if len(alive) <= 2 or spent + (len(alive) // 2) * each * 2 > budget:
-            break
-        alive.sort(key=lambda k: -sum(values[k]) / len(values[k]))
-        keep = max(2, len(alive) // 2)
-        ai_line = next(k for k, ch in enumerate(lines) if ch.ai)
-        alive = alive[:keep] + ([ai_line] if ai_line not in alive[:keep] else [])
-        each *= 2
+
+    def play(k: int, upto: int) -> None:
+        for i in range(len(values[k]), upto):
+            out = rollout.play_out(m, lines[k], i, horizon)
+            values[k].append(0.5 if out is None else out.value)
+
+    # a first look at every line, then the few best and the tactical choice looked at again
+    first = max(2, budget // (2 * len(lines)))
+    for k in range(len(lines)):
+        play(k, first)
     ai_line = next(k for k, ch in enumerate(lines) if ch.ai)
+    ranked = sorted((k for k in range(len(lines)) if k != ai_line),
+                    key=lambda k: -sum(values[k]))
+    alive = ranked[:CHALLENGERS] + [ai_line]
+    again = first + max(0, budget - first * len(lines)) // len(alive)
+    for k in alive:
+        play(k, again)
     best = max(alive, key=lambda k: _edge(values[k], values[ai_line]))
     if best == ai_line or _edge(values[best], values[ai_line]) <= MARGIN:
         c.why = why

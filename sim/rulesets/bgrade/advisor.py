@@ -71,10 +71,14 @@ class BGradeAdvisor(OreAdvisor):
         """Ruling: no hit locations, so a called shot buys nothing."""
         return None
 
-    def head_odds(self, enc: Encounter, actor: BGradeFighter,
-                  intents: list[Intent]) -> float | None:
-        """Ruling: no hit locations, so no head hit to weigh."""
-        return None
+    def harm_odds(self, enc: Encounter, actor: BGradeFighter,
+                  intents: list[Intent]) -> tuple[tuple[str, float], ...]:
+        """Ruling: no hit locations; a set that lands is the harm (``attack_odds``)."""
+        return ()
+
+    def wounded(self, actor: BGradeFighter) -> bool:
+        """Any wound or Shock marked."""
+        return bool(actor.wounds.wounds or actor.wounds.shock)
 
     def can_attack(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
         """The target within reach: ORE's test without the arms check.
