@@ -53,8 +53,9 @@ class Weighed:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of ``p_win``."""
-        return wilson(self.wins, self.n)
+        """The 95% Wilson interval of ``p_win`` (0 and 1 exactly at its ends)."""
+        low, high = wilson(self.wins, self.n)
+        return (0.0 if self.wins == 0 else low, 1.0 if self.wins == self.n else high)
 
     @property
     def p_standing(self) -> float:
