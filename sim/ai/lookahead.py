@@ -11,7 +11,7 @@ another beats it on those same dice by more than its noise (``MARGIN`` standard 
 the paired difference): a profile that changed its mind on luck would play worse than
 tactical, not better.
 
-Settings (a doctrine, ``ai: {profile: lookahead, budget: 96, horizon: 3}``): ``budget``,
+Settings (a doctrine, ``ai: {profile: lookahead, budget: 256, horizon: 10}``): ``budget``,
 the rollouts of one decision; ``horizon``, the rounds each plays. Everything else
 (focus, spending, stand-offs) is ``tactical``'s.
 """
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
-BUDGET = 96  # rollouts a decision, chosen by measurement (docs/play.md)
-HORIZON = 3  # rounds a rollout plays before it is scored
+BUDGET = 256  # rollouts a decision, chosen by measurement (docs/play.md)
+HORIZON = 10  # rounds a rollout plays before it is scored
 CHALLENGERS = 3  # lines that, after a first look at all, are weighed against tactical's
 MARGIN = 2.0  # standard errors a line must beat the tactical choice by
 SKIPPED = ("yield",)  # never weighed: a profile does not surrender on a rollout's luck

@@ -283,7 +283,8 @@ class _Script:
                 self.missed = True
                 return profiles.decide(enc, c)
             intents = list(found.intents)
-        enc.rng.seed(self.seed)  # fresh dice from here
+        enc.rng.seed(self.seed)  # fresh dice from here, and no knowledge of hidden draws
+        enc.ruleset.redraw_hidden(enc)
         c.why = f"rollout: {self.choice.label}"
         return intents
 
