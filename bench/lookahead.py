@@ -3,7 +3,9 @@
 The table of ``docs/play.md``: each fight, one side plays ``lookahead`` and the other
 ``tactical``; the sides swap every other fight (the map is symmetric, so standing west does
 no work). Each cell: lookahead's share of the decided fights, with its 95% interval, the
-fights drawn, and the CPU seconds a fight. Run from the repository root:
+fights drawn, the CPU seconds a fight, and the baseline: the same fights (seeds and sides)
+with ``tactical`` on both sides, the share of the side lookahead would have played. Run
+from the repository root:
 
     python bench/lookahead.py -n 100
     python bench/lookahead.py -n 40 --rulesets ore --budget 200 --horizon 4
@@ -32,11 +34,11 @@ SCENARIOS = ("tests/data/mirror_duel.yaml", "tests/data/mirror_2v2.yaml")
 
 
 def pitted(scenario: Scenario, looking: int, budget: int | None,
-           horizon: int | None) -> Scenario:
-    """The scenario with side ``looking`` (0 or 1) on ``lookahead``, the other ``tactical``."""
+           horizon: int | None, profile: str = "lookahead") -> Scenario:
+    """The scenario with side ``looking`` (0 or 1) on ``profile``, the other ``tactical``."""
     sides = []
     for k, side in enumerate(scenario.sides):
-        doctrine = (Doctrine("lookahead", budget=budget, horizon=horizon) if k == looking
+        doctrine = (Doctrine(profile, budget=budget, horizon=horizon) if k == looking
                     else Doctrine("tactical"))
         sides.append(replace(side, members=tuple(replace(m, ai=doctrine.profile,
                                                          doctrine=doctrine)
@@ -45,14 +47,14 @@ def pitted(scenario: Scenario, looking: int, budget: int | None,
 
 
 def cell(path: str, ruleset: str, n: int, budget: int | None,
-         horizon: int | None) -> tuple[int, int, int, float]:
-    """Lookahead's wins, its losses, the draws, and the CPU seconds a fight."""
+         horizon: int | None, profile: str = "lookahead") -> tuple[int, int, int, float]:
+    """``profile``'s wins against tactical, its losses, the draws, the CPU seconds a fight."""
     base = load(path)
     won = lost = drawn = 0
     start = time.process_time()
     for i in range(n):
         looking = i % 2
-        scenario = pitted(base, looking, budget, horizon)
+        scenario = pitted(base, looking, budget, horizon, profile)
         winner = Encounter(scenario, ruleset, encounter_seed(7, i)).run().winner
         if winner is None:
             drawn += 1
@@ -78,15 +80,18 @@ def main() -> None:
     print(f"lookahead (budget {args.budget or lookahead.BUDGET}, horizon "
           f"{args.horizon or lookahead.HORIZON}, margin {lookahead.MARGIN}) vs tactical, "
           f"{args.n} fights a cell")
-    print("| scenario | ruleset | lookahead wins (decided) | 95% | draws | CPU-s a fight |")
-    print("|---|---|---|---|---|---|")
+    print("| scenario | ruleset | lookahead wins (decided) | 95% | draws | CPU-s a fight | "
+          "baseline |")
+    print("|---|---|---|---|---|---|---|")
     for path in args.scenarios:
         for ruleset in args.rulesets.split(","):
             won, lost, drawn, cpu = cell(path, ruleset, args.n, args.budget, args.horizon)
             low, high = wilson(won, won + lost)
             share = won / (won + lost) if won + lost else 0.0
+            b_won, b_lost, _, _ = cell(path, ruleset, args.n, None, None, "tactical")
+            base = b_won / (b_won + b_lost) if b_won + b_lost else 0.0
             print(f"| {Path(path).stem} | {ruleset} | {share:.0%} ({won}/{won + lost}) | "
-                  f"{low:.0%}-{high:.0%} | {drawn} | {cpu:.2f} |", flush=True)
+                  f"{low:.0%}-{high:.0%} | {drawn} | {cpu:.2f} | {base:.0%} |", flush=True)
 
 
 if __name__ == "__main__":
