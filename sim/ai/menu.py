@@ -205,9 +205,9 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                               f"you end {ends:.1f} m from it if it stays)", (move,), **MOVES))
             if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
                 charge = (move, Attack(foe))
+                # the roll's odds (ORE, B-Grade: two sets, one to move, one to strike)
                 out.append(Option(f"charge {foe.name}", f"charge {foe.name}", charge,
-                                  advisor.attack_odds(enc, c, list(charge)),
-                                  advisor.harm_odds(enc, c, list(charge)), **MOVES))
+                                  advisor.attack_odds(enc, c, list(charge)), **MOVES))
             if most >= 2 and Aim in supports and c.ranged:
                 out.append(Option(f"move {foe.name} and aim", f"move toward {foe.name} and "
                                   f"aim", (move, Aim(foe)), **MOVES))

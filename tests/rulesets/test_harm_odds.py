@@ -68,13 +68,26 @@ def test_ore_called_shot_shows_the_chance_of_its_location():
 
 
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
-def test_a_charge_shows_its_rolls_chance_of_a_set(ruleset):
-    enc, a, b = _duel(ruleset, apart=6.0, **SWORD)
-    menu = menus.options(enc, a)
-    charge = menus.find(menu, "charge B")
+def test_a_charge_shows_its_rolls_chance_of_two_sets(ruleset):
+    """One set moves, the slower one strikes: a roll without two sets that succeed fails
+    (3 dice: never, though a pair comes up 28% of the time)."""
+    strong = {**SWORD, "traits": {"strength": 5, "endurance": 5, "agility": 5},
+              "skills": {"melee": 5, "dodge": 3}}
+    enc, a, b = _duel(ruleset, apart=6.0, **strong)
+    charge = menus.find(menus.options(enc, a), "charge B")
     assert charge is not None and type(charge.intents[0]) is Move
-    dice = enc.ruleset.plan(enc, a, list(charge.intents)).dice
-    assert charge.odds == pytest.approx(_brute_set(dice, [], range(1, 11)))
+    if ruleset == "ore":
+        dice = enc.ruleset.plan(enc, a, list(charge.intents)).dice
+        over = 0
+    else:
+        dice = enc.advisor.dice(enc, a, list(charge.intents)) + a.bonus
+        over = enc.ruleset.options.difficulty
+    two = 0
+    for faces in itertools.product(range(1, 11), repeat=dice):
+        counts = Counter(faces)
+        two += sum(c >= 2 and (c > 2 or h > over) for h, c in counts.items()) >= 2
+    assert charge.odds == pytest.approx(two / 10**dice)
+    assert 0 < charge.odds < 1
 
 
 def _opend6(ruleset: str):

@@ -97,12 +97,16 @@ class BGradeAdvisor(OreAdvisor):
                     intents: list[Intent]) -> float | None:
         """Chance of a set for the first attack, pending bonus dice counted (no cards).
 
+        A charge (a move, then the attack) needs two sets: one to move, the slower to strike.
+
         Exact on d10s (``p_beats_difficulty``): a width-2 set must be higher than the
         difficulty, a wider set always beats it.
         """
         if not any(type(i) is Attack for i in intents):
             return None
         dice = self.dice(enc, actor, intents) + actor.bonus
+        if type(intents[0]) is Move:  # a charge: two sets, the faster moves (``p_sets``)
+            return p_sets(dice, 2, over=self.rules.options.difficulty)
         return p_beats_difficulty(dice, self.rules.options.difficulty)
 
     def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> int:

@@ -63,8 +63,12 @@ GOBBLE_SHARE = 0.5
 
 # ---------------------------------------------------------------------------- exact odds
 @lru_cache(maxsize=128)
-def p_sets(n: int, k: int) -> float:
-    """Exact chance of at least ``k`` sets (faces shown twice or more) in ``n`` d10."""
+def p_sets(n: int, k: int, least: int = 1, over: int = 0) -> float:
+    """Exact chance of at least ``k`` sets (faces shown twice or more) in ``n`` d10.
+
+    Only sets that succeed count: a height of ``least`` or more (ORE's difficulty), and a
+    pair higher than ``over`` (B-Grade's difficulty; a wider set always beats it).
+    """
     if k <= 0:
         return 1.0
     if n < 2 * k:
@@ -72,7 +76,7 @@ def p_sets(n: int, k: int) -> float:
     # ways[m][s]: sum over faces so far of 1/prod(c!) for m dice used and s sets (capped k)
     ways = [[0.0] * (k + 1) for _ in range(n + 1)]
     ways[0][0] = 1.0
-    for _ in range(10):
+    for face in range(1, 11):
         nxt = [[0.0] * (k + 1) for _ in range(n + 1)]
         for m in range(n + 1):
             for s in range(k + 1):
@@ -80,8 +84,8 @@ def p_sets(n: int, k: int) -> float:
                 if not w:
                     continue
                 for c in range(n - m + 1):
-                    s2 = min(k, s + (c >= 2))
-                    nxt[m + c][s2] += w / factorial(c)
+                    good = c >= 2 and face >= least and (c > 2 or face > over)
+                    nxt[m + c][min(k, s + good)] += w / factorial(c)
         ways = nxt
     return ways[n][k] * factorial(n) / 10**n
 
@@ -276,9 +280,11 @@ class OreAdvisor(Advisor):
         if attack is None:
             return None
         plan = self.rules.plan(enc, actor, intents)
+        least = getattr(self.rules.options, "difficulty", 0)
+        if type(intents[0]) is Move:  # a charge: the faster set moves, the slower strikes
+            return p_sets(plan.dice, 2, max(1, least))
         skill = plan.skill
         fixed = (plan.called is not None) + (skill in actor.expert)
-        least = getattr(self.rules.options, "difficulty", 0)
         return p_set_at_least(plan.dice, min(fixed, plan.dice), least)
 
     def harm_odds(self, enc: Encounter, actor: OreFighter,
