@@ -114,19 +114,27 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
 
 def table(weighed: list[Weighed], side: str, name: str, n: int) -> str:
     """The weighed choices as text, best first, the profile's marked."""
-    width = max(len(w.choice.label) for w in weighed) + 2
+    labels = [_short(w.choice.label) for w in weighed]
+    width = max(len(label) for label in labels) + 2
     lines = [f"What if? {n} rollouts of each choice from here: after it, every fighter "
              f"(yours too) plays by its AI profile, with fresh dice.",
              f"  {'choice':<{width}} {side + ' wins':>10}  {'95% interval':>12}  "
              f"{name + ' standing':>{len(name) + 9}}  rounds left"]
-    for w in weighed:
+    for w, label in zip(weighed, labels, strict=True):
         low, high = w.interval
         mark = "   <- its profile's choice" if w.choice.ai else ""
         span = f"{chance(low)}-{chance(high)}" if w.n else "-"
-        lines.append(f"  {w.choice.label:<{width}} {chance(w.p_win) if w.n else '-':>10}  "
+        lines.append(f"  {label:<{width}} {chance(w.p_win) if w.n else '-':>10}  "
                      f"{span:>12}  {chance(w.p_standing) if w.n else '-':>{len(name) + 9}}  "
                      f"{w.rounds:>11.1f}{mark}" + ("" if w.n == n else f"   ({w.n} reached)"))
     return "\n".join(lines)
+
+
+LABEL = 64  # characters of a choice in the table (a place's name can make one long)
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= LABEL else label[:LABEL - 3].rstrip() + "..."
 
 
 def as_json(weighed: list[Weighed]) -> dict:
