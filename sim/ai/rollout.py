@@ -97,6 +97,7 @@ class Moment:
         varied: each rollout fights its own prefix, seeded as ``fray batch`` seeds its
             fights (``fray advise``: a fighter's first decision over many fights); else
             every rollout replays the one fight up to the moment.
+        carried: a campaign's party as the fight was built with it (``Encounter``).
     """
 
     engine: type
@@ -110,6 +111,7 @@ class Moment:
     askers: frozenset[str] = frozenset()
     policies: tuple[tuple[str, Policy], ...] = ()
     varied: bool = False
+    carried: Any = None
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,7 @@ def moment(enc: Encounter, c: Combatant) -> Moment:
     policies = tuple((f.name, f.policy) for f in enc.combatants if f.name in enc.made)
     before = sum(1 for kind, _ in enc.made.get(c.name, ()) if kind == "declare")
     return Moment(type(enc), enc.scenario, enc.ruleset.name, enc.seed, c.name, before,
-                  enc.round, made, askers, policies)
+                  enc.round, made, askers, policies, carried=enc.carried)
 
 
 def choices(enc: Encounter, c: Combatant,
@@ -195,7 +197,7 @@ def play_out(m: Moment, choice: Choice, index: int, horizon: int | None = None,
     script = _Script(m, choice, dice_seed(main, m.name, m.before, index))
     minds: dict[str, Any] = {name: script.mind(name) for name, _ in m.made}
     minds[m.name] = script.mind(m.name)
-    enc = m.engine(scenario, m.ruleset, main, minds=minds)
+    enc = m.engine(scenario, m.ruleset, main, minds=minds, carried=m.carried)
     enc.rollout = True
     script.policies = {f.name: f.policy for f in enc.combatants}
     result = enc.run()

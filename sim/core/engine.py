@@ -113,6 +113,7 @@ class Encounter:
         self.nearest: dict | None = None
         self._nearest_kept: dict = {}
         self._kept_at: list[Position] = []
+        self.carried = carried  # (a rollout builds the fight again with them)
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
         for side in scenario.sides:

@@ -117,3 +117,32 @@ def test_a_draw_or_a_cut_fight_is_scored_by_the_harm_each_side_took():
     enc.take_out(east[0], Status.DEAD)
     assert rollout.score(enc, "west") == pytest.approx(0.75)
     assert rollout.score(enc, "east") == pytest.approx(0.25)
+
+
+def test_a_rollout_of_a_campaigns_later_fight_builds_it_with_the_party_carried(monkeypatch):
+    """The second fight of a campaign starts from the first one's wounds: so do its
+    rollouts."""
+    first = Encounter(MIRROR, "ore", 8)
+    first.run()
+    party = {f.name: f for f in first.sides["west"]}
+    assert any(first.advisor.wounded(f) for f in party.values())
+    moments = []
+
+    def mind(enc, c):
+        moments.append((rollout.moment(enc, c), next(ch for ch in rollout.choices(enc, c)
+                                                     if ch.ai), _snapshot(enc)))
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        Encounter(MIRROR, "ore", 9, minds={"West sword": mind}, carried=party).run()
+    m, choice, snapshot = moments[0]
+    seen = []
+    branch = rollout._Script._branch
+
+    def spy(self, enc, c):
+        seen.append(_snapshot(enc))
+        return branch(self, enc, c)
+
+    monkeypatch.setattr(rollout._Script, "_branch", spy)
+    rollout.play_out(m, choice, 0)
+    assert seen == [snapshot]
