@@ -13,7 +13,7 @@ A charge carries the odds of its roll too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.ai import profiles, standoff, tactics
 from sim.ai.doctrine import COVER_MOVES
@@ -69,17 +69,18 @@ class Group:
 
 # the groups' keys and words: the several attacks (and an attack with a defense) on a foe,
 # the called shots at a foe, the defenses, the moves, a shooter's cover and steps back
-MOVES = {"group": "move", "heading": "move toward a foe, charge, or go to an ally"}
-PLACES = {"group": "cover", "heading": "take cover (and shoot)"}
-STEP_BACK = {"group": "step back", "heading": "step back out of melee and shoot"}
+# (``Any``: unpacked into ``Option``, whose other fields are not strings)
+MOVES: dict[str, Any] = {"group": "move", "heading": "move toward a foe, charge, or go to an ally"}
+PLACES: dict[str, Any] = {"group": "cover", "heading": "take cover (and shoot)"}
+STEP_BACK: dict[str, Any] = {"group": "step back", "heading": "step back out of melee and shoot"}
 
 
-def _several(foe: Combatant) -> dict[str, str]:
+def _several(foe: Combatant) -> dict[str, Any]:
     return {"group": f"more {foe.name}",
             "heading": f"attack {foe.name} twice or more, or with a defense"}
 
 
-def _called(foe: Combatant) -> dict[str, str]:
+def _called(foe: Combatant) -> dict[str, Any]:
     return {"group": f"called {foe.name}",
             "heading": f"called shot at {foe.name}"}
 
@@ -266,7 +267,7 @@ def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
 
 
 def _offer(enc: Encounter, c: Combatant, out: list[Option], key: str, label: str,
-           intents: tuple[Intent, ...], group: dict[str, str]) -> None:
+           intents: tuple[Intent, ...], group: dict[str, Any]) -> None:
     """Add a declaration that moves, then attacks, listed in ``group`` (``MOVES``, ...).
 
     No odds on the menu: the attack is rolled from where the move ends, not from here.
