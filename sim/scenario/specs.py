@@ -49,7 +49,7 @@ class Skills:
     parry: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Doctrine:
     """How an AI fights: its profile and the settings a scenario gave it.
 
@@ -68,6 +68,18 @@ class Doctrine:
     prefers: str | None = None
     budget: int | None = None
     horizon: int | None = None
+
+    def __repr__(self) -> str:
+        """As a dataclass says it, with ``budget`` and ``horizon`` only when set.
+
+        A scenario's fingerprint is the ``repr`` of what it says (``scenario_digest``):
+        records and resumable batches made before these settings existed still match.
+        """
+        shown = [f"{name}={getattr(self, name)!r}" for name in
+                 ("profile", "focus", "retreat_at", "morale", "prefers")]
+        shown += [f"{name}={getattr(self, name)!r}" for name in ("budget", "horizon")
+                  if getattr(self, name) is not None]
+        return f"Doctrine({', '.join(shown)})"
 
 
 @dataclass(frozen=True, slots=True)
