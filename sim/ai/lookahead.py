@@ -5,8 +5,9 @@ rollouts (``sim.ai.rollout``): the fight played on from this moment with fresh d
 fighter (itself included) by its AI profile, ``lookahead`` fighters as ``tactical``. A
 rollout stops ``horizon`` rounds on and is scored by the harm each side took
 (``rollout.score``) unless a side has won. Half the budget of rollouts gives every line
-a first look, the rest goes to the ``CHALLENGERS`` best and the tactical choice, each line
-on the same dice as the others (``rollout.dice_seed``). The tactical choice is kept unless
+a first look, the rest goes to the ``CHALLENGERS`` best that did better than the tactical
+choice, and to it (none did: the rest is not spent), each line on the same dice as the
+others (``rollout.dice_seed``). The tactical choice is kept unless
 another beats it on those same dice by more than its noise (``MARGIN`` standard errors of
 the paired difference): a profile that changed its mind on luck would play worse than
 tactical, not better.
@@ -62,8 +63,12 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     for k in range(len(lines)):
         play(k, first)
     ai_line = next(k for k, ch in enumerate(lines) if ch.ai)
-    ranked = sorted((k for k in range(len(lines)) if k != ai_line),
+    ranked = sorted((k for k in range(len(lines)) if k != ai_line
+                     and sum(values[k]) > sum(values[ai_line])),  # (a line behind: no look)
                     key=lambda k: -sum(values[k]))
+    if not ranked:  # nothing did better on the first look: half the budget is saved
+        c.why = why
+        return base
     alive = ranked[:CHALLENGERS] + [ai_line]
     again = first + max(0, budget - first * len(lines)) // len(alive)
     for k in alive:
