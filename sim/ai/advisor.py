@@ -70,14 +70,24 @@ class Advisor(ABC):
         """
         return None
 
-    def head_odds(self, enc: Encounter, actor: Combatant,
-                  intents: list[Intent]) -> float | None:
-        """Chance that the roll for the first attack holds a head hit (ORE: a set of 10s).
+    def harm_odds(self, enc: Encounter, actor: Combatant,
+                  intents: list[Intent]) -> tuple[tuple[str, float], ...]:
+        """What the first attack of ``intents`` may do beyond hitting, and each chance.
 
-        None where the ruleset has no hit locations, or the attack is a called shot (whose
-        location its odds already name).
+        Exact from the ruleset's own dice, as rolled now, each counting the chance to hit
+        too: ORE a head hit, or a called shot's location; OpenD6 a wound and a takedown;
+        OpenCore damage past armor to hit points, and a takedown. () where the ruleset says
+        nothing more than ``attack_odds``.
         """
-        return None
+        return ()
+
+    def wounded(self, actor: Combatant) -> bool:
+        """Whether ``actor`` carries any harm at all (a player's "looks": not unhurt).
+
+        Default: a ``threat`` above 0. A ruleset whose ``threat`` reads only the harm that
+        brings a fighter down (ORE: the torso and head) says more here.
+        """
+        return self.threat(actor) > 0
 
     def hopeless(self, enc: Encounter, actor: Combatant,
                  target: Combatant) -> tuple[list[Intent], str]:

@@ -4,14 +4,16 @@ Built from the ruleset's own answers (``Advisor``: reach, hopeless attacks, defe
 attacks, called shots, reloads, odds) and the intents it ``supports``, never a fixed list:
 the same questions the AI profiles ask before they choose. Each option carries its intents
 and, for an attack, the exact chance that its first attack hits (``Advisor.attack_odds``),
+and what it may do beyond hitting (``Advisor.harm_odds``: a location, a wound, a takedown),
 and the group it is listed in on ``fray play``'s short first menu (``top``): the details of
 a group (how many attacks, which location, which defense, where to move) are its second menu.
+A charge carries the odds of its roll too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.ai import profiles, standoff, tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Yield
@@ -35,7 +37,8 @@ class Option:
         label: what the menu shows.
         intents: what is declared.
         odds: the chance the first attack hits, or None.
-        head: the chance its roll holds a head hit (ORE), or None.
+        harm: what the first attack may do beyond hitting, and each chance
+            (``Advisor.harm_odds``): ``(("to the head", 0.11),)``.
         group, heading: the key and the words of the group it is listed in on the first
             menu of ``fray play`` (``top``); "" for an option listed there on its own.
     """
@@ -44,7 +47,7 @@ class Option:
     label: str
     intents: tuple[Intent, ...]
     odds: float | None = None
-    head: float | None = None
+    harm: tuple[tuple[str, float], ...] = ()
     group: str = ""
     heading: str = ""
 
@@ -66,17 +69,18 @@ class Group:
 
 # the groups' keys and words: the several attacks (and an attack with a defense) on a foe,
 # the called shots at a foe, the defenses, the moves, a shooter's cover and steps back
-MOVES = {"group": "move", "heading": "move toward a foe, charge, or go to an ally"}
-PLACES = {"group": "cover", "heading": "take cover (and shoot)"}
-STEP_BACK = {"group": "step back", "heading": "step back out of melee and shoot"}
+# (``Any``: unpacked into ``Option``, whose other fields are not strings)
+MOVES: dict[str, Any] = {"group": "move", "heading": "move toward a foe, charge, or go to an ally"}
+PLACES: dict[str, Any] = {"group": "cover", "heading": "take cover (and shoot)"}
+STEP_BACK: dict[str, Any] = {"group": "step back", "heading": "step back out of melee and shoot"}
 
 
-def _several(foe: Combatant) -> dict[str, str]:
+def _several(foe: Combatant) -> dict[str, Any]:
     return {"group": f"more {foe.name}",
             "heading": f"attack {foe.name} twice or more, or with a defense"}
 
 
-def _called(foe: Combatant) -> dict[str, str]:
+def _called(foe: Combatant) -> dict[str, Any]:
     return {"group": f"called {foe.name}",
             "heading": f"called shot at {foe.name}"}
 
@@ -149,7 +153,7 @@ def _attacks(enc: Encounter, c: Combatant, foe: Combatant, kinds: tuple[str, ...
             group = {} if len(intents) == 1 and not intents[0].called else (
                 _called(foe) if intents[0].called else _several(foe))
             out.append(Option(key, label, intents, chance,
-                              head=advisor.head_odds(enc, c, list(intents)), **group))
+                              harm=advisor.harm_odds(enc, c, list(intents)), **group))
 
     shots = 1 if advisor.single_shot(c) else min(most, MAX_ATTACKS)
     for n in range(1, shots + 1):
@@ -201,8 +205,10 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
             out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.1f} m away; "
                               f"you end {ends:.1f} m from it if it stays)", (move,), **MOVES))
             if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
-                _offer(enc, c, out, f"charge {foe.name}", f"charge {foe.name}",
-                       (move, Attack(foe)), MOVES)
+                charge = (move, Attack(foe))
+                # the roll's odds (ORE, B-Grade: two sets, one to move, one to strike)
+                out.append(Option(f"charge {foe.name}", f"charge {foe.name}", charge,
+                                  advisor.attack_odds(enc, c, list(charge)), **MOVES))
             if most >= 2 and Aim in supports and c.ranged:
                 out.append(Option(f"move {foe.name} and aim", f"move toward {foe.name} and "
                                   f"aim", (move, Aim(foe)), **MOVES))
@@ -261,7 +267,7 @@ def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
 
 
 def _offer(enc: Encounter, c: Combatant, out: list[Option], key: str, label: str,
-           intents: tuple[Intent, ...], group: dict[str, str]) -> None:
+           intents: tuple[Intent, ...], group: dict[str, Any]) -> None:
     """Add a declaration that moves, then attacks, listed in ``group`` (``MOVES``, ...).
 
     No odds on the menu: the attack is rolled from where the move ends, not from here.

@@ -5,7 +5,8 @@ importing the AI, which is built on the engine: a player, a test or a rollout gi
 own mind for some fighters (``Encounter.minds``), and every other fighter asks this one.
 """
 
+from sim.ai import lookahead  # noqa: F401 - adds the lookahead profile to profiles.PROFILES
 from sim.ai.morale import check as check_morale
-from sim.ai.profiles import decide
+from sim.ai.profiles import RECORDED, decide
 
-__all__ = ["check_morale", "decide"]
+__all__ = ["RECORDED", "check_morale", "decide"]

@@ -377,6 +377,9 @@ def _hold(enc: Encounter, c: Combatant, foes: list[Combatant],
 
 PROFILES = {"passive": passive, "basic": basic, "aggressive": aggressive,
             "cautious": cautious, "tactical": tactical}
+# ``lookahead`` (sim.ai.lookahead) adds itself here. Its choices come from fights played
+# on with fresh dice, which a replay cannot remake: the engine records them (``Encounter.made``)
+RECORDED = frozenset({"lookahead"})
 
 
 def decide(enc: Encounter, c: Combatant) -> list[Intent]:

@@ -28,6 +28,8 @@ from sim.batch.executors import SIGNALLED, STOPS_ASKED, say
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("sim.cli.run", "run", "Run one encounter and tell it round by round."),
     "play": ("sim.cli.play", "play", "Play your own combatants; the AI runs everyone else."),
+    "advise": ("sim.cli.advise", "advise",
+               "Weigh every first declaration of one combatant by playing the fight on."),
     "batch": ("sim.cli.batch", "batch",
               "Run many encounters; write summary.json and encounters.csv; print a summary."),
     "campaign": ("sim.cli.campaign", "campaign",

@@ -2,8 +2,10 @@
 
 The player's fighters are asked at each declaration (``Encounter(minds=...)``): a situation
 panel and a numbered menu of the legal declarations (``sim.ai.menu``), each attack with its
-exact odds, and 0 for what the tactical AI would do: a short first menu whose grouped lines
-open a second menu of their details (``menus.top``). Answers come from the terminal, or one
+exact odds, and 0 for what the fighter's own AI profile would do: a short first menu whose
+grouped lines open a second menu of their details (``menus.top``). ``?`` (or ``odds``) at a
+menu weighs every line by playing the fight on from there (``sim.cli.whatif``); it is not an
+answer and is not recorded. Answers come from the terminal, or one
 a line from a script when stdin is not a terminal; at the end of a script the fighters'
 own AI profiles take over. Every answer is recorded, so ``--replay`` fights the same fight.
 """
@@ -18,9 +20,10 @@ import click
 
 from sim.ai import menu as menus
 from sim.ai import profiles as ai
+from sim.ai import rollout
 from sim.batch import files
 from sim.batch.runner import scenario_digest
-from sim.cli import params, records
+from sim.cli import params, records, whatif
 from sim.core.actions import Yield
 from sim.core.doctrine import Policy
 from sim.core.engine import Encounter
@@ -44,11 +47,14 @@ class Player:
             made before it, whose numbers count in that list.
         source: where the answers come from, named in a refused answer's error (a
             replay's record; None: a script or the terminal).
+        rollouts: how many times ``?`` plays the fight on for each line of the menu.
     """
 
     def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
-                 fmt: str = "text", grouped: bool = True, source: Path | None = None):
+                 fmt: str = "text", grouped: bool = True, source: Path | None = None,
+                 rollouts: int = 200):
         self.lines = lines
+        self.rollouts = rollouts
         self.source = source
         self.say = say
         self.fmt = fmt
@@ -72,17 +78,18 @@ class Player:
         state = enc.rng.getstate()  # looking at the menu must not change the fight
         menu = menus.options(enc, c)
         why = c.why
-        suggested = ai.PROFILES["tactical"](enc, c)
+        suggested = ai.decide(enc, c)  # its own profile's choice: what it does unplayed
         same = next((o for o in menu if list(o.intents) == suggested), None)
         suggestion = f"{same.label if same else _intents_text(suggested) or 'hold'} ({c.why})"
         c.why = why
         enc.rng.setstate(state)
+        whose = f"{c.name}'s profile ({c.ai})"
         # the menu first, the situation last: what the player weighs stays beside the prompt
         if self.grouped:
             entries = menus.top(menu)
-            first = top_text(entries, suggestion, same)
+            first = top_text(entries, suggestion, same, whose)
         else:
-            entries, first = menu, menu_text(menu, suggestion)
+            entries, first = menu, menu_text(menu, suggestion, whose)
         self.say(first + "\n" + situation(enc, c))
         return self._choose(enc, c, menu, suggested, entries, first)
 
@@ -98,6 +105,10 @@ class Player:
             if answer is None:
                 self._end(enc, c)
                 return ai.decide(enc, c)
+            if _asks_odds(answer):
+                self.what_if(enc, c)
+                self.say(first)
+                continue
             self.answers.append(answer)
             if answer.strip().lower() in ("", "0", "ai"):
                 option = _AI
@@ -117,7 +128,7 @@ class Player:
                 if option is _ENDED:
                     return ai.decide(enc, c)
             if option is _AI:
-                c.why = "the player takes the tactical AI's choice"
+                c.why = f"the player takes its profile's choice ({c.ai})"
                 return list(suggested)
             yields = option.intents and type(option.intents[0]) is Yield
             c.why = "the player yields" if yields else f"the player's choice: {option.label}"
@@ -144,13 +155,17 @@ class Player:
             if answer is None:
                 self._end(enc, c)
                 return _ENDED
+            if _asks_odds(answer):
+                self.what_if(enc, c)
+                self.say(group_text(group, mine))
+                continue
             self.answers.append(answer)
             text = answer.strip()
             if not text:
                 return _AI if mine is not None else None
             if text.lower() in ("0", "back"):
                 return None
-            if text.lower() == "ai":  # the tactical AI's choice, wherever it is listed
+            if text.lower() == "ai":  # its profile's choice, wherever it is listed
                 return _AI
             found = (menus.find(list(group.options), text) if menus.number(text) is not None
                      else menus.find_top(entries, menu, text))  # a keyword, as at the first
@@ -184,6 +199,16 @@ class Player:
             self._refuse(f"'{answer}' is not one of the choices: answer 1-{len(labels)}, or "
                          f"an empty line for the AI's choice")
         return default
+
+    def what_if(self, enc: Encounter, c) -> None:
+        """Weigh every line of ``c``'s menu by rollouts and show them, best first.
+
+        The fight itself is untouched (``sim.ai.rollout``): nothing is drawn from its
+        generator and nothing is recorded.
+        """
+        weighed = whatif.weigh(rollout.moment(enc, c), rollout.choices(enc, c), self.rollouts,
+                               bar=self.lines is None)
+        self.say(whatif.table(weighed, c.side, c.name, self.rollouts))
 
     def _refuse(self, reason: str) -> None:
         """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""
@@ -227,6 +252,11 @@ class Player:
 
 
 _AI, _ENDED = object(), object()  # a second menu's answer: the AI's choice; no answer left
+ODDS = ("?", "odds")  # at a menu: weigh its lines by rollouts (not an answer)
+
+
+def _asks_odds(answer: str) -> bool:
+    return answer.strip().lower() in ODDS
 
 
 def _hint(menu: list, answer: str) -> str:
@@ -268,8 +298,10 @@ def _intents_text(intents: list) -> str:
               help="Also write the fight as one HTML page to watch it again on its map "
                    "(docs/replay.md).")
 @params.force_option("Overwrite --log, --record and --html if they exist.")
+@click.option("--rollouts", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="How many times '?' at a menu plays the fight on for each line.")
 def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force,
-         html_file):
+         html_file, rollouts):
     """Play your own combatants; the AI runs everyone else.
 
     When stdin is not a terminal, each line is one answer (a menu number or a keyword such as
@@ -287,7 +319,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     record_file = records.claim(record_file, log_file, "--log", force)
     if html_file is not None:
         files.claim_out_file(html_file, force)
-    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
+    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts)
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
                     minds=dict.fromkeys(played, player))
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,

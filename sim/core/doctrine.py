@@ -27,6 +27,7 @@ PROFILE_DEFAULTS: dict[str, Doctrine] = {
     "aggressive": Doctrine("aggressive", focus="nearest"),
     "cautious": Doctrine("cautious", focus="nearest", retreat_at=0.5, morale=0.5),
     "tactical": Doctrine("tactical", focus="weakest"),
+    "lookahead": Doctrine("lookahead", focus="weakest"),  # plays the others as tactical
 }
 
 
@@ -64,6 +65,7 @@ POLICIES: dict[str, Policy] = {
     "aggressive": Policy(spends=True, reacts=True),
     "cautious": Policy(spends=True, reacts=True),
     "tactical": Policy(spends=True, reacts=True),
+    "lookahead": Policy(spends=True, reacts=True),
 }
 
 

@@ -119,6 +119,12 @@ class Encounter:
         # the round each one out of the fight when it ended went out in (``aftermath.settle``)
         self.out_when_fight_ended: dict[Combatant, int] = {}
         self.declared: dict[Combatant, list[Intent]] = {}
+        # what was decided otherwise than by a plain AI profile, by fighter: a mind's
+        # declarations and its answers after a roll, and a profile's that rolls fights out
+        # (``ai.RECORDED``): with the seed, what replays the fight to this moment
+        # (``sim.ai.rollout``)
+        self.made: dict[str, list[tuple[str, Any]]] = {}
+        self.rollout = False  # a fight played on from another's moment: no rollouts inside it
         # answers the AI keeps while nothing changes, by (question, round, ...): a side's
         # expected harm a round is asked by each of its members (``sim.ai.standoff``)
         self.ai_kept: dict[tuple[Any, ...], Any] = {}
@@ -129,6 +135,7 @@ class Encounter:
         self.nearest: Nearest | None = None
         self._nearest_kept: Nearest = {}
         self._kept_at: list[Position] = []
+        self.carried = carried  # (a rollout builds the fight again with them)
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
         for side in scenario.sides:
@@ -194,6 +201,8 @@ class Encounter:
         """
         mind = self.minds.get(c.name) if self.minds else None
         intents = mind(self, c) if mind is not None else self.ai.decide(self, c)
+        if mind is not None or c.ai in self.ai.RECORDED:
+            self.made.setdefault(c.name, []).append(("declare", list(intents)))
         if intents and type(intents[0]) is Yield:  # surrenders instead of acting
             self.take_out(c, Status.SURRENDERED, c.why)
             intents = []
@@ -218,6 +227,8 @@ class Encounter:
         mind = self.minds.get(c.name)
         ask = getattr(mind, "choose", None)
         k = default if ask is None else ask(self, c, question, [t for t, _ in options], default)
+        if ask is not None:
+            self.made.setdefault(c.name, []).append(("choose", k))
         return options[k][1]
 
     # ---------------------------------------------------------------- changes

@@ -17,6 +17,17 @@ def percent(p: float) -> str:
     return "<0.1%" if p < 0.5 else ">99.9%"
 
 
+def chance(p: float) -> str:
+    """A chance on a menu, whole percent: ``100%`` and ``0%`` only when certain.
+
+    ``>99%`` and ``<1%`` where rounding would say otherwise (a fumble can still miss).
+    """
+    if p >= 1 or p <= 0:
+        return f"{100 * min(1.0, max(0.0, p)):.0f}%"
+    text = f"{100 * p:.0f}"
+    return ">99%" if text == "100" else "<1%" if text == "0" else f"{text}%"
+
+
 def _bracket(lo: float | None, hi: float | None, show: Callable[[float], str]) -> str:
     if lo is None or hi is None:
         return ""

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.core.actions import Attack
+from sim.report.numbers import chance
 
 if TYPE_CHECKING:
     from sim.ai.menu import Group, Option
@@ -18,10 +19,14 @@ if TYPE_CHECKING:
 WIDTH = 100
 
 
-def _looks(threat: float) -> str:
-    """How hurt a fighter looks, in words (from the advisor's 0..1 threat)."""
+def _looks(threat: float, wounded: bool) -> str:
+    """How hurt a fighter looks, in words.
+
+    Any harm at all (``Advisor.wounded``), then how near to going down it is (the advisor's
+    0..1 ``threat``).
+    """
     if threat <= 0:
-        return "unhurt"
+        return "lightly hurt" if wounded else "unhurt"
     return "hurt" if threat < 0.5 else "badly hurt"
 
 
@@ -43,7 +48,8 @@ def situation(enc: Encounter, c: Combatant) -> str:
             continue
         table.add_row(other.name, other.side, f"{field.distance(c.pos, other.pos):.1f} m",
                       field.cover(other.pos).label,
-                      _looks(advisor.threat(other)) if other.in_fight else "-",
+                      _looks(advisor.threat(other), advisor.wounded(other))
+                      if other.in_fight else "-",
                       other.status.value)
     console.print(table)
     on_me = [f"{who.name} ({sum(type(i) is Attack and i.target is c for i in intents)})"
@@ -61,8 +67,8 @@ def _odds(option: Option) -> str:
     if option.odds is None:
         return ""
     several = sum(type(i) is Attack for i in option.intents) > 1
-    head = f", {option.head:.0%} to the head" if option.head else ""
-    return f"  [{option.odds:.0%} {'the first hits' if several else 'to hit'}{head}]"
+    more = "".join(f", {chance(p)} {words}" for words, p in option.harm)
+    return f"  [{chance(option.odds)} {'the first hits' if several else 'to hit'}{more}]"
 
 
 def _lines(menu: list[Option], mark: Option | None = None, cut: int = 0,
@@ -112,33 +118,34 @@ def _shared(labels: list[str], heading: str | None = None) -> int:
     return len(" ".join(words[0][:n])) + 1 if n else 0
 
 
-def menu_text(menu: list[Option], suggestion: str) -> str:
-    """The whole menu in one list, and the tactical AI's choice as 0.
+def menu_text(menu: list[Option], suggestion: str, whose: str = "the AI") -> str:
+    """The whole menu in one list, and the choice of ``whose`` (its profile) as 0.
 
     What ``fray play`` showed before the two-step menu (``top_text``): a replay of a record
     made then (no ``menu`` in it) shows it again, so its numbers mean what they meant.
     """
-    return "\n".join([f"  0. what the tactical AI would do (or Enter): {suggestion}",
+    return "\n".join([f"  0. what {whose} would do (or Enter): {suggestion}",
                       *_lines(menu)])
 
 
 def _range(options: tuple[Option, ...]) -> str:
     """A group's first-hit chances, lowest to highest: ``[28-70% the first hits]``."""
-    chances = sorted({round(o.odds * 100) for o in options if o.odds is not None})
+    chances = sorted(o.odds for o in options if o.odds is not None)
     if not chances:
         return ""
-    span = f"{chances[0]}%" if len(chances) == 1 else f"{chances[0]}-{chances[-1]}%"
+    low, high = chance(chances[0]), chance(chances[-1])
+    span = low if low == high else f"{low.rstrip('%')}-{high}"
     return f"  [{span} the first hits]"
 
 
 def top_text(entries: list[Option | Group], suggestion: str,
-             ai: Option | None = None) -> str:
+             ai: Option | None = None, whose: str = "the AI") -> str:
     """The first menu: the AI's choice as 0, then each option alone or one line per group.
 
     A group's line (ending in ``...``) says the range of its attacks' first chance to hit
     and whether the AI's choice (``ai``) is among its details.
     """
-    lines = [f"  0. what the tactical AI would do (or Enter): {suggestion}"]
+    lines = [f"  0. what {whose} would do (or Enter): {suggestion}"]
     for k, entry in enumerate(entries, start=1):
         if hasattr(entry, "options"):  # a Group (sim.report imports no sim.ai at run time)
             here = "   <- the AI's choice is in here" if ai in entry.options else ""

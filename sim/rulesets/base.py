@@ -116,6 +116,13 @@ class Ruleset(ABC):
     def start(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
         """Called once before the first round."""
 
+    def redraw_hidden(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
+        """Draw again, with the encounter's generator, what no fighter can know yet.
+
+        A rollout (``sim.ai.rollout``) calls it as its fresh dice begin, so that it plays
+        on without knowing what the fight itself will draw (B-Grade: the deck's order).
+        """
+
     # ---------------------------------------------------------------- a round
     def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
         """The order in which combatants declare (later ones see earlier intents).

@@ -57,6 +57,8 @@ class DoctrineModel(Strict):
     retreat_at: float | None = Field(default=None, ge=0, le=1)
     morale: float | None = Field(default=None, ge=0, le=1)
     prefers: Literal["ranged", "melee"] | None = None
+    budget: int | None = Field(default=None, ge=1, le=100_000)
+    horizon: int | None = Field(default=None, ge=1, le=1000)
 
     @field_validator("profile")
     @classmethod

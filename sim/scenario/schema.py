@@ -57,6 +57,8 @@ _OTHER_KEYS = {
         "retreat_at": "How near to death (0..1) it is when it falls back or yields.",
         "morale": "The share of its side out of the fight (0..1) at which it breaks.",
         "prefers": "Ranged or melee, when it could do either.",
+        "budget": "lookahead: the fights it plays out for each decision.",
+        "horizon": "lookahead: how many rounds each of them is played.",
     },
 }
 

@@ -63,7 +63,7 @@ class Skills:
     parry: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Doctrine:
     """How an AI fights: its profile and the settings a scenario gave it.
 
@@ -71,7 +71,8 @@ class Doctrine:
     ``retreat_at``: the share of its own health lost at which it retreats or yields;
     ``morale``: the share of its side out of the fight at which it breaks (flees, or
     surrenders when a foe is in reach); ``focus``: which foe it picks;
-    ``prefers``: ranged or melee when it could do either.
+    ``prefers``: ranged or melee when it could do either. ``budget`` and ``horizon``
+    (``lookahead`` only): the fights it plays out for a decision, and how many rounds each.
     """
 
     profile: str = "basic"
@@ -79,6 +80,20 @@ class Doctrine:
     retreat_at: float | None = None
     morale: float | None = None
     prefers: str | None = None
+    budget: int | None = None
+    horizon: int | None = None
+
+    def __repr__(self) -> str:
+        """As a dataclass says it, with ``budget`` and ``horizon`` only when set.
+
+        A scenario's fingerprint is the ``repr`` of what it says (``scenario_digest``):
+        records and resumable batches made before these settings existed still match.
+        """
+        shown = [f"{name}={getattr(self, name)!r}" for name in
+                 ("profile", "focus", "retreat_at", "morale", "prefers")]
+        shown += [f"{name}={getattr(self, name)!r}" for name in ("budget", "horizon")
+                  if getattr(self, name) is not None]
+        return f"Doctrine({', '.join(shown)})"
 
 
 @dataclass(frozen=True, slots=True)

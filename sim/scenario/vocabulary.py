@@ -45,7 +45,8 @@ DEFAULT_SKILL = 0
 RANGED_WEAPONS = frozenset({"bow", "shortbow", "longbow", "crossbow", "pistol", "rifle",
                             "shotgun"})
 
-AI_PROFILES: tuple[str, ...] = ("passive", "basic", "aggressive", "cautious", "tactical")
+AI_PROFILES: tuple[str, ...] = ("passive", "basic", "aggressive", "cautious", "tactical",
+                                 "lookahead")
 FOCUSES: tuple[str, ...] = ("nearest", "weakest", "most_dangerous")
 TENDS: tuple[str, ...] = ("own", "all", "none")
 """Who tends the fallen after a fight: the side holding the field its own, all, or none."""

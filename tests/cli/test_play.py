@@ -177,10 +177,11 @@ def test_ore_menu_odds_are_the_exact_chance_of_a_set(ruleset):
         head = menus.find(menu, "called head B")
         assert head.odds == pytest.approx(1 - perm(9, 4) / 10**4)
         # the plain attack's head set: two or more 10s among 6 dice
-        assert plain.head == pytest.approx(1 - 0.9**6 - 6 * 0.1 * 0.9**5)
-        assert head.head is None  # a called shot's odds already name its location
+        assert plain.harm == (("to the head", pytest.approx(1 - 0.9**6 - 6 * 0.1 * 0.9**5)),)
+        # the called head shot lands there with any 10 among its 4 rolled dice
+        assert head.harm == (("at the head", pytest.approx(1 - 0.9**4)),)
     else:
-        assert plain.head is None  # B-Grade has no hit locations
+        assert plain.harm == ()  # B-Grade has no hit locations: a set that lands is all
 
 
 def test_bgrade_menu_odds_with_a_difficulty_count_every_roll():
@@ -308,7 +309,7 @@ def test_an_empty_answer_takes_the_ai_choice_and_no_question_follows_the_script(
     result = play(capsys, monkeypatch, "\n\n", str(SCENARIOS / "neutral_duel.yaml"), "--as",
                   "Ilse", "--ruleset", "opend6", "--seed", "2", "--record", str(record))
     assert result.code == 0, result.err
-    assert "the player takes the tactical AI's choice" in result.out
+    assert "the player takes its profile's choice (basic)" in result.out
     assert "Ilse> \n" in result.out  # a script's answers are echoed, the empty one too
     assert json.loads(record.read_text())["answers"] == ["", ""]
     after = result.out.split("End of the player's answers", 1)[1]
@@ -474,8 +475,10 @@ def test_a_group_opens_a_second_menu_and_zero_comes_back(capsys, monkeypatch):
     called = play(capsys, monkeypatch, "3\n3\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
     assert called.code == 0, called.err
     assert "called shot at Ser Benedek: answer a number (0: back to the first menu; " \
-           "Enter: the AI's choice)" in called.out
-    assert "  3. torso  [70% to hit]  | 4. then attack again" in called.out
+           "Enter: back)" in called.out  # a basic Ser Aldric calls no shot
+    # the torso is 7-9: one die set at 9, and no rolled 7, 8 or 9 twice nor a 9 (7^4 +
+    # 4*2*7^3 + 6*2*7^2 of the 10^4 rolls of the other 4 dice miss it)
+    assert "  3. torso  [70% to hit, 43% at the torso]  | 4. then attack again" in called.out
     assert "the player's choice: called shot at Ser Benedek's torso" in called.out
     back = play(capsys, monkeypatch, "2\n0\n1\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
     assert back.code == 0, back.err
@@ -483,13 +486,19 @@ def test_a_group_opens_a_second_menu_and_zero_comes_back(capsys, monkeypatch):
     assert "the player's choice: attack Ser Benedek)" in back.out
 
 
-def test_enter_in_a_second_menu_takes_the_ai_choice_there_or_goes_back(capsys, monkeypatch):
-    """The tactical AI calls the head: Enter in the called shots takes it (marked); Enter
-    in the several attacks, which do not hold it, goes back to the first menu."""
-    ai_there = play(capsys, monkeypatch, "3\n\n\n", DUEL, "--as", "Ser Aldric", "--seed",
-                    "3")
-    assert "1. head  [70% to hit]   <- the AI would (Enter)" in ai_there.out
-    assert "(called shot: head) (the player takes the tactical AI's choice)" in ai_there.out
+def test_enter_in_a_second_menu_takes_the_ai_choice_there_or_goes_back(capsys, monkeypatch,
+                                                                       tmp_path):
+    """A tactical Ser Aldric calls the head: Enter in the called shots takes it (marked);
+    Enter in the several attacks, which do not hold it, goes back to the first menu."""
+    tactical = tmp_path / "duel.yaml"
+    tactical.write_text(Path(DUEL).read_text().replace("- name: Ser Aldric",
+                                                       "- name: Ser Aldric\n      ai: tactical"))
+    ai_there = play(capsys, monkeypatch, "3\n\n\n", str(tactical), "--as", "Ser Aldric",
+                    "--seed", "3")
+    assert "0. what Ser Aldric's profile (tactical) would do" in ai_there.out
+    assert "1. head  [70% to hit, 34% at the head]   <- the AI would (Enter)" in ai_there.out
+    assert "(called shot: head) (the player takes its profile's choice (tactical))" \
+        in ai_there.out
     back = play(capsys, monkeypatch, "2\n\ndefend\n2\n\n", DUEL, "--as", "Ser Aldric",
                 "--seed", "3")
     assert back.code == 0, back.err
@@ -546,8 +555,8 @@ def test_a_record_before_the_two_step_menu_replays_with_its_one_long_list(
     path.write_text(json.dumps(old))
     result = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
     assert result.code == 0, result.err
-    assert "  9. called shot at Ser Benedek's head  [70% to hit]  | 10. then attack again" \
-        in result.out  # the long list, as it was shown when the record was made
+    assert "  9. called shot at Ser Benedek's head  [70% to hit, 34% at the head]  | 10. then " \
+        "attack again" in result.out  # the long list, as it was shown when the record was made
     assert "the player's choice: called shot at Ser Benedek's head" in result.out
     path.write_text(json.dumps({**old, "menu": 3}))
     newer = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
@@ -606,13 +615,13 @@ def test_a_superscript_digit_is_refused_not_a_crash(capsys, monkeypatch, tmp_pat
     assert log.exists() and (tmp_path / "j.md.record.json").exists()  # both kept
 
 
-def test_ai_takes_the_tactical_choice_at_either_step(capsys, monkeypatch):
+def test_ai_takes_its_profiles_choice_at_either_step(capsys, monkeypatch):
     first = play(capsys, monkeypatch, "AI\n\n", DUEL, "--as", "Ser Aldric", "--seed", "3")
     second = play(capsys, monkeypatch, "2\nai\n\n", DUEL, "--as", "Ser Aldric", "--seed",
                   "3")
     for result in (first, second):
         assert result.code == 0, result.err
-        assert "(the player takes the tactical AI's choice)" in result.out
+        assert "(the player takes its profile's choice (basic))" in result.out
 
 
 def test_a_copy_of_the_scenario_under_another_name_replays(capsys, monkeypatch, tmp_path):

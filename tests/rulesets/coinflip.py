@@ -22,9 +22,9 @@ from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Attack, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Combatant, Status
+from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
-from sim.registry import register
 from sim.scenario.models import Strict
 from sim.scenario.vocabulary import RANGED_WEAPONS
 

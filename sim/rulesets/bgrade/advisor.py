@@ -71,10 +71,14 @@ class BGradeAdvisor(OreAdvisor):
         """Ruling: no hit locations, so a called shot buys nothing."""
         return None
 
-    def head_odds(self, enc: Encounter, actor: BGradeFighter,
-                  intents: list[Intent]) -> float | None:
-        """Ruling: no hit locations, so no head hit to weigh."""
-        return None
+    def harm_odds(self, enc: Encounter, actor: BGradeFighter,
+                  intents: list[Intent]) -> tuple[tuple[str, float], ...]:
+        """Ruling: no hit locations; a set that lands is the harm (``attack_odds``)."""
+        return ()
+
+    def wounded(self, actor: BGradeFighter) -> bool:
+        """Any wound or Shock marked."""
+        return bool(actor.wounds.wounds or actor.wounds.shock)
 
     def can_attack(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
         """The target within reach: ORE's test without the arms check.
@@ -93,12 +97,16 @@ class BGradeAdvisor(OreAdvisor):
                     intents: list[Intent]) -> float | None:
         """Chance of a set for the first attack, pending bonus dice counted (no cards).
 
+        A charge (a move, then the attack) needs two sets: one to move, the slower to strike.
+
         Exact on d10s (``p_beats_difficulty``): a width-2 set must be higher than the
         difficulty, a wider set always beats it.
         """
         if not any(type(i) is Attack for i in intents):
             return None
         dice = self.dice(enc, actor, intents) + actor.bonus
+        if type(intents[0]) is Move:  # a charge: two sets, the faster moves (``p_sets``)
+            return p_sets(dice, 2, over=self.rules.options.difficulty)
         return p_beats_difficulty(dice, self.rules.options.difficulty)
 
     def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> int:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.core.actions import Attack, Intent, TimedAction
 from sim.core.combatant import Status
+from sim.core.draws import shuffle
 from sim.registry import register
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
 from sim.rulesets.bgrade.deck import DramaDeck, card_dice, card_name
@@ -173,6 +174,11 @@ class BGradeRuleset(OreRuleset):
             held = frozenset(card for c in enc.combatants for card in c.hand)
             self.deck = DramaDeck(enc.rng, held)
             self.deck.deal_round([c.hand for c in enc.combatants])
+
+    def redraw_hidden(self, enc: Encounter) -> None:
+        """Shuffle the draw pile again: a rollout does not know the fight's next cards."""
+        if self.deck is not None:
+            shuffle(enc.rng, self.deck.pile)
 
     # ------------------------------------------------------------ planning
     def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:

@@ -25,6 +25,7 @@ from sim.rulesets.opencore.rules import (
     expected_hp_damage,
     helpless_odds,
     hit_odds,
+    p_through,
 )
 
 if TYPE_CHECKING:
@@ -116,6 +117,27 @@ class OpenCoreAdvisor(Advisor):
         if target.knocked_out:
             return helpless_odds(skill).hit
         return hit_odds(skill, rules.defense_skill(target)).hit
+
+    def harm_odds(self, enc: Encounter, actor: OpenCoreFighter,
+                  intents: list[Intent]) -> tuple[tuple[str, float], ...]:
+        """The chance the first attack reaches hit points, and takes the foe down.
+
+        Past armor and Toughness, and to 0 HP or below. Exact over the opposed d100
+        (``attack_odds``) and the damage roll (``p_through``), criticals' extra damage left
+        out.
+        """
+        attack = next((i for i in intents if type(i) is Attack), None)
+        dice = actor.fire.damage
+        if attack is None or dice is None:
+            return ()
+        rules, target = self.rules, attack.target
+        skill = rules.attack_skill(enc, actor, target)
+        odds = (helpless_odds(skill) if target.knocked_out
+                else hit_odds(skill, rules.defense_skill(target)))
+        dist = damage_distribution(dice, actor.str_mod)
+        absorb = target.armor_left + target.toughness
+        return (("to reach HP", p_through(odds, dist, absorb, 1)),
+                ("to take down", p_through(odds, dist, absorb, max(1, target.hp))))
 
     def defense_worth(self, enc: Encounter, actor: OpenCoreFighter,
                       threats: dict[Combatant, float], kind: str) -> float:

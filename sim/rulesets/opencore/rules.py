@@ -349,6 +349,21 @@ def _damage_through(dist: tuple[tuple[int, float], ...], absorb: int) -> tuple[f
     return expected_through(dist, absorb), fumbled
 
 
+def p_through(odds: HitOdds, dist: tuple[tuple[int, float], ...], absorb: int,
+              at_least: int) -> float:
+    """Exact chance one attack takes ``at_least`` HP or more past ``absorb``.
+
+    As ``expected_hp_damage`` weighs it: a plain hit rolls its damage once, a hit on a
+    defender's fumble is multiplied as the chart says; criticals' extra damage is left out
+    (it only adds).
+    """
+    def reaches(mult: int) -> float:
+        return sum(p for value, p in dist if value * mult - absorb >= at_least)
+
+    fumbled = sum(p * reaches(mult) for p, mult in DEFENDER_FUMBLE_MULTIPLIERS)
+    return odds.plain * reaches(1) + odds.defender_fumble * fumbled
+
+
 class DamageResult(NamedTuple):
     """Where one hit's damage went, and what is left (a named tuple: built for every hit).
 

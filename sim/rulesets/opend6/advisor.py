@@ -185,6 +185,32 @@ class OpenD6Advisor(Advisor):
                                       called=bool(attack.called))
         return self.hit_chance(enc, actor, attack.target, dice) if dice >= 1 else 0.0
 
+    def harm_odds(self, enc: Encounter, actor: D6Fighter,
+                  intents: list[Intent]) -> tuple[tuple[str, float], ...]:
+        """The chance the first attack wounds, and takes the foe down, as rolled now.
+
+        ``opend6-hp``: takes hit points; down: the wounds or hit points left. Exact over
+        the hit (``attack_odds``), the damage roll and the resistance roll
+        (``harm_threshold``, ``kill_threshold``); a character point the foe may put on its
+        resistance is not counted.
+        """
+        attack = next((i for i in intents if type(i) is Attack), None)
+        hit = self.attack_odds(enc, actor, intents)
+        if attack is None or hit is None:
+            return ()
+        rules, target = self.rules, attack.target
+        res = target.resist_code
+        dist = opend6_odds.harm_distribution(rules.damage_dice(actor, target),
+                                             actor.damage_code.pips)
+        harm = down = 0.0
+        for damage, p in enumerate(dist):
+            if p:
+                harm += p * opend6_odds.p_harm_at_most(res.dice, res.pips,
+                                                       rules.harm_threshold(damage))
+                down += p * opend6_odds.p_harm_at_most(res.dice, res.pips,
+                                                       rules.kill_threshold(target, damage))
+        return ((rules.harm_words, hit * harm), ("to take down", hit * down))
+
     def hit_chance(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
                    dice: int) -> float:
         """Exact chance that ``dice``D (+ the attack's pips) hits ``target`` now.

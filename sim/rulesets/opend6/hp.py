@@ -32,6 +32,7 @@ class OpenD6HpRuleset(OpenD6Ruleset):
     """OpenD6 with hit points: 20 + an Endurance roll, damage - resistance is lost."""
 
     name = "opend6-hp"
+    harm_words = "to take HP"
     summary = "OpenD6 with hit points: HP 20 + Endurance roll, damage minus resistance"
     legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "
               "are the dice, then the wild die's throws (a 6 explodes, a first 1 is a fumble). "
@@ -101,6 +102,13 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         ``damage - resistance`` (``hp_damage``) must reach the HP left; -1: no total does.
         """
         return max(-1, damage - max(target.hp, 1))
+
+    def harm_threshold(self, damage: int) -> int:
+        """The highest resistance total against which ``damage`` takes a hit point.
+
+        ``hp_damage``: damage above the resistance.
+        """
+        return damage - 1
 
     def one_from_death(self, target: D6Fighter) -> bool:
         """Mortally wounded: 1-3 HP."""

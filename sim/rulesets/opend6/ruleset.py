@@ -66,6 +66,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     """OpenD6 as in seed 004's notes, with wound levels (5 wounds kill)."""
 
     name = "opend6"
+    harm_words = "to wound"  # what a hit that harms does, on a player's menu
     summary = "OpenD6: d6 pools with a wild die vs difficulty 10 or a defense roll; wound levels"
     legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "
               "are the dice, then the wild die's throws (a 6 explodes, a first 1 is a fumble "
@@ -193,6 +194,13 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
             return damage  # (no roll decides it)
         top = damage // need
         return top if top >= 1 else -1
+
+    def harm_threshold(self, damage: int) -> int:
+        """The highest resistance total against which ``damage`` deals a wound (-1: none).
+
+        ``wounds_from_damage``: damage at least the resistance (a total of 0 counts as 1).
+        """
+        return damage if damage >= 1 else -1
 
     def one_from_death(self, target: D6Fighter) -> bool:
         """Whether one more wound kills ``target``."""

@@ -63,8 +63,12 @@ GOBBLE_SHARE = 0.5
 
 # ---------------------------------------------------------------------------- exact odds
 @lru_cache(maxsize=128)
-def p_sets(n: int, k: int) -> float:
-    """Exact chance of at least ``k`` sets (faces shown twice or more) in ``n`` d10."""
+def p_sets(n: int, k: int, least: int = 1, over: int = 0) -> float:
+    """Exact chance of at least ``k`` sets (faces shown twice or more) in ``n`` d10.
+
+    Only sets that succeed count: a height of ``least`` or more (ORE's difficulty), and a
+    pair higher than ``over`` (B-Grade's difficulty; a wider set always beats it).
+    """
     if k <= 0:
         return 1.0
     if n < 2 * k:
@@ -72,7 +76,7 @@ def p_sets(n: int, k: int) -> float:
     # ways[m][s]: sum over faces so far of 1/prod(c!) for m dice used and s sets (capped k)
     ways = [[0.0] * (k + 1) for _ in range(n + 1)]
     ways[0][0] = 1.0
-    for _ in range(10):
+    for face in range(1, 11):
         nxt = [[0.0] * (k + 1) for _ in range(n + 1)]
         for m in range(n + 1):
             for s in range(k + 1):
@@ -80,8 +84,8 @@ def p_sets(n: int, k: int) -> float:
                 if not w:
                     continue
                 for c in range(n - m + 1):
-                    s2 = min(k, s + (c >= 2))
-                    nxt[m + c][s2] += w / factorial(c)
+                    good = c >= 2 and face >= least and (c > 2 or face > over)
+                    nxt[m + c][min(k, s + good)] += w / factorial(c)
         ways = nxt
     return ways[n][k] * factorial(n) / 10**n
 
@@ -107,21 +111,28 @@ def widest(n: int, faces: int = 10) -> tuple[tuple[int, int, float], ...]:
 
 
 def p_set_at_least(dice: int, fixed_tens: int, least: int = 0) -> float:
-    """Exact chance of a set of height >= ``least`` in ``dice`` d10, ``fixed_tens`` set at 10.
-
-    Counting the rolls with no such set: every face from ``least`` (at least 1) up shows at
-    most once among the rolled dice, and no rolled die matches a fixed 10 (two fixed tens
-    are a set already).
-    """
+    """Exact chance of a set of height >= ``least`` in ``dice`` d10, ``fixed_tens`` set at 10."""
     if dice < 2:
         return 0.0
-    if fixed_tens >= 2:
+    return p_set_in(dice - fixed_tens, fixed_tens, max(1, least), 10)
+
+
+def p_set_in(rolled: int, fixed: int, low: int, high: int) -> float:
+    """Exact chance of a set of height ``low``..``high``: ``rolled`` d10 and ``fixed`` dice.
+
+    The ``fixed`` dice show one face inside the range (a called shot's die, an expert die
+    set with it): two of them are a set already. Counting the rolls with no such set: every
+    face of the range shows at most once among the rolled dice, and none matches a fixed
+    die.
+    """
+    if low > high or rolled + fixed < 2:
+        return 0.0
+    if fixed >= 2:
         return 1.0
-    rolled = dice - fixed_tens
-    high = 11 - max(1, least)  # faces that make a good set
-    low = 10 - high
-    free = high - fixed_tens  # high faces a rolled die may show once without a set
-    none = sum(comb(rolled, k) * perm(free, k) * low ** (rolled - k)
+    span = high - low + 1
+    free = span - fixed  # faces of the range a rolled die may show once without a set
+    other = 10 - span
+    none = sum(comb(rolled, k) * perm(free, k) * other ** (rolled - k)
                for k in range(0, min(rolled, free) + 1))
     return 1 - none / 10**rolled
 
@@ -269,24 +280,43 @@ class OreAdvisor(Advisor):
         if attack is None:
             return None
         plan = self.rules.plan(enc, actor, intents)
+        least = getattr(self.rules.options, "difficulty", 0)
+        if type(intents[0]) is Move:  # a charge: the faster set moves, the slower strikes
+            return p_sets(plan.dice, 2, max(1, least))
         skill = plan.skill
         fixed = (plan.called is not None) + (skill in actor.expert)
-        least = getattr(self.rules.options, "difficulty", 0)
         return p_set_at_least(plan.dice, min(fixed, plan.dice), least)
 
-    def head_odds(self, enc: Encounter, actor: OreFighter,
-                  intents: list[Intent]) -> float | None:
-        """Chance the roll holds a set of 10s (the head) for an attack not called.
+    def harm_odds(self, enc: Encounter, actor: OreFighter,
+                  intents: list[Intent]) -> tuple[tuple[str, float], ...]:
+        """The chance of a head hit; for a called shot, of a set at the called location.
 
-        Exact as ``attack_odds``: the expert die, set to 10, makes a head set with any
-        rolled 10.
+        Exact as ``attack_odds``: a plain attack's expert die, set to 10, makes a head set
+        with any rolled 10; a called shot's die (and an expert die with it) shows the called
+        height, and any set of its location's heights lands there (``assign_sets``). The
+        difficulty's least height counts.
         """
         attack = next((i for i in intents if type(i) is Attack), None)
-        if attack is None or attack.called is not None:
-            return None
+        if attack is None:
+            return ()
         plan = self.rules.plan(enc, actor, intents)
-        fixed = int(plan.skill in actor.expert)
-        return p_set_at_least(plan.dice, min(fixed, plan.dice), CALLED_HEIGHT["head"])
+        least = max(1, getattr(self.rules.options, "difficulty", 0))
+        expert = int(plan.skill in actor.expert)
+        if attack.called is None:
+            fixed = min(expert, plan.dice)
+            return (("to the head", p_set_in(plan.dice - fixed, fixed, max(least, 10), 10)),)
+        height = CALLED_HEIGHT[attack.called]
+        loc = LOCATION_BY_HEIGHT[height]
+        heights = [h for h in range(least, 11) if LOCATION_BY_HEIGHT[h] == loc]
+        fixed = min(1 + expert, plan.dice)
+        chance = (p_set_in(plan.dice - fixed, fixed if height >= least else 0, heights[0],
+                           heights[-1]) if heights else 0.0)
+        return ((f"at the {attack.called}", chance),)
+
+    def wounded(self, actor: OreFighter) -> bool:
+        """Any box marked, Killing or Shock, anywhere (a leg's wound is no ``threat``)."""
+        w = actor.wounds
+        return any(w.killing) or any(w.shock)
 
     def hopeless(self, enc: Encounter, actor: OreFighter,
                  target: Combatant) -> tuple[list[Intent], str]:

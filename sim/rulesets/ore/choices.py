@@ -59,10 +59,14 @@ class PlayerChoices:
         """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
         def label(given: list[tuple[Intent, Set | None]]) -> str:
             text = ", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given)
-            stays = any(type(i) is Move and s is None for i, s in given)
-            if stays and any(type(i) is Attack and s is not None
-                             and not tactics.in_reach(enc, f, i.target) for i, s in given):
+            moves = [s for i, s in given if type(i) is Move]
+            far = [s for i, s in given if type(i) is Attack and s is not None
+                   and not tactics.in_reach(enc, f, i.target)]
+            if far and any(s is None for s in moves):
                 text += "  (no move, so the attack cannot reach)"
+            elif far and any(s is not None and a.speed > s.speed for a in far for s in moves):
+                # wider (faster) sets act first: the attack would strike before the move
+                text += "  (the attack comes before the move: out of reach)"
             return text
 
         options = [(label(given), given) for given in set_assignments(pairs, sets)]

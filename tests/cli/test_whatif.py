@@ -1,0 +1,108 @@
+"""``?`` at ``fray play``'s menus and ``fray advise``: each choice weighed by rollouts.
+
+Asking changes nothing in the fight (its record replays the same); ``fray advise`` gives the
+profile's own choice the win rate ``fray batch`` gives the fighter, and a useless choice
+never comes out ahead of it by more than its interval.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from helpers import SCENARIOS, fray
+
+from sim import scenario as scenario_mod
+from sim.batch.runner import run_chunk
+from sim.rulesets import registry
+
+DUEL = str(SCENARIOS / "neutral_duel.yaml")
+SKIRMISH = str(SCENARIOS / "neutral_skirmish.yaml")
+
+
+def play(capsys, monkeypatch, answers: str, *args: str):
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(answers))
+    return fray(capsys, "play", *args)
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "opend6"])
+def test_asking_what_if_leaves_the_fight_and_its_record_as_they_were(
+        capsys, monkeypatch, tmp_path, ruleset):
+    asked, plain = tmp_path / "asked.json", tmp_path / "plain.json"
+    args = (SKIRMISH, "--as", "Sergeant,Raider", "--ruleset", ruleset, "--seed", "4",
+            "--rollouts", "6")
+    with_odds = play(capsys, monkeypatch, "?\n1\n\nodds\n2\n", *args, "--record", str(asked))
+    without = play(capsys, monkeypatch, "1\n\n2\n", *args, "--record", str(plain))
+    assert with_odds.code == 0 and without.code == 0, with_odds.err + without.err
+    assert "What if? 6 rollouts of each choice" in with_odds.out
+    assert "<- its profile's choice" in with_odds.out
+    assert json.loads(asked.read_text())["answers"] == json.loads(plain.read_text())["answers"]
+    fight = [line for line in with_odds.out.splitlines() if line.startswith("  [")]
+    assert fight == [line for line in without.out.splitlines() if line.startswith("  [")]
+    again = play(capsys, monkeypatch, "", SKIRMISH, "--replay", str(asked))
+    assert again.code == 0 and again.out == without.out
+
+
+def test_what_if_in_a_second_menu_shows_it_again(capsys, monkeypatch):
+    result = play(capsys, monkeypatch, "defend\n?\n1\n", DUEL, "--as", "Ilse", "--seed", "2",
+                  "--rollouts", "4")
+    assert result.code == 0, result.err
+    after = result.out.split("What if?", 1)[1]
+    assert "defend (dodge or parry): answer a number" in after
+
+
+def _advise(capsys, *args: str) -> dict:
+    result = fray(capsys, "advise", *args, "--json")
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def test_advise_prints_every_first_choice_once_with_the_profiles_marked(capsys):
+    out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", "opencore")
+    options = out["options"]
+    assert sum(o["ai"] for o in options) == 1
+    assert {"label", "ai", "p_win", "low", "high", "p_standing", "n"} == set(options[0])
+    assert all(o["low"] <= o["p_win"] <= o["high"] and o["n"] == 12 for o in options)
+    assert [o["p_win"] for o in options] == sorted((o["p_win"] for o in options), reverse=True)
+    assert any(o["label"].startswith("yield") and o["p_win"] == 0 for o in options)
+
+
+def test_advise_refuses_a_fighter_not_in_the_scenario(capsys):
+    result = fray(capsys, "advise", DUEL, "--as", "Ilsa")
+    assert result.code == 2 and "did you mean 'Ilse'" in result.err
+
+
+def _tactical(tmp_path, path: str, name: str) -> str:
+    """The scenario with ``name`` on the tactical profile."""
+    copy = tmp_path / "tactical.yaml"
+    text = open(path).read()
+    assert f"name: {name}" in text
+    copy.write_text(text.replace(f"name: {name}", f"name: {name}, ai: tactical", 1)
+                    if "{name:" in text else text.replace(
+                        f"- name: {name}\n", f"- name: {name}\n      ai: tactical\n", 1))
+    scenario_mod.load(copy)  # still a valid scenario
+    return str(copy)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_advise_is_calibrated_to_the_batch_and_useless_choices_never_lead(capsys, tmp_path,
+                                                                         ruleset):
+    """The tactical fighter's own choice wins, over the same seeds, within 4 standard errors
+    of ``fray batch``'s win rate; standing still or walking away from an armed foe in reach
+    is never ahead of it by more than its interval."""
+    path = _tactical(tmp_path, DUEL, "Ilse")
+    n, seed = 300, 11
+    options = _advise(capsys, path, "--as", "Ilse", "-n", str(n), "--seed", str(seed),
+                      "--ruleset", ruleset)["options"]
+    mine = next(o for o in options if o["ai"])
+    scenario = scenario_mod.load(path)
+    side = next(s.name for s in scenario.sides if any(m.name == "Ilse" for m in s.members))
+    rows = run_chunk(scenario, ruleset, seed, 0, n)
+    batch = sum(r["winner"] == side for r in rows) / n
+    se = math.sqrt(max(batch * (1 - batch), 1 / n) / n)
+    assert abs(mine["p_win"] - batch) <= 4 * se * math.sqrt(2), (mine, batch)
+    for o in options:
+        if o["label"].startswith(("hold", "leave the field", "fall back")):
+            assert o["p_win"] - mine["p_win"] <= o["high"] - o["p_win"], (o, mine)
