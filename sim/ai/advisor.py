@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from sim.core.actions import Intent
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.rulesets.base import Ruleset
 
 
 class Advisor(ABC):
@@ -29,7 +30,7 @@ class Advisor(ABC):
         rules: the ruleset instance of the encounter (its options included).
     """
 
-    def __init__(self, rules):
+    def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
 
     # ---------------------------------------------------------------- every profile
@@ -171,7 +172,8 @@ class Advisor(ABC):
         extra = self.extra_attacks(enc, actor, target)
         why = ", ".join(x for x in (f"{extra + 1} attacks" if extra else "",
                                     f"called shot at the {called}" if called else "") if x)
-        return [attack_on(target, called)] + [target.plain_attack] * extra, why
+        intents: list[Intent] = [attack_on(target, called)]
+        return intents + [target.plain_attack] * extra, why
 
     def wait_intents(self, enc: Encounter, actor: Combatant,
                      foes: list[Combatant]) -> tuple[list[Intent], str]:

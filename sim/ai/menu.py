@@ -150,8 +150,10 @@ def _attacks(enc: Encounter, c: Combatant, foe: Combatant, kinds: tuple[str, ...
     def offer(key: str, label: str, intents: tuple[Intent, ...]) -> None:
         chance = advisor.attack_odds(enc, c, list(intents))
         if chance is None or chance > 0:
-            group = {} if len(intents) == 1 and not intents[0].called else (
-                _called(foe) if intents[0].called else _several(foe))
+            first = intents[0]
+            called = isinstance(first, Attack) and first.called
+            group = {} if len(intents) == 1 and not called else (
+                _called(foe) if called else _several(foe))
             out.append(Option(key, label, intents, chance,
                               harm=advisor.harm_odds(enc, c, list(intents)), **group))
 
@@ -306,7 +308,7 @@ def find_top(entries: list[Option | Group], menu: list[Option],
     if k is not None:
         return entries[k - 1] if 1 <= k <= len(entries) else None
     wanted = " ".join(text.lower().split())
-    found = next((o for o in menu if o.key.lower() == wanted), None)
+    found: Option | Group | None = next((o for o in menu if o.key.lower() == wanted), None)
     if found is None:
         found = next((o for o in menu if o.group and o.group.lower() == wanted), None)
         if found is not None:  # the group's line (or its one option, listed as itself)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sim.ai import menu as menus
 from sim.ai import profiles
@@ -56,11 +56,11 @@ def rebuild(by_name: dict[str, Combatant], p: Portable) -> Intent:
     """The intent ``p`` in the encounter whose combatants are ``by_name``."""
     cls, name, rest = p
     if name is None:
-        return rest
+        return cast("Intent", rest)
     target = by_name[name]
     if cls is Attack:
         return attack_on(target, dict(rest)["called"])
-    return cls(target, **dict(rest))
+    return cast("Intent", cls(target, **dict(rest)))
 
 
 @dataclass(frozen=True)
