@@ -200,6 +200,9 @@ def claim(record_file: Path | None, journal: Path | None, journal_option: str,
     The record goes to ``--record``, else beside the journal (``record_path``); one file
     cannot be both.
     """
+    if journal is not None and not journal.name:  # '' or a folder's own name ('.', '..')
+        raise FrayInputError(journal_option, [("", f"{str(journal)!r} names no file; give a "
+                                                   "file name")])
     record_file = record_path(record_file, journal)
     if record_file is not None and journal is not None and (
             record_file.resolve() == journal.resolve()):

@@ -783,3 +783,14 @@ def test_a_replay_reads_only_a_regular_record_of_a_sane_size(capsys, monkeypatch
         result = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
         assert result.code == 2 and f"{path}: {why}" in result.err, result.err
     assert time.monotonic() - start < 10  # nothing blocked, nothing read without end
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "scenarios/duel.yaml", "--as", "Ser Aldric", "--seed", "3", "--log", ""],
+    ["campaign", "scenarios/campaigns/road_to_the_keep.yaml", "--play", "Kestrel", "--seed",
+     "7", "--output", ""],
+])
+def test_an_empty_journal_name_is_bad_input(capsys, args):
+    got = fray(capsys, *[str(SCENARIOS / a.removeprefix("scenarios/"))
+                         if a.startswith("scenarios/") else a for a in args])
+    assert got.code == 2 and "names no file" in got.err and "internal" not in got.err
