@@ -121,8 +121,9 @@ def fights_text(doc: dict[str, Any]) -> str:
     if not width:
         return f"{doc['encounters']} encounters per ruleset"
     took = ", ".join(f"{name} {r['encounters']}" for name, r in doc["rulesets"].items())
-    return (f"encounters run until every win and death rate was within +-{width:g} "
-            f"({took}; at most {doc['encounters']} each)")
+    return (f"encounters run until each side's win rate and death rate per combatant was "
+            f"within +-{width:g} ({took}; at most {doc['encounters']} each); other rates, "
+            f"such as P(at least one death), may be known less closely")
 
 
 def compare_table(doc: dict[str, Any], width: int = 100) -> str:
