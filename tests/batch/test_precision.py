@@ -99,7 +99,8 @@ def test_compare_runs_until_sure_by_default_and_n_alone_runs_exactly(capsys, tmp
                   "--no-charts", "--out", str(tmp_path / "c"))
     assert result.code == 0, result.err
     doc = json.loads((tmp_path / "c/lethality.json").read_text())
-    assert doc["precision"] == 0.02 and "win rate and death rate per combatant was within" in result.out
+    assert doc["precision"] == 0.02
+    assert "win rate and death rate per combatant was within" in result.out
     assert not (tmp_path / "c/survival.png").exists()
     for entry in doc["rulesets"].values():
         for side in entry["sides"].values():
