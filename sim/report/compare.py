@@ -70,7 +70,10 @@ def cell(m: Any, digits: int, two_lines: bool = False) -> str:
     A metric without a value (``None``: a hit rate with no attack) reads ``n/a``.
     """
     if not isinstance(m, dict):
-        return NA if m is None else str(m)
+        if m is None:
+            return NA
+        # two words of a span ("risky-deadly") on two lines, as a value over its interval
+        return str(m).replace("-", "-\n", 1) if two_lines else str(m)
     if m["value"] is None:
         return NA
     value = f"{m['value']:.{digits}f}"
