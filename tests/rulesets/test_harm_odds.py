@@ -19,7 +19,7 @@ from sim.core.actions import Attack, Move
 from sim.core.engine import Encounter
 from sim.report.numbers import chance
 from sim.report.panel import situation
-from sim.rulesets.opencore.rules import DEFENDER_FUMBLE_MULTIPLIERS, hit_odds
+from sim.rulesets.opencore.odds import DEFENDER_FUMBLE_MULTIPLIERS, hit_odds
 from sim.rulesets.ore.advisor import p_set_in
 from sim.rulesets.ore.catalog import LEFT_LEG
 

@@ -8,9 +8,9 @@ fighter with nothing in reach bides or, under fire, takes the defense action (Ev
 doubled until its next action).
 
 The cautious AI weighs striking against defending in expected HP (``attack_worth``,
-``defense_worth``): the exact odds of the opposed d100 (``rules.hit_odds``, fumbles
+``defense_worth``): the exact odds of the opposed d100 (``odds.hit_odds``, fumbles
 included) times the exact expected damage past the armor and Toughness left
-(``rules.expected_hp_damage``).
+(``odds.expected_hp_damage``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Attack, Bide, Defend
-from sim.rulesets.opencore.rules import (
+from sim.rulesets.opencore.odds import (
     damage_distribution,
     expected_hp_damage,
     helpless_odds,
@@ -108,7 +108,7 @@ class OpenCoreAdvisor(Advisor):
 
     def attack_odds(self, enc: Encounter, actor: OpenCoreFighter,
                     intents: list[Intent]) -> float | None:
-        """Exact chance of the opposed d100 roll (``rules.hit_odds``), fumbles included."""
+        """Exact chance of the opposed d100 roll (``odds.hit_odds``), fumbles included."""
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return None

@@ -17,14 +17,8 @@ from sim.ai import profiles as ai
 from sim.core.actions import Attack, Defend
 from sim.core.engine import Encounter
 from sim.rulesets.opencore.advisor import attacks_in_window
-from sim.rulesets.opencore.rules import (
-    damage_distribution,
-    expected_hp_damage,
-    fumble_lookup,
-    hit_odds,
-    opposed_attack,
-    roll_damage,
-)
+from sim.rulesets.opencore.odds import damage_distribution, expected_hp_damage, hit_odds
+from sim.rulesets.opencore.rules import fumble_lookup, opposed_attack, roll_damage
 from sim.rulesets.opencore.tables import WEAPONS, DamageDice, Role
 
 SKILL_PAIRS = [(50, 50), (45, 30), (45, 60), (70, 25), (0, 90), (95, 0), (0, 200), (300, 0)]

@@ -21,9 +21,9 @@ from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opencore.fighter import UNARMED
 from sim.rulesets.opencore.health import bleed_for, check_health
+from sim.rulesets.opencore.odds import helpless_odds
 from sim.rulesets.opencore.rules import (
     HELPLESS_DEFENSE,
-    helpless_odds,
     helpless_verdict,
     stabilise_chance,
     ticks_to_stabilise,
