@@ -7,16 +7,32 @@ pools). The engine and the AI read only what is defined here.
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import simpy
 
 from sim.core.actions import Attack
 from sim.core.battlefield import MELEE_REACH
 from sim.core.doctrine import effective, policy
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from sim.core.battlefield import Position
-    from sim.core.engine import Effect
     from sim.scenario.specs import MemberSpec
+
+
+class Effect(simpy.Process):
+    """An ongoing effect's SimPy process (bleeding, stun), tied to its fighter.
+
+    Interrupted when the fighter is taken out, or only when it dies if ``persistent``
+    (``Encounter.take_out``).
+    """
+
+    def __init__(self, env: simpy.Environment, generator: Generator[simpy.Event, Any, Any],
+                 persistent: bool):
+        super().__init__(env, generator)
+        self.persistent = persistent
 
 
 class Status(Enum):

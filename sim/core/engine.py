@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 import simpy
 
 from sim import registry
-from sim.core import aftermath
+from sim.core import aftermath, events
 from sim.core.actions import Yield
 from sim.core.battlefield import Battlefield, Position
-from sim.core.combatant import Combatant, Status
+from sim.core.combatant import Combatant, Effect, Status
 from sim.core.draws import shuffle
 from sim.core.outcome import EncounterResult, encounter_result
 from sim.core.words import count
@@ -31,7 +31,7 @@ from sim.core.words import count
 if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Mapping
 
-    from sim.core.actions import Intent, TimedAction
+    from sim.core.actions import Intent
     from sim.rulesets.base import Ruleset
     from sim.scenario.specs import MapSpec, Scenario
 
@@ -39,27 +39,6 @@ if TYPE_CHECKING:
 # The nearest foes of a side from a place (``tactics.nearest_enemy``), shared while everyone
 # declares.
 Nearest = dict[tuple["Position", str], list[Combatant]]
-
-
-class Effect(simpy.Process):
-    """An ongoing effect's SimPy process (bleeding, stun), tied to its fighter.
-
-    Interrupted when the fighter is taken out, or only when it dies if ``persistent``
-    (``Encounter.take_out``).
-    """
-
-    def __init__(self, env: simpy.Environment, generator: Generator[simpy.Event, Any, Any],
-                 persistent: bool):
-        super().__init__(env, generator)
-        self.persistent = persistent
-
-
-# The fields of a log event every ruleset shares (docs/log-format.md); a ruleset's own go
-# under the event's "rules" key.
-COMMON_FIELDS = frozenset({
-    "text", "who", "target", "side", "at", "to", "status", "state", "hit", "winner",
-    "rounds", "scenario", "ruleset", "seed", "tended", "order", "positions", "states",
-})
 
 
 @lru_cache(maxsize=32)
@@ -102,9 +81,7 @@ class Encounter:
         self.field = battlefield_for(scenario.map)
         self.env = simpy.Environment()
         self.log: list[dict[str, Any]] | None = [] if log else None
-        # what the log last told of each fighter's place and state (``_changes``)
-        self._told_at: dict[str, Position] = {}
-        self._told_state: dict[str, str] = {}
+        self._told = events.Told()  # what the log last said of each fighter's place and state
         self.round = 0
         self.round_start = 0.0
         self.first_casualty_round = 0
@@ -298,44 +275,14 @@ class Encounter:
     def emit(self, kind: str, **fields: Any) -> None:
         """Append an event to the log (``docs/log-format.md``).
 
-        The fields every ruleset shares (``COMMON_FIELDS``) stay at the top; anything else a
-        ruleset tells (dice, sets, totals, locations) goes under one key, ``rules``. Callers
+        The fields every ruleset shares (``events.COMMON_FIELDS``) stay at the top; anything
+        else a ruleset tells (dice, sets, totals, locations) goes under one key, ``rules``. Callers
         check ``self.log is not None`` first, so that batches (log off) build no dicts at all.
         """
-        event = {"round": self.round, "t": float(round(self.now, 3)), "type": kind}
-        rules = {}
-        for key, value in fields.items():
-            if key in COMMON_FIELDS:
-                event[key] = value
-            else:
-                rules[key] = value
-        if rules:
-            event["rules"] = rules
-        self._changes(event)
+        event = events.event(self.round, self.now, kind, fields)
+        self._told.note(event, self.combatants, self.field)
         assert self.log is not None, "emit is called only with a log"
         self.log.append(event)
-
-    def _changes(self, event: dict[str, Any]) -> None:
-        """Add to ``event`` whoever moved or changed state since the log last said.
-
-        ``positions`` and ``states`` (by name) make the log enough to replay the fight on
-        its map (``sim.report.replay``): the first event holds everyone, each later one
-        what changed up to it, whatever rule changed it.
-        """
-        moved: dict[str, dict[str, Any]] = {}
-        changed: dict[str, str] = {}
-        told_at, told_state = self._told_at, self._told_state
-        for c in self.combatants:
-            if told_at.get(c.name) != c.pos:
-                told_at[c.name] = c.pos
-                moved[c.name] = self.field.place(c.pos)
-            state = c.state()
-            if told_state.get(c.name) != state:
-                told_state[c.name] = changed[c.name] = state
-        if moved:
-            event["positions"] = moved
-        if changed:
-            event["states"] = changed
 
     # ---------------------------------------------------------------- running
     def run(self) -> EncounterResult:
@@ -371,7 +318,7 @@ class Encounter:
         spr = ruleset.seconds_per_round
         ruleset.start(self)
         if self.log is not None:
-            self._emit_start()
+            events.tell_start(self)
         # nobody's doctrine can break: no morale to check at the rounds' ends
         judged = any(c.doctrine.morale is not None for c in self.combatants)
         for rnd in range(1, self.scenario.max_rounds + 1):
@@ -409,7 +356,7 @@ class Encounter:
                     able = [a for a in actions[i:j] if a.actor.in_fight]
                     shuffle(self.rng, able)
                     if self.log is not None and len({a.actor for a in able}) > 1:
-                        self._emit_together(able)
+                        events.tell_together(self, able)
                     for action in able:
                         if self.log is not None and not action.actor.in_fight:
                             self.emit("simultaneous", who=action.actor.name,
@@ -448,28 +395,6 @@ class Encounter:
         return encounter_result(self.seed, winner, rounds, self.sides, self.died_after,
                                 self.out_when_fight_ended, self.first_casualty_round,
                                 self.tended)
-
-    def _emit_together(self, group: list[TimedAction[Any]]) -> None:
-        """Say that the actions of ``group`` happen in one instant (the order told is drawn)."""
-        # (sim.results' names_text says the same of rulesets; core may not import results)
-        names = list(dict.fromkeys(a.actor.name for a in group))
-        who = ", ".join(names[:-1]) + f" and {names[-1]}"
-        self.emit("simultaneous", text=f"At the same instant: {who} act together; whoever is "
-                                       "struck down in it still acts.")
-
-    def _emit_start(self) -> None:
-        self.emit("start", scenario=self.scenario.name, ruleset=self.ruleset.name,
-                  seed=self.seed,
-                  text=f"{self.scenario.name} under {self.ruleset.name} (seed {self.seed})")
-        # every ruleset's notation, then what the log's times mean (asked by a newcomer)
-        times = (f"A time in brackets, [ 1.67s], is seconds into the round (a round is "
-                 f"{self.ruleset.seconds_per_round:g} s); what shares a time happens at once.")
-        self.emit("legend", text=f"{self.ruleset.legend} {times}".lstrip())
-        for c in self.combatants:
-            self.emit("combatant", who=c.name, side=c.side, at=self.field.describe(c.pos),
-                      text=f"  {c.side}: {c.name} at {self.field.describe(c.pos)}; "
-                           f"{c.describe()}")
-
 
 _OFFSET = attrgetter("offset")  # the sort key of a round's actions (in C: no Python call)
 
