@@ -15,7 +15,7 @@ This module imports nothing of ``sim``; every layer may ask it.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -36,7 +36,7 @@ BUILTIN = (
 # end, whose morale breaks (``check_morale(enc)``), when no other mind is given.
 MIND = "sim.ai.mind"
 
-_table: dict[str, type[Ruleset]] = {}
+_table: dict[str, type[Ruleset[Any]]] = {}
 _aliases: dict[str, str] = {}
 _loaded = False
 
@@ -46,7 +46,7 @@ def mind() -> ModuleType:
     return importlib.import_module(MIND)
 
 
-def register(cls: type[Ruleset]) -> type[Ruleset]:
+def register(cls: type[Ruleset[Any]]) -> type[Ruleset[Any]]:
     """Class decorator: make ``cls`` available under ``cls.name`` (and ``cls.aliases``)."""
     if cls.name in _table and _table[cls.name] is not cls:
         raise ValueError(f"a ruleset named {cls.name!r} is already registered")
@@ -71,7 +71,7 @@ def _load_builtins() -> None:
             importlib.import_module(module)
 
 
-def _ordered() -> list[type[Ruleset]]:
+def _ordered() -> list[type[Ruleset[Any]]]:
     """The registered classes: the built-ins in ``BUILTIN``'s order, then the others.
 
     Not by when each registered: a program that imports one ruleset's module before the
@@ -89,7 +89,7 @@ def names() -> list[str]:
     return [cls.name for cls in _ordered()]
 
 
-def get(name: str) -> type[Ruleset]:
+def get(name: str) -> type[Ruleset[Any]]:
     """The ruleset class registered as ``name`` or an alias of it (KeyError when unknown)."""
     _load_builtins()
     return _table[_aliases.get(name, name)]

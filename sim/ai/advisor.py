@@ -10,7 +10,7 @@ hurt its fighters are.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from sim.ai import tactics
 from sim.core.actions import Move, attack_on
@@ -23,34 +23,37 @@ if TYPE_CHECKING:
     from sim.rulesets.base import Ruleset
 
 
-class Advisor(ABC):
+F = TypeVar("F", bound="Combatant")  # the ruleset's own fighter class
+
+
+class Advisor(ABC, Generic[F]):
     """Answers the AI profiles' questions for one ruleset.
 
     Args:
         rules: the ruleset instance of the encounter (its options included).
     """
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, rules: Ruleset[F]) -> None:
         self.rules = rules
 
     # ---------------------------------------------------------------- every profile
-    def can_attack(self, enc: Encounter, actor: Combatant, target: Combatant) -> bool:
+    def can_attack(self, enc: Encounter, actor: F, target: F) -> bool:
         """Whether ``actor`` could attack ``target`` from where both stand (its reach)."""
         return tactics.in_reach(enc, actor, target)
 
-    def single_shot(self, actor: Combatant) -> bool:
+    def single_shot(self, actor: F) -> bool:
         """Whether the weapon holds one shot (a crossbow): never two attacks a round."""
         return False
 
-    def needs_reload(self, actor: Combatant) -> bool:
+    def needs_reload(self, actor: F) -> bool:
         """Whether the actor's weapon must be reloaded (or picked up) before it can attack."""
         return False
 
     @abstractmethod
-    def threat(self, actor: Combatant) -> float:
+    def threat(self, actor: F) -> float:
         """How hurt a combatant is, 0 (fresh) to 1 (about to go down)."""
 
-    def peril(self, actor: Combatant) -> float:
+    def peril(self, actor: F) -> float:
         """How near to death a combatant is, 0 to 1: what a fighter valuing its life fears.
 
         Default: ``threat``. A ruleset where going down is not dying (B-Grade's Shock)
@@ -58,11 +61,11 @@ class Advisor(ABC):
         """
         return self.threat(actor)
 
-    def can_hit(self, enc: Encounter, actor: Combatant, target: Combatant) -> bool:
+    def can_hit(self, enc: Encounter, actor: F, target: F) -> bool:
         """Whether an attack declared now could succeed at all (no hopeless attacks)."""
         return True
 
-    def attack_odds(self, enc: Encounter, actor: Combatant,
+    def attack_odds(self, enc: Encounter, actor: F,
                     intents: list[Intent]) -> float | None:
         """Chance that the first attack of the declaration ``intents`` hits, as rolled now.
 
@@ -71,7 +74,7 @@ class Advisor(ABC):
         """
         return None
 
-    def harm_odds(self, enc: Encounter, actor: Combatant,
+    def harm_odds(self, enc: Encounter, actor: F,
                   intents: list[Intent]) -> tuple[tuple[str, float], ...]:
         """What the first attack of ``intents`` may do beyond hitting, and each chance.
 
@@ -82,7 +85,7 @@ class Advisor(ABC):
         """
         return ()
 
-    def wounded(self, actor: Combatant) -> bool:
+    def wounded(self, actor: F) -> bool:
         """Whether ``actor`` carries any harm at all (a player's "looks": not unhurt).
 
         Default: a ``threat`` above 0. A ruleset whose ``threat`` reads only the harm that
@@ -90,8 +93,8 @@ class Advisor(ABC):
         """
         return self.threat(actor) > 0
 
-    def hopeless(self, enc: Encounter, actor: Combatant,
-                 target: Combatant) -> tuple[list[Intent], str]:
+    def hopeless(self, enc: Encounter, actor: F,
+                 target: F) -> tuple[list[Intent], str]:
         """In reach of ``target`` but with no chance to hit: what to do instead, and why.
 
         Default: a shooter standing off steps a move closer (range penalties shrink); anyone
@@ -104,55 +107,55 @@ class Advisor(ABC):
                     f"no chance to hit {target.name} from here: closes in")
         return [], f"no chance to hit {target.name}: holds its ground"
 
-    def pools(self, enc: Encounter, actor: Combatant) -> str:
+    def pools(self, enc: Encounter, actor: F) -> str:
         """The fighter's rolls now, in the ruleset's terms, for a player's panel ("" if none)."""
         return ""
 
-    def called_locations(self, enc: Encounter, actor: Combatant,
-                         target: Combatant) -> tuple[str, ...]:
+    def called_locations(self, enc: Encounter, actor: F,
+                         target: F) -> tuple[str, ...]:
         """Where a called shot may aim under this ruleset (a player's menu); () for none."""
         return ()
 
-    def defense_kinds(self, enc: Encounter, actor: Combatant) -> tuple[str, ...]:
+    def defense_kinds(self, enc: Encounter, actor: F) -> tuple[str, ...]:
         """Every defense ``actor`` may declare now (a player's menu, not only the best)."""
         kind = self.defense_kind(enc, actor, ranged=False)
         return (kind,) if kind else ()
 
-    def called_shot(self, enc: Encounter, actor: Combatant, target: Combatant) -> str | None:
+    def called_shot(self, enc: Encounter, actor: F, target: F) -> str | None:
         """The location an aggressive AI should call, or None (no called shot)."""
         return None
 
-    def extra_attacks(self, enc: Encounter, actor: Combatant, target: Combatant) -> int:
+    def extra_attacks(self, enc: Encounter, actor: F, target: F) -> int:
         """How many extra attacks an aggressive AI should declare this round (0: one)."""
         return 0
 
-    def can_move_and_attack(self, enc: Encounter, actor: Combatant) -> bool:
+    def can_move_and_attack(self, enc: Encounter, actor: F) -> bool:
         """Whether moving and attacking in one round is worth declaring."""
         return False
 
     # ---------------------------------------------------------------- cautious and tactical
-    def danger(self, enc: Encounter, actor: Combatant) -> float:
+    def danger(self, enc: Encounter, actor: F) -> float:
         """Expected damage ``actor`` deals in a round, in the ruleset's unit (compared only)."""
         return 1.0
 
-    def defense_kind(self, enc: Encounter, actor: Combatant, ranged: bool) -> str | None:
+    def defense_kind(self, enc: Encounter, actor: F, ranged: bool) -> str | None:
         """The defense to declare against ``ranged`` (else melee) attacks, or None."""
         return None
 
-    def attack_and_defend(self, enc: Encounter, actor: Combatant, target: Combatant,
+    def attack_and_defend(self, enc: Encounter, actor: F, target: F,
                           kind: str) -> bool:
         """Whether attacking ``target`` and defending (``kind``) in one round both pay."""
         return False
 
-    def attack_worth(self, enc: Encounter, actor: Combatant, target: Combatant) -> float:
+    def attack_worth(self, enc: Encounter, actor: F, target: F) -> float:
         """Expected harm one attack of ``actor`` does to ``target`` now, in the ruleset's unit.
 
         Default: ``danger`` (what ``actor`` deals in a round).
         """
         return self.danger(enc, actor)
 
-    def defense_worth(self, enc: Encounter, actor: Combatant,
-                      threats: dict[Combatant, float], kind: str) -> float:
+    def defense_worth(self, enc: Encounter, actor: F,
+                      threats: dict[F, float], kind: str) -> float:
         """Expected harm a defense (``kind``) spares ``actor`` from ``threats`` this round.
 
         ``threats``: each foe and the attacks it is expected to make on ``actor``
@@ -161,8 +164,8 @@ class Advisor(ABC):
         """
         return 0.0
 
-    def tactical_attack(self, enc: Encounter, actor: Combatant,
-                        target: Combatant) -> tuple[list[Intent], str]:
+    def tactical_attack(self, enc: Encounter, actor: F,
+                        target: F) -> tuple[list[Intent], str]:
         """The attack declaration with the best expectation on ``target``, and why.
 
         Default: the aggressive choices (a called shot, extra attacks); "" for one plain
@@ -175,20 +178,20 @@ class Advisor(ABC):
         intents: list[Intent] = [attack_on(target, called)]
         return intents + [target.plain_attack] * extra, why
 
-    def wait_intents(self, enc: Encounter, actor: Combatant,
-                     foes: list[Combatant]) -> tuple[list[Intent], str]:
+    def wait_intents(self, enc: Encounter, actor: F,
+                     foes: list[F]) -> tuple[list[Intent], str]:
         """What a fighter holding its ground with no foe in reach does, and why."""
         return [], "holds its ground"
 
-    def while_closing(self, enc: Encounter, actor: Combatant,
-                      target: Combatant) -> list[Intent]:
+    def while_closing(self, enc: Encounter, actor: F,
+                      target: F) -> list[Intent]:
         """What to declare with a move that does not bring ``target`` into reach."""
         return []
 
-    def waits_for(self, enc: Encounter, actor: Combatant, target: Combatant) -> bool:
+    def waits_for(self, enc: Encounter, actor: F, target: F) -> bool:
         """Whether letting ``target`` come into reach beats closing the last gap."""
         return False
 
-    def can_step_back_and_attack(self, enc: Encounter, actor: Combatant) -> bool:
+    def can_step_back_and_attack(self, enc: Encounter, actor: F) -> bool:
         """Whether a ranged fighter can step out of melee and still shoot this round."""
         return self.can_move_and_attack(enc, actor)

@@ -124,7 +124,7 @@ def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: boo
     name = ruleset or campaign.ruleset
     party: dict[str, Combatant] = {}  # each member as its last fight (and rest) left it
     gone: dict[str, Status] = {}  # out of the campaign
-    judged: dict[str, Ruleset] = {}  # the rules of each member's last stage, fought or sat out
+    judged: dict[str, Ruleset[Any]] = {}  # the rules of each member's last stage, fought or sat out
     stages: list[StageOutcome] = []
     for k, stage in enumerate(campaign.stages, start=1):
         enc, outcome = _fight(campaign, stage, k, name, seed, party, gone, judged, log, minds,
@@ -143,7 +143,7 @@ def run_campaign(campaign: Campaign, ruleset: str | None, seed: int, *, log: boo
 
 
 def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int,
-           party: dict[str, Combatant], gone: dict[str, Status], judged: dict[str, Ruleset],
+           party: dict[str, Combatant], gone: dict[str, Status], judged: dict[str, Ruleset[Any]],
            log: bool, minds: Mapping[str, Mind] | None, before: StageHook | None
            ) -> tuple[Encounter | None, StageOutcome]:
     """Fight stage ``k`` with the members able to; note who is out of the campaign after."""
@@ -183,7 +183,7 @@ def _fight(campaign: Campaign, stage: StageSpec, k: int, ruleset: str, seed: int
                              fled=side.fled, surrendered=side.surrendered, came_to=came_to)
 
 
-def _comes_to(c: Combatant, rules: Ruleset) -> bool:
+def _comes_to(c: Combatant, rules: Ruleset[Any]) -> bool:
     """Whether ``c`` comes to after its fight: out cold when it ended, and fit by its wounds.
 
     Fit as the aftermath left the wounds (ORE: half the Shock gone, the head no longer full);
@@ -212,7 +212,7 @@ def _rest(enc: Encounter, stage: StageSpec, k: int, seed: int, party: dict[str, 
 
 
 def _fates(campaign: Campaign, party: dict[str, Combatant], gone: dict[str, Status],
-           judged: dict[str, Ruleset]) -> tuple[tuple[str, str], ...]:
+           judged: dict[str, Ruleset[Any]]) -> tuple[tuple[str, str], ...]:
     """Each member who joined: out of the campaign, or how it stands with the party.
 
     Out: ``dead``, ``fled``, ``surrendered``. With the party, judged by the rules of the last

@@ -47,7 +47,7 @@ def battlefield_for(spec: MapSpec) -> Battlefield:
     return Battlefield(spec)
 
 
-def ruleset_for(scenario: Scenario, name: str | None = None) -> Ruleset:
+def ruleset_for(scenario: Scenario, name: str | None = None) -> Ruleset[Any]:
     """The ruleset ``name`` (default: the scenario's own) with the scenario's options."""
     cls = registry.get(name or scenario.ruleset)
     return cls(cls.options_for(scenario))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -55,7 +55,10 @@ def default_options(model: type[BaseModel]) -> BaseModel:
     return model()
 
 
-class Ruleset(ABC):
+F = TypeVar("F", bound="Combatant")  # the ruleset's own fighter class
+
+
+class Ruleset(ABC, Generic[F]):
     """Base class of the rulesets.
 
     Class attributes:
@@ -82,7 +85,7 @@ class Ruleset(ABC):
     native_key: ClassVar[str | None] = None
     NativeBlock: ClassVar[type[BaseModel] | None] = None
     Options: ClassVar[type[BaseModel]] = NoOptions
-    Advisor: ClassVar[type[Advisor]]
+    Advisor: ClassVar[type[Advisor[Any]]]
     supports: ClassVar[frozenset[type]] = frozenset({Attack, Move, Retreat})
     max_actions: ClassVar[int | None] = None
     declares_at_turn: ClassVar[bool] = False
@@ -102,10 +105,10 @@ class Ruleset(ABC):
 
     # ---------------------------------------------------------------- building
     @abstractmethod
-    def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> Combatant:
+    def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> F:
         """Make a combatant from its scenario description."""
 
-    def native_block_of(self, f: Combatant) -> dict[str, Any] | None:
+    def native_block_of(self, f: F) -> dict[str, Any] | None:
         """The native block (as a scenario file would hold it) that builds ``f`` as it is.
 
         The inverse of the conversion: loading a member with this block must build the same
@@ -124,7 +127,7 @@ class Ruleset(ABC):
         """
 
     # ---------------------------------------------------------------- a round
-    def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
+    def declaration_order(self, enc: Encounter, fighters: list[F]) -> list[F]:
         """The order in which combatants declare (later ones see earlier intents).
 
         Default: drawn by the encounter's generator each round, so that no side declares
@@ -136,7 +139,7 @@ class Ruleset(ABC):
 
     @abstractmethod
     def plan_round(
-        self, enc: Encounter, declared: list[tuple[Combatant, list[Intent]]]
+        self, enc: Encounter, declared: list[tuple[F, list[Intent]]]
     ) -> list[TimedAction]:
         """Turn the round's declarations into timed actions (offsets in seconds)."""
 
@@ -147,7 +150,7 @@ class Ruleset(ABC):
     def end_round(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
         """Called after the last action of a round."""
 
-    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:  # noqa: B027
+    def aftermath(self, enc: Encounter, tended: frozenset[F]) -> None:  # noqa: B027
         """Settle the fallen once the fight is over (RULES.md, aftermath); optional.
 
         ``tended``: the combatants someone looks after (``sim.core.aftermath.tended``).
@@ -158,14 +161,14 @@ class Ruleset(ABC):
     # ---------------------------------------------------------------- between fights
     # A campaign (``sim.core.campaign``) chains fights: each stage builds its fighters
     # afresh from the scenario, then the ruleset hands them what lasts from the last fight.
-    def carry(self, old: Combatant, new: Combatant) -> None:  # noqa: B027 - optional
+    def carry(self, old: F, new: F) -> None:  # noqa: B027 - optional
         """Give ``new`` (just built for the next fight) what ``old`` carries out of the last.
 
         Damage, points and cards spent, an empty weapon: whatever the ruleset says lasts.
         Default: nothing lasts (a ruleset without lasting harm).
         """
 
-    def recover(self, f: Combatant, rest: str, rng: random.Random) -> list[str]:
+    def recover(self, f: F, rest: str, rng: random.Random) -> list[str]:
         """Recovery between two fights; ``rest`` is ``none``, ``short`` or ``long``.
 
         Runs after the aftermath, on the fighter as the last fight left it, with a
@@ -174,14 +177,14 @@ class Ruleset(ABC):
         """
         return []
 
-    def sit_out(self, f: Combatant) -> None:  # noqa: B027 - optional
+    def sit_out(self, f: F) -> None:  # noqa: B027 - optional
         """``f`` is not fit and sits the next fight out (it stays with the party).
 
         Default: nothing changes. A ruleset whose fight shares something among those present
         (B-Grade's deck) takes it back here.
         """
 
-    def fit(self, f: Combatant) -> bool:
+    def fit(self, f: F) -> bool:
         """Whether ``f``, as its wounds now stand, can fight the next stage.
 
         Default: anyone alive (a fighter out only for the fight, fled or surrendered, is
