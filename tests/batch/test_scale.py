@@ -94,8 +94,10 @@ def test_sigterm_and_sighup_stop_like_ctrl_c(tmp_path, reference, signum):
     out = tmp_path / "run"
     args = FRAY + ["batch", DUEL, "-n", "1200", "--seed", "4", "--workers", "2",
                    "--chunk-size", "10", "--out", str(out), "-q"]
+    # FRAY_DEBUG: an internal error during the stop (seen once under load) shows its
+    # traceback in the failure, not only its one line
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, env={**os.environ, "FRAY_DEBUG": "1"})
     wait_for_state(out, proc)
     proc.send_signal(signum)  # to the main process only, as timeout does
     _, err = proc.communicate(timeout=60)
