@@ -67,7 +67,7 @@ def action_pool(f: OreFighter, intent: Intent) -> tuple[int, str]:
     return f.body + f.run, "run"
 
 
-def smallest_pool(f: OreFighter, intents: list[Intent]) -> tuple[int, str]:
+def smallest_pool(f: OreFighter, intents: Sequence[Intent]) -> tuple[int, str]:
     """The smallest of the actions' pools; on a tie, the one whose skill has a special die."""
     special = f.expert | f.master
     return min((action_pool(f, i) for i in intents), key=lambda p: (p[0], p[1] not in special))
@@ -80,7 +80,9 @@ def shot_situation(field: Battlefield, f: OreFighter, pos: Position,
                    target: Position) -> tuple[int, Cover, Visibility]:
     """A shot's range band (0 close, 1 medium, 2 long), the target's cover and visibility."""
     d = field.distance(pos, target)
-    close, medium, _ = f.weapon.ranges
+    ranges = f.weapon.ranges
+    assert ranges is not None, "a shot needs a ranged weapon"
+    close, medium, _ = ranges
     band = 0 if d <= close else 1 if d <= medium else 2
     return band, field.cover(target), field.visibility(target)
 
@@ -156,6 +158,7 @@ def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Int
     ``per_extra_action`` dice per action beyond the first (ORE 1, B-Grade 0), and one die
     when dazed; then ``cap`` applies (None: B-Grade, no cap).
     """
+    rolled: tuple[Intent, ...]
     if len(intents) == 1:  # the common case, kept lean
         intent = intents[0]
         kind = type(intent)
