@@ -8,7 +8,7 @@ native block overrides it key by key.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
@@ -20,7 +20,7 @@ from sim.scenario.errors import unknown
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
-    from sim.core.actions import Intent, TimedAction
+    from sim.core.actions import Attack, TimedAction
     from sim.core.battlefield import Position
     from sim.rulesets.ore.catalog import Weapon
     from sim.rulesets.ore.rules import RolledSet, RollPlan
@@ -109,12 +109,22 @@ class OreOptions(Strict):
     lethal_unarmed: bool = Field(default=False, description=LETHAL_UNARMED_DOC)
 
 
+class DifficultyOptions(Protocol):
+    """What the ORE family's shared code reads of its options (``OreOptions``, B-Grade's)."""
+
+    @property
+    def difficulty(self) -> int:
+        """The height (ORE) or pair height (B-Grade) an attack set must reach (0: none)."""
+
+
 # ---------------------------------------------------------------------------- state
 W = TypeVar("W", bound=Wounds)  # the wound boxes: ORE's ``Body``, B-Grade's ``Track``
 
 # The last single attack's roll plan and all it read (``KeptPlans.plan``): the intent, the
-# fighter's and its foe's places, the weapon, dazed, the plan, and the one before (or None).
-LastPlan = tuple["Intent", "Position", "Position", "Weapon", bool, "RollPlan", Any]
+# fighter's and its foe's places, the weapon, dazed, the plan; then the one before it (which
+# forgets its own older), or None.
+OlderPlan = tuple["Attack", "Position", "Position", "Weapon", bool, "RollPlan", None]
+LastPlan = tuple["Attack", "Position", "Position", "Weapon", bool, "RollPlan", OlderPlan | None]
 
 
 class OreFighter(Combatant, Generic[W]):

@@ -13,24 +13,23 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Battlefield
 
 
-def intent_text(intent: Intent, field: Battlefield | None = None) -> str:
+def intent_text(intent: Intent | None, field: Battlefield | None = None) -> str:
     """How the log names a declared intent; with ``field``, where a move to a place goes.
 
     Without one (a player's menu labels, which recorded answers are matched by) a move to
     a place reads "move to a new place".
     """
-    kind = type(intent)
-    if kind is Attack:
+    if type(intent) is Attack:
         return f"attack on {intent.target.name}" + (
             f" (called shot: {intent.called})" if intent.called else "")
-    if kind is Move:
+    if type(intent) is Move:
         return f"move toward {intent.target.name}"
-    if kind is Retreat:
+    if type(intent) is Retreat:
         return "retreat off the field" if intent.leave else \
             f"move to {field.describe(intent.dest) if field else 'a new place'}"
-    if kind is Defend:
+    if type(intent) is Defend:
         return intent.kind
-    return kind.__name__.lower()
+    return type(intent).__name__.lower()
 
 
 def given_text(s, intent: Intent, owner: str = "", field: Battlefield | None = None) -> str:
