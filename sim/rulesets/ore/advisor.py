@@ -241,7 +241,7 @@ class OreAdvisor(Advisor[OF]):
 
     def threat(self, actor: OF) -> float:
         """Torso Killing out of 10, or the head's marks out of 4, whichever is nearer full."""
-        w = actor.wounds
+        w: Body = actor.wounds  # ORE's own: hit locations
         return max(w.killing[TORSO] / BOXES[TORSO],
                    (w.killing[HEAD] + w.shock[HEAD]) / BOXES[HEAD])
 
@@ -321,7 +321,7 @@ class OreAdvisor(Advisor[OF]):
 
     def wounded(self, actor: OF) -> bool:
         """Any box marked, Killing or Shock, anywhere (a leg's wound is no ``threat``)."""
-        w = actor.wounds
+        w: Body = actor.wounds  # ORE's own: hit locations
         return any(w.killing) or any(w.shock)
 
     def hopeless(self, enc: Encounter, actor: OF,

@@ -353,14 +353,15 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
     def _damage(self, enc: Encounter, f: OF, target: OF, width: int,
                 s: RolledSet, gobbled: int) -> int:
         """Mark a hit's Killing and Shock on ``target``; returns the boxes marked."""
+        body: Body = target.wounds  # ORE's own: hit locations (B-Grade has its ``_damage``)
         loc = LOCATION_BY_HEIGHT[s.height]
         killing, shock = f.weapon.damage.roll(width)
-        struck = target.wounds.landing(loc)  # a useless limb passes the hit to the torso
+        struck = body.landing(loc)  # a useless limb passes the hit to the torso
         ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         # what a filling limb will pass on to the torso, for the log (before the hit marks it)
-        spilled = spilled_text(target.wounds, loc, killing, shock) if enc.log is not None else ""
-        landed = target.wounds.take(loc, killing, shock)
+        spilled = spilled_text(body, loc, killing, shock) if enc.log is not None else ""
+        landed = body.take(loc, killing, shock)
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``); nothing to
         # lose with no set pending
         lost = (self.lose_die(enc, target, s.key)
@@ -374,17 +375,16 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
                     f"{f' at width {width} after {gobbled} gobbled' if gobbled else ''}: "
                     + (f"{killing} Killing, {shock} Shock (AR {ar})" if killing or shock
                        else f"stopped by armor (AR {ar})")
-                    + f" -> {target.wounds.summary()}.")
+                    + f" -> {body.summary()}.")
             if lost is not None:
                 text += (f" {target.name} loses a die from the set of its "
                          f"{intent_text(lost.intent)} (now {lost.payload}).")
             enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
                      location=LOCATION_NAMES[landed], killing=killing, shock=shock, armor=ar,
                      text=text)
-        wounds = target.wounds
-        if wounds.dead:
+        if body.dead:
             enc.take_out(target, Status.DEAD, "head or torso full of Killing")
-        elif wounds.unconscious:
+        elif body.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "head full")
         return killing + shock
 
