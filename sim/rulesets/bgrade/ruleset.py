@@ -63,11 +63,13 @@ from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.rulesets.bgrade.rules import Benefit, Soak
+    from sim.rulesets.ore.sets import Set
     from sim.scenario.specs import MemberSpec
 
 
@@ -295,9 +297,10 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         spend = self.advisor.spends_point(enc, f, rolled, dice)
         if not enc.asks(f):
             return spend
-        return enc.choose(f, f"{f.name} rolls {dice}d: spend a possibility point (d6s instead "
-                          f"of d10s, {f.points} left)?", [("no", False), ("yes", True)],
-                          int(spend))
+        chosen: bool = enc.choose(
+            f, f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
+            f"{f.points} left)?", [("no", False), ("yes", True)], int(spend))
+        return chosen
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
                        actions: list[TimedAction[RolledSet]]) -> list[Roll]:
@@ -329,7 +332,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         return None
 
     # ------------------------------------------------------------ resolving
-    def set_succeeds(self):
+    def set_succeeds(self) -> Callable[[Set], bool] | None:
         """B-Grade's difficulty: a width-2 set must beat it, a wider one always does."""
         d = self.options.difficulty
         return (lambda s: beats_difficulty(s.width, s.height, d)) if d else None
@@ -389,7 +392,8 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         return marked
 
     # ------------------------------------------------------------ log text
-    def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:
+    def _log_roll_b(self, enc: Encounter, r: Roll,
+                    pairs: list[tuple[Intent, Set | None]] | None) -> None:
         penalty, bonus, card, sides = r.info
         f, base, skill = r.f, r.base, r.skill
         notes = [f"{skill} pool {base}"]
@@ -409,7 +413,8 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         enc.emit("roll", who=f.name, dice=sorted(r.faces, reverse=True), sides=sides,
                  sets=[str(s) for s in r.sets], text=text + ".")
 
-    def _log_team(self, enc: Encounter, helpers: list[Roll], best, pairs) -> None:
+    def _log_team(self, enc: Encounter, helpers: list[Roll], best: Set,
+                  pairs: list[list[tuple[Intent, Set | None]]]) -> None:
         for r in helpers:
             self._log_roll_b(enc, r, None)
         lead = helpers[0]
@@ -425,8 +430,10 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                       f"merge{'s' if len(helpers) == 2 else ''} into it)"
                       + (f"; {rest}" if rest else "") + ".")
 
-    def _log_hit(self, enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
-                 shock_stopped):
+    def _log_hit(self, enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
+                 s: RolledSet, gobbled: int, wounds: int, shock: int, ar: Soak,
+                 benefit: Benefit, lost: TimedAction[RolledSet] | None,
+                 shock_stopped: bool) -> None:
         degree = degree_name(width)
         after = f" after {gobbled} gobbled" if gobbled else ""
         harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"

@@ -110,7 +110,8 @@ def set_value(width: int) -> int:
     return width - 1 if width >= 2 else 0
 
 
-def pool_hands(team: list[Roll]) -> tuple[list[Roll], Set, list[list]] | None:
+def pool_hands(team: list[Roll]
+               ) -> tuple[list[Roll], Set, list[list[tuple[Intent, Set | None]]]] | None:
     """Decide whether a team combines, and share out the sets if it does.
 
     Returns:

@@ -89,7 +89,8 @@ def p_sets(n: int, k: int, least: int = 1, over: int = 0) -> float:
                     good = c >= 2 and face >= least and (c > 2 or face > over)
                     nxt[m + c][min(k, s + good)] += w / factorial(c)
         ways = nxt
-    return ways[n][k] * factorial(n) / 10**n
+    throws: int = 10**n  # (an int: the type of a power with a variable exponent is open)
+    return ways[n][k] * factorial(n) / throws
 
 
 @lru_cache(maxsize=256)
@@ -134,9 +135,10 @@ def p_set_in(rolled: int, fixed: int, low: int, high: int) -> float:
     span = high - low + 1
     free = span - fixed  # faces of the range a rolled die may show once without a set
     other = 10 - span
-    none = sum(comb(rolled, k) * perm(free, k) * other ** (rolled - k)
+    none: int = sum(comb(rolled, k) * perm(free, k) * other ** (rolled - k)
                for k in range(0, min(rolled, free) + 1))
-    return 1 - none / 10**rolled
+    throws: int = 10**rolled
+    return 1 - none / throws
 
 
 # ---------------------------------------------------------------------------- worth of a hit

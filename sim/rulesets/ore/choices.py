@@ -25,6 +25,7 @@ from sim.rulesets.ore.sets import Set, find_sets
 
 if TYPE_CHECKING:
     from sim.core.engine import Encounter
+    from sim.rulesets.ore.rules import RolledSet
 
 
 class PlayerChoices(Generic[OF]):
@@ -71,11 +72,12 @@ class PlayerChoices(Generic[OF]):
 
         options = [(label(given), given) for given in set_assignments(pairs, sets)]
         shown = " ".join(map(str, sorted(faces, reverse=True)))
-        return enc.choose(f, f"{f.name} rolled {shown}: which set for which action?",
-                          options, 0)
+        chosen: list[tuple[Intent, Set | None]] = enc.choose(
+            f, f"{f.name} rolled {shown}: which set for which action?", options, 0)
+        return chosen
 
     def lose_die(self, enc: Encounter, target: OF,
-                 faster: tuple[int, ...]) -> TimedAction | None:
+                 faster: tuple[int, ...]) -> TimedAction[RolledSet] | None:
         """Hit before acting: the die ``target`` loses (``rules.lose_die``; a player picks)."""
         if not target.sets:  # nothing rolled this round, or all of it done
             return None
@@ -87,7 +89,8 @@ class PlayerChoices(Generic[OF]):
         default = slower.index(pick_lost(slower))
         options = [(f"a die from its {intent_text(a.intent)} set ({a.payload})", a)
                    for a in slower]
-        victim = enc.choose(target, f"{target.name} is hit before acting: which set loses a "
-                            f"die?", options, default)
+        victim: TimedAction[RolledSet] = enc.choose(
+            target, f"{target.name} is hit before acting: which set loses a die?", options,
+            default)
         victim.payload.width -= 1
         return victim

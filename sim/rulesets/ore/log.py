@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat
 from sim.rulesets.ore.body import Body
@@ -11,6 +11,10 @@ from sim.rulesets.ore.rules import penalty_text
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Battlefield
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.fighter import OreFighter
+    from sim.rulesets.ore.rules import RollPlan
+    from sim.rulesets.ore.sets import Set
 
 
 def intent_text(intent: Intent | None, field: Battlefield | None = None) -> str:
@@ -32,7 +36,8 @@ def intent_text(intent: Intent | None, field: Battlefield | None = None) -> str:
     return type(intent).__name__.lower()
 
 
-def given_text(s, intent: Intent, owner: str = "", field: Battlefield | None = None) -> str:
+def given_text(s: Set | None, intent: Intent, owner: str = "",
+               field: Battlefield | None = None) -> str:
     """One set given to one intent, for the log: ``2x4 -> attack on X``.
 
     With no set the action fails, and the log says so at once: ``no set -> attack on X
@@ -43,7 +48,9 @@ def given_text(s, intent: Intent, owner: str = "", field: Battlefield | None = N
         f"no set -> {owner}{intent_text(intent, field)} (fails)"
 
 
-def log_roll(enc, f, intents, p, faces, sets, pairs, terms) -> None:
+def log_roll(enc: Encounter, f: OreFighter[Any], intents: list[Intent], p: RollPlan,
+             faces: list[int], sets: list[Set], pairs: list[tuple[Intent, Set | None]],
+             terms: list[tuple[str, int]]) -> None:
     """The declaration and the roll of one fighter's round, with each penalty's cause."""
     base, dice, skill = p.base, p.dice, p.skill
     what = " and ".join(intent_text(i, enc.field) for i in intents)

@@ -8,7 +8,7 @@ and across encounters (``_PLANS``, by all it reads). B-Grade plans through it to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 from sim.core.actions import Attack, Intent
 from sim.rulesets.ore.fighter import OF
@@ -21,13 +21,16 @@ from sim.rulesets.ore.rules import (
 )
 
 if TYPE_CHECKING:
+    from sim.core.battlefield import Battlefield
     from sim.core.engine import Encounter
+    from sim.rulesets.ore.catalog import Weapon
+    from sim.scenario.specs import MemberSpec
 
 # The numbers of roll plans of one or two attacks on one foe, kept across encounters
 # (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. About a
 # hundred in a batch of one scenario under one ruleset; starts over at PLANS_KEPT, which
 # also bounds the maps and members the entries hold.
-_PLANS: dict[tuple, tuple] = {}
+_PLANS: dict[tuple[Any, ...], tuple[Battlefield, MemberSpec, Weapon, tuple[Any, ...]]] = {}
 PLANS_KEPT = 4096
 _record = tuple.__new__
 

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.engine import Encounter
     from sim.rulesets.ore.body import Body
+    from sim.rulesets.ore.rules import RollPlan
     from sim.scenario.specs import MemberSpec
 
 # Intents that never roll when declared alone: they come after every set (width 1).
@@ -208,7 +209,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
 
         return worth
 
-    def set_succeeds(self):
+    def set_succeeds(self) -> Callable[[Set], bool] | None:
         """The test a set must pass against the difficulty (None: no difficulty)."""
         difficulty = self.options.difficulty
         return (lambda s: s.height >= difficulty) if difficulty else None
@@ -396,5 +397,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
         return penalty_terms(f, rolled, lambda i: situation_terms(field, f, pos, i),
                              per_extra_action=self.per_extra_action)
 
-    def _log_roll(self, enc, f, intents, p, faces, sets, pairs):
+    def _log_roll(self, enc: Encounter, f: OF, intents: list[Intent], p: RollPlan,
+                  faces: list[int], sets: list[Set],
+                  pairs: list[tuple[Intent, Set | None]]) -> None:
         log_roll(enc, f, intents, p, faces, sets, pairs, self.penalties(enc, f, p.rolled))
