@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.core.actions import Attack, Defend, Intent, Move
 from sim.rulesets.bgrade.deck import choose_card
-from sim.rulesets.bgrade.fighter import lethal
+from sim.rulesets.bgrade.fighter import BGradeFighter, lethal
 from sim.rulesets.bgrade.rules import (
     WOUND_BOXES,
     armor_soak,
@@ -34,9 +34,10 @@ from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.rules import action_pool
 
 if TYPE_CHECKING:
-    from sim.core.combatant import Combatant
+    from collections.abc import Sequence
+
     from sim.core.engine import Encounter
-    from sim.rulesets.bgrade.fighter import BGradeFighter
+
 
 # Ruling (AI): extra attacks declared = expected sets in the pool (rounded) - 1, at most 3.
 MAX_EXTRA_ATTACKS = 3
@@ -49,7 +50,7 @@ POINT_MAX_DICE = 6
 POINT_MAX_DIFFICULTY = 3
 
 
-class BGradeAdvisor(OreAdvisor):
+class BGradeAdvisor(OreAdvisor[BGradeFighter]):
     """The AI's questions under B-Grade (see :class:`sim.ai.advisor.Advisor`)."""
 
     def threat(self, actor: BGradeFighter) -> float:
@@ -62,12 +63,12 @@ class BGradeAdvisor(OreAdvisor):
         return actor.wounds.wounds / WOUND_BOXES
 
     def called_locations(self, enc: Encounter, actor: BGradeFighter,
-                         target: Combatant) -> tuple[str, ...]:
+                         target: BGradeFighter) -> tuple[str, ...]:
         """No hit locations in B-Grade: no called shots."""
         return ()
 
     def called_shot(self, enc: Encounter, actor: BGradeFighter,
-                    target: Combatant) -> str | None:
+                    target: BGradeFighter) -> str | None:
         """Ruling: no hit locations, so a called shot buys nothing."""
         return None
 
@@ -80,7 +81,7 @@ class BGradeAdvisor(OreAdvisor):
         """Any wound or Shock marked."""
         return bool(actor.wounds.wounds or actor.wounds.shock)
 
-    def can_attack(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
+    def can_attack(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
         """The target within reach: ORE's test without the arms check.
 
         No B-Grade limb is ever crippled (``Track.arms`` is always 2): ORE's ``arms_ok``
@@ -88,7 +89,7 @@ class BGradeAdvisor(OreAdvisor):
         """
         return tactics.in_reach(enc, actor, target)
 
-    def can_hit(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> bool:
+    def can_hit(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
         """Two dice at least, counting pending bonus dice and a card a spender will play."""
         card = 1 if actor.policy.spends and actor.hand else 0
         return self.rules.plan(enc, actor, [target.plain_attack]).dice + actor.bonus + card >= 2
@@ -109,7 +110,7 @@ class BGradeAdvisor(OreAdvisor):
             return p_sets(dice, 2, over=self.rules.options.difficulty)
         return p_beats_difficulty(dice, self.rules.options.difficulty)
 
-    def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: Combatant) -> int:
+    def extra_attacks(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> int:
         """Rounded expected number of sets in the pool, minus the first attack (at most 3).
 
         No penalty for several actions, so each set that the pool is likely to hold can
@@ -136,14 +137,14 @@ class BGradeAdvisor(OreAdvisor):
         dice = self.dice(enc, actor, [target.plain_attack]) + actor.bonus
         return sum(p * hit_worth(actor, target, w) for w, p in widths(dice))
 
-    def attack_and_defend(self, enc: Encounter, actor: BGradeFighter, target: Combatant,
+    def attack_and_defend(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter,
                           kind: str) -> bool:
         """Both when the roll for the two (no penalty) holds two sets often."""
         dice = self.dice(enc, actor, [target.plain_attack, Defend(kind)])
         return p_sets(dice + actor.bonus, 2) >= MULTI_ACTION_ODDS
 
     def tactical_attack(self, enc: Encounter, actor: BGradeFighter,
-                        target: Combatant) -> tuple[list[Intent], str]:
+                        target: BGradeFighter) -> tuple[list[Intent], str]:
         """As many attacks as the pool is expected to hold sets, and a free defense.
 
         The defense rides along when its pool is no smaller than the attack's (the roll is
@@ -168,7 +169,7 @@ class BGradeAdvisor(OreAdvisor):
         """The drama card a spending fighter plays on an attack roll of ``dice`` dice."""
         return choose_card(actor.hand, dice, CARD_SMALL_POOL)
 
-    def spends_point(self, enc: Encounter, actor: BGradeFighter, rolled: list[Intent],
+    def spends_point(self, enc: Encounter, actor: BGradeFighter, rolled: Sequence[Intent],
                      dice: int) -> bool:
         """Whether a spending fighter rolls d6s with a possibility point (rulings above)."""
         if dice > POINT_MAX_DICE or self.rules.options.difficulty > POINT_MAX_DIFFICULTY:

@@ -8,7 +8,7 @@ pending bonus dice, possibility points and a hand of drama cards.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
@@ -41,7 +41,9 @@ class BGradeStats(Strict):
 class BGradeBlock(OreBlock):
     """Native ``bgrade:`` block: stats 1-6, skills 0-6, expert/master dice by skill name."""
 
-    stats: BGradeStats = BGradeStats()
+    # its own six stats in place of ORE's (intelligence for knowledge): the conversion reads
+    # them by name (``make_fighter``), never as ``OreStats``
+    stats: BGradeStats = BGradeStats()  # type: ignore[assignment]
 
 
 class BGradeOptions(Strict):
@@ -64,7 +66,7 @@ class BGradeOptions(Strict):
 
 
 # ---------------------------------------------------------------------------- state
-class BGradeFighter(OreFighter):
+class BGradeFighter(OreFighter[Track]):
     """An ORE fighter with B-Grade's extras.
 
     ``wounds`` holds a ``bgrade_rules.Track`` (wounds and Shock) instead of ORE's locations;
@@ -74,6 +76,15 @@ class BGradeFighter(OreFighter):
 
     __slots__ = ("intelligence", "command", "charm", "bonus", "points", "spent", "hand",
                  "dropped_loaded")
+
+    intelligence: int
+    command: int
+    charm: int
+    bonus: int  # dice pending for the next attack
+    points: int  # possibility points left this fight
+    spent: int  # possibility points spent, over a whole campaign
+    hand: list[int]  # drama cards held (``deck.card_name``)
+    dropped_loaded: bool | None  # a knocked-away weapon's loaded state (None: held)
 
     def describe(self) -> str:
         """Stats, skills, weapon, armor, points and hand for the solo log."""
@@ -86,7 +97,7 @@ class BGradeFighter(OreFighter):
                 + (f", hand {hand}" if hand else ""))
 
 
-def lethal(f: OreFighter) -> bool:
+def lethal(f: OreFighter[Any]) -> bool:
     """Whether the fighter's weapon deals Killing in ORE (B-Grade: wounds, not Shock)."""
     d = f.weapon.damage
     return bool(d.k_width or d.k_plus)

@@ -21,7 +21,7 @@ Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sim.core.actions import Attack, Intent, TimedAction
 from sim.core.combatant import Status
@@ -63,30 +63,37 @@ from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Callable, Sequence
 
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.rulesets.bgrade.rules import Benefit, Soak
+    from sim.rulesets.ore.sets import Set
     from sim.scenario.specs import MemberSpec
 
 
-def _attacks_and_foe(rolled: tuple[Intent, ...]) -> tuple[int, Combatant | None]:
+def _attacks_and_foe(rolled: Sequence[Intent]) -> tuple[int, Combatant | None]:
     """How many of the rolled intents are attacks, and their foe if all attack one foe.
 
     The foe (else None) is the roll's ``team``: allies on it may work together.
     """
     attacks = 0
-    target = None
+    target: Combatant | None = None
+    one_foe = True  # no two attacks on different foes so far
     for i in rolled:
         if type(i) is Attack:
             attacks += 1
-            target = i.target if target is None or target is i.target else False
-    return attacks, (target if attacks == len(rolled) and target else None)
+            if target is None:
+                target = i.target
+            elif target is not i.target:
+                one_foe = False
+    return attacks, (target if attacks == len(rolled) and one_foe else None)
 
 
 # ---------------------------------------------------------------------------- the ruleset
 @register
-class BGradeRuleset(OreRuleset):
+class BGradeRuleset(OreRuleset[BGradeFighter]):
     """B-Grade: ORE without the cap, with degrees of success, points and a drama deck."""
 
     name = "bgrade"
@@ -106,14 +113,17 @@ class BGradeRuleset(OreRuleset):
               "wounds of 5 (the 5th kills), Shock of Body + 2 (full: unconscious). -1d: a "
               "die taken off, and why; +1d: a card, a point or an earlier hit.")
     per_extra_action = 0  # several actions carry no penalty
-    fighter_class: ClassVar[type[OreFighter]] = BGradeFighter
+    fighter_class: ClassVar[type[OreFighter[Any]]] = BGradeFighter
     deck: DramaDeck | None = None  # the fight's deck, made in ``start``
+    options: BGradeOptions
+    advisor: BGradeAdvisor
     # speed by area (``rules.area_speed``), for the order of sets and for defenses
     speed = staticmethod(area_speed)
     in_time = staticmethod(area_in_time)
 
     # ------------------------------------------------------------ building
-    def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> BGradeFighter:
+    def build(self, member: MemberSpec, pos: Position,
+              rng: random.Random | None) -> BGradeFighter:
         """A copy of the member's fighter (``_build``, once per member), with its points."""
         f = fighter_for(member, pos, type(self), self._build)
         f.points = self.options.possibility_points
@@ -171,9 +181,10 @@ class BGradeRuleset(OreRuleset):
         """
         self.deck = None
         if self.options.drama_deck:
-            held = frozenset(card for c in enc.combatants for card in c.hand)
+            fighters = cast("list[BGradeFighter]", enc.combatants)  # built by ``build``
+            held = frozenset(card for c in fighters for card in c.hand)
             self.deck = DramaDeck(enc.rng, held)
-            self.deck.deal_round([c.hand for c in enc.combatants])
+            self.deck.deal_round([c.hand for c in fighters])
 
     def redraw_hidden(self, enc: Encounter) -> None:
         """Shuffle the draw pile again: a rollout does not know the fight's next cards."""
@@ -181,9 +192,10 @@ class BGradeRuleset(OreRuleset):
             shuffle(enc.rng, self.deck.pile)
 
     # ------------------------------------------------------------ planning
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction]:
+    def plan_round(self, enc: Encounter, declared: list[tuple[BGradeFighter, list[Intent]]]
+                   ) -> list[TimedAction[RolledSet]]:
         """Roll every pool, pool the teams' hands, give sets to actions, time them as ORE."""
-        actions: list[TimedAction] = []
+        actions: list[TimedAction[RolledSet]] = []
         rolls: list[Roll] = []
         for f, intents in declared:
             if f.defenses:  # a new list only when the last round left something in it
@@ -231,6 +243,8 @@ class BGradeRuleset(OreRuleset):
         rolled = p.rolled
         if not rolled:
             return None
+        attacks: int
+        team: Combatant | None
         if len(rolled) == 1:  # nearly every roll: one action, an attack or not
             first = rolled[0]
             team = first.target if type(first) is Attack else None
@@ -258,6 +272,7 @@ class BGradeRuleset(OreRuleset):
                                       f"drama card?",
                                       options, [c for _, c in options].index(card))
             if f.hand and card is not None:
+                assert self.deck is not None, "a hand is dealt from the fight's deck"
                 extra = self.deck.play(f.hand, card)
                 dice += extra
                 if log is not None:
@@ -276,18 +291,19 @@ class BGradeRuleset(OreRuleset):
         return Roll(f, intents, rolled, faces, team, lethal(f), p.base, p.skill,
                     None if log is None else (p.penalty, bonus, card, sides))
 
-    def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: list[Intent],
+    def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: Sequence[Intent],
                       dice: int) -> bool:
         """A possibility point on this roll: the advisor's choice, or a player's."""
         spend = self.advisor.spends_point(enc, f, rolled, dice)
         if not enc.asks(f):
             return spend
-        return enc.choose(f, f"{f.name} rolls {dice}d: spend a possibility point (d6s instead "
-                          f"of d10s, {f.points} left)?", [("no", False), ("yes", True)],
-                          int(spend))
+        chosen: bool = enc.choose(
+            f, f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
+            f"{f.points} left)?", [("no", False), ("yes", True)], int(spend))
+        return chosen
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
-                       actions: list[TimedAction]) -> list[Roll]:
+                       actions: list[TimedAction[RolledSet]]) -> list[Roll]:
         """Commit the teams' pooled sets (``team``); returns the rolls left alone.
 
         A contributor whose first attack merged into the lead's loosed its bolt with it: a
@@ -311,12 +327,12 @@ class BGradeRuleset(OreRuleset):
                 self._commit(enc, r.f, given, actions)
         return [r for r in rolls if id(r) not in pooled]
 
-    def set_worth(self, f: OreFighter) -> None:
+    def set_worth(self, f: BGradeFighter) -> None:
         """No table: B-Grade's harm is the width, so an attack keeps the widest set."""
         return None
 
     # ------------------------------------------------------------ resolving
-    def set_succeeds(self):
+    def set_succeeds(self) -> Callable[[Set], bool] | None:
         """B-Grade's difficulty: a width-2 set must beat it, a wider one always does."""
         d = self.options.difficulty
         return (lambda s: beats_difficulty(s.width, s.height, d)) if d else None
@@ -376,7 +392,8 @@ class BGradeRuleset(OreRuleset):
         return marked
 
     # ------------------------------------------------------------ log text
-    def _log_roll_b(self, enc: Encounter, r: Roll, pairs) -> None:
+    def _log_roll_b(self, enc: Encounter, r: Roll,
+                    pairs: list[tuple[Intent, Set | None]] | None) -> None:
         penalty, bonus, card, sides = r.info
         f, base, skill = r.f, r.base, r.skill
         notes = [f"{skill} pool {base}"]
@@ -396,10 +413,12 @@ class BGradeRuleset(OreRuleset):
         enc.emit("roll", who=f.name, dice=sorted(r.faces, reverse=True), sides=sides,
                  sets=[str(s) for s in r.sets], text=text + ".")
 
-    def _log_team(self, enc: Encounter, helpers: list[Roll], best, pairs) -> None:
+    def _log_team(self, enc: Encounter, helpers: list[Roll], best: Set,
+                  pairs: list[list[tuple[Intent, Set | None]]]) -> None:
         for r in helpers:
             self._log_roll_b(enc, r, None)
         lead = helpers[0]
+        assert lead.team is not None, "a team attacks one foe"
         others = ", ".join(r.f.name for r in helpers[1:])
         rest = "; ".join(given_text(s, i, f"{r.f.name}'s ", enc.field)
                          for r, got in zip(helpers, pairs, strict=True)
@@ -411,8 +430,10 @@ class BGradeRuleset(OreRuleset):
                       f"merge{'s' if len(helpers) == 2 else ''} into it)"
                       + (f"; {rest}" if rest else "") + ".")
 
-    def _log_hit(self, enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
-                 shock_stopped):
+    def _log_hit(self, enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
+                 s: RolledSet, gobbled: int, wounds: int, shock: int, ar: Soak,
+                 benefit: Benefit, lost: TimedAction[RolledSet] | None,
+                 shock_stopped: bool) -> None:
         degree = degree_name(width)
         after = f" after {gobbled} gobbled" if gobbled else ""
         harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"

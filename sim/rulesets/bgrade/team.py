@@ -34,8 +34,11 @@ from sim.rulesets.ore.sets import Set, find_sets
 _record = tuple.__new__  # a set made in C (a named tuple's own ``__new__`` is Python)
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sim.core.actions import Intent
     from sim.core.combatant import Combatant
+    from sim.rulesets.bgrade.fighter import BGradeFighter
 
 
 class Roll:
@@ -55,7 +58,7 @@ class Roll:
     __slots__ = ("f", "intents", "rolled", "faces", "sets", "team", "lethal", "base", "skill",
                  "info")
 
-    def __init__(self, f: Combatant, intents: list[Intent], rolled: list[Intent],
+    def __init__(self, f: BGradeFighter, intents: list[Intent], rolled: Sequence[Intent],
                  faces: list[int], team: Combatant | None, lethal: bool, base: int,
                  skill: str, info: Any = None):
         self.f = f
@@ -107,7 +110,8 @@ def set_value(width: int) -> int:
     return width - 1 if width >= 2 else 0
 
 
-def pool_hands(team: list[Roll]) -> tuple[list[Roll], Set, list[list]] | None:
+def pool_hands(team: list[Roll]
+               ) -> tuple[list[Roll], Set, list[list[tuple[Intent, Set | None]]]] | None:
     """Decide whether a team combines, and share out the sets if it does.
 
     Returns:

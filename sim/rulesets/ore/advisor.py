@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb, factorial, perm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
@@ -30,15 +30,17 @@ from sim.rulesets.ore.catalog import (
     LOCATION_BY_HEIGHT,
     TORSO,
 )
+from sim.rulesets.ore.fighter import OF
 from sim.rulesets.ore.rules import action_pool, arms_ok, parry_implement
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.rulesets.ore.body import Body
     from sim.rulesets.ore.catalog import Weapon
     from sim.rulesets.ore.fighter import OreFighter
+    from sim.rulesets.ore.ruleset import OreRuleset
 
 # Ruling (aggressive AI): when a called shot at the head, an extra attack, or a move with an
 # attack "pays" -- the dice rolled for the declaration must be at least this many.
@@ -87,7 +89,8 @@ def p_sets(n: int, k: int, least: int = 1, over: int = 0) -> float:
                     good = c >= 2 and face >= least and (c > 2 or face > over)
                     nxt[m + c][min(k, s + good)] += w / factorial(c)
         ways = nxt
-    return ways[n][k] * factorial(n) / 10**n
+    throws: int = 10**n  # (an int: the type of a power with a variable exponent is open)
+    return ways[n][k] * factorial(n) / throws
 
 
 @lru_cache(maxsize=256)
@@ -132,13 +135,14 @@ def p_set_in(rolled: int, fixed: int, low: int, high: int) -> float:
     span = high - low + 1
     free = span - fixed  # faces of the range a rolled die may show once without a set
     other = 10 - span
-    none = sum(comb(rolled, k) * perm(free, k) * other ** (rolled - k)
+    none: int = sum(comb(rolled, k) * perm(free, k) * other ** (rolled - k)
                for k in range(0, min(rolled, free) + 1))
-    return 1 - none / 10**rolled
+    throws: int = 10**rolled
+    return 1 - none / throws
 
 
 # ---------------------------------------------------------------------------- worth of a hit
-def hit_value(f: OreFighter, target: OreFighter, width: int, height: int) -> float:
+def hit_value(f: OreFighter[Any], target: OreFighter[Body], width: int, height: int) -> float:
     """What a set of ``width`` x ``height`` from ``f`` is worth on ``target`` (0..1)."""
     w = target.wounds
     return _hit_value(f.weapon, target.armor, w.killing, w.shock, width, height)
@@ -188,7 +192,7 @@ def expected_value(value: Sequence[Sequence[float]], dice: int, called_tens: int
     return total
 
 
-def value_table(f: OreFighter, target: OreFighter,
+def value_table(f: OreFighter[Any], target: OreFighter[Body],
                 dice: int) -> tuple[tuple[float, ...], ...]:
     """``hit_value`` by width (rows up to ``dice``, 0 beyond) and height 1..10 (index 0).
 
@@ -209,37 +213,41 @@ def _value_table(weapon: Weapon, armor: tuple[int, ...], killing: tuple[int, ...
 
 
 # ---------------------------------------------------------------------------- the advisor
-class OreAdvisor(Advisor):
+class OreAdvisor(Advisor[OF]):
     """The AI's questions under ORE (see :class:`sim.ai.advisor.Advisor`).
 
     Dice counts come from ``self.rules.plan``: with the encounter, for a declaration as it
     would be rolled now (range, cover, a called shot); without it (``enc`` None), before
     any situation, for questions asked about a fighter in general (danger, defense).
+    Generic over the ruleset's fighter (``OF``): B-Grade's advisor is ``OreAdvisor`` of
+    ``BGradeFighter``.
     """
 
-    def dice(self, enc: Encounter | None, actor: OreFighter, intents: list[Intent]) -> int:
+    rules: OreRuleset[OF]
+
+    def dice(self, enc: Encounter | None, actor: OF, intents: list[Intent]) -> int:
         """Dice ``actor`` would roll for ``intents``: the ruleset's own roll plan."""
         return self.rules.plan(enc, actor, intents).dice
 
-    def can_attack(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
+    def can_attack(self, enc: Encounter, actor: OF, target: OF) -> bool:
         """A usable arm (two for a two-handed weapon) and the target within reach."""
         return arms_ok(actor) and tactics.in_reach(enc, actor, target)
 
-    def single_shot(self, actor: OreFighter) -> bool:
+    def single_shot(self, actor: OF) -> bool:
         """A reload weapon (crossbow)."""
         return actor.weapon.reload
 
-    def needs_reload(self, actor: OreFighter) -> bool:
+    def needs_reload(self, actor: OF) -> bool:
         """A crossbow that has shot."""
         return actor.weapon.reload and not actor.loaded
 
-    def threat(self, actor: OreFighter) -> float:
+    def threat(self, actor: OF) -> float:
         """Torso Killing out of 10, or the head's marks out of 4, whichever is nearer full."""
-        w = actor.wounds
+        w: Body = actor.wounds  # ORE's own: hit locations
         return max(w.killing[TORSO] / BOXES[TORSO],
                    (w.killing[HEAD] + w.shock[HEAD]) / BOXES[HEAD])
 
-    def called_shot(self, enc: Encounter, actor: OreFighter, target: Combatant) -> str | None:
+    def called_shot(self, enc: Encounter, actor: OF, target: OF) -> str | None:
         """The head, with an expert die or enough dice left for the called shot.
 
         Never a called shot that could not make a set (fewer than two dice).
@@ -248,28 +256,28 @@ class OreAdvisor(Advisor):
         expert = action_pool(actor, target.plain_attack)[1] in actor.expert
         return "head" if dice >= 2 and (expert or dice >= CALLED_SHOT_MIN_DICE) else None
 
-    def can_hit(self, enc: Encounter, actor: OreFighter, target: Combatant) -> bool:
+    def can_hit(self, enc: Encounter, actor: OF, target: OF) -> bool:
         """A set needs two dice: fewer after the penalties is a hopeless attack."""
         return self.dice(enc, actor, [target.plain_attack]) >= 2
 
-    def pools(self, enc: Encounter, actor: OreFighter) -> str:
+    def pools(self, enc: Encounter, actor: OF) -> str:
         """Dice each action rolls alone now (penalties and the cap applied; before range)."""
-        rolls = {"attack": [Attack(actor)], "dodge": [Defend("dodge")],
+        rolls: dict[str, list[Intent]] = {"attack": [Attack(actor)], "dodge": [Defend("dodge")],
                  "parry": [Defend("parry")], "run": [Move(actor)]}
         return "pools: " + ", ".join(f"{name} {self.dice(None, actor, intents)}d"
                                      for name, intents in rolls.items())
 
-    def called_locations(self, enc: Encounter, actor: OreFighter,
-                         target: Combatant) -> tuple[str, ...]:
+    def called_locations(self, enc: Encounter, actor: OF,
+                         target: OF) -> tuple[str, ...]:
         """Every hit location (a called shot sets one die to its height)."""
         return tuple(CALLED_HEIGHT)
 
-    def defense_kinds(self, enc: Encounter, actor: OreFighter) -> tuple[str, ...]:
+    def defense_kinds(self, enc: Encounter, actor: OF) -> tuple[str, ...]:
         """Dodge always; parry with a usable arm and a melee weapon or a shield."""
         parry = parry_implement(actor) and arms_ok(actor)
         return ("dodge", "parry") if parry else ("dodge",)
 
-    def attack_odds(self, enc: Encounter, actor: OreFighter,
+    def attack_odds(self, enc: Encounter, actor: OF,
                     intents: list[Intent]) -> float | None:
         """Chance the roll holds a set for the first attack (one that beats the difficulty).
 
@@ -287,7 +295,7 @@ class OreAdvisor(Advisor):
         fixed = (plan.called is not None) + (skill in actor.expert)
         return p_set_at_least(plan.dice, min(fixed, plan.dice), least)
 
-    def harm_odds(self, enc: Encounter, actor: OreFighter,
+    def harm_odds(self, enc: Encounter, actor: OF,
                   intents: list[Intent]) -> tuple[tuple[str, float], ...]:
         """The chance of a head hit; for a called shot, of a set at the called location.
 
@@ -313,13 +321,13 @@ class OreAdvisor(Advisor):
                            heights[-1]) if heights else 0.0)
         return ((f"at the {attack.called}", chance),)
 
-    def wounded(self, actor: OreFighter) -> bool:
+    def wounded(self, actor: OF) -> bool:
         """Any box marked, Killing or Shock, anywhere (a leg's wound is no ``threat``)."""
-        w = actor.wounds
+        w: Body = actor.wounds  # ORE's own: hit locations
         return any(w.killing) or any(w.shock)
 
-    def hopeless(self, enc: Encounter, actor: OreFighter,
-                 target: Combatant) -> tuple[list[Intent], str]:
+    def hopeless(self, enc: Encounter, actor: OF,
+                 target: OF) -> tuple[list[Intent], str]:
         """Too few dice: a shooter steps closer (smaller range penalty), else it defends.
 
         Holding its ground, a fighter with a defense pool declares it (its gobble dice still
@@ -332,7 +340,7 @@ class OreAdvisor(Advisor):
             return [Defend(kind)], f"no chance to hit {target.name}: {DEFENDS[kind]} instead"
         return super().hopeless(enc, actor, target)
 
-    def extra_attacks(self, enc: Encounter, actor: OreFighter, target: Combatant) -> int:
+    def extra_attacks(self, enc: Encounter, actor: OF, target: OF) -> int:
         """One extra attack when two attacks still roll ``MULTI_ACTION_MIN_DICE`` dice.
 
         Never with a reload weapon: it holds one bolt.
@@ -342,17 +350,17 @@ class OreAdvisor(Advisor):
         dice = self.dice(enc, actor, [target.plain_attack, target.plain_attack])
         return 1 if dice >= MULTI_ACTION_MIN_DICE else 0
 
-    def can_move_and_attack(self, enc: Encounter, actor: OreFighter) -> bool:
+    def can_move_and_attack(self, enc: Encounter, actor: OF) -> bool:
         """A move and an attack roll ``MULTI_ACTION_MIN_DICE`` dice, before any situation."""
         return self.dice(None, actor, [Move(actor), Attack(actor)]) >= MULTI_ACTION_MIN_DICE
 
     # ---------------------------------------------------------------- cautious and tactical
-    def danger(self, enc: Encounter, actor: OreFighter) -> float:
+    def danger(self, enc: Encounter, actor: OF) -> float:
         """Chance of a set in the attack pool times the Killing and Shock of a 2-wide hit."""
         killing, shock = actor.weapon.damage.roll(2)
         return p_sets(self.dice(None, actor, [Attack(actor)]), 1) * (killing + shock)
 
-    def defense_kind(self, enc: Encounter, actor: OreFighter, ranged: bool) -> str | None:
+    def defense_kind(self, enc: Encounter, actor: OF, ranged: bool) -> str | None:
         """The bigger of the Dodge and Parry pools (Parry stops missiles only with a shield).
 
         None when that pool rolls fewer than ``DEFENSE_MIN_DICE`` dice.
@@ -363,21 +371,21 @@ class OreAdvisor(Advisor):
         kind = "parry" if parry > dodge else "dodge"
         return kind if self.dice(None, actor, [Defend(kind)]) >= DEFENSE_MIN_DICE else None
 
-    def attack_and_defend(self, enc: Encounter, actor: OreFighter, target: Combatant,
+    def attack_and_defend(self, enc: Encounter, actor: OF, target: OF,
                           kind: str) -> bool:
         """Both when the roll for the two holds two sets at ``MULTI_ACTION_ODDS``."""
         dice = self.dice(enc, actor, [target.plain_attack, Defend(kind)])
         return p_sets(dice, 2) >= MULTI_ACTION_ODDS
 
-    def attack_worth(self, enc: Encounter, actor: OreFighter, target: OreFighter) -> float:
+    def attack_worth(self, enc: Encounter, actor: OF, target: OF) -> float:
         """Expected worth of one plain attack now (``expected_value``: 0..1 of a take-out)."""
         skill = action_pool(actor, target.plain_attack)[1]
         expert = 1 if skill in actor.expert or skill in actor.master else 0
         dice = self.dice(enc, actor, [target.plain_attack])
         return expected_value(value_table(actor, target, dice), dice, expert)
 
-    def defense_worth(self, enc: Encounter, actor: OreFighter,
-                      threats: dict[Combatant, float], kind: str) -> float:
+    def defense_worth(self, enc: Encounter, actor: OF,
+                      threats: dict[OF, float], kind: str) -> float:
         """The threats' attack worth on ``actor`` that a defense set would stop.
 
         The chance the defense pool holds a set, times ``GOBBLE_SHARE`` (ruling), times the
@@ -386,8 +394,8 @@ class OreAdvisor(Advisor):
         guard = p_sets(self.dice(None, actor, [Defend(kind)]), 1) * GOBBLE_SHARE
         return guard * sum(n * self.attack_worth(enc, e, actor) for e, n in threats.items())
 
-    def tactical_attack(self, enc: Encounter, actor: OreFighter,
-                        target: OreFighter) -> tuple[list[Intent], str]:
+    def tactical_attack(self, enc: Encounter, actor: OF,
+                        target: OF) -> tuple[list[Intent], str]:
         """The best of a plain attack, a called head shot, and two attacks, by expected worth.
 
         Two attacks (one possibly called) must hold two sets at ``MULTI_ACTION_ODDS`` and add
@@ -401,7 +409,8 @@ class OreAdvisor(Advisor):
         plain = expected_value(value, dice, expert)
         called = expected_value(value, self.dice(enc, actor, [attack_on(target, "head")]),
                                 expert + 1)
-        best, intents, why = plain, [target.plain_attack], ""
+        intents: list[Intent] = [target.plain_attack]
+        best, why = plain, ""
         if called > best:
             best, intents = called, [attack_on(target, "head")]
             # worth: the expected share of a takedown (``hit_value``, 0 to 1)
@@ -411,7 +420,8 @@ class OreAdvisor(Advisor):
             return intents, why
         second = odds * sum(value[2][1:]) / 10
         for head in (False, True):
-            pair = [attack_on(target, "head" if head else None), target.plain_attack]
+            pair: list[Intent] = [attack_on(target, "head" if head else None),
+                                  target.plain_attack]
             first = expected_value(value, self.dice(enc, actor, pair), expert + head)
             if first + second > best * EXTRA_ATTACK_GAIN:
                 best = (first + second) / EXTRA_ATTACK_GAIN
@@ -419,8 +429,8 @@ class OreAdvisor(Advisor):
                 why = f"two attacks: two sets {odds:.0%} likely"
         return intents, why
 
-    def wait_intents(self, enc: Encounter, actor: OreFighter,
-                     foes: list[Combatant]) -> tuple[list[Intent], str]:
+    def wait_intents(self, enc: Encounter, actor: OF,
+                     foes: list[OF]) -> tuple[list[Intent], str]:
         """Holding with no foe in reach: dodge when a shooter has it in range."""
         shooters = tactics.shooters_on(enc, actor, foes)
         melee = [e for e in foes if not e.ranged and tactics.can_charge(enc, e, actor.pos)]

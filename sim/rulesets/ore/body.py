@@ -8,6 +8,8 @@ Killing: dead. Head full (Shock + Killing): unconscious. Torso full: dazed (-1d 
 
 from __future__ import annotations
 
+from typing import Protocol, Self
+
 from sim.rulesets.ore.catalog import (
     BOXES,
     HEAD,
@@ -25,6 +27,51 @@ from sim.rulesets.ore.catalog import (
 HEALING_ORDER = (HEAD, TORSO, *sorted(LIMBS, reverse=True))
 
 
+class Wounds(Protocol):
+    """What the ORE family's shared code asks of a fighter's wound boxes.
+
+    ORE's ``Body`` (hit locations) and B-Grade's ``Track`` (no locations) both answer it;
+    ``OreFighter`` is generic over which one it holds.
+    """
+
+    @property
+    def dead(self) -> bool:
+        """Out of the fight for good."""
+
+    @property
+    def unconscious(self) -> bool:
+        """Knocked out."""
+
+    @property
+    def dazed(self) -> bool:
+        """-1d on every pool."""
+
+    @property
+    def arms(self) -> int:
+        """Usable arms."""
+
+    def usable_arms(self) -> int:
+        """Usable arms."""
+
+    def usable_legs(self) -> int:
+        """Usable legs."""
+
+    def heal_after_fight(self) -> None:
+        """Half the Shock taken in the fight goes away."""
+
+    def copy(self) -> Self:
+        """The same marks, carried into the next fight."""
+
+    def heal_shock(self, amount: int) -> int:
+        """Remove up to ``amount`` Shock; returns the Shock removed."""
+
+    def heal_killing(self) -> str | None:
+        """Heal a day's Killing; what was healed, or None."""
+
+    def summary(self) -> str:
+        """The marks, for the log."""
+
+
 class Body:
     """Shock and Killing marked in each location's boxes.
 
@@ -38,7 +85,7 @@ class Body:
     def __init__(self) -> None:
         self.killing = [0, 0, 0, 0, 0, 0]
         self.shock = [0, 0, 0, 0, 0, 0]
-        self.carried_shock = (0, 0, 0, 0, 0, 0)  # brought in from an earlier fight
+        self.carried_shock: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # brought in from an earlier fight
         self.dead = self.unconscious = self.dazed = False
         self.arms = self.legs = 2
 

@@ -7,13 +7,15 @@ a neutral name (guns, kevlar, the club, ranges, the shield), the ruling is state
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 # Hit locations, indexed 0..5; a set's height picks one (RULES.md: 1 left leg, 2 right leg,
 # 3-4 left arm, 5-6 right arm, 7-9 torso, 10 head).
 LEFT_LEG, RIGHT_LEG, LEFT_ARM, RIGHT_ARM, TORSO, HEAD = range(6)
 LOCATION_NAMES = ("left leg", "right leg", "left arm", "right arm", "torso", "head")
-LOCATION_BY_HEIGHT = (None, LEFT_LEG, RIGHT_LEG, LEFT_ARM, LEFT_ARM, RIGHT_ARM, RIGHT_ARM,
-                      TORSO, TORSO, TORSO, HEAD)
+# (a set's height is 1-10: the None at 0 is never read, so the type leaves it out)
+LOCATION_BY_HEIGHT = cast("tuple[int, ...]", (None, LEFT_LEG, RIGHT_LEG, LEFT_ARM, LEFT_ARM,
+                                              RIGHT_ARM, RIGHT_ARM, TORSO, TORSO, TORSO, HEAD))
 BOXES = (5, 5, 5, 5, 10, 4)  # wound boxes per location (Reign)
 LIMBS = frozenset({LEFT_LEG, RIGHT_LEG, LEFT_ARM, RIGHT_ARM})
 ARMS = (LEFT_ARM, RIGHT_ARM)

@@ -6,11 +6,12 @@ Without a player (``Encounter.asks``) each is the AI's choice, the one a player 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic
 
 from sim.ai import tactics
 from sim.core.actions import Attack, Intent, Move, TimedAction
 from sim.rulesets.dice import roll_pool
+from sim.rulesets.ore.fighter import OF
 from sim.rulesets.ore.log import intent_text
 from sim.rulesets.ore.rules import (
     best_master_face,
@@ -24,13 +25,13 @@ from sim.rulesets.ore.sets import Set, find_sets
 
 if TYPE_CHECKING:
     from sim.core.engine import Encounter
-    from sim.rulesets.ore.fighter import OreFighter
+    from sim.rulesets.ore.rules import RolledSet
 
 
-class PlayerChoices:
+class PlayerChoices(Generic[OF]):
     """The choices after a roll, asked of a player's mind or made as the AI makes them."""
 
-    def roll_special(self, enc: Encounter, f: OreFighter, dice: int, skill: str,
+    def roll_special(self, enc: Encounter, f: OF, dice: int, skill: str,
                      called: int | None, needed: int, sides: int = 10) -> list[int]:
         """Roll a pool with its special dice (``rules.roll_action_pool``).
 
@@ -53,7 +54,7 @@ class PlayerChoices:
                           best - 1)
         return [*faces, face]
 
-    def ask_sets(self, enc: Encounter, f: OreFighter, faces: list[int],
+    def ask_sets(self, enc: Encounter, f: OF, faces: list[int],
                  pairs: list[tuple[Intent, Set | None]],
                  sets: list[Set]) -> list[tuple[Intent, Set | None]]:
         """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
@@ -71,11 +72,12 @@ class PlayerChoices:
 
         options = [(label(given), given) for given in set_assignments(pairs, sets)]
         shown = " ".join(map(str, sorted(faces, reverse=True)))
-        return enc.choose(f, f"{f.name} rolled {shown}: which set for which action?",
-                          options, 0)
+        chosen: list[tuple[Intent, Set | None]] = enc.choose(
+            f, f"{f.name} rolled {shown}: which set for which action?", options, 0)
+        return chosen
 
-    def lose_die(self, enc: Encounter, target: OreFighter,
-                 faster: tuple[int, ...]) -> TimedAction | None:
+    def lose_die(self, enc: Encounter, target: OF,
+                 faster: tuple[int, ...]) -> TimedAction[RolledSet] | None:
         """Hit before acting: the die ``target`` loses (``rules.lose_die``; a player picks)."""
         if not target.sets:  # nothing rolled this round, or all of it done
             return None
@@ -87,7 +89,8 @@ class PlayerChoices:
         default = slower.index(pick_lost(slower))
         options = [(f"a die from its {intent_text(a.intent)} set ({a.payload})", a)
                    for a in slower]
-        victim = enc.choose(target, f"{target.name} is hit before acting: which set loses a "
-                            f"die?", options, default)
+        victim: TimedAction[RolledSet] = enc.choose(
+            target, f"{target.name} is hit before acting: which set loses a die?", options,
+            default)
         victim.payload.width -= 1
         return victim

@@ -8,19 +8,22 @@ native block overrides it key by key.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
-from sim.rulesets.ore.body import Body
+from sim.rulesets.ore.body import Body, Wounds
 from sim.rulesets.ore.catalog import ARMOR, WEAPONS
 from sim.scenario.errors import unknown
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
+    from sim.core.actions import Attack, TimedAction
     from sim.core.battlefield import Position
+    from sim.rulesets.ore.catalog import Weapon
+    from sim.rulesets.ore.rules import RolledSet, RollPlan
     from sim.scenario.specs import MemberSpec
 
 SKILLS = ("fight", "shoot", "dodge", "parry", "run", "vigor")  # vigor: the rest roll
@@ -106,13 +109,54 @@ class OreOptions(Strict):
     lethal_unarmed: bool = Field(default=False, description=LETHAL_UNARMED_DOC)
 
 
+class DifficultyOptions(Protocol):
+    """What the ORE family's shared code reads of its options (``OreOptions``, B-Grade's)."""
+
+    @property
+    def difficulty(self) -> int:
+        """The height (ORE) or pair height (B-Grade) an attack set must reach (0: none)."""
+
+
 # ---------------------------------------------------------------------------- state
-class OreFighter(Combatant):
-    """An ORE combatant: stats, skills, special dice, gear and wound boxes."""
+W = TypeVar("W", bound=Wounds)  # the wound boxes: ORE's ``Body``, B-Grade's ``Track``
+
+# The last single attack's roll plan and all it read (``KeptPlans.plan``): the intent, the
+# fighter's and its foe's places, the weapon, dazed, the plan; then the one before it (which
+# forgets its own older), or None.
+OlderPlan = tuple["Attack", "Position", "Position", "Weapon", bool, "RollPlan", None]
+LastPlan = tuple["Attack", "Position", "Position", "Weapon", bool, "RollPlan", OlderPlan | None]
+
+
+class OreFighter(Combatant, Generic[W]):
+    """An ORE combatant: stats, skills, special dice, gear and wound boxes.
+
+    Generic over its wound boxes (``W``): ORE's fighter holds a ``Body`` of hit locations,
+    B-Grade's a ``Track`` (``OreFighter[Track]``). Every field is set by ``make_fighter``.
+    """
 
     __slots__ = ("body", "coordination", "sense", "fight", "shoot", "dodge", "parry", "run",
                  "vigor", "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
                  "defenses", "sets", "last_plan")
+
+    body: int
+    coordination: int
+    sense: int
+    fight: int
+    shoot: int
+    dodge: int
+    parry: int
+    run: int
+    vigor: int  # the rest roll's skill
+    expert: frozenset[str]  # skills whose pool holds an expert die
+    master: frozenset[str]  # ... a master die
+    weapon: Weapon
+    armor: tuple[int, ...]  # AR by location (``catalog.ARMOR``)
+    shield: bool
+    wounds: W
+    loaded: bool  # a reload weapon holds its bolt
+    defenses: list[tuple[str, RolledSet]]  # this round's defense sets: (kind, set)
+    sets: list[TimedAction[RolledSet]]  # this round's actions still to lose a die from
+    last_plan: LastPlan | None
 
     def describe(self) -> str:
         """Stats, skills, weapon and armor for the log's roster."""
@@ -131,8 +175,11 @@ class OreFighter(Combatant):
         return self.wounds.dazed
 
 
-def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
-                 block: OreBlock | None) -> OreFighter:
+OF = TypeVar("OF", bound=OreFighter[Any])  # an ORE-family ruleset's own fighter class
+
+
+def make_fighter(cls: type[OF], member: MemberSpec, pos: Position,
+                 block: OreBlock | None) -> OF:
     """Convert the neutral description (RULES.md), then apply the native ``block``."""
     f = cls(member, pos)
     t, s = member.traits, member.skills
@@ -163,6 +210,6 @@ def make_fighter(cls: type[OreFighter], member: MemberSpec, pos: Position,
     f.sets = []
     f.last_plan = None  # the last two single attacks' plans, what they read (``OreRuleset.plan``)
     f.ranged = weapon.ranged
-    f.reach = weapon.ranges[2] if weapon.ranged else MELEE_REACH
+    f.reach = weapon.ranges[2] if weapon.ranges is not None else MELEE_REACH  # ranged
     f.speed = MOVE_METRES
     return f

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat
 from sim.rulesets.ore.body import Body
@@ -11,29 +11,33 @@ from sim.rulesets.ore.rules import penalty_text
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Battlefield
+    from sim.core.engine import Encounter
+    from sim.rulesets.ore.fighter import OreFighter
+    from sim.rulesets.ore.rules import RollPlan
+    from sim.rulesets.ore.sets import Set
 
 
-def intent_text(intent: Intent, field: Battlefield | None = None) -> str:
+def intent_text(intent: Intent | None, field: Battlefield | None = None) -> str:
     """How the log names a declared intent; with ``field``, where a move to a place goes.
 
     Without one (a player's menu labels, which recorded answers are matched by) a move to
     a place reads "move to a new place".
     """
-    kind = type(intent)
-    if kind is Attack:
+    if type(intent) is Attack:
         return f"attack on {intent.target.name}" + (
             f" (called shot: {intent.called})" if intent.called else "")
-    if kind is Move:
+    if type(intent) is Move:
         return f"move toward {intent.target.name}"
-    if kind is Retreat:
+    if type(intent) is Retreat:
         return "retreat off the field" if intent.leave else \
             f"move to {field.describe(intent.dest) if field else 'a new place'}"
-    if kind is Defend:
+    if type(intent) is Defend:
         return intent.kind
-    return kind.__name__.lower()
+    return type(intent).__name__.lower()
 
 
-def given_text(s, intent: Intent, owner: str = "", field: Battlefield | None = None) -> str:
+def given_text(s: Set | None, intent: Intent, owner: str = "",
+               field: Battlefield | None = None) -> str:
     """One set given to one intent, for the log: ``2x4 -> attack on X``.
 
     With no set the action fails, and the log says so at once: ``no set -> attack on X
@@ -44,7 +48,9 @@ def given_text(s, intent: Intent, owner: str = "", field: Battlefield | None = N
         f"no set -> {owner}{intent_text(intent, field)} (fails)"
 
 
-def log_roll(enc, f, intents, p, faces, sets, pairs, terms) -> None:
+def log_roll(enc: Encounter, f: OreFighter[Any], intents: list[Intent], p: RollPlan,
+             faces: list[int], sets: list[Set], pairs: list[tuple[Intent, Set | None]],
+             terms: list[tuple[str, int]]) -> None:
     """The declaration and the roll of one fighter's round, with each penalty's cause."""
     base, dice, skill = p.base, p.dice, p.skill
     what = " and ".join(intent_text(i, enc.field) for i in intents)

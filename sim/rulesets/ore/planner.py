@@ -8,9 +8,10 @@ and across encounters (``_PLANS``, by all it reads). B-Grade plans through it to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 from sim.core.actions import Attack, Intent
+from sim.rulesets.ore.fighter import OF
 from sim.rulesets.ore.rules import (
     CALLED_SHOT_PENALTY,
     RollPlan,
@@ -20,14 +21,16 @@ from sim.rulesets.ore.rules import (
 )
 
 if TYPE_CHECKING:
+    from sim.core.battlefield import Battlefield
     from sim.core.engine import Encounter
-    from sim.rulesets.ore.fighter import OreFighter
+    from sim.rulesets.ore.catalog import Weapon
+    from sim.scenario.specs import MemberSpec
 
 # The numbers of roll plans of one or two attacks on one foe, kept across encounters
 # (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. About a
 # hundred in a batch of one scenario under one ruleset; starts over at PLANS_KEPT, which
 # also bounds the maps and members the entries hold.
-_PLANS: dict[tuple, tuple] = {}
+_PLANS: dict[tuple[Any, ...], tuple[Battlefield, MemberSpec, Weapon, tuple[Any, ...]]] = {}
 PLANS_KEPT = 4096
 _record = tuple.__new__
 
@@ -52,13 +55,13 @@ def _attacks_on_one(intents: list[Intent]) -> tuple[str | None, ...] | None:
     return None
 
 
-class KeptPlans:
+class KeptPlans(Generic[OF]):
     """The planning of ``OreRuleset``: ``plan`` and the situation it reads now."""
 
     cap: ClassVar[int | None]  # dice rolled at most (the ruleset's)
     per_extra_action: ClassVar[int]  # dice off per action beyond the first
 
-    def plan(self, enc: Encounter | None, f: OreFighter, intents: list[Intent]) -> RollPlan:
+    def plan(self, enc: Encounter | None, f: OF, intents: list[Intent]) -> RollPlan:
         """The roll ``f`` makes for ``intents`` (``rules.plan_roll``); the advisor asks too.
 
         With ``enc``, the situation now (range, cover, visibility, called shots); without,
@@ -78,12 +81,13 @@ class KeptPlans:
             first = intents[0]
             last = f.last_plan
             if last is not None:
-                if (last[0] is first and last[1] is pos and last[2] is first.target.pos
+                # ``last[0]`` (an attack) is ``first``: its target's place is the one asked
+                if (last[0] is first and last[1] is pos and last[2] is last[0].target.pos
                         and last[3] is f.weapon and last[4] is f.wounds.dazed):
                     return last[5]
                 older = last[6]
                 if (older is not None and older[0] is first and older[1] is pos
-                        and older[2] is first.target.pos and older[3] is f.weapon
+                        and older[2] is older[0].target.pos and older[3] is f.weapon
                         and older[4] is f.wounds.dazed):
                     return older[5]
         calls = _attacks_on_one(intents)
@@ -98,7 +102,8 @@ class KeptPlans:
         # locations. Keyed by the identity of the map, member and weapon, each held in the
         # entry (so that no other object takes its id while the entry lives); the plan is
         # made anew around them with these intents.
-        target = intents[0].target
+        attack = cast(Attack, intents[0])  # ``_attacks_on_one`` found one or two attacks
+        target = attack.target
         field, spec, weapon = enc.field, f.spec, f.weapon
         key = (type(self), id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
                calls, action_pool(f, intents[0]))
@@ -113,11 +118,11 @@ class KeptPlans:
             _PLANS[key] = (field, spec, weapon, p[1:])
         if len(intents) == 1:
             last = f.last_plan  # the newest becomes the older (which forgets its own older)
-            f.last_plan = (intents[0], pos, target.pos, f.weapon, f.wounds.dazed, p,
+            f.last_plan = (attack, pos, target.pos, f.weapon, f.wounds.dazed, p,
                            None if last is None else (*last[:6], None))
         return p
 
-    def _plan_now(self, enc: Encounter, f: OreFighter, intents: list[Intent]) -> RollPlan:
+    def _plan_now(self, enc: Encounter, f: OF, intents: list[Intent]) -> RollPlan:
         """``plan_roll`` in the situation now (``plan``, when no kept plan answers)."""
         field, pos = enc.field, f.pos
 

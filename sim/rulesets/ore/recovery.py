@@ -20,15 +20,15 @@ Rulings (documented in ``docs/rules/ore.md`` and ``docs/campaigns.md``):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Generic
 
 from sim.rulesets.dice import roll_pool
+from sim.rulesets.ore.fighter import OF
 from sim.rulesets.ore.sets import find_sets
 
 if TYPE_CHECKING:
     import random
 
-    from sim.rulesets.ore.fighter import OreFighter
 
 
 def rest_roll(rng: random.Random, dice: int, cap: int | None) -> tuple[list[int], int]:
@@ -38,17 +38,17 @@ def rest_roll(rng: random.Random, dice: int, cap: int | None) -> tuple[list[int]
     return faces, sets[0].width if sets else 0
 
 
-class BetweenFights:
+class BetweenFights(Generic[OF]):
     """``carry``, ``recover`` and ``fit`` of the ORE family (mixed into ``OreRuleset``)."""
 
     cap: ClassVar[int | None]
 
-    def carry(self, old: OreFighter, new: OreFighter) -> None:
+    def carry(self, old: OF, new: OF) -> None:
         """The wound boxes and a fired reload weapon carry into the next fight."""
         new.wounds = old.wounds.copy()
         new.loaded = old.loaded
 
-    def recover(self, f: OreFighter, rest: str, rng: random.Random) -> list[str]:
+    def recover(self, f: OF, rest: str, rng: random.Random) -> list[str]:
         """Reload, the rest roll (short and long), one point of Killing healed (long)."""
         if rest == "none":
             return []
@@ -69,6 +69,6 @@ class BetweenFights:
                 said.append(f"a day's rest heals {healed_killing}")
         return said
 
-    def fit(self, f: OreFighter) -> bool:
+    def fit(self, f: OF) -> bool:
         """Alive and awake by its wounds (ORE: head not full; B-Grade: Shock track not full)."""
         return not f.wounds.dead and not f.wounds.unconscious

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import permutations
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sim.core.actions import Attack, Defend, Intent, Move, Retreat, TimedAction
 from sim.rulesets.dice import roll_pool
@@ -54,7 +54,7 @@ class RolledSet:
 
 
 # ---------------------------------------------------------------------------- pure rules
-def action_pool(f: OreFighter, intent: Intent) -> tuple[int, str]:
+def action_pool(f: OreFighter[Any], intent: Intent) -> tuple[int, str]:
     """``(dice, skill)`` of the pool for one action, before penalties and the cap."""
     if type(intent) is Attack:
         if f.weapon.ranged:
@@ -67,7 +67,7 @@ def action_pool(f: OreFighter, intent: Intent) -> tuple[int, str]:
     return f.body + f.run, "run"
 
 
-def smallest_pool(f: OreFighter, intents: list[Intent]) -> tuple[int, str]:
+def smallest_pool(f: OreFighter[Any], intents: Sequence[Intent]) -> tuple[int, str]:
     """The smallest of the actions' pools; on a tie, the one whose skill has a special die."""
     special = f.expert | f.master
     return min((action_pool(f, i) for i in intents), key=lambda p: (p[0], p[1] not in special))
@@ -76,16 +76,18 @@ def smallest_pool(f: OreFighter, intents: list[Intent]) -> tuple[int, str]:
 CALLED_SHOT_PENALTY = 1  # a called shot sets one die: one die fewer to roll
 
 
-def shot_situation(field: Battlefield, f: OreFighter, pos: Position,
+def shot_situation(field: Battlefield, f: OreFighter[Any], pos: Position,
                    target: Position) -> tuple[int, Cover, Visibility]:
     """A shot's range band (0 close, 1 medium, 2 long), the target's cover and visibility."""
     d = field.distance(pos, target)
-    close, medium, _ = f.weapon.ranges
+    ranges = f.weapon.ranges
+    assert ranges is not None, "a shot needs a ranged weapon"
+    close, medium, _ = ranges
     band = 0 if d <= close else 1 if d <= medium else 2
     return band, field.cover(target), field.visibility(target)
 
 
-def situation_terms(field: Battlefield, f: OreFighter, pos: Position,
+def situation_terms(field: Battlefield, f: OreFighter[Any], pos: Position,
                     intent: Intent) -> tuple[tuple[str, int], ...]:
     """Dice off one action's pool for its situation, by cause: ``(("long range", 2), ...)``.
 
@@ -107,7 +109,7 @@ def situation_terms(field: Battlefield, f: OreFighter, pos: Position,
     return tuple(terms)
 
 
-def situational_penalty(field: Battlefield, f: OreFighter, pos: Position,
+def situational_penalty(field: Battlefield, f: OreFighter[Any], pos: Position,
                         intent: Intent) -> int:
     """Dice off one action's pool for its situation: what ``situation_terms`` lists, summed.
 
@@ -146,7 +148,8 @@ class RollPlan(NamedTuple):
     called: int | None
 
 
-def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Intent], int], *,
+def plan_roll(f: OreFighter[Any], intents: Sequence[Intent],
+              situation: Callable[[Intent], int], *,
               cap: int | None = MAX_POOL, per_extra_action: int = 1) -> RollPlan:
     """The one home of "one roll for several actions" (RULES.md ``ore``, multiple actions).
 
@@ -156,6 +159,7 @@ def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Int
     ``per_extra_action`` dice per action beyond the first (ORE 1, B-Grade 0), and one die
     when dazed; then ``cap`` applies (None: B-Grade, no cap).
     """
+    rolled: tuple[Intent, ...]
     if len(intents) == 1:  # the common case, kept lean
         intent = intents[0]
         kind = type(intent)
@@ -177,7 +181,7 @@ def plan_roll(f: OreFighter, intents: Sequence[Intent], situation: Callable[[Int
     return _record(RollPlan, (rolled, base, skill, penalty, capped(base, penalty, cap), called))
 
 
-def penalty_terms(f: OreFighter, rolled: Sequence[Intent],
+def penalty_terms(f: OreFighter[Any], rolled: Sequence[Intent],
                   situation: Callable[[Intent], tuple[tuple[str, int], ...]], *,
                   per_extra_action: int = 1) -> list[tuple[str, int]]:
     """Where a roll's penalty (``plan_roll``'s) comes from, cause by cause, for the log.
@@ -200,13 +204,13 @@ def penalty_text(terms: list[tuple[str, int]]) -> str:
     return ", ".join(f"-{dice}d {label}" for label, dice in terms)
 
 
-def arms_ok(f: OreFighter) -> bool:
+def arms_ok(f: OreFighter[Any]) -> bool:
     """Ruling: one usable arm to attack and parry; a two-handed weapon needs both."""
     arms = f.wounds.arms
     return arms == 2 or (arms == 1 and not f.weapon.two_handed)
 
 
-def parry_implement(f: OreFighter) -> bool:
+def parry_implement(f: OreFighter[Any]) -> bool:
     """Parry needs a melee weapon or a shield (a bow or bare hands will not do)."""
     return f.shield or not (f.weapon.unarmed or f.weapon.ranged)
 
@@ -382,7 +386,8 @@ def hit_costs_a_die(marked: int) -> bool:
     return marked > 0
 
 
-def lose_die(pending: list[TimedAction], faster: tuple[int, ...]) -> TimedAction | None:
+def lose_die(pending: list[TimedAction[RolledSet]],
+             faster: tuple[int, ...]) -> TimedAction[RolledSet] | None:
     """Hit before acting: take one die off one of the victim's sets slower than ``faster``.
 
     The AI gives up the least useful die: from its widest set when that set stays a set
@@ -396,13 +401,14 @@ def lose_die(pending: list[TimedAction], faster: tuple[int, ...]) -> TimedAction
     return victim
 
 
-def slower_sets(pending: list[TimedAction], faster: tuple[int, ...]) -> list[TimedAction]:
+def slower_sets(pending: list[TimedAction[RolledSet]],
+                faster: tuple[int, ...]) -> list[TimedAction[RolledSet]]:
     """The sets a hit of speed ``faster`` can cost a die: not yet acted, slower, still sets."""
     return [a for a in pending if not a.done and a.payload.key < faster
             and a.payload.width >= 2]
 
 
-def pick_lost(slower: list[TimedAction]) -> TimedAction:
+def pick_lost(slower: list[TimedAction[RolledSet]]) -> TimedAction[RolledSet]:
     """The AI's pick of the set that loses the die (see ``lose_die``)."""
     wide = [a for a in slower if a.payload.width >= 3]
     if wide:
@@ -431,6 +437,7 @@ def set_assignments(pairs: list[tuple[Intent, Set | None]], sets: list[Set]
     return out
 
 
-def _assignment_key(given: list[tuple[Intent, Set | None]]) -> frozenset:
+def _assignment_key(given: list[tuple[Intent, Set | None]]
+                    ) -> frozenset[tuple[tuple[Intent, Set | None], int]]:
     """What an assignment gives to whom, blind to the order of equal actions."""
     return frozenset(Counter(given).items())

@@ -17,7 +17,7 @@ Rulings not in the seed are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sim.ai import tactics
@@ -30,7 +30,15 @@ from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.advisor import OreAdvisor, hit_value
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.choices import PlayerChoices
-from sim.rulesets.ore.fighter import SKILLS, OreBlock, OreFighter, OreOptions, make_fighter
+from sim.rulesets.ore.fighter import (
+    OF,
+    SKILLS,
+    DifficultyOptions,
+    OreBlock,
+    OreFighter,
+    OreOptions,
+    make_fighter,
+)
 from sim.rulesets.ore.log import intent_text, log_roll, spilled_text
 from sim.rulesets.ore.planner import KeptPlans
 from sim.rulesets.ore.recovery import BetweenFights
@@ -49,9 +57,12 @@ from sim.rulesets.ore.rules import (
 from sim.rulesets.ore.sets import Set, find_sets
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from sim.core.battlefield import Position
-    from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.rulesets.ore.body import Body
+    from sim.rulesets.ore.rules import RollPlan
     from sim.scenario.specs import MemberSpec
 
 # Intents that never roll when declared alone: they come after every set (width 1).
@@ -60,18 +71,22 @@ UNROLLED_SET = Set(1, 0)
 
 
 @register
-class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
-    """One Roll Engine as written for Reign."""
+class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF]):
+    """One Roll Engine as written for Reign.
+
+    Generic over its fighter class (``OF``): ORE's own is ``OreFighter``, B-Grade's ruleset
+    is ``OreRuleset[BGradeFighter]``.
+    """
 
     name = "ore"
     summary = "One Roll Engine (Reign): d10 pools of sets, width for speed, height for location"
     seconds_per_round = 3.0
     native_key = "ore"
-    NativeBlock = OreBlock
-    Options = OreOptions
+    NativeBlock: ClassVar[type[BaseModel] | None] = OreBlock
+    Options: ClassVar[type[BaseModel]] = OreOptions
     Advisor = OreAdvisor
     supports = frozenset({Attack, Move, Retreat, Defend, Reload})
-    fighter_class: ClassVar[type[OreFighter]] = OreFighter
+    fighter_class: ClassVar[type[OreFighter[Any]]] = OreFighter  # ``OF`` itself
     cap: ClassVar[int | None] = 10  # dice rolled at most (B-Grade: None)
     per_extra_action: ClassVar[int] = 1  # dice off per action beyond the first (B-Grade: 0)
     legend = ("Reading the log: a roll of 6d is six d10s; a set 2x8 is two dice showing 8 "
@@ -81,7 +96,12 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
               "right leg, left arm, right arm, torso, head. A weapon's damage counts from the "
               "set's width: W+1 K is width + 1 Killing. -1d: a die taken off, and why.")
 
-    def __init__(self, options: OreOptions | None = None):
+    # ORE's or B-Grade's model (``OreOptions``, ``BGradeOptions``): the shared code reads its
+    # difficulty alone, which the base's plain BaseModel does not promise
+    options: DifficultyOptions  # type: ignore[assignment]
+    advisor: OreAdvisor[OF]
+
+    def __init__(self, options: BaseModel | None = None):
         super().__init__(options)
         # no difficulty and ORE's own dice: a lone plain roll takes the one-step path
         # (``_plan_fighter``); a subclass with other dice or another test keeps the long one
@@ -94,18 +114,19 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
                              and type(self)._miss_reason is OreRuleset._miss_reason)
 
     # ------------------------------------------------------------ building
-    def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OreFighter:
+    def build(self, member: MemberSpec, pos: Position, rng: random.Random | None) -> OF:
         """Convert the neutral description (RULES.md), then apply the native block."""
-        return make_fighter(self.fighter_class, member, pos, member.native_block(self.native_key))
+        f = make_fighter(self.fighter_class, member, pos, member.native_block(self.native_key))
+        return cast("OF", f)  # ``fighter_class`` is the ruleset's ``OF``
 
-    def native_block_of(self, f: OreFighter) -> dict[str, Any]:
+    def native_block_of(self, f: OF) -> dict[str, Any]:
         """Stats, skills and special dice of a built fighter, as an ``ore:`` block."""
         return {"stats": {k: getattr(f, k) for k in ("body", "coordination", "sense")},
                 "skills": {k: getattr(f, k) for k in SKILLS},
                 **({"expert": sorted(f.expert)} if f.expert else {}),
                 **({"master": sorted(f.master)} if f.master else {})}
 
-    def declaration_order(self, enc: Encounter, fighters: list[Combatant]) -> list[Combatant]:
+    def declaration_order(self, enc: Encounter, fighters: list[OF]) -> list[OF]:
         """Lowest Sense declares first, so the sharper see the others' intents.
 
         Equal Sense: the order is drawn by the encounter's generator, not the file's.
@@ -115,7 +136,8 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         return [fighters[i] for _, _, i in keyed]
 
     # ------------------------------------------------------------ planning
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[RolledSet]]:
+    def plan_round(self, enc: Encounter,
+                   declared: list[tuple[OF, list[Intent]]]) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
         actions: list[TimedAction[RolledSet]] = []
         # no log, no player and ORE's plain test: lone plain rolls take the one-step path
@@ -130,7 +152,7 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         self._schedule(actions)
         return actions
 
-    def _schedule(self, actions: list[TimedAction]) -> None:
+    def _schedule(self, actions: list[TimedAction[RolledSet]]) -> None:
         """Offsets from the sets' speed (``speed``, kept as ``RolledSet.key``).
 
         Fastest first; equal speeds together.
@@ -141,8 +163,8 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         for a in actions:
             a.offset = rank[a.payload.key]
 
-    def _plan_fighter(self, enc: Encounter, f: OreFighter, intents: list[Intent],
-                      actions: list[TimedAction], plain: bool = False) -> None:
+    def _plan_fighter(self, enc: Encounter, f: OF, intents: list[Intent],
+                      actions: list[TimedAction[RolledSet]], plain: bool = False) -> None:
         """Roll ``f``'s pool for ``intents`` and commit its sets as timed actions.
 
         ``plain``: no log, no player, no difficulty (``plan_round``), so that a lone roll
@@ -175,25 +197,25 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
             self._log_roll(enc, f, intents, p, faces, sets, pairs)
         self._commit(enc, f, pairs, actions)
 
-    def set_worth(self, f: OreFighter) -> Callable[[Intent, Set], float] | None:
+    def set_worth(self, f: OF) -> Callable[[Intent, Set], float] | None:
         """What a set is worth to ``f``'s attack (``rules.best_set``): the advisor's table.
 
         The share of a take-out the hit deals on the attack's target (``hit_value``: by
         location, after armor), so a 2x10 at the head beats a 3x4 at the arm.
         """
         def worth(intent: Intent, s: Set) -> float:
-            target = cast("OreFighter", cast(Attack, intent).target)
+            target = cast("OreFighter[Body]", cast(Attack, intent).target)
             return hit_value(f, target, s.width, s.height)
 
         return worth
 
-    def set_succeeds(self):
+    def set_succeeds(self) -> Callable[[Set], bool] | None:
         """The test a set must pass against the difficulty (None: no difficulty)."""
         difficulty = self.options.difficulty
         return (lambda s: s.height >= difficulty) if difficulty else None
 
-    def _commit(self, enc: Encounter, f: OreFighter, pairs: list[tuple[Intent, Set | None]],
-                actions: list[TimedAction]) -> None:
+    def _commit(self, enc: Encounter, f: OF, pairs: list[tuple[Intent, Set | None]],
+                actions: list[TimedAction[RolledSet]]) -> None:
         """Turn each ``(intent, set)`` into a timed action; an attack without a set misses.
 
         A shot with a reload weapon spends the bolt whether it hits or not: no set, no hit,
@@ -212,8 +234,8 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
 
     in_time = staticmethod(in_time)  # when a defense set gobbles in time (B-Grade: by area)
 
-    def _commit_one(self, enc: Encounter, f: OreFighter, intent: Intent, s: Set | None,
-                    actions: list[TimedAction]) -> None:
+    def _commit_one(self, enc: Encounter, f: OF, intent: Intent, s: Set | None,
+                    actions: list[TimedAction[RolledSet]]) -> None:
         """One ``(intent, set)`` of ``_commit``."""
         if s is None:
             # resolved now: no set, no hit; on a foe already out (it gave up as the round
@@ -231,12 +253,12 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
         if type(intent) is Defend:
             f.defenses.append((intent.kind, action.payload))
 
-    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
+    def aftermath(self, enc: Encounter, tended: frozenset[OF]) -> None:
         """Nobody dies after an ORE fight; half the Shock (rounded down) goes away (Reign).
 
         Tending changes nothing: ORE has no bleeding and no first aid to roll.
         """
-        for f in enc.combatants:
+        for f in cast("list[OF]", enc.combatants):  # the encounter's, built by ``build``
             if f.status is not Status.DEAD:
                 f.wounds.heal_after_fight()
         if enc.log is not None:
@@ -246,39 +268,44 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
     def resolve(self, enc: Encounter, action: TimedAction[RolledSet]) -> None:
         """Carry out one set's action: attack, move, retreat, reload or stand ready."""
         action.done = True
-        kind = type(action.intent)
-        f = action.actor
-        if kind is Attack:
-            self._attack(enc, action)
-        elif kind in (Move, Retreat) and action.payload.height and action.payload.width < 2:
-            # a move rolled with other actions needs its Run set: broken, it does not happen
-            if enc.log is not None:
-                enc.emit("move", who=f.name, text=f"{f.name}'s move fails: its set was broken.")
-        elif kind is Move:
-            self.walk_toward(enc, f, action.intent, self._metres(f))
-        elif kind is Retreat:
-            self.move_to(enc, f, action.intent, self._metres(f))
-        elif kind is Reload:
-            f.loaded = True
-            if enc.log is not None:
-                enc.emit("reload", who=f.name, text=f"{f.name} reloads the {f.weapon.name}.")
-        elif kind is Defend and enc.log is not None:
-            d = action.payload
-            text = (f"{f.name} stands ready to {action.intent.kind} with {d} "
-                    f"({d.width} gobble dice of height {d.height})." if d.width >= 2 else
-                    f"{f.name}'s {action.intent.kind} set was broken.")
-            enc.emit("defend", who=f.name, text=text)
+        intent = action.intent
+        f = cast("OF", action.actor)  # built by ``build``
+        match intent:
+            case Attack():
+                self._attack(enc, action, f, intent)
+            case Move() | Retreat() if action.payload.height and action.payload.width < 2:
+                # a move rolled with other actions needs its Run set: broken, it does not
+                # happen
+                if enc.log is not None:
+                    enc.emit("move", who=f.name,
+                             text=f"{f.name}'s move fails: its set was broken.")
+            case Move():
+                self.walk_toward(enc, f, intent, self._metres(f))
+            case Retreat():
+                self.move_to(enc, f, intent, self._metres(f))
+            case Reload():
+                f.loaded = True
+                if enc.log is not None:
+                    enc.emit("reload", who=f.name,
+                             text=f"{f.name} reloads the {f.weapon.name}.")
+            case Defend() if enc.log is not None:
+                d = action.payload
+                text = (f"{f.name} stands ready to {intent.kind} with {d} "
+                        f"({d.width} gobble dice of height {d.height})." if d.width >= 2 else
+                        f"{f.name}'s {intent.kind} set was broken.")
+                enc.emit("defend", who=f.name, text=text)
 
     @staticmethod
-    def _metres(f: OreFighter) -> float:
+    def _metres(f: OreFighter[Any]) -> float:
         """Ruling: one useless leg halves movement; with none usable the fighter cannot move."""
         legs = f.wounds.usable_legs()
         return f.speed if legs == 2 else f.speed / 2 if legs == 1 else 0.0
 
-    def _attack(self, enc: Encounter, action: TimedAction) -> None:
-        f: OreFighter = action.actor
-        target: OreFighter = action.intent.target
-        s: RolledSet = action.payload
+    def _attack(self, enc: Encounter, action: TimedAction[RolledSet], f: OF,
+                intent: Attack) -> None:
+        """Resolve ``f``'s attack ``intent`` with its set: a miss, and why, or a hit."""
+        target = cast("OF", intent.target)  # a fighter of this ruleset
+        s = action.payload
         log = enc.log
         if not target.in_fight:
             if log is not None:
@@ -327,17 +354,18 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
             return f"height {s.height} is below the difficulty {difficulty}"
         return ""
 
-    def _damage(self, enc: Encounter, f: OreFighter, target: OreFighter, width: int,
+    def _damage(self, enc: Encounter, f: OF, target: OF, width: int,
                 s: RolledSet, gobbled: int) -> int:
         """Mark a hit's Killing and Shock on ``target``; returns the boxes marked."""
+        body: Body = target.wounds  # ORE's own: hit locations (B-Grade has its ``_damage``)
         loc = LOCATION_BY_HEIGHT[s.height]
         killing, shock = f.weapon.damage.roll(width)
-        struck = target.wounds.landing(loc)  # a useless limb passes the hit to the torso
+        struck = body.landing(loc)  # a useless limb passes the hit to the torso
         ar = max(0, target.armor[struck] - f.weapon.ap)
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         # what a filling limb will pass on to the torso, for the log (before the hit marks it)
-        spilled = spilled_text(target.wounds, loc, killing, shock) if enc.log is not None else ""
-        landed = target.wounds.take(loc, killing, shock)
+        spilled = spilled_text(body, loc, killing, shock) if enc.log is not None else ""
+        landed = body.take(loc, killing, shock)
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``); nothing to
         # lose with no set pending
         lost = (self.lose_die(enc, target, s.key)
@@ -351,26 +379,28 @@ class OreRuleset(KeptPlans, BetweenFights, PlayerChoices, Ruleset):
                     f"{f' at width {width} after {gobbled} gobbled' if gobbled else ''}: "
                     + (f"{killing} Killing, {shock} Shock (AR {ar})" if killing or shock
                        else f"stopped by armor (AR {ar})")
-                    + f" -> {target.wounds.summary()}.")
+                    + f" -> {body.summary()}.")
             if lost is not None:
                 text += (f" {target.name} loses a die from the set of its "
                          f"{intent_text(lost.intent)} (now {lost.payload}).")
             enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
                      location=LOCATION_NAMES[landed], killing=killing, shock=shock, armor=ar,
                      text=text)
-        wounds = target.wounds
-        if wounds.dead:
+        if body.dead:
             enc.take_out(target, Status.DEAD, "head or torso full of Killing")
-        elif wounds.unconscious:
+        elif body.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "head full")
         return killing + shock
 
     # ------------------------------------------------------------ log text
-    def penalties(self, enc: Encounter, f: OreFighter, rolled) -> list[tuple[str, int]]:
+    def penalties(self, enc: Encounter, f: OF,
+                  rolled: Sequence[Intent]) -> list[tuple[str, int]]:
         """Where the penalty of ``f``'s roll comes from (``rules.penalty_terms``), for the log."""
         field, pos = enc.field, f.pos
         return penalty_terms(f, rolled, lambda i: situation_terms(field, f, pos, i),
                              per_extra_action=self.per_extra_action)
 
-    def _log_roll(self, enc, f, intents, p, faces, sets, pairs):
+    def _log_roll(self, enc: Encounter, f: OF, intents: list[Intent], p: RollPlan,
+                  faces: list[int], sets: list[Set],
+                  pairs: list[tuple[Intent, Set | None]]) -> None:
         log_roll(enc, f, intents, p, faces, sets, pairs, self.penalties(enc, f, p.rolled))
