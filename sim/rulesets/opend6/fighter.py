@@ -136,7 +136,7 @@ class OpenD6Options(Strict):
             like characters (same side and same description but the name and place), as
             seed 004 suggests "for simplicity"; its members act at one moment.
         lethal_unarmed: a fist or knuckles may kill like any weapon. Off by default:
-            RULES.md "Harm that is not meant to kill" (``OpenD6Combat._short_of_death``).
+            RULES.md "Harm that is not meant to kill" (``D6Ruleset.short_of_death``).
     """
 
     complication: bool = False
