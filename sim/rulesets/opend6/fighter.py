@@ -187,6 +187,9 @@ class D6Build:
     fate: int
     size: int
     blinded: bool
+    ranged: bool
+    reach: float
+    speed: float
 
 
 class D6Fighter(Combatant):
@@ -258,7 +261,7 @@ class D6Fighter(Combatant):
 
     def __init__(self, spec: MemberSpec, pos: Position, b: D6Build):
         """A fighter that has not fought yet, with the numbers its conversion ``b`` gave."""
-        super().__init__(spec, pos)
+        Combatant.__init__(self, spec, pos)
         self.attrs, self.skills = dict(b.attrs), dict(b.skills)
         self.weapon, self.armor, self.shield = b.weapon, b.armor, b.shield
         self.attack_code, self.dodge_code, self.parry_code = (
@@ -267,10 +270,7 @@ class D6Fighter(Combatant):
         self.damage_code, self.resist_code = b.damage_code, b.resist_code
         self.encumbrance = b.encumbrance
         self.cp, self.fate, self.size, self.blinded = b.cp, b.fate, b.size, b.blinded
-        weapon = b.weapon
-        self.ranged = weapon.ranged
-        self.reach = float(weapon.ranges[2]) if weapon.ranges else MELEE_REACH
-        self.speed = float(BASE_MOVE_M)
+        self.ranged, self.reach, self.speed = b.ranged, b.reach, b.speed
         # health (set by the ruleset's ``build``) and the per-fight turn state
         self.wounds, self.hp, self.hp_max = 0, 0, 0
         self.level = WoundStatus.HEALTHY
@@ -376,7 +376,10 @@ def convert(member: MemberSpec, *, encumbrance: bool) -> D6Build:
         cp=cp, fate=fate,
         # size scale: steps from human size, each +-1D on damage dealt to the smaller
         size=block.size if block is not None else 0,
-        blinded=block.blinded if block is not None else False)
+        blinded=block.blinded if block is not None else False,
+        ranged=weapon.ranged,
+        reach=float(weapon.ranges[2]) if weapon.ranges else MELEE_REACH,
+        speed=float(BASE_MOVE_M))
 
 
 def native_block(f: D6Fighter) -> dict[str, Any]:
