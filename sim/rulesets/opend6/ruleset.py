@@ -1,12 +1,12 @@
-"""OpenD6 (seed 004): rulesets ``opend6`` (wound levels) and ``opend6-hp`` (hit points).
+"""OpenD6 (seed 004): what ``opend6`` (wound levels, here) and ``opend6-hp`` (``hp``) share.
 
 Where each rule lives:
 - dice codes and the wild die: ``dice``; points, wounds, hit points, ranges, modifiers:
   ``rules``; weapons and armor: ``catalog``; the native block, options and the fighter's dice
   codes: ``fighter``; exact odds for the AI: ``odds``;
-- turn order (an Agility roll each, or a d6 per side, once per fight): ``OpenD6Ruleset.start``;
+- turn order (an Agility roll each, or a d6 per side, once per fight): ``D6Ruleset.start``;
 - a turn (all of a combatant's actions at its initiative, the multiple-action penalty,
-  the free move and extra moves): ``OpenD6Ruleset.resolve``;
+  the free move and extra moves): ``D6Ruleset.resolve``;
 - attacks (points, cover, visibility, pinned, aim, called shots, range bands, reloads),
   active defenses and damage: ``combat.OpenD6Combat``, which the ruleset holds; wounds or
   hit points: each variant's health hooks (``harm`` ...), here for ``opend6`` and in ``hp``;
@@ -53,6 +53,8 @@ from sim.rulesets.opend6.rules import (
 )
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from sim.core.actions import Intent
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
@@ -91,9 +93,9 @@ class D6Ruleset(Ruleset[D6Fighter]):
     _side_turn: tuple[int, str] | None = None
     _side_intents: dict[Combatant, list[Intent]] = {}  # noqa: RUF012 - replaced, never mutated
 
-    def __init__(self, options: OpenD6Options | None = None):
+    def __init__(self, options: BaseModel | None = None):
         super().__init__(options)
-        self.combat = OpenD6Combat(self)
+        self.combat = OpenD6Combat(self)  # after the options: it reads them
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> D6Fighter:
