@@ -93,7 +93,8 @@ def test_a_charge_shows_its_rolls_chance_of_two_sets(ruleset):
 def _opend6(ruleset: str):
     enc, a, b = _duel(ruleset, **SWORD)
     rules = enc.ruleset
-    damage = opend6_exact_roll(rules.damage_dice(a, b), a.damage_code.pips, complication=True)
+    damage = opend6_exact_roll(rules.combat.damage_dice(a, b), a.damage_code.pips,
+                               complication=True)
     resist = opend6_exact_roll(b.resist_code.dice, b.resist_code.pips, complication=True)
     hit = enc.advisor.attack_odds(enc, a, [b.plain_attack])
     return enc, a, b, damage, resist, hit

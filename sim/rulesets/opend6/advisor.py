@@ -20,6 +20,7 @@ from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import DEFENDS, Aim, Attack, Defend
 from sim.rulesets.opend6 import odds as opend6_odds
+from sim.rulesets.opend6.fighter import D6Fighter
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BASE_DIFFICULTY,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from sim.core.actions import Intent
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
-    from sim.rulesets.opend6.fighter import D6Fighter
+    from sim.rulesets.opend6.ruleset import D6Ruleset
 
 # Ruling (aggressive AI): at most this many extra attacks a round; more only pays against
 # very easy targets, and four attacks a round is already a flurry.
@@ -48,8 +49,10 @@ FATE_POINT_GAIN = 0.25
 RESIST_POINT_GAIN = 0.1
 
 
-class OpenD6Advisor(Advisor):
+class OpenD6Advisor(Advisor[D6Fighter]):
     """The AI's questions under OpenD6 (see :class:`sim.ai.advisor.Advisor`)."""
+
+    rules: D6Ruleset
 
     # the last distance ``can_attack`` measured, keyed by all it read: (map, from, to, metres)
     _measured: tuple[object, object, object, float] = (None, None, None, 0.0)
@@ -94,7 +97,7 @@ class OpenD6Advisor(Advisor):
         if not foes:
             return None
         foe = cast("D6Fighter", tactics.pick_target(enc, actor, foes, actor.doctrine.focus))
-        dice = self.rules.attack_dice(enc, actor, foe)
+        dice = self.rules.combat.attack_dice(enc, actor, foe)
         if dice - 1 < 1:
             return None
         against = self._against(enc, actor, foe)  # the same for both pools
@@ -113,7 +116,7 @@ class OpenD6Advisor(Advisor):
         ready, and the attack must roll 1D or more wherever the move leaves it
         (``least_attack_dice``).
         """
-        if self.needs_reload(actor) or self.rules.least_attack_dice(enc, actor) < 1:
+        if self.needs_reload(actor) or self.rules.combat.least_attack_dice(enc, actor) < 1:
             return False
         foe = tactics.nearest_enemy(enc, actor)
         return foe is not None and (
@@ -131,7 +134,7 @@ class OpenD6Advisor(Advisor):
         field, here, there, dist = self._measured  # one measure for reach and range
         if field is not enc.field or here is not actor.pos or there is not target.pos:
             dist = enc.field.distance(actor.pos, target.pos)
-        return dist <= actor.reach and self.rules.attack_dice(  # ``tactics.in_reach``
+        return dist <= actor.reach and self.rules.combat.attack_dice(  # ``tactics.in_reach``
             enc, actor, target, distance=dist) >= 1
 
     def hopeless(self, enc: Encounter, actor: D6Fighter,
@@ -142,7 +145,7 @@ class OpenD6Advisor(Advisor):
         at ``target`` yet, else steps closer (the default: range penalties shrink). A melee
         fighter holds its ground, defending when a defense beats the 10 (``defense_kind``).
         """
-        dice = self.rules.attack_dice(enc, actor, target)
+        dice = self.rules.combat.attack_dice(enc, actor, target)
         if actor.ranged:
             if actor.aim_at is not target and dice + AIM_DICE >= 1:
                 return ([Aim(target)],
@@ -162,7 +165,7 @@ class OpenD6Advisor(Advisor):
         """
         if actor.weapon.reload_actions:
             return 0
-        dice = self.rules.attack_dice(enc, actor, target)
+        dice = self.rules.combat.attack_dice(enc, actor, target)
         against = self._against(enc, actor, target)  # the same for every count of attacks
         best_k, best = 0, self._chance(actor, against, dice)
         for k in range(1, MAX_EXTRA_ATTACKS + 1):
@@ -180,10 +183,11 @@ class OpenD6Advisor(Advisor):
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return None
+        target = cast("D6Fighter", attack.target)  # every fighter of an OpenD6 fight is one
         penalty = multiple_action_penalty(turn_actions(intents))
-        dice = self.rules.attack_dice(enc, actor, attack.target, penalty=penalty,
-                                      called=bool(attack.called))
-        return self.hit_chance(enc, actor, attack.target, dice) if dice >= 1 else 0.0
+        dice = self.rules.combat.attack_dice(enc, actor, target, penalty=penalty,
+                                             called=bool(attack.called))
+        return self.hit_chance(enc, actor, target, dice) if dice >= 1 else 0.0
 
     def harm_odds(self, enc: Encounter, actor: D6Fighter,
                   intents: list[Intent]) -> tuple[tuple[str, float], ...]:
@@ -198,9 +202,9 @@ class OpenD6Advisor(Advisor):
         hit = self.attack_odds(enc, actor, intents)
         if attack is None or hit is None:
             return ()
-        rules, target = self.rules, attack.target
+        rules, target = self.rules, cast("D6Fighter", attack.target)
         res = target.resist_code
-        dist = opend6_odds.harm_distribution(rules.damage_dice(actor, target),
+        dist = opend6_odds.harm_distribution(rules.combat.damage_dice(actor, target),
                                              actor.damage_code.pips)
         harm = down = 0.0
         for damage, p in enumerate(dist):
@@ -228,10 +232,10 @@ class OpenD6Advisor(Advisor):
         (dice, pips, minus), what adds to its total)``.
         """
         rules = self.rules
-        defense, parry = rules.defense_against(enc, actor, target)
+        defense, parry = rules.combat.defense_against(enc, actor, target)
         if defense is None:
-            return None, rules.target_number(enc, actor, target, None, False)
-        return target.defense_roll, rules.target_number(enc, actor, target, 0, parry)
+            return None, rules.combat.target_number(enc, actor, target, None, False)
+        return target.defense_roll, rules.combat.target_number(enc, actor, target, 0, parry)
 
     def _chance(self, actor: D6Fighter, against: tuple[tuple[int, int, int] | None, int],
                 dice: int) -> float:
@@ -332,14 +336,14 @@ class OpenD6Advisor(Advisor):
 
     def _attack_worth(self, enc: Encounter, actor: D6Fighter, target: D6Fighter,
                       penalty: int) -> float:
-        dice = self.rules.attack_dice(enc, actor, target, penalty=penalty)
+        dice = self.rules.combat.attack_dice(enc, actor, target, penalty=penalty)
         if dice < 1:
             return 0.0
         return (self.hit_chance(enc, actor, target, dice)
                 * self.rules.expected_harm(actor, target))
 
     def defense_worth(self, enc: Encounter, actor: D6Fighter,
-                      threats: dict[Combatant, float], kind: str) -> float:
+                      threats: dict[D6Fighter, float], kind: str) -> float:
         """Expected harm a defense (``kind``) declared alone spares ``actor`` this round.
 
         For each threat, one plain attack on ``actor`` (``attack_dice``; none from a foe that
@@ -353,23 +357,23 @@ class OpenD6Advisor(Advisor):
         return self._defense_worth(enc, actor, threats, kind, 0)
 
     def _defense_worth(self, enc: Encounter, actor: D6Fighter,
-                       threats: dict[Combatant, float], kind: str, penalty: int) -> float:
+                       threats: dict[D6Fighter, float], kind: str, penalty: int) -> float:
         rules = self.rules
         complication = rules.options.complication
-        kind, code = rules.defense_code(actor, kind)
+        kind, code = rules.combat.defense_code(actor, kind)
         roll = (code.dice + penalty + rules.health_penalty(enc, actor), code.pips,
                 actor.encumbrance)
         parry = kind == "parry"
         spared = 0.0
         for e, n in threats.items():
-            dice = rules.attack_dice(enc, e, actor)
+            dice = rules.combat.attack_dice(enc, e, actor)
             if dice < 1 or self.needs_reload(e) or parry and e.weapon.ranged:
                 continue
             pips = e.attack_code.pips
             bare = opend6_odds.p_at_least(
-                dice, pips, rules.target_number(enc, e, actor, None, False), complication)
+                dice, pips, rules.combat.target_number(enc, e, actor, None, False), complication)
             guarded = opend6_odds.p_meets_roll(
-                dice, pips, roll, rules.target_number(enc, e, actor, 0, parry), complication)
+                dice, pips, roll, rules.combat.target_number(enc, e, actor, 0, parry), complication)
             spared += n * (bare - guarded) * rules.expected_harm(e, actor)
         return spared
 
@@ -414,9 +418,11 @@ class OpenD6Advisor(Advisor):
         the larger of ``attack_worth`` and ``defense_worth`` (against the attacks expected on
         ``actor``: ``tactics.attacks_expected``). The attack must keep 1D.
         """
-        if self.rules.attack_dice(enc, actor, target, penalty=-1) < 1:
+        if self.rules.combat.attack_dice(enc, actor, target, penalty=-1) < 1:
             return False
-        threats = tactics.attacks_expected(enc, actor, enc.enemies(actor))
+        # an OpenD6 fight's fighters are all D6
+        threats = cast("dict[D6Fighter, float]",
+                       tactics.attacks_expected(enc, actor, enc.enemies(actor)))
         both = (self._attack_worth(enc, actor, target, -1)
                 + self._defense_worth(enc, actor, threats, kind, -1))
         alone = max(self._attack_worth(enc, actor, target, 0),
@@ -439,12 +445,12 @@ class OpenD6Advisor(Advisor):
         Only when the shot rolls 1D or more wherever it lands (``least_attack_dice``).
         """
         return (actor.ranged and not self.needs_reload(actor)
-                and self.rules.least_attack_dice(enc, actor) >= 1)
+                and self.rules.combat.least_attack_dice(enc, actor) >= 1)
 
     def wait_intents(self, enc: Encounter, actor: D6Fighter,
-                     foes: list[Combatant]) -> tuple[list[Intent], str]:
+                     foes: list[D6Fighter]) -> tuple[list[Intent], str]:
         """Holding: defend when a shooter has it in range and a defense beats the 10."""
-        shooters = tactics.shooters_on(enc, actor, foes)
+        shooters = tactics.shooters_on(enc, actor, cast("list[Combatant]", foes))
         kind = self.defense_kind(enc, actor, ranged=True) if shooters else None
         if kind:
             return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"

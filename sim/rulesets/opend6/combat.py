@@ -1,17 +1,18 @@
 """OpenD6 attacks, active defenses and damage: the rolls of a turn made against a foe.
 
-:class:`OpenD6Combat` is a base class of
-:class:`~sim.rulesets.opend6.ruleset.OpenD6Ruleset`; it reads the ruleset's options, advisor,
-``health_penalty``, ``_harm`` and ``_retarget``. Its public methods
-(``attack_dice``, ``damage_dice``, ``defense_code``, ``defense_against``, ``target_number``)
-are the one home of those rules, for the ruleset and its advisor alike.
+:class:`OpenD6Combat` is held by the ruleset (its ``combat``,
+:class:`~sim.rulesets.opend6.ruleset.D6Ruleset`), whose turns call ``attack`` and ``defend``;
+it reads the ruleset's options, advisor, ``health_penalty``, ``harm``, ``short_of_death`` and
+``retarget``. Its other public methods (``attack_dice``, ``damage_dice``, ``defense_code``,
+``defense_against``, ``target_number``) are the one home of those rules, for the ruleset and
+its advisor alike.
 
 Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
@@ -35,19 +36,26 @@ from sim.rulesets.opend6.rules import (
 if TYPE_CHECKING:
     from sim.core.actions import Attack
     from sim.core.engine import Encounter
-    from sim.rulesets.opend6.advisor import OpenD6Advisor
     from sim.rulesets.opend6.fighter import D6Fighter
+    from sim.rulesets.opend6.ruleset import D6Ruleset
 
 DEAD = WoundStatus.DEAD
 _EPS = 1e-6  # a defense lapses just before the same moment of the next round
 
 
 class OpenD6Combat:
-    """Attacks, active defenses and damage of the OpenD6 rulesets."""
+    """Attacks, active defenses and damage of the OpenD6 rulesets.
 
-    seconds_per_round: float
-    options: Any
-    advisor: OpenD6Advisor
+    Args:
+        rules: the ruleset that holds it: its options, its advisor, and its health measure
+            (wounds or hit points).
+    """
+
+    __slots__ = ("rules", "options")
+
+    def __init__(self, rules: D6Ruleset) -> None:
+        self.rules = rules
+        self.options = rules.options  # set once as the ruleset is made, never replaced
 
     # ------------------------------------------------------------ defending
     @staticmethod
@@ -63,27 +71,27 @@ class OpenD6Combat:
                 else f.dodge_code)
         return kind, code
 
-    def _defend(self, enc: Encounter, f: D6Fighter, kind: str, penalty: int) -> None:
+    def defend(self, enc: Encounter, f: D6Fighter, kind: str, penalty: int) -> None:
         """Roll an active defense; it replaces the 10 until this fighter's next turn.
 
         Encumbrance (option) takes its +4 difficulty off every defense roll: dodge, parry
         and block are all Agility rolls.
         """
         kind, code = self.defense_code(f, kind)
-        dice = code.dice + penalty + self.health_penalty(enc, f)
-        rolled, r = self._roll(enc, dice, code.pips)
+        dice = code.dice + penalty + self.rules.health_penalty(enc, f)
+        rolled, r = self.roll(enc, dice, code.pips)
         total = rolled - f.encumbrance
         f.defense = total if total > 0 else 0
         f.defense_kind = kind
         f.defense_roll = (dice, code.pips, f.encumbrance)
-        f.defense_until = enc.env.now + self.seconds_per_round - _EPS
+        f.defense_until = enc.env.now + self.rules.seconds_per_round - _EPS
         if enc.log is not None:
             enc.emit("defend", who=f.name, defense=kind, total=f.defense,
                      text=f"{f.name} will {kind}: {r}"
                           f"{f' -{f.encumbrance} encumbrance' if rolled != total else ''}"
                           f" -> attacks on it must meet {f.defense} until its next turn.")
 
-    def _roll(self, enc: Encounter, dice: int, pips: int,
+    def roll(self, enc: Encounter, dice: int, pips: int,
               action: bool = True) -> tuple[int, RollResult | None]:
         """A roll's total, and the whole roll when the encounter keeps a log (else None).
 
@@ -147,7 +155,7 @@ class OpenD6Combat:
             distance: The distance between them, when the caller has measured it already.
         """
         # Counted as plain integers; the log's words are made only when ``notes`` asks.
-        dice = f.attack_code.dice + penalty + self.health_penalty(enc, f)
+        dice = f.attack_code.dice + penalty + self.rules.health_penalty(enc, f)
         weapon = f.weapon
         band = None
         if weapon.ranged:
@@ -175,21 +183,22 @@ class OpenD6Combat:
         ``attack_dice`` at the worst range band (long, for a ranged weapon): what the AI
         can count on before it knows where a move leaves it.
         """
-        worst = RangeBand.LONG.dice if f.weapon.ranged else 0
-        return (f.attack_code.dice + self.health_penalty(enc, f) + worst
+        worst = RangeBand.LONG.value if f.weapon.ranged else 0
+        return (f.attack_code.dice + self.rules.health_penalty(enc, f) + worst
                 + (BLINDED_DICE if f.blinded else 0))
 
-    def _attack(self, enc: Encounter, f: D6Fighter, intent: Attack, penalty: int) -> None:
+    def attack(self, enc: Encounter, f: D6Fighter, intent: Attack, penalty: int) -> None:
         """One attack: pool, modifiers, points, the roll against the target number."""
-        target: D6Fighter = intent.target
+        target = cast("D6Fighter", intent.target)  # every fighter of an OpenD6 fight is one
         log = enc.log
         if not target.in_fight:
-            target = self._retarget(enc, f, in_reach=True)
-            if target is None:
+            retarget = self.rules.retarget(enc, f, in_reach=True)
+            if retarget is None:
                 if log is not None:
                     enc.emit("fizzle", who=f.name,
                              text=f"{f.name}'s attack finds no foe in reach.")
                 return
+            target = retarget
         enc.record_attack(f)
         field, here, there = enc.field, f.pos, target.pos
         dist = field.known.get((here, there))  # measured once for reach and range
@@ -215,9 +224,10 @@ class OpenD6Combat:
             target.shot_at = True
         hit = attack_hits(total, tn)
         if log is not None:
+            assert r is not None  # a logged roll keeps its dice (``roll``)
             log_attack(enc, f, target, dice=dice, notes=notes or [], r=r, defense=defense,
                        parry=parry, tn=tn, hit=hit, penalty=penalty,
-                       health=self.health_penalty(enc, f),
+                       health=self.rules.health_penalty(enc, f),
                        why=tn_reasons(enc.field.cover(target.pos),
                                       enc.field.visibility(target.pos),
                                       pinned=pinned, parry=parry, extra=weapon.difficulty))
@@ -243,7 +253,7 @@ class OpenD6Combat:
             total, r = roll_total(enc.rng, rolled, f.attack_code.pips,
                                   self.options.complication), None
         else:
-            total, r = self._roll(enc, rolled, f.attack_code.pips)
+            total, r = self.roll(enc, rolled, f.attack_code.pips)
         if cp and notes is not None:
             notes.append("a character point +1D")
         # the extra dice are counted only for a fighter that could spend a fate point
@@ -261,7 +271,7 @@ class OpenD6Combat:
 
     def _character_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> bool:
         """Whether ``f`` spends a character point (+1D) before rolling (a player asks)."""
-        spend = self.advisor.character_point(f, target)
+        spend = self.rules.advisor.character_point(f, target)
         if not enc.asks(f):
             return spend
         return enc.choose(f, f"{f.name} attacks {target.name}: spend a character point "
@@ -270,10 +280,10 @@ class OpenD6Combat:
     def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
                     extra: int) -> bool:
         """Whether ``f`` spends a fate point on the ``total`` it has rolled (a player asks)."""
-        spend = self.advisor.fate_point(enc, f, target, total, extra)
+        spend = self.rules.advisor.fate_point(enc, f, target, total, extra)
         if not enc.asks(f):
             return spend
-        now, boosted = self.advisor.fate_odds(enc, f, target, total, extra)
+        now, boosted = self.rules.advisor.fate_odds(enc, f, target, total, extra)
         if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
             return spend
         return enc.choose(f, f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to "
@@ -312,9 +322,9 @@ class OpenD6Combat:
             damage = roll_total(rng, self.damage_dice(f, target), code.pips, True)
             dice = res_code.dice + self._resist_point(enc, f, target, damage)
             return damage, None, roll_total(rng, dice, res_code.pips, True), None
-        damage, dmg = self._roll(enc, self.damage_dice(f, target), code.pips, action=False)
+        damage, dmg = self.roll(enc, self.damage_dice(f, target), code.pips, action=False)
         dice = res_code.dice + self._resist_point(enc, f, target, damage)
-        resistance, res = self._roll(enc, dice, res_code.pips, action=False)
+        resistance, res = self.roll(enc, dice, res_code.pips, action=False)
         return damage, dmg, resistance, res
 
     def _resist_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter,
@@ -329,7 +339,7 @@ class OpenD6Combat:
         """
         if not (target.cp > 0 and target.policy.spends):
             return 0
-        spend = self.advisor.resist_point(f, target, damage)
+        spend = self.rules.advisor.resist_point(f, target, damage)
         if enc.asks(target):
             spend = enc.choose(target, f"{f.name}'s blow deals {damage} damage to "
                                f"{target.name}: spend a character point on the resistance "
@@ -351,10 +361,10 @@ class OpenD6Combat:
         code = f.damage_code
         res_code = target.resist_code  # wound penalties never apply to resistance
         damage, dmg, resistance, res = self.harm_rolls(enc, f, target)
-        dealt, words = self._harm(enc, target, damage, resistance)
+        dealt, words = self.rules.harm(enc, target, damage, resistance)
         beaten = target.level is DEAD and f.weapon.unarmed and not self.options.lethal_unarmed
-        if beaten:  # knocked out, not dead: its health stops one short (``_short_of_death``)
-            self._short_of_death(target)
+        if beaten:  # knocked out, not dead: its health stops one short (``short_of_death``)
+            self.rules.short_of_death(target)
         if enc.log is not None:
             enc.emit("damage", who=f.name, target=target.name, damage=damage,
                      resistance=resistance, state=target.state(),
@@ -366,14 +376,3 @@ class OpenD6Combat:
         elif target.level is DEAD:
             enc.take_out(target, Status.DEAD, target.state())
         return dealt
-
-    def _short_of_death(self, target: D6Fighter) -> None:  # pragma: no cover - overridden
-        """An unarmed blow reached the wounds (or HP) that kill: one step short instead.
-
-        RULES.md "Harm that is not meant to kill" (seed 004's "cannot take actions / Dead":
-        the first for a beating, the second for weapons; option ``lethal_unarmed`` turns it
-        off). Ruling: the fighter keeps the health one short of death (4 wounds, or 1 HP:
-        mortally wounded) and is out of the fight, unconscious; a campaign carries it on at
-        that level. Each variant sets its own measure.
-        """
-        raise NotImplementedError

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from math import floor
 from random import Random
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 # --- Dice codes ---------------------------------------------------------------------------------
 
@@ -195,7 +195,15 @@ class RollResult(NamedTuple):
         return text
 
 
-def roll_total(rng: Random, dice: int, pips: int, complication: bool = False) -> int:
+class Draws(Protocol):
+    """What a roll draws from: a ``random.Random``, or a tape that keeps the faces."""
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        ...
+
+
+def roll_total(rng: Draws, dice: int, pips: int, complication: bool = False) -> int:
     """The total of ``dice``D+``pips`` under the wild-die rules: the one home of the rule.
 
     One die is the wild die (a 1D roll is the wild die alone; a 0D roll is the pips alone).
@@ -247,7 +255,8 @@ class _Tape:
     __slots__ = ("rng", "faces")
 
     def __init__(self, rng: Random):
-        self.rng, self.faces = rng, []
+        self.rng = rng
+        self.faces: list[int] = []
 
     def random(self) -> float:
         x = self.rng.random()

@@ -8,6 +8,7 @@ needs (attack, defenses, damage, resistance) is summed once here, not in the enc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import AliasChoices, Field, create_model, field_validator
@@ -61,14 +62,20 @@ class _Codes(Strict):
 
 
 _optional_code: Any = (str | None, None)
-D6Attributes = create_model(
-    "D6Attributes", __base__=_Codes, __doc__="Attribute dice codes, e.g. ``agility: 3D+1``.",
-    **{name: _optional_code for name in ATTRIBUTES},
-)
-D6Skills = create_model(
-    "D6Skills", __base__=_Codes, __doc__="Skill dice codes by skill name, e.g. ``sword: 2D``.",
-    **{name: _optional_code for name in SKILLS},
-)
+if TYPE_CHECKING:  # made field by field below; to the type checker, a mapping of codes
+    D6Attributes = _Codes
+    D6Skills = _Codes
+else:
+    D6Attributes = create_model(
+        "D6Attributes", __base__=_Codes,
+        __doc__="Attribute dice codes, e.g. ``agility: 3D+1``.",
+        **{name: _optional_code for name in ATTRIBUTES},
+    )
+    D6Skills = create_model(
+        "D6Skills", __base__=_Codes,
+        __doc__="Skill dice codes by skill name, e.g. ``sword: 2D``.",
+        **{name: _optional_code for name in SKILLS},
+    )
 
 
 class OpenD6Block(Strict):
@@ -129,7 +136,7 @@ class OpenD6Options(Strict):
             like characters (same side and same description but the name and place), as
             seed 004 suggests "for simplicity"; its members act at one moment.
         lethal_unarmed: a fist or knuckles may kill like any weapon. Off by default:
-            RULES.md "Harm that is not meant to kill" (``OpenD6Combat._short_of_death``).
+            RULES.md "Harm that is not meant to kill" (``D6Ruleset.short_of_death``).
     """
 
     complication: bool = False
@@ -155,6 +162,36 @@ class HpOptions(OpenD6Options):
 
 
 # ---------------------------------------------------------------------------- the fighter
+@dataclass(frozen=True, slots=True)
+class D6Build:
+    """What the conversion makes of a member (``convert``): its dice codes, gear and points.
+
+    Read from the member and the encumbrance option alone, so it is made once per member
+    (``Templates``) and every encounter's fighter starts from it.
+    """
+
+    attrs: dict[str, DiceCode]
+    skills: dict[str, DiceCode]
+    weapon: Weapon
+    armor: Armor
+    shield: Armor | None
+    attack_code: DiceCode
+    dodge_code: DiceCode
+    parry_code: DiceCode
+    block_code: DiceCode
+    move_code: DiceCode
+    damage_code: DiceCode
+    resist_code: DiceCode
+    encumbrance: int
+    cp: int
+    fate: int
+    size: int
+    blinded: bool
+    ranged: bool
+    reach: float
+    speed: float
+
+
 class D6Fighter(Combatant):
     """An OpenD6 combatant: dice codes, gear, points, health and per-fight turn state.
 
@@ -188,6 +225,62 @@ class D6Fighter(Combatant):
         "init_text", "offset", "loaded", "defense", "defense_kind", "defense_until",
         "defense_roll", "aim_at", "shot_at", "blinded",
     )
+    # the slots' types (an annotation without a value leaves the slot alone)
+    attrs: dict[str, DiceCode]
+    skills: dict[str, DiceCode]
+    weapon: Weapon
+    armor: Armor
+    shield: Armor | None
+    attack_code: DiceCode
+    dodge_code: DiceCode
+    parry_code: DiceCode
+    block_code: DiceCode
+    move_code: DiceCode
+    damage_code: DiceCode
+    resist_code: DiceCode
+    encumbrance: int
+    cp: int
+    fate: int
+    wounds: int
+    hp: int
+    hp_max: int
+    level: WoundStatus
+    stun_round: int
+    size: int
+    initiative: int
+    init_text: str
+    offset: float
+    loaded: bool
+    defense: int
+    defense_kind: str
+    defense_until: float
+    defense_roll: tuple[int, int, int]
+    aim_at: Combatant | None
+    shot_at: bool
+    blinded: bool
+
+    def __init__(self, spec: MemberSpec, pos: Position, b: D6Build):
+        """A fighter that has not fought yet, with the numbers its conversion ``b`` gave."""
+        Combatant.__init__(self, spec, pos)
+        self.attrs, self.skills = dict(b.attrs), dict(b.skills)
+        self.weapon, self.armor, self.shield = b.weapon, b.armor, b.shield
+        self.attack_code, self.dodge_code, self.parry_code = (
+            b.attack_code, b.dodge_code, b.parry_code)
+        self.block_code, self.move_code = b.block_code, b.move_code
+        self.damage_code, self.resist_code = b.damage_code, b.resist_code
+        self.encumbrance = b.encumbrance
+        self.cp, self.fate, self.size, self.blinded = b.cp, b.fate, b.size, b.blinded
+        self.ranged, self.reach, self.speed = b.ranged, b.reach, b.speed
+        # health (set by the ruleset's ``build``) and the per-fight turn state
+        self.wounds, self.hp, self.hp_max = 0, 0, 0
+        self.level = WoundStatus.HEALTHY
+        self.stun_round = -1
+        self.initiative, self.init_text, self.offset = 0, "-", 0.0
+        self.loaded = True
+        self.defense, self.defense_kind, self.defense_until = 0, "", -1.0
+        self.defense_roll = (0, 0, 0)
+        self.aim_at = None
+        self.shot_at = False
 
     def describe(self) -> str:
         """Dice codes, gear, points, health and initiative, for the log's roster."""
@@ -214,36 +307,25 @@ def _native(member: MemberSpec) -> OpenD6Block | None:
     return member.native_block("opend6")
 
 
-_BUILT: Templates[D6Fighter] = Templates()
+_BUILT: Templates[D6Build] = Templates()
 
 
 def make_fighter(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6Fighter:
-    """A fresh fighter for ``member`` (see ``_build``), copied from one built before.
+    """A fresh fighter for ``member`` at ``pos``, from its conversion (``convert``).
 
     The conversion (dice codes parsed and summed) is done once per member and option
     (``Templates``).
     """
-    b = _BUILT.of(member, encumbrance, lambda: _build(member, pos, encumbrance=encumbrance))
-    f = D6Fighter(member, pos)
-    # everything ``_build`` sets from the member alone (its health and turn state: ``_fresh``)
-    f.attrs, f.skills = dict(b.attrs), dict(b.skills)
-    f.weapon, f.armor, f.shield = b.weapon, b.armor, b.shield
-    f.attack_code, f.dodge_code, f.parry_code = b.attack_code, b.dodge_code, b.parry_code
-    f.block_code, f.move_code = b.block_code, b.move_code
-    f.damage_code, f.resist_code, f.encumbrance = b.damage_code, b.resist_code, b.encumbrance
-    f.cp, f.fate, f.size, f.blinded = b.cp, b.fate, b.size, b.blinded
-    f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
-    _fresh(f)
-    return f
+    b = _BUILT.of(member, encumbrance, lambda: convert(member, encumbrance=encumbrance))
+    return D6Fighter(member, pos, b)
 
 
-def _build(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6Fighter:
-    """Build a fighter from its neutral description, overridden by its native block.
+def convert(member: MemberSpec, *, encumbrance: bool) -> D6Build:
+    """Convert a member: its neutral description, overridden by its native block.
 
     Ruling: the neutral ``parry`` skill becomes the ``shield`` skill (block); a parry rolls
     Agility + the weapon's skill as the seed says, so the neutral parry has no other use.
     """
-    f = D6Fighter(member, pos)
     t, s = member.traits, member.skills
     weapon: Weapon = WEAPONS_BY_NEUTRAL[member.weapon]
     armor: Armor = ARMOR_BY_NEUTRAL[member.armor]
@@ -263,59 +345,41 @@ def _build(member: MemberSpec, pos: Position, *, encumbrance: bool) -> D6Fighter
         armor = ARMORS[block.armor]
     if block is not None and block.shield is not None:
         shield = None if block.shield == "none" else SHIELDS[block.shield]
-    f.cp, f.fate = STARTING_CHARACTER_POINTS, STARTING_FATE_POINTS
+    cp, fate = STARTING_CHARACTER_POINTS, STARTING_FATE_POINTS
     if block is not None:
         attrs.update({k: parse_code(v) for k, v in block.attributes.model_dump().items()
                       if v is not None})
         skills.update({k: parse_code(v) for k, v in block.skills.model_dump().items()
                        if v is not None})
         if block.character_points is not None:
-            f.cp = block.character_points
+            cp = block.character_points
         if block.fate_points is not None:
-            f.fate = block.fate_points
-    f.attrs, f.skills = attrs, skills
-    f.weapon, f.armor, f.shield = weapon, armor, shield
-    _sum_codes(f, encumbrance)
-    # size scale: steps from human size, each +-1D on damage dealt to the smaller (native)
-    f.size = block.size if block is not None else 0
-    f.blinded = block.blinded if block is not None else False
-    f.ranged = weapon.ranged
-    f.reach = float(weapon.ranges[2]) if weapon.ranges else MELEE_REACH
-    f.speed = float(BASE_MOVE_M)
-    _fresh(f)
-    return f
-
-
-def _sum_codes(f: D6Fighter, encumbrance: bool) -> None:
-    """Every roll's dice code, summed once: attack, defenses, move, damage, resistance."""
+            fate = block.fate_points
+    # every roll's dice code, summed once: attack, defenses, move, damage, resistance
     none = DiceCode(0)
-    attrs, skills, weapon = f.attrs, f.skills, f.weapon
     agility = attrs["agility"]
     weapon_skill = skills.get(weapon.skill, none)
-    f.attack_code = attrs[weapon.attack_attribute] + weapon_skill
-    f.dodge_code = agility + skills.get("dodge", none)
-    f.parry_code = agility + weapon_skill
-    f.block_code = agility + skills.get("shield", none)
-    f.move_code = agility
-    f.damage_code = weapon.damage_code(attrs["strength"])
-    f.resist_code = attrs["endurance"] + f.armor.resistance
-    if f.shield is not None:
-        f.resist_code = f.resist_code + f.shield.resistance
-    worn = (f.armor,) if f.shield is None else (f.armor, f.shield)
-    f.encumbrance = encumbrance_difficulty(*worn) if encumbrance else 0
-
-
-def _fresh(f: D6Fighter) -> None:
-    """Health and the per-fight turn state of a fighter that has not fought yet."""
-    f.wounds, f.hp, f.hp_max = 0, 0, 0
-    f.level = WoundStatus.HEALTHY
-    f.stun_round = -1
-    f.initiative, f.init_text, f.offset = 0, "-", 0.0
-    f.loaded = True
-    f.defense, f.defense_kind, f.defense_until = 0, "", -1.0
-    f.defense_roll = (0, 0, 0)
-    f.aim_at = None
-    f.shot_at = False
+    resist_code = attrs["endurance"] + armor.resistance
+    if shield is not None:
+        resist_code = resist_code + shield.resistance
+    worn = (armor,) if shield is None else (armor, shield)
+    return D6Build(
+        attrs=attrs, skills=skills, weapon=weapon, armor=armor, shield=shield,
+        attack_code=attrs[weapon.attack_attribute] + weapon_skill,
+        dodge_code=agility + skills.get("dodge", none),
+        parry_code=agility + weapon_skill,
+        block_code=agility + skills.get("shield", none),
+        move_code=agility,
+        damage_code=weapon.damage_code(attrs["strength"]),
+        resist_code=resist_code,
+        encumbrance=encumbrance_difficulty(*worn) if encumbrance else 0,
+        cp=cp, fate=fate,
+        # size scale: steps from human size, each +-1D on damage dealt to the smaller
+        size=block.size if block is not None else 0,
+        blinded=block.blinded if block is not None else False,
+        ranged=weapon.ranged,
+        reach=float(weapon.ranges[2]) if weapon.ranges else MELEE_REACH,
+        speed=float(BASE_MOVE_M))
 
 
 def native_block(f: D6Fighter) -> dict[str, Any]:

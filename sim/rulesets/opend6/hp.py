@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from sim.registry import register
 from sim.rulesets.opend6 import odds
+from sim.rulesets.opend6.combat import OpenD6Combat
 from sim.rulesets.opend6.fighter import HpOptions
 from sim.rulesets.opend6.rules import (
     HP_PER_DAY,
@@ -18,7 +19,7 @@ from sim.rulesets.opend6.rules import (
     hp_status,
     starting_hp,
 )
-from sim.rulesets.opend6.ruleset import OpenD6Ruleset
+from sim.rulesets.opend6.ruleset import D6Ruleset
 
 if TYPE_CHECKING:
     import random
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 
 @register
-class OpenD6HpRuleset(OpenD6Ruleset):
+class OpenD6HpRuleset(D6Ruleset):
     """OpenD6 with hit points: 20 + an Endurance roll, damage - resistance is lost."""
 
     name = "opend6-hp"
@@ -40,6 +41,7 @@ class OpenD6HpRuleset(OpenD6Ruleset):
               "damage minus the resistance roll comes off the hit points (HP 12/27); fewer "
               "HP cost dice (-1D to -3D), 0 is dead. Each -1D says why.")
     Options = HpOptions
+    options: HpOptions
 
     @classmethod
     def options_for(cls, scenario):
@@ -54,14 +56,15 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         fields = set(cls.Options.model_fields) & set(type(shared).model_fields)
         return cls.Options(**{k: getattr(shared, k) for k in fields})
 
-    def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
+    def init_health(self, f: D6Fighter, rng: random.Random) -> None:
+        """Hit points: 20 + an Endurance roll (``rules.starting_hp``)."""
         f.hp = f.hp_max = starting_hp(rng, f.attrs["endurance"], self.options.hp_base)
 
     def level_of(self, f: D6Fighter) -> WoundStatus:
         """The wound level ``f``'s hit points give."""
         return hp_status(f.hp)
 
-    def _heal_day(self, f: D6Fighter) -> str | None:
+    def heal_day(self, f: D6Fighter) -> str | None:
         """A day of rest gives back 5 hit points, up to the starting HP (seed 004)."""
         gained = min(HP_PER_DAY, f.hp_max - f.hp)
         if gained <= 0:
@@ -70,18 +73,19 @@ class OpenD6HpRuleset(OpenD6Ruleset):
         f.level = self.level_of(f)
         return f"{gained} HP"
 
-    def _harm(self, enc: Encounter, target: D6Fighter, damage: int,
-              resistance: int) -> tuple[int, str]:
+    def harm(self, enc: Encounter, target: D6Fighter, damage: int,
+             resistance: int) -> tuple[int, str]:
+        """Damage minus resistance comes off the hit points; returns it and the log's words."""
         lost = hp_damage(damage, resistance)
         if lost:
             target.hp -= lost
-            self._set_level(enc, target, hp_status(target.hp))
+            self.set_level(enc, target, hp_status(target.hp))
         if enc.log is None:
             return lost, ""
         return lost, f"{lost} HP lost" if lost else "no damage"
 
-    def _short_of_death(self, target: D6Fighter) -> None:
-        """1 HP: mortally wounded (``OpenD6Combat._short_of_death``)."""
+    def short_of_death(self, target: D6Fighter) -> None:
+        """1 HP: mortally wounded (``D6Ruleset.short_of_death``)."""
         target.hp = 1
         target.level = self.level_of(target)
 
@@ -93,7 +97,7 @@ class OpenD6HpRuleset(OpenD6Ruleset):
     def expected_harm(self, actor: D6Fighter, target: D6Fighter) -> float:
         """Expected hit points one hit of ``actor`` takes off ``target`` (at most its HP)."""
         code, res = actor.damage_code, target.resist_code
-        return odds.expected_hp_loss((self.damage_dice(actor, target), code.pips),
+        return odds.expected_hp_loss((OpenD6Combat.damage_dice(actor, target), code.pips),
                                      (res.dice, res.pips), max(0, target.hp))
 
     def kill_threshold(self, target: D6Fighter, damage: int) -> int:

@@ -34,19 +34,19 @@ def intent_text(intent: Intent, field: Battlefield | None = None) -> str:
 
     Without ``field`` a move to a place reads "moves to a new place".
     """
-    kind = type(intent)
-    if kind is Attack:
-        return f"attacks {intent.target.name}" + (" (called shot)" if intent.called else "")
-    if kind is Move:
-        return f"moves toward {intent.target.name}"
-    if kind is Retreat:
-        return "falls back off the field" if intent.leave else \
-            f"moves to {field.describe(intent.dest) if field else 'a new place'}"
-    if kind is Defend:
-        return DEFENDS.get(intent.kind, intent.kind)
-    if kind is Aim:
-        return f"aims at {intent.target.name}"
-    return kind.__name__.lower() + "s"
+    match intent:
+        case Attack():
+            return f"attacks {intent.target.name}" + (" (called shot)" if intent.called else "")
+        case Move():
+            return f"moves toward {intent.target.name}"
+        case Retreat():
+            return "falls back off the field" if intent.leave else \
+                f"moves to {field.describe(intent.dest) if field else 'a new place'}"
+        case Defend():
+            return DEFENDS.get(intent.kind, intent.kind)
+        case Aim():
+            return f"aims at {intent.target.name}"
+    return type(intent).__name__.lower() + "s"
 
 
 def log_turn(enc: Encounter, f: D6Fighter, intents: list[Intent], count: int,

@@ -1,15 +1,16 @@
-"""OpenD6 (seed 004): rulesets ``opend6`` (wound levels) and ``opend6-hp`` (hit points).
+"""OpenD6 (seed 004): what ``opend6`` (wound levels, here) and ``opend6-hp`` (``hp``) share.
 
 Where each rule lives:
 - dice codes and the wild die: ``dice``; points, wounds, hit points, ranges, modifiers:
   ``rules``; weapons and armor: ``catalog``; the native block, options and the fighter's dice
   codes: ``fighter``; exact odds for the AI: ``odds``;
-- turn order (an Agility roll each, or a d6 per side, once per fight): ``OpenD6Ruleset.start``;
+- turn order (an Agility roll each, or a d6 per side, once per fight): ``D6Ruleset.start``;
 - a turn (all of a combatant's actions at its initiative, the multiple-action penalty,
-  the free move and extra moves): ``OpenD6Ruleset.resolve``;
+  the free move and extra moves): ``D6Ruleset.resolve``;
 - attacks (points, cover, visibility, pinned, aim, called shots, range bands, reloads),
-  active defenses and damage: ``combat.OpenD6Combat``; wounds or hit points: ``_harm`` (the
-  variant's hook);
+  active defenses and damage: ``combat.OpenD6Combat``, which the ruleset holds; wounds or
+  hit points: each variant's health hooks (``harm`` ...), here for ``opend6`` and in ``hp``;
+- between fights (what carries over, rest): ``recovery``;
 - the AI's questions (reach, extra attacks, when to spend character and fate points):
   ``advisor``; the solo log's text: ``log``.
 
@@ -19,29 +20,29 @@ Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction
-from sim.core.combatant import Combatant
 from sim.core.draws import shuffle
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
-from sim.rulesets.opend6 import odds
+from sim.rulesets.opend6 import odds, recovery
 from sim.rulesets.opend6.advisor import OpenD6Advisor
 from sim.rulesets.opend6.combat import OpenD6Combat
 from sim.rulesets.opend6.dice import counts_one, roll_total
 from sim.rulesets.opend6.fighter import (
     D6Fighter,
     OpenD6Block,
+    OpenD6Options,
     WoundOptions,
     make_fighter,
     native_block,
 )
 from sim.rulesets.opend6.log import log_turn
-from sim.rulesets.opend6.recovery import BetweenFights
 from sim.rulesets.opend6.rules import (
     WoundStatus,
     extra_move_difficulty,
@@ -52,8 +53,11 @@ from sim.rulesets.opend6.rules import (
 )
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from sim.core.actions import Intent
     from sim.core.battlefield import Position
+    from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
@@ -61,28 +65,27 @@ STUNNED = WoundStatus.STUNNED
 _PENALTIES = {level: level.penalty for level in WoundStatus}
 
 
-@register
-class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
-    """OpenD6 as in seed 004's notes, with wound levels (5 wounds kill)."""
+class D6Ruleset(Ruleset[D6Fighter]):
+    """What both OpenD6 rulesets share: turn order, turns, moves, rest; each health its own.
 
-    name = "opend6"
-    harm_words = "to wound"  # what a hit that harms does, on a player's menu
-    summary = "OpenD6: d6 pools with a wild die vs difficulty 10 or a defense roll; wound levels"
-    legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "
-              "are the dice, then the wild die's throws (a 6 explodes, a first 1 is a fumble "
-              "that removes it and the highest die). An attack hits when its total meets the "
-              "difficulty (10) or the defender's roll; damage against the resistance roll "
-              "gives wounds (1 stunned, 2 wounded -1D, 3 -2D, 4 -3D, 5 dead). Each -1D says "
-              "why.")
+    Attacks, defenses and damage are its ``combat``'s (``OpenD6Combat``); the health
+    measure (wounds, or hit points) is a variant's: ``init_health``, ``level_of``,
+    ``heal_day``, ``harm``, ``short_of_death`` and what the advisor asks of it
+    (``would_finish``, ``expected_harm``, ``kill_threshold``, ``harm_threshold``,
+    ``one_from_death``, ``health_lost``).
+    """
+
+    harm_words: ClassVar[str]  # what a hit that harms does, on a player's menu
     seconds_per_round = 5.0
     native_key = "opend6"
     NativeBlock = OpenD6Block
-    Options = WoundOptions
     Advisor = OpenD6Advisor
     # no Bide: initiative is rolled once per fight, so biding would change nothing (the
     # player's menu offered it as "act later, first next round", which OpenD6 never did)
     supports = frozenset({Attack, Move, Retreat, Defend, Aim, Reload})
     declares_at_turn = True  # RULES.md: "declared at the start of the turn"
+    options: OpenD6Options
+    advisor: OpenD6Advisor
     # the fighters stunned in the round going on (their ``stun_round`` ends with it)
     _stunned: tuple[D6Fighter, ...] = ()
     # option ``side_declares: together``: the (round, side) whose members have declared,
@@ -90,60 +93,82 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     _side_turn: tuple[int, str] | None = None
     _side_intents: dict[Combatant, list[Intent]] = {}  # noqa: RUF012 - replaced, never mutated
 
-    # ------------------------------------------------------------ building and health
+    def __init__(self, options: BaseModel | None = None):
+        super().__init__(options)
+        self.combat = OpenD6Combat(self)  # after the options: it reads them
+
+    # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> D6Fighter:
         """Convert the neutral description (native block overrides), then set health."""
         f = make_fighter(member, pos, encumbrance=self.options.encumbrance)
-        self._init_health(f, rng)
+        self.init_health(f, rng)
         return f
 
     def native_block_of(self, f: D6Fighter) -> dict[str, Any]:
         """The ``opend6:`` block that builds ``f`` (``fighter.native_block``)."""
         return native_block(f)
 
-    def _init_health(self, f: D6Fighter, rng: random.Random) -> None:
-        f.wounds = 0
+    # ------------------------------------------------------------ the variant's health
+    @abstractmethod
+    def init_health(self, f: D6Fighter, rng: random.Random) -> None:
+        """Give a fighter just built its health before its first fight."""
 
+    @abstractmethod
     def level_of(self, f: D6Fighter) -> WoundStatus:
-        """The wound level ``f``'s wounds give under this fight's wound limit."""
-        return wound_status(f.wounds, self.options.wounds_limit)
+        """The wound level ``f``'s health gives under this fight's options."""
 
-    def _heal_day(self, f: D6Fighter) -> str | None:
-        """A day of rest heals 1 wound (seed 004); returns what it healed."""
-        if not f.wounds:
-            return None
-        f.wounds -= 1
-        f.level = self.level_of(f)
-        return "1 wound"
+    @abstractmethod
+    def heal_day(self, f: D6Fighter) -> str | None:
+        """Heal a day of rest's worth; returns what it healed (None: nothing)."""
 
-    def _harm(self, enc: Encounter, target: D6Fighter, damage: int,
-              resistance: int) -> tuple[int, str]:
+    @abstractmethod
+    def harm(self, enc: Encounter, target: D6Fighter, damage: int,
+             resistance: int) -> tuple[int, str]:
         """Apply a hit's damage against the resistance total.
 
-        Returns the wounds it dealt, and the log's words ("" without a log).
+        Returns what it took off (wounds, or hit points), and the log's words ("" without a
+        log).
         """
-        limit = self.options.wounds_limit
-        taken = wounds_from_damage(damage, resistance, limit)
-        dealt = 0
-        if taken:
-            before = target.wounds
-            target.wounds = min(limit, before + taken)
-            dealt = abs(target.wounds - before)
-            self._set_level(enc, target, wound_status(target.wounds, limit))
-        if enc.log is None:
-            return dealt, ""
-        return dealt, (f"{taken} wound{'s' if taken != 1 else ''} (damage >= {taken} x "
-                       "resistance)" if taken else "no wound")
 
-    def _short_of_death(self, target: D6Fighter) -> None:
-        """One wound short of the limit: mortally wounded (``OpenD6Combat._short_of_death``)."""
-        target.wounds = self.options.wounds_limit - 1
-        target.level = self.level_of(target)
+    @abstractmethod
+    def short_of_death(self, target: D6Fighter) -> None:
+        """An unarmed blow reached the wounds (or HP) that kill: one step short instead.
 
-    def _set_level(self, enc: Encounter, target: D6Fighter, level: WoundStatus) -> None:
+        RULES.md "Harm that is not meant to kill" (seed 004's "cannot take actions / Dead":
+        the first for a beating, the second for weapons; option ``lethal_unarmed`` turns it
+        off). Ruling: the fighter keeps the health one short of death (4 wounds, or 1 HP:
+        mortally wounded) and is out of the fight, unconscious; a campaign carries it on at
+        that level. Each variant sets its own measure.
+        """
+
+    @abstractmethod
+    def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
+        """Whether a hit at average damage against average resistance takes ``target`` out."""
+
+    @abstractmethod
+    def expected_harm(self, actor: D6Fighter, target: D6Fighter) -> float:
+        """Expected harm one hit of ``actor`` deals ``target``, exactly, at most what it has."""
+
+    @abstractmethod
+    def kill_threshold(self, target: D6Fighter, damage: int) -> int:
+        """The highest resistance total against which ``damage`` kills ``target`` (-1: none)."""
+
+    @abstractmethod
+    def harm_threshold(self, damage: int) -> int:
+        """The highest resistance total against which ``damage`` harms at all (-1: none)."""
+
+    @abstractmethod
+    def one_from_death(self, target: D6Fighter) -> bool:
+        """Whether ``target`` is mortally wounded: the least more harm kills it."""
+
+    @abstractmethod
+    def health_lost(self, f: D6Fighter) -> float:
+        """The share of its health lost (0 fresh, 1 dead)."""
+
+    def set_level(self, enc: Encounter, target: D6Fighter, level: WoundStatus) -> None:
         """Set a new wound level; a stun lasts the rest of this round.
 
-        ``_damage`` takes the dead out, after logging the hit.
+        ``OpenD6Combat`` takes the dead out, after logging the hit.
         """
         target.level = level
         if level is STUNNED:
@@ -161,54 +186,22 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
                 f.stun_round = -1
             self._stunned = ()
 
-    def aftermath(self, enc: Encounter, tended: frozenset[Combatant]) -> None:
+    def aftermath(self, enc: Encounter, tended: frozenset[D6Fighter]) -> None:
         """The fight's last round is over too: its stuns end before the roll call."""
         self.end_round(enc)
 
-    def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
-        """Whether a hit at average damage against average resistance takes ``target`` out."""
-        res = max(1, target.resist_code.average)
-        expected = max(1, actor.damage_code.average // res)
-        return target.wounds + expected >= self.options.wounds_limit
+    # ------------------------------------------------------------ between fights
+    def carry(self, old: D6Fighter, new: D6Fighter) -> None:
+        """Health, the points left and an empty crossbow carry over (``recovery.carry``)."""
+        recovery.carry(self, old, new)
 
-    def expected_harm(self, actor: D6Fighter, target: D6Fighter) -> float:
-        """Expected wounds one hit of ``actor`` deals ``target``, exactly.
+    def recover(self, f: D6Fighter, rest: str, rng: random.Random) -> list[str]:
+        """Reload at any rest; a long rest heals a day's worth (``recovery.recover``)."""
+        return recovery.recover(self, f, rest)
 
-        Over the damage and resistance rolls (``odds.expected_wounds``), at most the wounds
-        ``target`` has left to death.
-        """
-        code, res = actor.damage_code, target.resist_code
-        left = self.options.wounds_limit - target.wounds
-        return odds.expected_wounds((self.damage_dice(actor, target), code.pips),
-                                    (res.dice, res.pips), max(0, left))
-
-    def kill_threshold(self, target: D6Fighter, damage: int) -> int:
-        """The highest resistance total against which ``damage`` kills ``target`` (-1: none).
-
-        It takes ``limit - wounds`` wounds: ``damage // max(resistance, 1)`` of them
-        (``wounds_from_damage``), so every total up to ``damage // need`` kills (a total of 0
-        counts as 1).
-        """
-        need = self.options.wounds_limit - target.wounds
-        if need <= 0:
-            return damage  # (no roll decides it)
-        top = damage // need
-        return top if top >= 1 else -1
-
-    def harm_threshold(self, damage: int) -> int:
-        """The highest resistance total against which ``damage`` deals a wound (-1: none).
-
-        ``wounds_from_damage``: damage at least the resistance (a total of 0 counts as 1).
-        """
-        return damage if damage >= 1 else -1
-
-    def one_from_death(self, target: D6Fighter) -> bool:
-        """Whether one more wound kills ``target``."""
-        return target.wounds >= self.options.wounds_limit - 1
-
-    def health_lost(self, f: D6Fighter) -> float:
-        """Wounds taken over the wounds that kill (0 fresh, 1 dead)."""
-        return min(1.0, f.wounds / self.options.wounds_limit)
+    def fit(self, f: D6Fighter) -> bool:
+        """Alive by its health under this fight's options (``recovery.fit``)."""
+        return recovery.fit(self, f)
 
     # ------------------------------------------------------------ turn order
     def start(self, enc: Encounter) -> None:
@@ -220,17 +213,19 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         per side, ties broken by a random draw; a side's members all act at its turn.
         """
         rng, complication = enc.rng, self.options.complication
-        keys = {}
+        fighters = cast("list[D6Fighter]", enc.combatants)  # an OpenD6 fight's are all D6
+        keys: dict[D6Fighter, tuple[float, ...]] = {}
         self._side_turn = None
         if self.options.initiative == "side":
             side_key = {name: (roll(rng, 6), rng.random()) for name in enc.sides}
-            for f in enc.combatants:
+            for f in fighters:
                 f.initiative = side_key[f.side][0]
                 f.init_text = f"side d6 {f.initiative}"
                 keys[f] = side_key[f.side]
         else:
-            groups: dict[object, tuple] = {}  # option ``initiative_groups``: a roll a group
-            for f in enc.combatants:
+            # option ``initiative_groups``: a roll a group
+            groups: dict[object, tuple[int, str, tuple[float, ...]]] = {}
+            for f in fighters:
                 like = like_characters(f) if self.options.initiative_groups else f
                 if like in groups:
                     f.initiative, f.init_text, keys[f] = groups[like]
@@ -249,7 +244,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         for f, k in keys.items():
             f.offset = offsets[k]
 
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[None]]:
+    def plan_round(self, enc: Encounter, declared: list[tuple[D6Fighter, list[Intent]]]
+                   ) -> list[TimedAction[None]]:
         """One timed action per combatant in the fight: its turn, at its initiative's offset.
 
         Nobody has declared yet (``declares_at_turn``): each declares as its turn comes.
@@ -266,7 +262,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         share the turn, in the order the engine draws for simultaneous actions.
         """
         action.done = True
-        f: D6Fighter = action.actor
+        f = cast("D6Fighter", action.actor)  # an OpenD6 fight's fighters are all D6
         f.shot_at = False  # its turn: no longer pinned, whatever it does
         if self.options.side_declares == "together" and self.options.initiative == "side":
             intents = self._declared_with_side(enc, f)
@@ -284,28 +280,29 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         for intent in intents:
             if not f.in_fight:
                 break
-            kind = type(intent)
-            if kind is Attack:
-                self._attack(enc, f, intent, penalty)
-            elif kind is Move:
-                self._move(enc, f, intent, penalty, moved)
-                moved += 1
-            elif kind is Retreat:
-                if not moved or self._extra_move(enc, f, penalty, moved):
-                    self.move_to(enc, f, intent, f.speed)
-                moved += 1
-            elif kind is Defend:
-                self._defend(enc, f, intent.kind, penalty)
-            elif kind is Aim:
-                f.aim_at = intent.target
-                if enc.log is not None:
-                    enc.emit("aim", who=f.name, target=intent.target.name,
-                             text=f"{f.name} aims at {intent.target.name} (+1D next attack).")
-            elif kind is Reload:
-                f.loaded = True
-                if enc.log is not None:
-                    enc.emit("reload", who=f.name,
-                             text=f"{f.name} reloads the {f.weapon.name}.")
+            match intent:
+                case Attack():
+                    self.combat.attack(enc, f, intent, penalty)
+                case Move():
+                    self._move(enc, f, intent, penalty, moved)
+                    moved += 1
+                case Retreat():
+                    if not moved or self._extra_move(enc, f, penalty, moved):
+                        self.move_to(enc, f, intent, f.speed)
+                    moved += 1
+                case Defend():
+                    self.combat.defend(enc, f, intent.kind, penalty)
+                case Aim():
+                    f.aim_at = intent.target
+                    if enc.log is not None:
+                        enc.emit("aim", who=f.name, target=intent.target.name,
+                                 text=f"{f.name} aims at {intent.target.name} "
+                                      "(+1D next attack).")
+                case Reload():
+                    f.loaded = True
+                    if enc.log is not None:
+                        enc.emit("reload", who=f.name,
+                                 text=f"{f.name} reloads the {f.weapon.name}.")
 
     def _declared_with_side(self, enc: Encounter, f: D6Fighter) -> list[Intent]:
         """``f``'s intents when its side declares together (option ``side_declares``).
@@ -315,7 +312,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         members in the fight declares, in an order drawn by the encounter's generator (never
         file order: later declarers see earlier intents); each then carries its own out at
         its turn. A later member's foe may have fallen to an earlier one by then: its attack
-        goes to the nearest foe in reach (``_retarget``).
+        goes to the nearest foe in reach (``retarget``).
         """
         turn = (enc.round, f.side)
         if self._side_turn != turn:
@@ -352,7 +349,7 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
             return -1 if f.stun_round == enc.round else 0
         return _PENALTIES[level]  # ``level.penalty`` without the property call
 
-    def _retarget(self, enc: Encounter, f: D6Fighter, *,
+    def retarget(self, enc: Encounter, f: D6Fighter, *,
                   in_reach: bool = False) -> D6Fighter | None:
         """Ruling: a later action of a turn whose foe fell goes to another foe.
 
@@ -371,9 +368,10 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
         """The first move of a turn is free; the n-th extra move needs Agility vs 10 x n."""
         target = intent.target
         if not target.in_fight:
-            target = self._retarget(enc, f)
-            if target is None:
+            found = self.retarget(enc, f)
+            if found is None:
                 return
+            target = found
         if extra and not self._extra_move(enc, f, penalty, extra):
             return
         self.walk_toward(enc, f, Move(target, intent.stop_at), f.speed)
@@ -381,7 +379,8 @@ class OpenD6Ruleset(BetweenFights, OpenD6Combat, Ruleset):
     def _extra_move(self, enc: Encounter, f: D6Fighter, penalty: int, extra: int) -> bool:
         """Roll the n-th extra move of a turn: Agility against 10 x n; True when made."""
         code = f.move_code
-        total, r = self._roll(enc, code.dice + penalty + self.health_penalty(enc, f), code.pips)
+        dice = code.dice + penalty + self.health_penalty(enc, f)
+        total, r = self.combat.roll(enc, dice, code.pips)
         need = extra_move_difficulty(extra) + f.encumbrance
         if enc.log is not None:
             enc.emit("roll", who=f.name, total=total, difficulty=need,
@@ -399,3 +398,105 @@ def like_characters(f: Combatant) -> object:
     alike).
     """
     return replace(f.spec, name="", at="")
+
+
+@register
+class OpenD6Ruleset(D6Ruleset):
+    """OpenD6 as in seed 004's notes, with wound levels (5 wounds kill)."""
+
+    name = "opend6"
+    harm_words = "to wound"  # what a hit that harms does, on a player's menu
+    summary = "OpenD6: d6 pools with a wild die vs difficulty 10 or a defense roll; wound levels"
+    legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "
+              "are the dice, then the wild die's throws (a 6 explodes, a first 1 is a fumble "
+              "that removes it and the highest die). An attack hits when its total meets the "
+              "difficulty (10) or the defender's roll; damage against the resistance roll "
+              "gives wounds (1 stunned, 2 wounded -1D, 3 -2D, 4 -3D, 5 dead). Each -1D says "
+              "why.")
+    Options = WoundOptions
+    options: WoundOptions
+
+    def init_health(self, f: D6Fighter, rng: random.Random) -> None:
+        """No wounds yet."""
+        f.wounds = 0
+
+    def level_of(self, f: D6Fighter) -> WoundStatus:
+        """The wound level ``f``'s wounds give under this fight's wound limit."""
+        return wound_status(f.wounds, self.options.wounds_limit)
+
+    def heal_day(self, f: D6Fighter) -> str | None:
+        """A day of rest heals 1 wound (seed 004); returns what it healed."""
+        if not f.wounds:
+            return None
+        f.wounds -= 1
+        f.level = self.level_of(f)
+        return "1 wound"
+
+    def harm(self, enc: Encounter, target: D6Fighter, damage: int,
+             resistance: int) -> tuple[int, str]:
+        """Apply a hit's damage against the resistance total.
+
+        Returns the wounds it dealt, and the log's words ("" without a log).
+        """
+        limit = self.options.wounds_limit
+        taken = wounds_from_damage(damage, resistance, limit)
+        dealt = 0
+        if taken:
+            before = target.wounds
+            target.wounds = min(limit, before + taken)
+            dealt = abs(target.wounds - before)
+            self.set_level(enc, target, wound_status(target.wounds, limit))
+        if enc.log is None:
+            return dealt, ""
+        return dealt, (f"{taken} wound{'s' if taken != 1 else ''} (damage >= {taken} x "
+                       "resistance)" if taken else "no wound")
+
+    def short_of_death(self, target: D6Fighter) -> None:
+        """One wound short of the limit: mortally wounded (``D6Ruleset.short_of_death``)."""
+        target.wounds = self.options.wounds_limit - 1
+        target.level = self.level_of(target)
+
+    def would_finish(self, actor: D6Fighter, target: D6Fighter) -> bool:
+        """Whether a hit at average damage against average resistance takes ``target`` out."""
+        res = max(1, target.resist_code.average)
+        expected = max(1, actor.damage_code.average // res)
+        return target.wounds + expected >= self.options.wounds_limit
+
+    def expected_harm(self, actor: D6Fighter, target: D6Fighter) -> float:
+        """Expected wounds one hit of ``actor`` deals ``target``, exactly.
+
+        Over the damage and resistance rolls (``odds.expected_wounds``), at most the wounds
+        ``target`` has left to death.
+        """
+        code, res = actor.damage_code, target.resist_code
+        left = self.options.wounds_limit - target.wounds
+        return odds.expected_wounds((OpenD6Combat.damage_dice(actor, target), code.pips),
+                                    (res.dice, res.pips), max(0, left))
+
+    def kill_threshold(self, target: D6Fighter, damage: int) -> int:
+        """The highest resistance total against which ``damage`` kills ``target`` (-1: none).
+
+        It takes ``limit - wounds`` wounds: ``damage // max(resistance, 1)`` of them
+        (``wounds_from_damage``), so every total up to ``damage // need`` kills (a total of 0
+        counts as 1).
+        """
+        need = self.options.wounds_limit - target.wounds
+        if need <= 0:
+            return damage  # (no roll decides it)
+        top = damage // need
+        return top if top >= 1 else -1
+
+    def harm_threshold(self, damage: int) -> int:
+        """The highest resistance total against which ``damage`` deals a wound (-1: none).
+
+        ``wounds_from_damage``: damage at least the resistance (a total of 0 counts as 1).
+        """
+        return damage if damage >= 1 else -1
+
+    def one_from_death(self, target: D6Fighter) -> bool:
+        """Whether one more wound kills ``target``."""
+        return target.wounds >= self.options.wounds_limit - 1
+
+    def health_lost(self, f: D6Fighter) -> float:
+        """Wounds taken over the wounds that kill (0 fresh, 1 dead)."""
+        return min(1.0, f.wounds / self.options.wounds_limit)

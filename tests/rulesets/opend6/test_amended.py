@@ -99,7 +99,7 @@ def parse_map(sides, gap):
 def test_a_crossbowman_reloads_and_shoots_in_one_turn_when_that_pays():
     # 6D at close range: 5D a turn hits far more than half as often as 6D every other turn
     enc, x, y = crossbow_duel(dexterity=3, ranged=3)
-    dice = enc.ruleset.attack_dice(enc, x, y)
+    dice = enc.ruleset.combat.attack_dice(enc, x, y)
     adv = enc.advisor
     assert adv.hit_chance(enc, x, y, dice - 1) > adv.hit_chance(enc, x, y, dice) / 2
     enc.ruleset.resolve(enc, TimedAction(x.offset, x, None, None))
@@ -124,7 +124,7 @@ def test_a_later_attack_whose_foe_fell_goes_to_a_foe_in_reach():
     enc.round = 1
     a, b1, b2 = enc.combatants
     enc.take_out(b1, Status.DEAD)
-    assert enc.ruleset._retarget(enc, a, in_reach=True) is b2
+    assert enc.ruleset.retarget(enc, a, in_reach=True) is b2
 
 
 # ------------------------------------------------------------------ the fumble: actions only
@@ -157,7 +157,7 @@ def test_the_damage_and_resistance_rolls_do_not_fumble_through_the_hit_path():
     enc.rng = random.Random(31)
     n, kills = 40_000, 0
     for _ in range(n):
-        damage, _, resistance, _ = enc.ruleset.harm_rolls(enc, x, y)
+        damage, _, resistance, _ = enc.ruleset.combat.harm_rolls(enc, x, y)
         kills += wounds_from_damage(damage, resistance) >= 5
     exact = exact_kill_outright(4, 2, action=False)
     se = math.sqrt(exact * (1 - exact) / n)
@@ -168,7 +168,7 @@ def test_a_damage_rolls_wild_one_counts_as_one_with_a_log():
     enc, x, y = fists()
     enc.log = []
     enc.rng = StubRandom(faces(6, 1, 1, 1, sides=6))  # damage [6] wild 1; resistance [1] 1
-    damage, dmg, resistance, res = enc.ruleset.harm_rolls(enc, x, y)
+    damage, dmg, resistance, res = enc.ruleset.combat.harm_rolls(enc, x, y)
     assert (damage, resistance) == (7, 2)
     assert not dmg.fumble and not res.fumble and "fumble" not in str(dmg)
     # an action roll still fumbles: the wild 1 and the highest die leave it
@@ -211,7 +211,7 @@ def test_the_point_adds_a_die_to_the_resistance_roll_through_the_hit_path():
     cp = b.cp
     # damage 3D (club): 4 4 4 = 12; resistance 2D + the point's 1D: 5 5 5 = 15 -> no wound
     enc.rng = StubRandom(faces(4, 4, 4, 5, 5, 5, sides=6))
-    damage, _, resistance, _ = enc.ruleset.harm_rolls(enc, a, b)
+    damage, _, resistance, _ = enc.ruleset.combat.harm_rolls(enc, a, b)
     assert (damage, resistance, b.cp) == (12, 15, cp - 1)
     assert not enc.rng.queue
 
@@ -220,7 +220,7 @@ def test_a_basic_fighter_never_spends_and_a_beating_never_asks():
     enc, a, b = duel(member("A"), member("B"))  # basic: spends nothing
     b.wounds = 4
     enc.rng = StubRandom(faces(4, 4, 4, 5, 5, sides=6))
-    enc.ruleset.harm_rolls(enc, a, b)
+    enc.ruleset.combat.harm_rolls(enc, a, b)
     assert b.cp == 5 and not enc.rng.queue
     enc, a, b = fists()
     b.ai, b.wounds = "tactical", 4

@@ -53,5 +53,5 @@ def test_can_hit_measures_again_when_a_fighter_has_moved_since_can_attack() -> N
     assert enc.advisor.can_attack(enc, a, b)
     b.pos = a.pos  # point blank now (+1D): 2D, though can_attack measured 40 m
     assert enc.advisor.can_hit(enc, a, b)
-    assert enc.ruleset.attack_dice(enc, a, b) == 2
+    assert enc.ruleset.combat.attack_dice(enc, a, b) == 2
 

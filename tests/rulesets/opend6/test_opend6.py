@@ -558,8 +558,8 @@ def test_encumbrance_option_hampers_every_agility_roll() -> None:
     turn(enc, b, Defend("parry"), dice=[4, 4, 2])  # Agility 2D + club 1D
     assert b.defense == 6  # a parry is an Agility roll too: 10 - 4
     # a melee attack by the armored fighter needs 10 + 4
-    assert enc.ruleset.target_number(enc, b, a, None, False) == 14
-    assert enc.ruleset.target_number(enc, a, b, None, False) == 10
+    assert enc.ruleset.combat.target_number(enc, b, a, None, False) == 14
+    assert enc.ruleset.combat.target_number(enc, a, b, None, False) == 10
     enc.rng = StubRandom(faces(3, 3, sides=6) + [0.5] + faces(3, 3, sides=6) + [0.5])
     enc.ruleset.start(enc)
     assert (a.initiative, b.initiative) == (6, 2)
