@@ -47,3 +47,17 @@ def test_the_layer_count_sorts_code_into_layers_and_counts_the_plain_loop():
     plain = sum(c for (f, _, _), c in counted.items() if layers.layer(f) == "plain loop")
     assert plain > 100  # three duels of a few rounds each
     assert sum(counted.values()) - plain < 100  # the rest: this test's lambda
+
+
+def test_the_package_split_sorts_functions_and_sums_to_the_whole():
+    from bench import packages
+
+    assert packages.package(str(ROOT / "sim/core/engine.py"), "run") == "sim/core"
+    assert packages.package(str(ROOT / "sim/rulesets/ore/sets.py"), "f") == "sim/rulesets/ore"
+    assert packages.package(str(ROOT / "sim/rulesets/dice.py"), "f") == "sim/rulesets (shared)"
+    assert packages.package("/x/site-packages/simpy/core.py", "step") == "simpy"
+    assert packages.package("~", "<method 'random' of '_random.Random' objects>") == "random"
+    assert packages.package("~", "<built-in method builtins.len>") == "built-ins (C)"
+    shares = packages.shares("ore", "duel", 3)
+    assert abs(sum(shares.values()) - 1) < 1e-9
+    assert shares["sim/rulesets/ore"] > 0 and shares["sim/core"] > 0
