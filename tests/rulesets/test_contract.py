@@ -12,6 +12,7 @@ import pytest
 import yaml
 from contract import (
     FIGHTS,
+    check_armor_order,
     check_books,
     check_conversion,
     check_log,
@@ -103,6 +104,11 @@ def test_crossbows_shooting_together_reload_too(ruleset):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_bow_is_the_short_bow_and_every_ranged_weapon_shoots(ruleset):
     check_weapon_names(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_armor_keeps_its_order(ruleset):
+    check_armor_order(ruleset)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
