@@ -8,6 +8,7 @@ same contract without editing this file. The checks themselves are in ``contract
 
 from __future__ import annotations
 
+import contract
 import pytest
 import yaml
 from contract import (
@@ -187,4 +188,14 @@ def test_the_guide_names_every_test_that_reads_the_registry():
                if "registry.names()" in p.read_text() and p.parent.parent != own
                and p.name not in ("contract.py", "regression.py", "test_registry.py")
                and f"{p.name}`" not in guide]
+    assert not missing, f"docs/adding-a-ruleset.md does not name {missing}"
+
+
+def test_the_guide_names_every_check_of_the_contract():
+    """Each duty ``contract.py`` checks is named in the guide's table of duties, so a newcomer
+    reading docs/adding-a-ruleset.md alone learns every one the contract holds it to."""
+    guide = (ROOT / "docs" / "adding-a-ruleset.md").read_text()
+    checks = [name for name in dir(contract) if name.startswith("check_")]
+    assert checks
+    missing = [name for name in checks if f"`{name}`" not in guide]
     assert not missing, f"docs/adding-a-ruleset.md does not name {missing}"
