@@ -396,6 +396,20 @@ def check_weapon_names(ruleset: str) -> None:
             f"{weapon}: fighter.ranged is {armed(weapon).ranged}")
 
 
+def check_natural_weapons(ruleset: str) -> None:
+    """A beast's natural weapons fight (RULES.md): two wolves, each with a ``bite`` and brawl
+    3, win some of twenty fights against a swordsman of melee 3. A catalog that leaves the
+    natural weapons out, or makes them harmless, never lets the beasts win."""
+    wolf = {"name": "Wolf", "count": 2, "weapon": "bite",
+            "traits": {"strength": 4, "agility": 3}, "skills": {"brawl": 3, "melee": 0}}
+    scen = scenario({"beasts": [wolf],
+                     "men": [{"name": "Man", "weapon": "sword", "skills": {"melee": 3}}]})
+    winners = {Encounter(scen, ruleset, seed).run().winner for seed in range(20)}
+    assert "beasts" in winners, (
+        f"{ruleset}: two wolves never beat a swordsman in 20 fights: do natural weapons "
+        "(claws, bite, horns) fight with brawl and deal harm?")
+
+
 # ---------------------------------------------------------------------------- armor
 ARMOR_ORDER = ("none", "leather", "chain", "plate")
 ARMOR_FIGHTS = 150

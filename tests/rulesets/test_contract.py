@@ -19,6 +19,7 @@ from contract import (
     check_log,
     check_move_wording,
     check_native_blocks,
+    check_natural_weapons,
     check_registers,
     check_reload,
     check_reload_together,
@@ -105,6 +106,11 @@ def test_crossbows_shooting_together_reload_too(ruleset):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_bow_is_the_short_bow_and_every_ranged_weapon_shoots(ruleset):
     check_weapon_names(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_beasts_fight_with_natural_weapons(ruleset):
+    check_natural_weapons(ruleset)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
