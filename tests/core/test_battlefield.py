@@ -4,6 +4,7 @@ from collections import Counter
 
 import pytest
 
+from sim import registry
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
 from sim.scenario.specs import MapSpec, NodeSpec
 
@@ -126,7 +127,7 @@ def test_a_4000_node_chain_fights_in_little_memory():
     assert time.process_time() - start < 15
 
 
-@pytest.mark.parametrize("ruleset", ["ore", "bgrade", "opencore", "opend6"])
+@pytest.mark.parametrize("ruleset", registry.names())
 def test_a_45_by_45_grid_fights_in_little_memory(ruleset):
     """2,025 nodes: four archers and four swordsmen meet across the grid (measured: ~6 MB)."""
     import time

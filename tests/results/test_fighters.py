@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import SCENARIOS, fray, scenario
 
+from sim import registry
 from sim import scenario as scenario_mod
 from sim.batch.runner import BatchSpec, run_batch
 
@@ -13,7 +14,7 @@ KEYS = ("deaths", "deaths_after", "out_of_fight", "fled", "surrendered", "attack
         "damage")
 
 
-@pytest.mark.parametrize("ruleset", ["ore", "bgrade", "opend6", "opencore"])
+@pytest.mark.parametrize("ruleset", registry.names())
 def test_fighters_add_up_to_their_sides(tmp_path, ruleset):
     scen = scenario_mod.load(SCENARIOS / "ambush.yaml")
     doc = run_batch(BatchSpec(scen, ruleset, 80, seed=3), tmp_path)

@@ -1,9 +1,10 @@
 """A throwaway ruleset written by following docs/adding-a-ruleset.md: heads costs a hit point.
 
 Each fighter makes one attack a round on the nearest foe in reach (or walks toward it, or
-falls back); a coin decides the hit, and a hit costs the target one hit point (as many as
-its endurance, or its ``coinflip:`` block's ``hp``); at none it is dead. A crossbow shoots
-once, then takes an action to reload. Nothing else: no defense, no points. It exists to
+falls back); a coin decides the hit, the target's armor may turn it (a d6 at or under its
+soak), and a hit costs the target one hit point (as many as its endurance, or its
+``coinflip:`` block's ``hp``); at none it is dead. A crossbow shoots once, then takes an
+action to reload. Nothing else: no defense, no points. It exists to
 prove that a new ruleset plugs in without touching anything outside its own folder: the
 contract test runs it like the real ones, and tests/rulesets/test_contract_catches.py plants
 mistakes in copies of it to show the contract fails on each.
@@ -30,6 +31,8 @@ from sim.scenario.vocabulary import RANGED_WEAPONS
 
 SHOT_REACH = 100.0  # metres: every ranged weapon shoots this far
 RELOADS = frozenset({"crossbow"})  # one shot, then an action to reload
+# a d6 at or under the soak turns a blow: heavier armor turns more (the contract's order)
+SOAK = {"none": 0, "leather": 1, "chain": 2, "plate": 3, "kevlar": 2}
 
 
 class CoinBlock(Strict):
@@ -39,11 +42,12 @@ class CoinBlock(Strict):
 
 
 class CoinFighter(Combatant):
-    """A fighter with hit points and, for a crossbow, a bolt loaded or not."""
+    """A fighter with hit points, an armor's soak and, for a crossbow, a bolt loaded or not."""
 
-    __slots__ = ("hp", "max_hp", "reloads", "loaded")
+    __slots__ = ("hp", "max_hp", "soak", "reloads", "loaded")
     hp: int
     max_hp: int
+    soak: int  # its armor turns a blow on a d6 at or under this
     reloads: bool  # its weapon holds one shot
     loaded: bool
 
@@ -99,6 +103,7 @@ class CoinFlip(Ruleset):
         f = CoinFighter(member, pos)
         block = member.native_block(self.native_key)
         f.hp = f.max_hp = block.hp if block is not None else member.traits.endurance
+        f.soak = SOAK[member.armor]
         f.ranged = member.weapon in RANGED_WEAPONS
         if f.ranged:
             f.reach = SHOT_REACH
@@ -134,15 +139,17 @@ class CoinFlip(Ruleset):
             self.flip(enc, f, intent.target)
 
     def flip(self, enc, f: CoinFighter, target: CoinFighter) -> None:
-        """One attack: counted as made, the bolt spent, and heads costs a hit point."""
+        """One attack: counted as made, the bolt spent; heads not turned by armor costs a
+        hit point."""
         enc.record_attack(f)
         if f.reloads:
             f.loaded = False
         heads = tactics.in_reach(enc, f, target) and roll(enc.rng, 2) == 2
+        turned = heads and roll(enc.rng, 6) <= target.soak
         if enc.log is not None:
             enc.emit("roll", who=f.name, text=f"{f.name} flips at {target.name}: "
-                     f"{'heads' if heads else 'tails'}.")
-        if heads:
+                     f"{'heads' if heads else 'tails'}{', turned by armor' if turned else ''}.")
+        if heads and not turned:
             target.hp -= 1
             enc.record_hit(f, 1)
             if target.hp <= 0:

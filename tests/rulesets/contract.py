@@ -394,3 +394,57 @@ def check_weapon_names(ruleset: str) -> None:
     for weapon in WEAPONS:
         assert armed(weapon).ranged == (weapon in RANGED_WEAPONS), (
             f"{weapon}: fighter.ranged is {armed(weapon).ranged}")
+
+
+def check_natural_weapons(ruleset: str) -> None:
+    """A beast's natural weapons fight (RULES.md): two wolves, each with a ``bite`` and brawl
+    3, win some of twenty fights against a swordsman of melee 3. A catalog that leaves the
+    natural weapons out, or makes them harmless, never lets the beasts win."""
+    wolf = {"name": "Wolf", "count": 2, "weapon": "bite",
+            "traits": {"strength": 4, "agility": 3}, "skills": {"brawl": 3, "melee": 0}}
+    scen = scenario({"beasts": [wolf],
+                     "men": [{"name": "Man", "weapon": "sword", "skills": {"melee": 3}}]})
+    winners = {Encounter(scen, ruleset, seed).run().winner for seed in range(20)}
+    assert "beasts" in winners, (
+        f"{ruleset}: two wolves never beat a swordsman in 20 fights: do natural weapons "
+        "(claws, bite, horns) fight with brawl and deal harm?")
+
+
+# ---------------------------------------------------------------------------- armor
+ARMOR_ORDER = ("none", "leather", "chain", "plate")
+ARMOR_FIGHTS = 150
+# each armor must leave at most this share of the harm per attack of the one below it: the
+# smallest steps measured are B-Grade's leather over none (0.89 of it) and OpenCore's chain
+# over leather (0.82); a tie (B-Grade's leather and none, chain and plate, before the
+# ruling) is 1.0
+ARMOR_MOST = 0.95
+
+
+def harm_per_attack(ruleset: str, armor: str) -> float:
+    """The harm a swordsman's attacks do a passive man in ``armor``, per attack, in the
+    ruleset's own unit, over the same encounter seeds."""
+    scen = scenario({"a": [{"name": "Swordsman", "weapon": "sword", "traits": {"strength": 3},
+                            "skills": {"melee": 3}}],
+                     "b": [{"name": "Dummy", "ai": "passive", "armor": armor,
+                            "traits": {"endurance": 3}}]}, max_rounds=100)
+    damage = attacks = 0
+    for seed in range(ARMOR_FIGHTS):
+        side = Encounter(scen, ruleset, seed).run().sides[0]
+        damage, attacks = damage + side.damage, attacks + side.attacks
+    assert attacks, f"{ruleset}: a swordsman made no attack on a passive man in {armor}"
+    return damage / attacks
+
+
+def check_armor_order(ruleset: str) -> None:
+    """Armor keeps its order (RULES.md): none < leather < chain < plate in protection.
+
+    Read as a game master reads it, the harm per attack of a swordsman on a passive man;
+    each armor leaves at most ``ARMOR_MOST`` of the harm of the one below. A ruleset whose
+    catalog ignores armor fails at the first step.
+    """
+    harm = [harm_per_attack(ruleset, armor) for armor in ARMOR_ORDER]
+    for lighter, heavier, a, b in zip(ARMOR_ORDER, ARMOR_ORDER[1:], harm, harm[1:],
+                                      strict=False):
+        assert b <= ARMOR_MOST * a, (
+            f"{ruleset}: {heavier} lets through {b:.3f} harm per attack, {lighter} {a:.3f}: "
+            f"armor must keep its order (none < leather < chain < plate), {harm}")

@@ -8,15 +8,18 @@ same contract without editing this file. The checks themselves are in ``contract
 
 from __future__ import annotations
 
+import contract
 import pytest
 import yaml
 from contract import (
     FIGHTS,
+    check_armor_order,
     check_books,
     check_conversion,
     check_log,
     check_move_wording,
     check_native_blocks,
+    check_natural_weapons,
     check_registers,
     check_reload,
     check_reload_together,
@@ -106,6 +109,16 @@ def test_bow_is_the_short_bow_and_every_ranged_weapon_shoots(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+def test_beasts_fight_with_natural_weapons(ruleset):
+    check_natural_weapons(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_armor_keeps_its_order(ruleset):
+    check_armor_order(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_same_seed_same_fight(ruleset):
     scen = scenario_mod.load(SCENARIOS / "brawl.yaml")
     assert Encounter(scen, ruleset, 7).run() == Encounter(scen, ruleset, 7).run()
@@ -181,4 +194,14 @@ def test_the_guide_names_every_test_that_reads_the_registry():
                if "registry.names()" in p.read_text() and p.parent.parent != own
                and p.name not in ("contract.py", "regression.py", "test_registry.py")
                and f"{p.name}`" not in guide]
+    assert not missing, f"docs/adding-a-ruleset.md does not name {missing}"
+
+
+def test_the_guide_names_every_check_of_the_contract():
+    """Each duty ``contract.py`` checks is named in the guide's table of duties, so a newcomer
+    reading docs/adding-a-ruleset.md alone learns every one the contract holds it to."""
+    guide = (ROOT / "docs" / "adding-a-ruleset.md").read_text()
+    checks = [name for name in dir(contract) if name.startswith("check_")]
+    assert checks
+    missing = [name for name in checks if f"`{name}`" not in guide]
     assert not missing, f"docs/adding-a-ruleset.md does not name {missing}"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from contract import (
+    check_armor_order,
     check_native_blocks,
     check_registers,
     check_retreat,
@@ -41,6 +42,8 @@ INCOMPLETE_BLOCK = [
     ('return {"hp": f.max_hp}', "return {}"),
 ]
 IGNORED_RETREAT = [("self.move_to(enc, f, intent, f.speed)", "pass")]
+ARMOR_IGNORED = [("        turned = heads and roll(enc.rng, 6) <= target.soak\n",
+                  "        turned = False\n")]
 HP_NEVER_DROPS = [("            target.hp -= 1\n", "")]
 ATTACKS_NEVER_COUNTED = [("        enc.record_attack(f)\n", "")]
 ONLY_HITS_COUNTED = [("        enc.record_attack(f)\n", ""),
@@ -118,6 +121,13 @@ def test_an_ignored_retreat_is_caught(planted):
     _, name = planted(IGNORED_RETREAT)
     with pytest.raises(AssertionError, match="Retreat"):
         check_retreat(name)
+
+
+def test_ignored_armor_is_caught(planted):
+    """A catalog that leaves armor out: every armor lets through the harm of none."""
+    _, name = planted(ARMOR_IGNORED)
+    with pytest.raises(AssertionError, match="armor must keep its order"):
+        check_armor_order(name)
 
 
 def test_hit_points_that_never_drop_are_caught(planted):

@@ -1,5 +1,6 @@
-"""Beasts' natural weapons (claws, bite, horns) under every ruleset: fought with the brawl
-skill, never dropped or knocked away, each with its ruleset's damage ruling."""
+"""Beasts' natural weapons (claws, bite, horns): fought with the brawl skill, never dropped
+or knocked away, each with its ruleset's damage ruling. That beasts fight under every
+ruleset is a contract duty (tests/rulesets/contract.py: ``check_natural_weapons``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import pytest
 from helpers import scenario
 
 from sim.core.engine import Encounter
-from sim.rulesets import registry
 from sim.scenario.vocabulary import NATURAL_WEAPONS
 
 BEAST = {"name": "Beast", "traits": {"strength": 4, "agility": 3},
@@ -34,11 +34,3 @@ def test_natural_weapons_fight_with_brawl(weapon):
                                            ("tusks", "horns")])
 def test_natural_weapon_aliases(alias, weapon):
     assert _beast("ore", alias).spec.weapon == weapon
-
-
-@pytest.mark.parametrize("ruleset", registry.names())
-def test_beasts_fight_under_every_ruleset(ruleset):
-    scen = scenario({"beasts": [{**BEAST, "name": "Wolf", "count": 2, "weapon": "bite"}],
-                     "men": [{"name": "Man", "weapon": "sword", "skills": {"melee": 3}}]})
-    winners = {Encounter(scen, ruleset, seed).run().winner for seed in range(20)}
-    assert "beasts" in winners
