@@ -23,7 +23,7 @@ from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     UNARMED,
     OpenCoreFighter,
-    fresh_fighter,
+    converted,
     place_penalties,
 )
 from sim.rulesets.opencore.health import Fallen
@@ -78,12 +78,10 @@ class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OpenCoreFighter:
-        """A fighter from the member's profile; HP from the native block or the hp rule."""
-        f = fresh_fighter(member, pos)
-        if f.hp is None:  # no HP in the native block
-            f.hp = hit_points(f.con, self.options.hp_rule, rng)
-        f.max_hp = f.hp
-        return f
+        """A fighter from the member's numbers; HP from the native block or the hp rule."""
+        n = converted(member)
+        hp = n.hp if n.hp is not None else hit_points(n.con, self.options.hp_rule, rng)
+        return OpenCoreFighter(member, pos, n, hp)
 
     def native_block_of(self, f: OpenCoreFighter) -> dict[str, Any]:
         """Scores, HP, Toughness and gear of a built fighter, as an ``opencore:`` block."""
