@@ -10,7 +10,7 @@ round.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -77,7 +77,7 @@ def can_charge(enc: Encounter, e: Combatant, spot: Position) -> bool:
     return enc.field.distance(spot, e.pos) <= e.speed + MELEE_REACH
 
 
-def shooters_on(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Combatant]:
+def shooters_on(enc: Encounter, c: Combatant, foes: Sequence[Combatant]) -> list[Combatant]:
     """Ranged foes that have ``c`` within their range now."""
     return [e for e in foes if e.ranged and in_reach(enc, e, c)]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
@@ -309,6 +309,16 @@ class OpenCoreFighter(Combatant):
                                          (f"-{self.skill_penalty} from injuries",
                                           self.skill_penalty)) if on]
         return text + (f"; {', '.join(effects)}" if effects else "")
+
+
+def fighters_of(enc: Encounter) -> list[OpenCoreFighter]:
+    """The encounter's fighters: OpenCore's, in an OpenCore fight (``OpenCoreRuleset.build``)."""
+    return cast("list[OpenCoreFighter]", enc.combatants)
+
+
+def as_fighter(c: Combatant) -> OpenCoreFighter:
+    """``c``, a fighter of an OpenCore fight (an intent's target, an action's actor)."""
+    return cast("OpenCoreFighter", c)
 
 
 # ---------------------------------------------------------------------------- effects

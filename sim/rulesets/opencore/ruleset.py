@@ -18,11 +18,13 @@ from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, T
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
+from sim.rulesets.opencore import recovery
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
 from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     UNARMED,
     OpenCoreFighter,
+    as_fighter,
     converted,
     place_penalties,
 )
@@ -31,7 +33,6 @@ from sim.rulesets.opencore.log import (
     intent_text,
     weapon_name,
 )
-from sim.rulesets.opencore.recovery import BetweenFights
 from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
@@ -52,7 +53,7 @@ GROUP_DIE = 6
 
 
 @register
-class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
+class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     """OpenCore d100: opposed d100 rolls, initiative, fumbles, armor and critical tables."""
 
     name = "opencore"
@@ -75,6 +76,11 @@ class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
     # with a log, or outside ``Encounter.run``
     fallen: Fallen | None = None
     morale_may_end = False  # someone's morale may break (the fight may end after a round)
+    options: OpenCoreOptions
+
+    def __init__(self, options: OpenCoreOptions | None = None):
+        super().__init__(options)
+        self.strikes = Strikes(self)  # an attack as it lands: dice, damage, criticals
 
     # ------------------------------------------------------------ building
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> OpenCoreFighter:
@@ -106,9 +112,26 @@ class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
                 or enc.round >= enc.scenario.max_rounds):
             fallen.catch_up(enc)
 
+    # ------------------------------------------------------------ after and between fights
+    def aftermath(self, enc: Encounter, tended: frozenset[OpenCoreFighter]) -> None:
+        """Bleeding runs on after the fight (``recovery.aftermath``)."""
+        recovery.aftermath(enc, tended, self.fallen)
+
+    def carry(self, old: OpenCoreFighter, new: OpenCoreFighter) -> None:
+        """HP, armor, Toughness, injuries and an empty weapon last (``recovery.carry``)."""
+        recovery.carry(old, new)
+
+    def recover(self, f: OpenCoreFighter, rest: str, rng: random.Random) -> list[str]:
+        """Reload, Toughness, and at a long rest armor and HP (``recovery.recover``)."""
+        return recovery.recover(f, rest)
+
+    def fit(self, f: OpenCoreFighter) -> bool:
+        """Alive with hit points above 0 (``recovery.fit``)."""
+        return recovery.fit(f)
+
     # ------------------------------------------------------------ planning
     def declaration_order(self, enc: Encounter,
-                          fighters: list[Combatant]) -> list[Combatant]:
+                          fighters: list[OpenCoreFighter]) -> list[OpenCoreFighter]:
         """Drawn each round (``Ruleset.declaration_order``); the knocked out declare nothing.
 
         RULES.md "Down for a while is not out": a helpless fighter is in the fight but
@@ -116,7 +139,8 @@ class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
         """
         return super().declaration_order(enc, [f for f in fighters if not f.knocked_out])
 
-    def plan_round(self, enc: Encounter, declared) -> list[TimedAction[int]]:
+    def plan_round(self, enc: Encounter, declared: list[tuple[OpenCoreFighter, list[Intent]]]
+                   ) -> list[TimedAction[int]]:
         """Roll initiative and give each fighter its one action, highest initiative first.
 
         Distinct initiative values get evenly spaced offsets; equal values are simultaneous
@@ -167,7 +191,7 @@ class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
     def resolve(self, enc: Encounter, action: TimedAction[int]) -> None:
         """Carry out a fighter's one action of the round (or just end its turn)."""
         action.done = True
-        f: OpenCoreFighter = action.actor
+        f = as_fighter(action.actor)
         # Its turn: a defense action and a stumble last "until next turn".
         f.defending, f.stumbling = False, 0
         if f.knocked_out:  # knocked out after it declared: helpless, it does nothing
@@ -189,32 +213,34 @@ class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
         (``_redecide``), and does what it then declares (another foe in reach, a move, a
         defense).
         """
-        kind = type(intent)
         log = enc.log
-        if kind is Attack:
-            if may_redecide and (f.stun or not intent.target.in_fight):
-                self._redecide(enc, f, intent.target)
-            else:
-                self._attack(enc, f, intent.target)
-        elif kind is Move:
-            self.walk_toward(enc, f, intent, f.speed)
-        elif kind is Retreat:
-            self.move_to(enc, f, intent, f.speed)
-        elif kind is Defend:
-            f.defending = True
-            if log is not None:
-                enc.emit("defend", who=f.name, text=f"{f.name} concentrates on defense "
-                         f"(evade {f.evade} doubled until its next action).")
-        elif kind is Bide:
-            f.bided = True
-            if log is not None:
-                enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} initiative "
-                         f"next round).")
-        elif kind is Reload:
-            self._reload(enc, f)
-        elif kind is Aim and log is not None:
-            # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
-            enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
+        match intent:
+            case Attack():
+                target = as_fighter(intent.target)
+                if may_redecide and (f.stun or not target.in_fight):
+                    self._redecide(enc, f, target)
+                else:
+                    self._attack(enc, f, target)
+            case Move():
+                self.walk_toward(enc, f, intent, f.speed)
+            case Retreat():
+                self.move_to(enc, f, intent, f.speed)
+            case Defend():
+                f.defending = True
+                if log is not None:
+                    enc.emit("defend", who=f.name, text=f"{f.name} concentrates on defense "
+                             f"(evade {f.evade} doubled until its next action).")
+            case Bide():
+                f.bided = True
+                if log is not None:
+                    enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} "
+                             f"initiative next round).")
+            case Reload():
+                self._reload(enc, f)
+            case Aim() if log is not None:
+                # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
+                enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in "
+                         f"OpenCore).")
 
     def _redecide(self, enc: Encounter, f: OpenCoreFighter, foe: Combatant) -> None:
         """``f``'s declared attack on ``foe`` cannot be made: it declares again and acts.
@@ -276,7 +302,7 @@ class OpenCoreRuleset(Strikes, BetweenFights, Ruleset):
                 enc.emit("miss", who=f.name, target=target.name,
                          text=f"{f.name} attacks {target.name}: out of reach.")
             return
-        self._strike(enc, f, target, 0)
+        self.strikes.strike(enc, f, target, 0)
 
     def attack_skill(self, enc: Encounter, f: OpenCoreFighter, target: Combatant,
                      held: bool | None = None) -> int:
