@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Attack, Bide, Defend
-from sim.rulesets.opencore.fighter import OpenCoreFighter, as_fighter
+from sim.rulesets.opencore.fighter import OpenCoreFighter
 from sim.rulesets.opencore.odds import (
     damage_distribution,
     expected_hp_damage,
@@ -114,7 +114,8 @@ class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return None
-        rules, target = self.rules, as_fighter(attack.target)
+        rules, target = self.rules, attack.target
+        assert isinstance(target, OpenCoreFighter)  # (as every fighter of the fight)
         skill = rules.attack_skill(enc, actor, target)
         if target.knocked_out:
             return helpless_odds(skill).hit
@@ -132,7 +133,8 @@ class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
         dice = actor.fire.damage
         if attack is None or dice is None:
             return ()
-        rules, target = self.rules, as_fighter(attack.target)
+        rules, target = self.rules, attack.target
+        assert isinstance(target, OpenCoreFighter)  # (as every fighter of the fight)
         skill = rules.attack_skill(enc, actor, target)
         odds = (helpless_odds(skill) if target.knocked_out
                 else hit_odds(skill, rules.defense_skill(target)))

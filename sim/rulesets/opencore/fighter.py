@@ -316,11 +316,6 @@ def fighters_of(enc: Encounter) -> list[OpenCoreFighter]:
     return cast("list[OpenCoreFighter]", enc.combatants)
 
 
-def as_fighter(c: Combatant) -> OpenCoreFighter:
-    """``c``, a fighter of an OpenCore fight (an intent's target, an action's actor)."""
-    return cast("OpenCoreFighter", c)
-
-
 # ---------------------------------------------------------------------------- effects
 def start_stun(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
     """Stun ``f`` for ``rounds`` rounds (cannot attack, -50 defense); stuns overlap."""

@@ -1,10 +1,12 @@
 """OpenCore d100 (seed 001): ruleset ``opencore``.
 
-Here: initiative order and the one action per round (``plan_round``); the attack with both
-d100 rolls, fumbles, damage and criticals (``OpenCoreRuleset._strike`` and below); picking up
-and reloading (``_reload``). The data is in ``tables.py`` and ``criticals.py``, the pure rules
-in ``rules.py``, the blocks in ``blocks.py``, the fighter, stuns and knockouts in
-``fighter.py``, hit points and bleeding in ``health.py``, the log's lines in ``log.py``.
+Here: initiative order and the one action per round (``plan_round``); the attack's checks
+(``_attack``), then the strike with both d100 rolls, fumbles, damage and criticals (the part
+it holds, ``strikes``: ``strike.py``); picking up and reloading (``_reload``); what happens
+after and between fights (``recovery.py``). The data is in ``tables.py`` and
+``criticals.py``, the pure rules in ``rules.py``, the blocks in ``blocks.py``, the fighter,
+stuns and knockouts in ``fighter.py``, hit points and bleeding in ``health.py``, the log's
+lines in ``log.py``.
 Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
 """
 
@@ -24,7 +26,6 @@ from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     UNARMED,
     OpenCoreFighter,
-    as_fighter,
     converted,
     place_penalties,
 )
@@ -191,7 +192,8 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     def resolve(self, enc: Encounter, action: TimedAction[int]) -> None:
         """Carry out a fighter's one action of the round (or just end its turn)."""
         action.done = True
-        f = as_fighter(action.actor)
+        f = action.actor
+        assert isinstance(f, OpenCoreFighter)  # (``build`` made every fighter of the fight)
         # Its turn: a defense action and a stumble last "until next turn".
         f.defending, f.stumbling = False, 0
         if f.knocked_out:  # knocked out after it declared: helpless, it does nothing
@@ -214,33 +216,34 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         defense).
         """
         log = enc.log
-        match intent:
-            case Attack():
-                target = as_fighter(intent.target)
-                if may_redecide and (f.stun or not target.in_fight):
-                    self._redecide(enc, f, target)
-                else:
-                    self._attack(enc, f, target)
-            case Move():
-                self.walk_toward(enc, f, intent, f.speed)
-            case Retreat():
-                self.move_to(enc, f, intent, f.speed)
-            case Defend():
-                f.defending = True
-                if log is not None:
-                    enc.emit("defend", who=f.name, text=f"{f.name} concentrates on defense "
-                             f"(evade {f.evade} doubled until its next action).")
-            case Bide():
-                f.bided = True
-                if log is not None:
-                    enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} "
-                             f"initiative next round).")
-            case Reload():
-                self._reload(enc, f)
-            case Aim() if log is not None:
-                # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
-                enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in "
-                         f"OpenCore).")
+        # ``type(intent) is``: as fast as a lookup, and the checker narrows ``intent`` by it
+        # (a ``match`` costs 1% of a batch here)
+        if type(intent) is Attack:
+            target = intent.target
+            assert isinstance(target, OpenCoreFighter)  # (as every fighter of the fight)
+            if may_redecide and (f.stun or not target.in_fight):
+                self._redecide(enc, f, target)
+            else:
+                self._attack(enc, f, target)
+        elif type(intent) is Move:
+            self.walk_toward(enc, f, intent, f.speed)
+        elif type(intent) is Retreat:
+            self.move_to(enc, f, intent, f.speed)
+        elif type(intent) is Defend:
+            f.defending = True
+            if log is not None:
+                enc.emit("defend", who=f.name, text=f"{f.name} concentrates on defense "
+                         f"(evade {f.evade} doubled until its next action).")
+        elif type(intent) is Bide:
+            f.bided = True
+            if log is not None:
+                enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} initiative "
+                         f"next round).")
+        elif type(intent) is Reload:
+            self._reload(enc, f)
+        elif type(intent) is Aim and log is not None:
+            # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
+            enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
 
     def _redecide(self, enc: Encounter, f: OpenCoreFighter, foe: Combatant) -> None:
         """``f``'s declared attack on ``foe`` cannot be made: it declares again and acts.
