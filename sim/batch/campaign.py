@@ -86,7 +86,7 @@ CAMPAIGN = Work("campaign.csv", "campaign", "runs", run_rows, columns, new_tally
 
 def spec_for(campaign: Campaign, ruleset: str, n: int, seed: int = 1, workers: int = 1,
              chunk_size: int = 0, executor: str = "local", scheduler: str = "local",
-             precision: float = 0.0) -> BatchSpec:
+             precision: float = 0.0) -> BatchSpec[Campaign]:
     """The batch spec of ``n`` runs of ``campaign`` (``precision``: run until sure)."""
     return BatchSpec(campaign, ruleset, n, seed, workers, chunk_size, executor, scheduler,
                      work=CAMPAIGN, precision=precision)

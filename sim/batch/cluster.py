@@ -97,11 +97,18 @@ class DaskCluster(Ordered):
         self._unquiet = quiet_dask()
         try:
             self._connect(scheduler, workers)
-            known = len(self._client.scheduler_info().get("workers", {}))
+            known = len(self._connected.scheduler_info().get("workers", {}))
         except BaseException:
             self._shutdown(False)
             raise
         super().__init__(chunks, max(workers, known) * WINDOW_PER_WORKER)
+
+    @property
+    def _connected(self) -> Client:
+        """The client ``_connect`` made (None only while it connects, or if it failed)."""
+        if self._client is None:
+            raise SchedulerLost(f"not connected to {self._where}")
+        return self._client
 
     def _connect(self, scheduler: str, workers: int) -> None:
         if scheduler == "local":
@@ -114,19 +121,19 @@ class DaskCluster(Ordered):
             return
         try:
             _listening(scheduler, CONNECT_TIMEOUT)
-            self._client = _client_within(scheduler, CONNECT_TIMEOUT)
+            client = self._client = _client_within(scheduler, CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise FrayInputError("--scheduler", [("", f"cannot use the Dask scheduler at "
                                                  f"{scheduler}: {exc}")]) from None
         try:
-            self._client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
+            client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise FrayInputError("--scheduler", [("", f"the Dask scheduler at {scheduler} "
                                                  f"has no worker: {exc}")]) from None
 
     def _submit(self, a: int, b: int) -> Any:
         try:
-            return self._client.submit(self._fn, *self._args, a, b, pure=False)
+            return self._connected.submit(self._fn, *self._args, a, b, pure=False)
         except LOST as exc:
             raise self._lost(exc) from None
 
@@ -149,14 +156,14 @@ class DaskCluster(Ordered):
     def _halt(self, futures: list[Any]) -> list[bool]:
         """Keep the chunks done or being processed; cancel the rest."""
         try:
-            busy = {key for keys in self._client.processing().values() for key in keys}
+            busy = {key for keys in self._connected.processing().values() for key in keys}
         except Exception:  # noqa: BLE001 - no scheduler to ask: keep what is done
             busy = set()
         wanted = [future.done() or future.key in busy for future in futures]
         dropped = [f for f, keep in zip(futures, wanted, strict=True) if not keep]
         if dropped:
             try:
-                self._client.cancel(dropped)
+                self._connected.cancel(dropped)
             except Exception:  # noqa: BLE001, S110 - closing the client drops them anyway
                 pass
         return wanted

@@ -521,8 +521,8 @@ def write_parquet(out_dir: Path) -> Path:
         FrayInputError: pyarrow is not installed.
     """
     try:  # imported here, not at the top: pyarrow is an optional extra and slow to import
-        import pyarrow.csv as pa_csv
-        import pyarrow.parquet as pq
+        import pyarrow.csv as pa_csv  # type: ignore[import-untyped]  # pyarrow has no stubs
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]  # pyarrow has no stubs
     except ImportError as exc:
         raise FrayInputError("--parquet", [("", "pyarrow is not installed; install the extra "
                                             "with: pip install -e '.[parquet]'")]) from exc

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from sim.batch import executors, files
 from sim.batch.files import STATE
@@ -180,13 +180,25 @@ ENCOUNTERS = Work("encounters.csv", "scenario", "encounters", run_chunk, columns
                   scenario_digest)
 
 
+class Subject(Protocol):
+    """What a batch runs: a scenario, or a campaign (``work`` says which)."""
+
+    @property
+    def slug(self) -> str:
+        """The file's stem, naming the outputs."""
+        ...
+
+
+S = TypeVar("S", bound=Subject)
+
+
 @dataclass(frozen=True)
-class BatchSpec:
+class BatchSpec(Generic[S]):
     """What to run and where.
 
     Attributes:
         scenario, ruleset, n, seed: the batch itself (these decide the output);
-            ``scenario`` is a campaign when ``work`` is a campaign's.
+            ``scenario`` is a campaign when ``work`` is a campaign's (``BatchSpec[Campaign]``).
         workers: processes (local) or the window of chunks in flight (dask).
         chunk_size: encounters per chunk; 0 picks one from ``n`` and ``workers``.
         executor: ``local`` (a process pool; in-process for one worker) or ``dask``.
@@ -195,7 +207,7 @@ class BatchSpec:
             (``sim.batch.precision``), ``n`` being the cap; 0 runs all ``n``.
     """
 
-    scenario: Scenario
+    scenario: S
     ruleset: str
     n: int
     seed: int = 1

@@ -70,7 +70,7 @@ def parse_values(text: str, path: str) -> list[Any]:
         return list(range(a, b + step, step))
     if ".." in text:
         raise _bad(path, f"a range is two whole numbers a..b, e.g. 1..6; got {text!r}")
-    values = []
+    values: list[Any] = []
     for item in text.split(","):
         item = item.strip()
         if not item:

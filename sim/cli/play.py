@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
+from enum import Enum
 from pathlib import Path
+from typing import Final, Literal
 
 import click
 
@@ -85,11 +87,12 @@ class Player:
         enc.rng.setstate(state)
         whose = f"{c.name}'s profile ({c.ai})"
         # the menu first, the situation last: what the player weighs stays beside the prompt
+        entries: list[menus.Option | menus.Group]
         if self.grouped:
             entries = menus.top(menu)
             first = top_text(entries, suggestion, same, whose)
         else:
-            entries, first = menu, menu_text(menu, suggestion, whose)
+            entries, first = list(menu), menu_text(menu, suggestion, whose)
         self.say(first + "\n" + situation(enc, c))
         return self._choose(enc, c, menu, suggested, entries, first)
 
@@ -110,6 +113,7 @@ class Player:
                 self.say(first)
                 continue
             self.answers.append(answer)
+            option: menus.Option | menus.Group | Literal[_Pick.AI] | None
             if answer.strip().lower() in ("", "0", "ai"):
                 option = _AI
             else:
@@ -121,12 +125,13 @@ class Player:
                              f"or a keyword in brackets")
                 continue
             if isinstance(option, menus.Group):
-                option = self._detail(enc, c, menu, option, suggested, entries)
-                if option is None:  # back: the first menu again
+                picked = self._detail(enc, c, menu, option, suggested, entries)
+                if picked is None:  # back: the first menu again
                     self.say(first)
                     continue
-                if option is _ENDED:
+                if picked is _ENDED:
                     return ai.decide(enc, c)
+                option = picked
             if option is _AI:
                 c.why = f"the player takes its profile's choice ({c.ai})"
                 return list(suggested)
@@ -134,8 +139,8 @@ class Player:
             c.why = "the player yields" if yields else f"the player's choice: {option.label}"
             return list(option.intents)
 
-    def _detail(self, enc: Encounter, c, menu: list, group, suggested: list,
-                entries: list):
+    def _detail(self, enc: Encounter, c, menu: list, group: menus.Group, suggested: list,
+                entries: list) -> menus.Option | _Pick | None:
         """The second menu of ``group``: an option, None to go back, ``_AI`` or ``_ENDED``.
 
         Enter takes the AI's choice when it is in the group (it is marked), else goes back;
@@ -149,7 +154,8 @@ class Player:
                 return found
             group = found
 
-    def _detail_answer(self, enc: Encounter, c, menu: list, group, mine, entries: list):
+    def _detail_answer(self, enc: Encounter, c, menu: list, group: menus.Group, mine,
+                       entries: list) -> menus.Option | menus.Group | _Pick | None:
         while True:
             answer = self._read(c)
             if answer is None:
@@ -245,13 +251,22 @@ class Player:
         """Write the log events not written yet."""
         if enc is not self.enc:  # a new fight (the next stage of a campaign)
             self.enc, self.shown = enc, 0
-        new = enc.log[self.shown:]
-        self.shown = len(enc.log)
+        log = enc.log or []  # (a played fight keeps its log)
+        new = log[self.shown:]
+        self.shown = len(log)
         if new:
             self.say(render(new, self.fmt).rstrip("\n"))
 
 
-_AI, _ENDED = object(), object()  # a second menu's answer: the AI's choice; no answer left
+class _Pick(Enum):
+    """A menu's answer that is no option: the AI's choice; no answer left."""
+
+    AI = "ai"
+    ENDED = "ended"
+
+
+_AI: Final = _Pick.AI
+_ENDED: Final = _Pick.ENDED
 ODDS = ("?", "odds")  # at a menu: weigh its lines by rollouts (not an answer)
 
 
@@ -347,5 +362,5 @@ def _keep(record_file, record: records.Record, answers: list[str], log_file,
     """Write the record and the journal as far as the play went (whatever ended it)."""
     records.write(record_file, record, answers)
     if log_file is not None:
-        files.write_out_file(log_file, render(enc.log, "markdown"))
+        files.write_out_file(log_file, render(enc.log or [], "markdown"))
         click.echo(f"wrote {log_file}", err=True)

@@ -178,6 +178,11 @@ def _deadliest(doc: dict[str, Any]) -> str:
     def ci(n: str) -> list[float | None]:
         return rulesets[n]["overall"]["deaths_per_encounter"]["ci95"]
 
+    def reaches(t: str, n: str) -> bool:
+        """Whether ``n``'s interval reaches up to ``t``'s (an unknown end reaches anything)."""
+        low, high = ci(t)[0], ci(n)[1]
+        return low is None or high is None or low <= high
+
     def each(group: list[str]) -> str:  # a tie: every ruleset's own interval
         return "; ".join(f"{n} {deaths(n)}, {any_death(n)} of fights" for n in group)
 
@@ -206,8 +211,7 @@ def _deadliest(doc: dict[str, Any]) -> str:
     else:
         text += f"least deadly under {names_text(last)}: {each(last)}."
     # the next group's rulesets whose interval reaches one of the top group's
-    close = [n for n in groups[1] if any(None in (ci(t)[0], ci(n)[1]) or ci(t)[0] <= ci(n)[1]
-                                         for t in top)]
+    close = [n for n in groups[1] if any(reaches(t, n) for t in top)]
     if len(top) == 1 and len(close) == 1:
         text += (f" {top[0]} and {close[0]} are not clearly apart: their 95% intervals "
                  f"overlap.")

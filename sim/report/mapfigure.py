@@ -226,7 +226,7 @@ class MapFigure:
             (xa, ya), (xb, yb) = self._pt(self.coords[i]), self._pt(self.coords[j])
             length = max(1e-9, ((xb - xa) ** 2 + (yb - ya) ** 2) ** 0.5)
             normal = ((ya - yb) / length, (xb - xa) / length)
-            best = None
+            best: tuple[float, tuple[float, float], Box] | None = None
             candidates = [(share, 0.0) for share in (0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78)]
             candidates += [(0.5, side * (h / 2 + 8)) for side in (1, -1)]
             for k, (share, off) in enumerate(candidates):
@@ -236,6 +236,7 @@ class MapFigure:
                 cost = sum(overlap(box, t) for t in self.taken) + k * 0.5
                 if best is None or cost < best[0]:
                     best = (cost, (cx, cy), box)
+            assert best is not None  # (there are candidates)
             _, (cx, cy), box = best
             self.taken.append(box)
             x0, y0 = self.origin
@@ -316,12 +317,13 @@ class MapFigure:
             (-block_w / 2, half_h + above + 2 + block_h),  # above
             (-half_w - 2 - block_w, block_h / 2),  # left
         )
-        best = None
+        best: tuple[float, float, float, Box] | None = None
         for k, (left, top) in enumerate(candidates):
             box = (x + left, y + top - block_h, x + left + block_w, y + top)
             cost = self._cost(box) + k * 2.0
             if best is None or cost < best[0]:
                 best = (cost, left, top, box)
+        assert best is not None  # (there are candidates)
         _, left, top, box = best
         self.taken.append(box)
         self._list(where, lines, left, top - LINE / 2)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from sim.core.battlefield import Battlefield, Position
 from sim.report.palette import OKABE_ITO, colours
@@ -25,7 +26,10 @@ NAMED_COLOURS = {side: OKABE_ITO[name] for side, name in (
 OUT_COLOUR = "#8c8c8c"
 EDGE_COLOUR = "#9a9a9a"
 COVER_FILL = {"none": "#ffffff", "light": "#e3e3e3", "medium": "#b4b4b4", "heavy": "#7a7a7a"}
-VISIBILITY_LINE = {"clear": "solid", "poor": (0, (3.5, 2.0)), "very_poor": (0, (1.0, 1.6))}
+# a line style as matplotlib takes it: solid, or (offset, (on, off)) dashes in points
+LineStyle = Literal["solid"] | tuple[float, tuple[float, float]]
+VISIBILITY_LINE: dict[str, LineStyle] = {
+    "clear": "solid", "poor": (0, (3.5, 2.0)), "very_poor": (0, (1.0, 1.6))}
 LINE = 11.0  # points between two lines of names
 NAME_SIZE, LIST_SIZE, SMALL_SIZE = 10.0, 8.5, 8.0  # font sizes (points)
 PAGE_WIDTH = 10.0  # inches

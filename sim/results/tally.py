@@ -20,6 +20,7 @@ change.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -245,7 +246,7 @@ class Tally:
 
     @classmethod
     def for_sides(cls, scenario: str, ruleset: str, seed: int, members: dict[str, int],
-                  fighters: list[tuple[str, str]] = (), digest: str | None = None,
+                  fighters: Sequence[tuple[str, str]] = (), digest: str | None = None,
                   tend: str | None = None) -> Tally:
         """An empty tally for sides with the given member counts (in file order).
 
@@ -276,7 +277,8 @@ class Tally:
         untended_total = 0
         for name, side in self.sides.items():
             numbers, out_rounds = _side_numbers(row, name)
-            side.add(rounds, *numbers[:6], out_rounds)
+            deaths, after, out, attacks, hits, damage = numbers[:6]
+            side.add(rounds, deaths, after, out, attacks, hits, damage, out_rounds)
             side.fled += numbers[6]
             side.surrendered += numbers[7]
             side.damaging_hits += int(row.get(f"{name}_damaging_hits") or 0)
@@ -287,7 +289,8 @@ class Tally:
             if draw:  # in the fight at its end: not among those out when it ended
                 self.draw_standing[name] += side.members - len(out_rounds)
         all_out.sort()
-        self.overall.add(rounds, *total, all_out)
+        deaths, after, out, attacks, hits, damage = total
+        self.overall.add(rounds, deaths, after, out, attacks, hits, damage, all_out)
         self.overall.untended.add(untended_total, self.overall.members)
         if draw:
             self.overall.untended_in_draws += untended_total

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pydantic is imported only when there is an error to describe
     from pydantic import BaseModel, ValidationError
     from pydantic.fields import FieldInfo
+    from pydantic_core import ErrorDetails
 
 
 class FrayInputError(Exception):
@@ -96,7 +97,7 @@ def pydantic_problems(
         root: the model that was validated.
         prefix: the path of ``root`` in the file (``sides.heroes[0].ore``), or "".
     """
-    groups: dict[Any, list[tuple[_Walk, dict[str, Any]]]] = {}
+    groups: dict[Any, list[tuple[_Walk, ErrorDetails]]] = {}
     for i, err in enumerate(exc.errors()):
         walk = _walk(err["loc"], root)
         key = (None, *walk.loc[: walk.union_at]) if walk.union_at is not None else i
@@ -112,13 +113,13 @@ def pydantic_problems(
     return out
 
 
-def _describe_group(group: list[tuple[_Walk, dict[str, Any]]]) -> list[tuple[str, str]]:
+def _describe_group(group: list[tuple[_Walk, ErrorDetails]]) -> list[tuple[str, str]]:
     """One message per error, except that failed union members merge into one."""
     if len(group) == 1 or group[0][0].union_at is None:
         return [_describe(w, e) for w, e in group]
     # A member that got past the type check (a list whose item is wrong) says more than
     # the members that rejected the value outright.
-    deeper = [(w, e) for w, e in group if len(w.loc) > w.union_at]
+    deeper = [(w, e) for w, e in group if w.union_at is not None and len(w.loc) > w.union_at]
     if deeper:
         return [_describe(w, e) for w, e in deeper]
     if all(e["type"] in _TYPE_WORDS for _, e in group):
@@ -129,7 +130,7 @@ def _describe_group(group: list[tuple[_Walk, dict[str, Any]]]) -> list[tuple[str
     return [_describe(w, e) for w, e in group]
 
 
-def _describe(walk: _Walk, err: dict[str, Any]) -> tuple[str, str]:
+def _describe(walk: _Walk, err: ErrorDetails) -> tuple[str, str]:
     loc, kind, given = walk.loc, err["type"], err.get("input")
     if walk.key:
         return field_path(loc[:-1]), (f"names here must be strings; got {_show(given)}; "
@@ -169,7 +170,7 @@ def _describe(walk: _Walk, err: dict[str, Any]) -> tuple[str, str]:
     return field_path(loc), f"{err['msg']}; got {_show(given)}"
 
 
-def _range_text(walk: _Walk, err: dict[str, Any]) -> str:
+def _range_text(walk: _Walk, err: ErrorDetails) -> str:
     """``must be from 1 to 5`` when the field has both bounds, else pydantic's one bound."""
     low = high = None
     for meta in walk.field.metadata if walk.field else ():
@@ -180,7 +181,7 @@ def _range_text(walk: _Walk, err: dict[str, Any]) -> str:
     return err["msg"].replace("Input should be", "must be")
 
 
-def _literal_choices(walk: _Walk, err: dict[str, Any]) -> list[str]:
+def _literal_choices(walk: _Walk, err: ErrorDetails) -> list[str]:
     args = typing.get_args(_unwrap(walk.field.annotation)) if walk.field else ()
     if args:
         return [str(a) for a in args]

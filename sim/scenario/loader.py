@@ -222,15 +222,16 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
         problems.append(
             ("sides", f"a scenario needs at least two sides; found {len(model.sides)}")
         )
-    sides, seen = [], {}
+    sides: list[SideSpec] = []
+    seen: dict[str, str] = {}  # each member's name, and where it was first given
     for side_name, members in model.sides.items():
         if side_name.strip() in RESERVED_SIDE_NAMES:
             problems.append((f"sides.{side_name}", f"'{side_name}' cannot name a side: the "
                              "outputs use 'draw' for a fight nobody won; choose another name"))
         if not members:
             problems.append((f"sides.{side_name}", "a side needs at least one member"))
-        if formula_like(side_name):
-            problems.append((f"sides.{side_name}", formula_like(side_name)))
+        if why := formula_like(side_name):
+            problems.append((f"sides.{side_name}", why))
         if len(side_name) > MAX_NAME:
             problems.append((f"sides.{side_name[:40]}...", f"a side's name has at most "
                              f"{MAX_NAME} characters"))
@@ -284,8 +285,8 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
             native.append((key, block_model.model_validate(block)))
         except ValidationError as exc:
             problems.extend(pydantic_problems(exc, block_model, f"{path}.{key}"))
-    if formula_like(member.name):
-        problems.append((f"{path}.name", formula_like(member.name)))
+    if why := formula_like(member.name):
+        problems.append((f"{path}.name", why))
     names = ([member.name] if member.count == 1
              else [f"{member.name} {k}" for k in range(1, member.count + 1)])
     doctrine = (Doctrine(profile=member.ai) if isinstance(member.ai, str)

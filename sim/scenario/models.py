@@ -7,6 +7,7 @@ the models the ruleset registry provides.
 from __future__ import annotations
 
 from functools import lru_cache
+from types import GenericAlias
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
@@ -146,8 +147,14 @@ def scenario_model(native_keys: tuple[str, ...]) -> type[ScenarioModel]:
     A native block is a plain mapping at this pass; the loader checks it against the
     ruleset's own model. Unknown member keys stay errors, with the nearest valid name.
     """
-    member = create_model(
-        "MemberModel", __base__=MemberModel,
-        **{key: (dict[str, Any] | None, None) for key in native_keys})
-    return create_model("ScenarioModel", __base__=ScenarioModel,
-                        sides=(dict[str, list[member]], ...))
+    blocks: dict[str, Any] = {key: (dict[str, Any] | None, None) for key in native_keys}
+    member = create_model("MemberModel", __base__=MemberModel, **blocks)
+    return create_model("ScenarioModel", __base__=ScenarioModel, sides=(sides_of(member), ...))
+
+
+def sides_of(member: type[MemberModel]) -> Any:
+    """``dict[str, list[member]]``: the ``sides`` field's type, for a member model made at run time.
+
+    Spelt out: a type checker reads ``list[member]`` as a type, not a value.
+    """
+    return GenericAlias(dict, (str, GenericAlias(list, (member,))))

@@ -18,7 +18,7 @@ from pydantic import AliasChoices, BaseModel, Field, ValidationError, create_mod
 
 from sim import registry
 from sim.scenario import vocabulary as catalog
-from sim.scenario.models import MemberModel, ScenarioModel, Strict
+from sim.scenario.models import MemberModel, ScenarioModel, Strict, sides_of
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -66,18 +66,23 @@ _OTHER_KEYS = {
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a scenario file under the registered rulesets."""
     natives = registry.native_blocks()
+    # field definitions as ``Any``: a type checker matches a ``**`` mapping against every
+    # keyword of ``create_model`` (``__config__`` too)
+    blocks: dict[str, Any] = {
+        key: (block | None, Field(default=None, description=_native_help(key)))
+        for key, block in natives.items()}
     member = create_model(
-        "Member", __base__=MemberModel, __doc__="One entry of a side's member list.",
-        **{key: (block | None, Field(default=None, description=_native_help(key)))
-           for key, block in natives.items()})
+        "Member", __base__=MemberModel, __doc__="One entry of a side's member list.", **blocks)
+    option_fields: dict[str, Any] = {
+        _field_name(name): (block | None, Field(default=None, alias=name,
+                                                description=f"Options of {name}."))
+        for name, block in registry.option_blocks().items()}
     options = create_model(
         "Options", __base__=Strict, __doc__="Ruleset options, one block per ruleset.",
-        **{_field_name(name): (block | None, Field(default=None, alias=name,
-                                                   description=f"Options of {name}."))
-           for name, block in registry.option_blocks().items()})
+        **option_fields)
     scenario = create_model(
         "Scenario", __base__=ScenarioModel, __doc__="A fray scenario file.",
-        sides=(dict[str, list[member]], ...), options=(options, options()))
+        sides=(sides_of(member), ...), options=(options, options()))
     schema = scenario.model_json_schema(by_alias=True)
     _refine(schema)
     _other_spellings(schema, [*natives.values(), *registry.option_blocks().values()])

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
 from sim.core.actions import Attack, Bide, Defend
+from sim.rulesets.opencore.fighter import OpenCoreFighter
 from sim.rulesets.opencore.odds import (
     damage_distribution,
     expected_hp_damage,
@@ -30,17 +31,18 @@ from sim.rulesets.opencore.odds import (
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
-    from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
-    from sim.rulesets.opencore.fighter import OpenCoreFighter
+    from sim.rulesets.opencore.ruleset import OpenCoreRuleset
 
 
-class OpenCoreAdvisor(Advisor):
+class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
     """The AI's questions under OpenCore (see :class:`sim.ai.advisor.Advisor`).
 
     One action a round: never an extra attack, never a move and an attack together (the
     defaults).
     """
+
+    rules: OpenCoreRuleset  # its skills and odds are OpenCore's
 
     def can_attack(self, enc: Encounter, actor: OpenCoreFighter,
                    target: OpenCoreFighter) -> bool:
@@ -113,6 +115,7 @@ class OpenCoreAdvisor(Advisor):
         if attack is None:
             return None
         rules, target = self.rules, attack.target
+        assert isinstance(target, OpenCoreFighter)  # (as every fighter of the fight)
         skill = rules.attack_skill(enc, actor, target)
         if target.knocked_out:
             return helpless_odds(skill).hit
@@ -131,6 +134,7 @@ class OpenCoreAdvisor(Advisor):
         if attack is None or dice is None:
             return ()
         rules, target = self.rules, attack.target
+        assert isinstance(target, OpenCoreFighter)  # (as every fighter of the fight)
         skill = rules.attack_skill(enc, actor, target)
         odds = (helpless_odds(skill) if target.knocked_out
                 else hit_odds(skill, rules.defense_skill(target)))
@@ -140,7 +144,7 @@ class OpenCoreAdvisor(Advisor):
                 ("to take down", p_through(odds, dist, absorb, max(1, target.hp))))
 
     def defense_worth(self, enc: Encounter, actor: OpenCoreFighter,
-                      threats: dict[Combatant, float], kind: str) -> float:
+                      threats: dict[OpenCoreFighter, float], kind: str) -> float:
         """Expected HP the defense action (Evade doubled) spares ``actor`` from ``threats``.
 
         For each foe: what one of its attacks is expected to take with Evade as it is, less
@@ -182,7 +186,7 @@ class OpenCoreAdvisor(Advisor):
         """
         return "dodge" if actor.evade > 0 else None
 
-    def waits_for(self, enc: Encounter, actor: OpenCoreFighter, target: Combatant) -> bool:
+    def waits_for(self, enc: Encounter, actor: OpenCoreFighter, target: OpenCoreFighter) -> bool:
         """A melee foe that can step into reach itself: let it spend its action on the step."""
         if target.ranged or actor.ranged:
             return False
@@ -190,7 +194,7 @@ class OpenCoreAdvisor(Advisor):
             enc, target, actor.pos)
 
     def wait_intents(self, enc: Encounter, actor: OpenCoreFighter,
-                     foes: list[Combatant]) -> tuple[list[Intent], str]:
+                     foes: list[OpenCoreFighter]) -> tuple[list[Intent], str]:
         """Bide for the first strike when a foe can step into reach, else defend under fire.
 
         With neither, bide anyway: it costs nothing when there is nothing to do.

@@ -1,8 +1,9 @@
 """OpenCore d100: the fighter's numbers, its state and its ongoing effects.
 
-- ``profile`` converts a member (neutral traits, or the native block over them) into the
-  fighter's numbers, once per member and scenario;
-- ``OpenCoreFighter`` holds one fighter's state in a fight;
+- ``profile`` reads a member (neutral traits, or the native block over them) into scores
+  and gear, and ``convert`` works out the numbers a fighter starts with (``Numbers``), each
+  once per member (``converted``);
+- ``OpenCoreFighter`` holds one fighter's state in a fight, copied from its ``Numbers``;
 - the effects that outlive an action are SimPy processes (``start_stun``, ``knock_out``);
   hit points and the bleed clock are in ``health.py`` (``check_health``,
   ``ensure_bleeding``, here too for the callers of old).
@@ -16,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
 from sim.rulesets.opencore.blocks import ABILITIES, MODES
-from sim.rulesets.opencore.criticals import CritTable
+from sim.rulesets.opencore.criticals import CritTable, Injury
 from sim.rulesets.opencore.health import check_health, ensure_bleeding  # noqa: F401 (re-export)
 from sim.rulesets.opencore.rules import ability_modifier, initiative_bonus
 from sim.rulesets.opencore.tables import (
@@ -41,7 +42,9 @@ from sim.rulesets.opencore.tables import (
 from sim.rulesets.templates import Templates
 
 if TYPE_CHECKING:
+    from sim.core.actions import TimedAction
     from sim.core.battlefield import Battlefield, Position
+    from sim.core.combatant import Effect
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
@@ -136,54 +139,54 @@ def profile(member: MemberSpec) -> Profile:
                    toughness)
 
 
-_TEMPLATES: Templates[OpenCoreFighter] = Templates()
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """What every fighter made from one member starts with: its profile, worked out.
 
-
-def fresh_fighter(member: MemberSpec, pos: Position) -> OpenCoreFighter:
-    """A fighter for ``member`` at ``pos``; ``hp`` None when the hp rule gives it.
-
-    Copied from the member's template (``convert``, made once per member: ``Templates``).
+    The one conversion (``convert``); each fighter copies it (``OpenCoreFighter.__init__``).
+    ``abilities`` and ``skills`` are never changed: a fighter takes its own copy.
     """
-    b = _TEMPLATES.of(member, None, lambda: convert(member, pos))
-    f = OpenCoreFighter(member, pos)
-    # every slot ``convert`` sets (``test_a_copied_fighter_is_a_converted_one`` holds it)
-    f.abilities, f.skills = dict(b.abilities), dict(b.skills)
-    f.con, f.dex, f.str_mod, f.init_bonus = b.con, b.dex, b.str_mod, b.init_bonus
-    f.weapon, f.fire, f.held, f.loaded = b.weapon, b.fire, True, True
-    f.attack_skill, f.unarmed_skill, f.evade = b.attack_skill, b.unarmed_skill, b.evade
-    f.armor, f.armor_left, f.toughness, f.shield = b.armor, b.armor_left, b.toughness, b.shield
-    f.hp = f.max_hp = b.hp
-    f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
-    f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
-    f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
-    f.stable_in = None
-    f.ranged, f.reach, f.speed, f.turn = b.ranged, b.reach, b.speed, None
-    return f
+
+    abilities: dict[str, int]
+    skills: dict[str, int]
+    con: int
+    dex: int
+    str_mod: int
+    init_bonus: int  # DEX, weapon and armor's share of initiative
+    weapon: Weapon
+    fire: FireMode
+    attack_skill: int  # the weapon's class
+    unarmed_skill: int
+    evade: int  # the better of Evade and Acrobatics
+    armor: Armor
+    toughness: int
+    shield: bool
+    hp: int | None  # None: from the hp rule
+    ranged: bool
+    reach: float
 
 
-def convert(member: MemberSpec, pos: Position) -> OpenCoreFighter:
-    """A fighter for ``member`` from its profile; ``hp`` None when the hp rule gives it."""
+def convert(member: MemberSpec) -> Numbers:
+    """A member's numbers from its profile; ``hp`` None when the hp rule gives it."""
     p = profile(member)
-    f = OpenCoreFighter(member, pos)
-    f.abilities = a = dict(p.abilities)
-    f.skills = s = dict(p.skills)
-    f.con, f.dex, f.str_mod = a["con"], a["dex"], ability_modifier(a["str"])
-    f.init_bonus = initiative_bonus(f.dex, p.weapon.speed_factor, p.armor.initiative_penalty)
-    f.weapon, f.fire, f.held, f.loaded = p.weapon, p.fire, True, True
-    f.attack_skill = s[p.weapon.weapon_class.value]
-    f.unarmed_skill = s["hand_to_hand"]
+    a, s = dict(p.abilities), dict(p.skills)
+    dex = a["dex"]
     # Ruling: Evade or Acrobatics (the seed names both), whichever is better.
-    f.evade = max(s["evade"], s["acrobatics"])
-    f.armor, f.armor_left, f.toughness = p.armor, p.armor.damage_rating, p.toughness
-    f.hp = f.max_hp = p.hp
-    f.shield = member.shield
-    f.init, f.bided, f.defending, f.stumbling = 0, False, False, 0
-    f.stun = f.knocked_out = f.bloodloss = f.skill_penalty = 0
-    f.bleeding, f.bleeder, f.bleed_at, f.injuries = False, None, None, []
-    f.stable_in = None
-    f.ranged, f.reach, f.speed = p.weapon.is_ranged, max_range(p.weapon), MOVE_METRES
-    f.turn = None
-    return f
+    return Numbers(
+        abilities=a, skills=s, con=a["con"], dex=dex, str_mod=ability_modifier(a["str"]),
+        init_bonus=initiative_bonus(dex, p.weapon.speed_factor, p.armor.initiative_penalty),
+        weapon=p.weapon, fire=p.fire, attack_skill=s[p.weapon.weapon_class.value],
+        unarmed_skill=s["hand_to_hand"], evade=max(s["evade"], s["acrobatics"]),
+        armor=p.armor, toughness=p.toughness, shield=member.shield, hp=p.hp,
+        ranged=p.weapon.is_ranged, reach=max_range(p.weapon))
+
+
+_TEMPLATES: Templates[Numbers] = Templates()
+
+
+def converted(member: MemberSpec) -> Numbers:
+    """``convert(member)``, made once per member (``Templates``) for every fight to copy."""
+    return _TEMPLATES.of(member, None, lambda: convert(member))
 
 
 def max_range(weapon: Weapon) -> float:
@@ -229,6 +232,61 @@ class OpenCoreFighter(Combatant):
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
                  "bleed_at", "stable_in", "skill_penalty", "injuries", "turn")
+    # the slots' types (an annotation without a value makes no class attribute)
+    abilities: dict[str, int]
+    skills: dict[str, int]
+    con: int
+    dex: int
+    str_mod: int
+    init_bonus: int
+    attack_skill: int
+    unarmed_skill: int
+    evade: int
+    weapon: Weapon
+    fire: FireMode
+    held: bool
+    loaded: bool
+    armor: Armor
+    armor_left: int
+    hp: int
+    max_hp: int
+    toughness: int
+    shield: bool
+    init: int
+    bided: bool
+    defending: bool
+    stumbling: int
+    stun: int
+    knocked_out: int
+    bloodloss: int
+    bleeding: bool
+    bleeder: Effect | None
+    bleed_at: float | None
+    stable_in: float | None
+    skill_penalty: int
+    injuries: list[Injury]
+    turn: TimedAction[int] | None
+
+    def __init__(self, member: MemberSpec, pos: Position, numbers: Numbers, hp: int):
+        """A fighter for ``member`` at ``pos`` with its converted ``numbers`` and ``hp``.
+
+        The only place a fighter's slots are first set.
+        """
+        super().__init__(member, pos)
+        n = numbers
+        self.abilities, self.skills = dict(n.abilities), dict(n.skills)
+        self.con, self.dex, self.str_mod, self.init_bonus = n.con, n.dex, n.str_mod, n.init_bonus
+        self.weapon, self.fire, self.held, self.loaded = n.weapon, n.fire, True, True
+        self.attack_skill, self.unarmed_skill, self.evade = n.attack_skill, n.unarmed_skill, \
+            n.evade
+        self.armor, self.armor_left = n.armor, n.armor.damage_rating
+        self.toughness, self.shield = n.toughness, n.shield
+        self.hp = self.max_hp = hp
+        self.init, self.bided, self.defending, self.stumbling = 0, False, False, 0
+        self.stun = self.knocked_out = self.bloodloss = self.skill_penalty = 0
+        self.bleeding, self.bleeder, self.bleed_at, self.injuries = False, None, None, []
+        self.stable_in = None
+        self.ranged, self.reach, self.speed, self.turn = n.ranged, n.reach, MOVE_METRES, None
 
     def describe(self) -> str:
         """Abilities, HP, armor, weapon and skills, for the start of the log."""
@@ -251,6 +309,11 @@ class OpenCoreFighter(Combatant):
                                          (f"-{self.skill_penalty} from injuries",
                                           self.skill_penalty)) if on]
         return text + (f"; {', '.join(effects)}" if effects else "")
+
+
+def fighters_of(enc: Encounter) -> list[OpenCoreFighter]:
+    """The encounter's fighters: OpenCore's, in an OpenCore fight (``OpenCoreRuleset.build``)."""
+    return cast("list[OpenCoreFighter]", enc.combatants)
 
 
 # ---------------------------------------------------------------------------- effects

@@ -22,7 +22,7 @@ import math
 import random
 from collections.abc import Generator
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sim.core.combatant import Status
 from sim.rulesets.opencore.rules import ticks_to_stabilise
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from sim.core.engine import Encounter
     from sim.rulesets.opencore.fighter import OpenCoreFighter
+    from sim.rulesets.opencore.ruleset import OpenCoreRuleset
 
 
 class HealthStatus(StrEnum):
@@ -76,6 +77,11 @@ def hp_loss_per_round(hp: int, bloodloss: int) -> int:
 _DEAD, _UNCONSCIOUS = Status.DEAD, Status.UNCONSCIOUS  # the engine's, read the same way
 
 
+def rules_of(enc: Encounter) -> OpenCoreRuleset:
+    """The encounter's ruleset: OpenCore's, where an OpenCore fighter's health is checked."""
+    return cast("OpenCoreRuleset", enc.ruleset)
+
+
 def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:
     """Take ``f`` out when its hit points say so; start bleeding below 0 HP.
 
@@ -108,7 +114,7 @@ def stable_in(enc: Encounter, f: OpenCoreFighter) -> float:
     name, not the encounter's: a fallen fighter's ticks may be taken early or late
     (``Fallen``), and its rolls must not move anyone else's dice.
     """
-    if not enc.ruleset.options.stabilise:
+    if not rules_of(enc).options.stabilise:
         return math.inf
     return ticks_to_stabilise(random.Random(f"stabilise:{enc.seed}:{f.name}"), f.con)
 
@@ -124,16 +130,18 @@ def ensure_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
     if f.bleeding or f.status is _DEAD:
         return
     f.bleeding = True
-    fallen = enc.ruleset.fallen
+    rules = rules_of(enc)
+    fallen = rules.fallen
     if fallen is not None and fallen.takes(f):
-        fallen.add(f, enc.env.now + enc.ruleset.seconds_per_round)
+        fallen.add(f, enc.env.now + rules.seconds_per_round)
     else:
-        start_bleeder(enc, f, enc.ruleset.seconds_per_round)
+        start_bleeder(enc, f, rules.seconds_per_round)
 
 
 def start_bleeder(enc: Encounter, f: OpenCoreFighter, first: float) -> None:
     """Run ``f``'s bleed clock as a SimPy process, its first tick ``first`` seconds from now."""
-    env, spr = enc.env, enc.ruleset.seconds_per_round
+    rules = rules_of(enc)
+    env, spr = enc.env, rules.seconds_per_round
 
     def bleed() -> Generator:
         wait = first
@@ -141,7 +149,7 @@ def start_bleeder(enc: Encounter, f: OpenCoreFighter, first: float) -> None:
             yield env.timeout(wait)
             wait = spr
             alive = bleed_once(enc, f)
-            fallen = enc.ruleset.fallen
+            fallen = rules.fallen
             if fallen is not None and fallen.after_tick(enc, f, alive):
                 return  # its next ticks are on the list
             if not alive or not f.bleeding:
@@ -184,9 +192,12 @@ def bleed_for(enc: Encounter, f: OpenCoreFighter, ticks: float) -> None:
     while ticks > 0 and not stabilised(f):
         if f.hp < 0 and f.stable_in is None and quiet_ticks(f):
             f.stable_in = stable_in(enc, f)  # (``check_health`` draws it on a fall)
-        quiet = min(quiet_ticks(f), ticks)
+        quiet = quiet_ticks(f)
+        if quiet > ticks:  # (then ``ticks`` is a whole number, not ``math.inf``)
+            quiet = int(ticks)
         if quiet:
-            if f.hp < 0:  # each of them rolled, in vain, for "stabilised by chance"
+            if f.hp < 0 and f.stable_in is not None:  # (drawn above when None)
+                # each of them rolled, in vain, for "stabilised by chance"
                 f.stable_in -= quiet
             f.hp -= quiet * hp_loss_per_round(f.hp, f.bloodloss)
             ticks -= quiet
@@ -231,8 +242,9 @@ def stop_bleeding(enc: Encounter, f: OpenCoreFighter) -> None:
     f.bloodloss = 0
     if f.bleeding:
         f.bleeding = False
-        if f.bleed_at is not None:
-            enc.ruleset.fallen.drop(f)
+        fallen = rules_of(enc).fallen
+        if f.bleed_at is not None and fallen is not None:  # (it is on the list)
+            fallen.drop(f)
         elif f.bleeder is not None:
             if f.bleeder.is_alive and f.bleeder is not enc.env.active_process:
                 f.bleeder.interrupt("tended")
@@ -296,6 +308,7 @@ class Fallen:
         now, spr = enc.env.now, self.spr
         for f in list(self.fighters):
             ticks, at = 0, f.bleed_at
+            assert at is not None  # every fighter on the list has its next tick's instant
             while at <= now:
                 ticks += 1
                 at += spr
@@ -311,10 +324,11 @@ class Fallen:
         The encounter keeps no list from then on.
         """
         self.catch_up(enc)
-        enc.ruleset.fallen = None
+        rules_of(enc).fallen = None
         env = enc.env
         for f in self.fighters:
             at, f.bleed_at = f.bleed_at, None
+            assert at is not None  # every fighter on the list has its next tick's instant
             start_bleeder(enc, f, delay_to(env, at))
 
 

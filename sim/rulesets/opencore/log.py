@@ -28,18 +28,20 @@ def weapon_name(weapon: Weapon) -> str:
 
 def intent_text(intent: Intent, f: OpenCoreFighter, field: Battlefield | None = None) -> str:
     """A declaration in words, for ``f`` declares ...; with ``field``, where a move goes."""
+    match intent:
+        case Attack():
+            return f"an attack on {intent.target.name}"
+        case Move():
+            return f"a move toward {intent.target.name}"
+        case Retreat():
+            return "a retreat off the field" if intent.leave else \
+                f"a move to {field.describe(intent.dest) if field else 'a new place'}"
+        case Reload():
+            if not f.held:
+                return f"to pick up its {weapon_name(f.weapon)}"
+            return f"to reload its {weapon_name(f.weapon)}" if not f.loaded \
+                else "to ready its weapon"
     kind = type(intent)
-    if kind is Attack:
-        return f"an attack on {intent.target.name}"
-    if kind is Move:
-        return f"a move toward {intent.target.name}"
-    if kind is Retreat:
-        return "a retreat off the field" if intent.leave else \
-            f"a move to {field.describe(intent.dest) if field else 'a new place'}"
-    if kind is Reload:
-        if not f.held:
-            return f"to pick up its {weapon_name(f.weapon)}"
-        return f"to reload its {weapon_name(f.weapon)}" if not f.loaded else "to ready its weapon"
     return {Defend: "a defense action", Bide: "to bide", Aim: "to aim"}.get(
         kind, kind.__name__.lower())
 
@@ -68,14 +70,14 @@ def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: A
             f"d100 {out.attack_roll}{signed(out.attack_total - out.attack_roll)}"
             f"{why} = "
             f"{out.attack_total} vs {against} -> {'hit' if out.hit else 'miss'}")
-    if fumble is not None:
-        who = f.name if out.fumbled_by is Role.ATTACKER else target.name
-        text += (f"; {who} fumbles as {out.fumbled_by.value}, chart {chart}: "
-                 f"{fumble_text(fumble)}")
+    role = out.fumbled_by  # set with ``fumble``
+    if fumble is not None and role is not None:
+        who = f.name if role is Role.ATTACKER else target.name
+        text += f"; {who} fumbles as {role.value}, chart {chart}: {fumble_text(fumble)}"
     enc.emit("attack", who=f.name, target=target.name, attack_roll=out.attack_roll,
              attack_total=out.attack_total, defense_roll=def_roll,
              defense_total=out.defense_total, hit=out.hit, extra=bool(depth),
-             fumble=None if fumble is None else out.fumbled_by.value, fumble_roll=chart,
+             fumble=None if fumble is None or role is None else role.value, fumble_roll=chart,
              text=text + ".")
 
 

@@ -1,7 +1,7 @@
 """OpenCore's attack as it lands: the opposed d100 rolls, fumbles, damage and criticals.
 
-The ruleset's own methods (``OpenCoreRuleset`` takes them from ``Strikes``), apart so that
-``ruleset.py`` keeps the round: declarations, initiative, actions.
+``Strikes`` is the part of the ruleset that lands an attack (``OpenCoreRuleset.strikes``),
+apart so that ``ruleset.py`` keeps the round: declarations, initiative, actions.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from sim.ai import tactics
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll
-from sim.rulesets.opencore.blocks import OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     UNARMED,
     OpenCoreFighter,
@@ -42,6 +41,7 @@ from sim.rulesets.opencore.tables import Fumble, Role, WeaponClass
 if TYPE_CHECKING:
     from sim.core.engine import Encounter
     from sim.rulesets.opencore.rules import CriticalRoll
+    from sim.rulesets.opencore.ruleset import OpenCoreRuleset
 
 # Ruling: a fall-over fumble during an extra attack grants another one, this deep at most.
 MAX_EXTRA_ATTACK_CHAIN = 3
@@ -52,11 +52,18 @@ _UNARMED_CLASS = WeaponClass.HAND_TO_HAND
 
 
 class Strikes:
-    """One attack of an OpenCore fighter, from the dice to the critical."""
+    """One attack of an OpenCore fighter, from the dice to the critical.
 
-    options: OpenCoreOptions
+    Held by the ruleset (``rules``), whose skills (``attack_terms``, ``defense_terms``) and
+    options it reads.
+    """
 
-    def _strike(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: OpenCoreRuleset):
+        self.rules = rules
+
+    def strike(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
                 depth: int) -> None:
         """One attack: both d100 rolls, fumbles, then damage and the critical."""
         rng = enc.rng
@@ -64,14 +71,15 @@ class Strikes:
         if f.held and f.weapon.single_shot:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         # ``attack_skill``'s sum, its terms kept for the log
-        base, injuries, cover, visibility = self.attack_terms(enc, f, target)
+        rules = self.rules
+        base, injuries, cover, visibility = rules.attack_terms(enc, f, target)
         skill = base - injuries - cover - visibility
         att_roll = roll(rng, 100)
         if target.knocked_out:  # helpless: RULES.md "Down for a while is not out"
             def_roll = defense = HELPLESS_DEFENSE
             hit, fumbled_by = helpless_verdict(att_roll, skill)
         else:
-            def_roll, defense = roll(rng, 100), self.defense_skill(target)
+            def_roll, defense = roll(rng, 100), rules.defense_skill(target)
             hit, fumbled_by = attack_verdict(att_roll, skill, def_roll, defense)
         fumble = chart = None
         if fumbled_by is not None:
@@ -81,11 +89,12 @@ class Strikes:
             log_roll(enc, f, target, AttackOutcome(hit, fumbled_by, att_roll, att_roll + skill,
                                                    def_roll + defense),
                      def_roll, chart, fumble, depth, (base, injuries, cover, visibility),
-                     None if target.knocked_out else self.defense_terms(target))
+                     None if target.knocked_out else rules.defense_terms(target))
         if hit:
-            mult = fumble.damage_multiplier if fumbled_by is _DEFENDER else 1
+            mult = fumble.damage_multiplier if fumble is not None and fumbled_by is _DEFENDER \
+                else 1
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
-        if fumble is not None:
+        if fumble is not None and fumbled_by is not None:  # (the two are set together)
             self._fumble(enc, f, target, fumble, fumbled_by, att_roll, depth)
 
     def _fumble(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
@@ -106,7 +115,7 @@ class Strikes:
             # swordsman 10 m away).
             why_not = no_extra_attack(enc, foe, fumbler, depth)
             if not why_not:
-                self._strike(enc, foe, fumbler, depth + 1)
+                self.strike(enc, foe, fumbler, depth + 1)
             elif enc.log is not None:  # the chart promised it: say why it does not come
                 enc.emit("no_extra_attack", who=foe.name, target=fumbler.name,
                          text=f"{foe.name} gets no extra attack on {fumbler.name}: "
@@ -135,7 +144,7 @@ class Strikes:
             if enc.log is not None:
                 log_critical(enc, target, fire, crit, att_roll)
         if target.hp < 0 and weapon.weapon_class is _UNARMED_CLASS \
-                and not self.options.lethal_unarmed:
+                and not self.rules.options.lethal_unarmed:
             target.hp = unarmed_hp(target.hp)  # a beating knocks out, it does not kill
             if enc.log is not None:
                 enc.emit("unarmed", who=target.name, text=f"{target.name} is beaten down, "

@@ -1,7 +1,8 @@
 """OpenCore's fast paths give what the plain paths give.
 
-- A fighter copied from its member's template (``fresh_fighter``) is the fighter the
-  conversion (``convert``) makes, slot for slot, for every member of every bundled scenario.
+- A member's numbers kept from its first conversion (``converted``) are the numbers the
+  conversion (``convert``) makes, for every member of every bundled scenario; fighters
+  made from them share no mutable state.
 - Bleeding with the quiet ticks taken at once (``bleed_for``) ends as ``bleed_once`` tick
   by tick does.
 - Without a log, the fallen bleeding on the encounter's list (``health.Fallen``) end every
@@ -26,8 +27,9 @@ from sim.rulesets.opencore import health
 from sim.rulesets.opencore.fighter import (
     COVER_PENALTY,
     VISIBILITY_PENALTY,
+    OpenCoreFighter,
     convert,
-    fresh_fighter,
+    converted,
     place_penalties,
 )
 from sim.rulesets.opencore.health import bleed_for, bleed_once
@@ -40,12 +42,15 @@ def test_a_copied_fighter_is_a_converted_one(path):
     scen = scenario_mod.load(path)
     for side in scen.sides:
         for m in side.members:
-            fresh_fighter(m, "here")  # the template, made on first use
-            copy, made = fresh_fighter(m, "here"), convert(m, "here")
-            assert fighter_slots(copy) == fighter_slots(made), m.name
-            # the copy shares no mutable state with the template or another copy
-            assert copy.abilities is not fresh_fighter(m, "here").abilities
-            assert copy.injuries is not fresh_fighter(m, "here").injuries
+            kept = converted(m)  # the template, made on first use
+            assert converted(m) is kept
+            assert kept == convert(m), m.name
+            one, other = (OpenCoreFighter(m, "here", kept, 10) for _ in range(2))
+            assert fighter_slots(one) == fighter_slots(other), m.name
+            # a fighter shares no mutable state with the template or another fighter
+            assert one.abilities is not kept.abilities and one.skills is not kept.skills
+            assert one.abilities is not other.abilities
+            assert one.injuries is not other.injuries
 
 
 def settled(f) -> dict:
