@@ -2,9 +2,9 @@
 
 Exit codes: 0 success; 2 bad input (a bad option, an unreadable or invalid scenario), with
 a message naming the file and the field and never a traceback; 1 an unexpected failure
-(130 when interrupted). The commands live in ``sim.cli.run`` (run, validate, rulesets),
-``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert, compare, sweep),
-``sim.cli.balance`` (balance),
+(130 when interrupted). The commands live in ``sim.cli.run`` (run, rulesets),
+``sim.cli.validate`` (validate), ``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert,
+compare, sweep), ``sim.cli.balance`` (balance),
 ``sim.cli.campaign`` (campaign), ``sim.cli.play`` (play) and ``sim.cli.authoring`` (map,
 schema, new, scenarios); what they share in ``sim.cli.params`` and ``sim.cli.records``.
 """
@@ -45,7 +45,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
               "each."),
     "balance": ("sim.cli.balance", "balance",
                 "Find the value of a scenario setting that brings a rate nearest a target."),
-    "validate": ("sim.cli.run", "validate",
+    "validate": ("sim.cli.validate", "validate",
                  "Check scenario and campaign files (a campaign with its stages); print OK "
                  "per valid file."),
     "rulesets": ("sim.cli.run", "rulesets_command", "List the registered rulesets."),

@@ -8,6 +8,7 @@ scheduler and executor checks, and loading the scenario a command names.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import os
 import re
@@ -20,7 +21,6 @@ import click
 from sim import registry
 from sim import scenario as scenario_mod
 from sim.batch.executors import stderr_gone
-from sim.report.tables import progress_bar
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
 
@@ -289,6 +289,15 @@ def check_resume(resume: bool, out_dir: Path | None, what: str, force: bool = Fa
 
 
 # ---------------------------------------------------------------------------- output
+def progress_bar(total: int, label: str, quiet: bool = False) -> Any:
+    """``sim.report.tables.progress_bar``, imported (with rich) only by a run that shows one.
+
+    By name, as ``sim.cli.main`` imports the commands: ``fray validate`` shares this module
+    and never draws a bar.
+    """
+    return importlib.import_module("sim.report.tables").progress_bar(total, label, quiet)
+
+
 @contextlib.contextmanager
 def progress(total: int, label: str, quiet: bool = False) -> Iterator[Callable[[int], None]]:
     """``progress_bar``, which never decides how a run ends.

@@ -1,8 +1,7 @@
-"""``fray run``, ``fray validate`` and ``fray rulesets``: one fight, the files, the rulesets."""
+"""``fray run`` and ``fray rulesets``: one fight, the rulesets."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -67,26 +66,6 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
         return
     files.write_out_file(output, text)
     click.echo(f"wrote {output}", err=True)
-
-
-@click.command()
-@click.argument("scenario_files", metavar="SCENARIO...", nargs=-1, required=True)
-def validate(scenario_files):
-    """Check scenario and campaign files (a campaign with its stages); print OK per valid file.
-
-    Example: fray validate scenarios/*.yaml scenarios/campaigns/road_to_the_keep.yaml
-    """
-    bad = 0
-    for path in scenario_files:
-        try:
-            params.load_scenario_or_campaign(path)
-        except FrayInputError as exc:  # a scenario, a campaign or the file itself
-            bad += 1
-            click.echo(exc.render(), err=True)
-        else:
-            click.echo(f"{path}: OK")
-    if bad:
-        sys.exit(2)
 
 
 @click.command("rulesets")

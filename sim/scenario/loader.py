@@ -200,7 +200,7 @@ def parse(data: Any, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(source, [("", "this is a campaign file (it lists stages, not "
                                       "sides): run it with fray campaign (fray compare and "
                                       "fray validate take it too)")])
-    file_model = scenario_model(tuple(registry.native_blocks()))
+    file_model = scenario_model(registry.native_keys())
     try:
         model = file_model.model_validate(data)
     except ValidationError as exc:
@@ -274,12 +274,12 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
     at = member.at if member.at is not None else node_names[0]
     if at not in node_names:
         problems.append((f"{path}.at", unknown("node", at, node_names)))
-    natives = registry.native_blocks()
     native = []
-    for key, block_model in natives.items():
+    for key in registry.native_keys():  # only the rulesets whose blocks it names are imported
         block = getattr(member, key)
         if block is None:
             continue
+        block_model = registry.native_block(key)
         try:
             native.append((key, block_model.model_validate(block)))
         except ValidationError as exc:
@@ -310,15 +310,15 @@ def _freeze_options(model: ScenarioModel,
                     problems: list[tuple[str, str]]) -> tuple[tuple[str, Any], ...]:
     """``options.<ruleset>`` blocks, each checked against its ruleset's model."""
     options = []
-    option_models = registry.option_blocks()
     for key, block in model.options.items():
-        if key not in option_models:
-            problems.append((f"options.{key}", unknown("ruleset", key, option_models)))
+        if key not in registry.names():
+            problems.append((f"options.{key}", unknown("ruleset", key, registry.names())))
             continue
+        option_model = registry.get(key).Options  # only the rulesets it sets are imported
         try:
-            options.append((key, option_models[key].model_validate(block)))
+            options.append((key, option_model.model_validate(block)))
         except ValidationError as exc:
-            problems.extend(pydantic_problems(exc, option_models[key], f"options.{key}"))
+            problems.extend(pydantic_problems(exc, option_model, f"options.{key}"))
     return tuple(options)
 
 
