@@ -25,17 +25,22 @@ def test_sides_whose_columns_collide_are_refused_naming_both():
     parse({"name": "x", "sides": {"a": [{"name": "A"}], "ab": [{"name": "B"}]}})  # fine
 
 
-@pytest.mark.parametrize("text, line", [
-    (f"name: x\nmax_rounds: {LONG}\nsides: {{a: [{{name: A}}], b: [{{name: B}}]}}\n", 2),
-    (f"name: x\nsides:\n  a: [{{name: A, count: {LONG}}}]\n  b: [{{name: B}}]\n", 3),
+@pytest.mark.parametrize("text, field, line", [
+    (f"name: x\nmax_rounds: {LONG}\nsides: {{a: [{{name: A}}], b: [{{name: B}}]}}\n",
+     "max_rounds", 2),
+    (f"name: x\nsides:\n  a: [{{name: A, count: {LONG}}}]\n  b: [{{name: B}}]\n",
+     "sides.a[0].count", 3),
+    (f"name: x\nsides:\n  a:\n    - name: A\n      traits: {{strength: {LONG}}}\n"
+     "  b: [{name: B}]\n", "sides.a[0].traits.strength", 5),
     ("name: x\nmap:\n  nodes: {p: , q: }\n  edges: [[p, q, 1" + "0" * 400 + "]]\n"
-     "sides: {a: [{name: A, at: p}], b: [{name: B, at: q}]}\n", 4),
+     "sides: {a: [{name: A, at: p}], b: [{name: B, at: q}]}\n", "map.edges[0][2]", 4),
 ])
-def test_a_number_too_long_to_read_is_refused_with_its_line(capsys, tmp_path, text, line):
+def test_a_number_too_long_to_read_is_refused_with_its_field_and_line(capsys, tmp_path, text,
+                                                                      field, line):
     path = tmp_path / "long.yaml"
     path.write_text(text)
     result = fray(capsys, "validate", str(path), DUEL)
-    assert result.code == 2 and f"long.yaml: line {line}: a number of " in result.err
+    assert result.code == 2 and f"long.yaml: {field}: line {line}: a number of " in result.err
     assert f"{DUEL}: OK" in result.out  # validate goes on past the bad file
 
 
