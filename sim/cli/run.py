@@ -23,14 +23,14 @@ EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
 @params.seed_option("Encounter seed; a batch's encounters.csv lists each fight's seed.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Log format.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--output", "-o", type=params.FilePath(),
               help="Write the log to FILE instead of the terminal.")
 @click.option("--map", "map_dir", metavar="DIR",
               type=click.Path(file_okay=False, path_type=Path),
               help="Also draw the positions into DIR: round-00.png the start, round-NN.png "
                    "the end of round NN (with the moves); --format markdown shows them.")
 @click.option("--html", "html_file", metavar="FILE",
-              type=click.Path(dir_okay=False, path_type=Path),
+              type=params.FilePath(),
               help="Also write the fight as one HTML page to watch it round by round on its "
                    "map (opens offline; docs/replay.md).")
 @params.force_option("Overwrite --output, --html (and --map's pictures) if they exist.")

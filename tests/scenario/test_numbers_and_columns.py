@@ -137,3 +137,22 @@ def test_a_document_too_deep_for_libyaml_is_refused_not_crashed(tmp_path, nest):
     done = subprocess.run([*FRAY_COMMAND, "validate", str(path)], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 2 and "YAML nested too deeply" in done.stderr, done
+
+
+@pytest.mark.parametrize("command", [("run", DUEL), ("batch", DUEL, "-n", "2")])
+def test_a_seed_too_long_is_refused_saying_what_is_allowed(capsys, tmp_path, command):
+    # int() stops at 4,300 digits with advice about Python's limit: the option says its own
+    result = fray(capsys, *command, "--seed", LONG, "--out" if "batch" in command else "-o",
+                  str(tmp_path / "x"))
+    assert result.code == 2
+    assert ("'--seed': a number of 5,000 digits; allowed: 0 or more, written in at most 40 "
+            "digits") in result.err
+    assert "sys.set_int_max_str_digits" not in result.err and LONG not in result.err
+
+
+@pytest.mark.parametrize("option", ["--output", "--html"])
+def test_an_empty_file_name_is_refused_naming_the_option(capsys, option):
+    result = fray(capsys, "run", DUEL, option, "")
+    assert result.code == 2
+    assert f"'{option}'" in result.err and "an empty file name; name the file to write" in (
+        result.err)
