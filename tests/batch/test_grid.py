@@ -2,6 +2,7 @@
 
 import csv
 
+import pytest
 from helpers import SCENARIOS, fray
 
 from sim.batch.grid import label
@@ -60,3 +61,20 @@ def test_a_sweep_says_when_two_values_build_the_same_fighters(capsys, tmp_path):
     assert "Ilse perception and round limit 1; 10 and 5; 10 build the same" in out
     assert "1; 20 and 5; 20 build the same" in out
     assert "1; 10 and 1; 20" not in out  # the round limit is part of the fight
+
+
+def test_the_heat_map_colours_span_the_rates_measured():
+    # a grid whose rates lie between 40% and 60% would be one shade on a 0-100% scale
+    from sim.report.heatmap import heatmap_figure, heatmap_html, span
+    rows = [{"a": x, "b": y, "ruleset": "ore", "encounters": 100, "red_win_rate": rate,
+             "red_win_lo": rate - 0.05, "red_win_hi": rate + 0.05}
+            for (x, y), rate in zip([(1, 1), (1, 2), (2, 1), (2, 2)], [0.4, 0.45, 0.5, 0.6],
+                                    strict=True)]
+    assert span(rows, "red") == (0.4, 0.6)
+    assert span(rows[:1], "red") == pytest.approx((0.35, 0.45))  # one rate: +-5 points
+    fig = heatmap_figure(rows, ["a", "b"], ["A", "B"], "red")
+    assert fig.axes[0].images[0].get_clim() == (0.4, 0.6)
+    assert "colours span 40%-60%" in fig.axes[-1].get_ylabel()  # the colour bar says so
+    page = heatmap_html(rows, ["a", "b"], ["A", "B"], "red")
+    assert "colours span 40%-60%" in page and "rgb(255,255,255)" in page  # lowest is palest
+    assert "rgb(100,100,255)" in page  # the highest measured is the deepest shade
