@@ -20,7 +20,7 @@ import click
 
 from sim import registry
 from sim import scenario as scenario_mod
-from sim.batch.executors import stderr_gone
+from sim.batch.stops import stderr_gone
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
 from sim.scenario.loader import MAX_NUMBER_CHARS
