@@ -5,9 +5,12 @@ when no other mind is given.
 
 The built-in rulesets are imported on first use, by module name (``BUILTIN``): a plug-in
 list, like a package's entry points, so that the scenario loader can ask for native blocks
-and options, and the engine for a ruleset, without depending on any ruleset. A new ruleset
-adds its module here (or calls ``register`` itself, as the tests' throwaway ruleset does)
-and touches nothing else. The default mind is named the same way (``MIND``): the engine
+and options, and the engine for a ruleset, without depending on any ruleset. Each module's
+line also says which ruleset it registers and which native block it reads, so a command
+imports only the rulesets it needs (a scenario naming no native block imports none to be
+checked: every ruleset pulls in the engine and networkx). A new ruleset adds its line here
+(or calls ``register`` itself, as the tests' throwaway ruleset does) and touches nothing
+else. The default mind is named the same way (``MIND``): the engine
 sits below the AI, which builds on it, so it is given its mind rather than importing it.
 This module imports nothing of ``sim``; every layer may ask it.
 """
@@ -24,13 +27,16 @@ if TYPE_CHECKING:
 
     from sim.rulesets.base import Ruleset
 
-BUILTIN = (
-    "sim.rulesets.ore.ruleset",
-    "sim.rulesets.bgrade.ruleset",
-    "sim.rulesets.opencore.ruleset",
-    "sim.rulesets.opend6.ruleset",
-    "sim.rulesets.opend6.hp",
-)
+# module -> (the ruleset it registers, the member block its fighters read): known before
+# any is imported; tests/rulesets/test_registry.py checks them against the classes.
+BUILTIN_RULESETS: dict[str, tuple[str, str | None]] = {
+    "sim.rulesets.ore.ruleset": ("ore", "ore"),
+    "sim.rulesets.bgrade.ruleset": ("bgrade", "bgrade"),
+    "sim.rulesets.opencore.ruleset": ("opencore", "opencore"),
+    "sim.rulesets.opend6.ruleset": ("opend6", "opend6"),
+    "sim.rulesets.opend6.hp": ("opend6-hp", "opend6"),
+}
+BUILTIN = tuple(BUILTIN_RULESETS)
 
 # The AI the engine asks for a fighter's intents (``decide(enc, c)``) and, at a round's
 # end, whose morale breaks (``check_morale(enc)``), when no other mind is given.
@@ -85,14 +91,28 @@ def _ordered() -> list[type[Ruleset[Any]]]:
 
 
 def names() -> list[str]:
-    """Registered ruleset names: the built-ins in ``BUILTIN``'s order, then the others."""
-    return [cls.name for cls in _ordered()]
+    """Registered ruleset names: the built-ins in ``BUILTIN``'s order, then the others.
+
+    Nothing is imported: the built-ins' names are in ``BUILTIN_RULESETS``.
+    """
+    builtin = [name for name, _ in BUILTIN_RULESETS.values()]
+    return builtin + [name for name in _table if name not in builtin]
 
 
 def get(name: str) -> type[Ruleset[Any]]:
-    """The ruleset class registered as ``name`` or an alias of it (KeyError when unknown)."""
-    _load_builtins()
-    return _table[_aliases.get(name, name)]
+    """The ruleset class registered as ``name`` or an alias of it (KeyError when unknown).
+
+    A built-in is imported alone; a name nobody registered yet (an alias) loads them all.
+    """
+    name = _aliases.get(name, name)
+    if name not in _table:
+        for module, (builtin, _) in BUILTIN_RULESETS.items():
+            if builtin == name:
+                importlib.import_module(module)
+    if name not in _table:
+        _load_builtins()
+        name = _aliases.get(name, name)
+    return _table[name]
 
 
 def describe() -> list[tuple[str, str]]:
@@ -100,13 +120,35 @@ def describe() -> list[tuple[str, str]]:
     return [(cls.name, cls.summary) for cls in _ordered()]
 
 
+def native_keys() -> tuple[str, ...]:
+    """The member block names rulesets read (``ore``, ...), without importing any built-in."""
+    keys = [key for _, key in BUILTIN_RULESETS.values() if key]
+    keys += [cls.native_key for cls in _table.values() if cls.native_key]
+    return tuple(dict.fromkeys(keys))
+
+
+def native_block(key: str) -> type[BaseModel]:
+    """The validation model of member block ``key`` (KeyError when no ruleset reads it).
+
+    Only a ruleset that reads ``key`` is imported.
+    """
+    for module, (_, native) in BUILTIN_RULESETS.items():
+        if native == key:
+            importlib.import_module(module)
+            break
+    for cls in _table.values():
+        if cls.native_key == key and cls.NativeBlock is not None:
+            return cls.NativeBlock
+    raise KeyError(key)
+
+
 def native_blocks() -> dict[str, type[BaseModel]]:
-    """Scenario native block name -> its validation model."""
+    """Scenario native block name -> its validation model (every ruleset imported)."""
     return {cls.native_key: cls.NativeBlock for cls in _ordered()
             if cls.native_key and cls.NativeBlock is not None}
 
 
 def option_blocks() -> dict[str, type[BaseModel]]:
-    """Scenario ``options.<name>`` -> its validation model."""
+    """Scenario ``options.<name>`` -> its validation model (every ruleset imported)."""
     _load_builtins()
     return {name: cls.Options for name, cls in _table.items()}

@@ -28,6 +28,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
+# the stops asked so far and the stderr lines (in their own module: sim.cli.main needs them
+# for every command, and this one imports the process pool)
+from sim.batch.stops import SIGNALLED, STOPS_ASKED, say
+
 Chunk = tuple[int, int]
 Rows = Any  # what the chunk function returns: rows, a tally, a packed chunk
 ChunkFn = Callable[[int, int], Rows]
@@ -65,10 +69,6 @@ def _die_with_parent() -> None:
 # handlers only in the main thread: a second Ctrl-C could wait for the chunk to end.
 POLL = 0.25
 
-SIGNALLED: list[int] = []  # SIGTERM or SIGHUP made into a Ctrl-C (sim.cli.main), in order
-# every stop asked by a signal, Ctrl-C included (sim.cli.main counts them as they come): a
-# KeyboardInterrupt raised inside a finalizer is lost, the count is not (``__next__``)
-STOPS_ASKED: list[int] = []
 
 
 def at_once() -> str:
@@ -76,23 +76,6 @@ def at_once() -> str:
     if not SIGNALLED:
         return "Ctrl-C again to stop at once"
     return f"send {signal.Signals(SIGNALLED[0]).name} again or press Ctrl-C to stop at once"
-
-
-def say(text: str) -> None:
-    """A line on stderr; a terminal gone (closed: EIO, EPIPE) is no reason to fail a stop.
-
-    Once a write fails, stderr becomes ``os.devnull``: later lines (and the flush at exit,
-    which would turn the exit status into 120) go nowhere, and the stop goes on.
-    """
-    try:
-        print(text, file=sys.stderr, flush=True)
-    except OSError:
-        stderr_gone()
-
-
-def stderr_gone() -> None:
-    """Writing to stderr failed (its terminal closed): send the rest of the run's to nowhere."""
-    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - stderr for the rest of the run
 
 
 class Ordered:

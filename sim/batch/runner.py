@@ -30,6 +30,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from sim import registry
 from sim.batch import executors, files
 from sim.batch.files import STATE
 from sim.batch.precision import BLOCK, ChunkPlan, stop_reason
@@ -305,7 +306,19 @@ def iter_rows(spec: BatchSpec, start: int = 0, fn: Callable[..., Any] = run_chun
         return run_dask(fn, args, chunks, spec.scheduler, spec.workers)
     if spec.workers <= 1:
         return executors.run_serial(lambda a, b: fn(*args, a, b), chunks)
+    _warm(spec.ruleset)
     return executors.run_local(fn, args, chunks, spec.workers)
+
+
+def _warm(ruleset: str) -> None:
+    """Import the ruleset and the AI here, before the pool's workers start.
+
+    Forked workers start with what this process has imported: otherwise each worker of
+    each pool (one pool per ruleset of a comparison) imports them again, a few tenths of a
+    CPU-second apiece. The scenario loader no longer imports every ruleset to check a file.
+    """
+    registry.get(ruleset)
+    registry.mind()
 
 
 Progress = Callable[[int], None]

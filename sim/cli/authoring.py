@@ -37,7 +37,7 @@ def _image(ctx: click.Context, param: click.Parameter, value: Path | None) -> Pa
 
 @click.command("map", epilog=EPILOG_MAP)
 @params.scenario_argument()
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--output", "-o", type=params.FilePath(),
               callback=_image,
               help="The picture: FILE.png or FILE.svg (default: the scenario file's name "
                    "with .png, in the current folder).")
@@ -62,7 +62,7 @@ def map_command(scenario_file, output, force):
 
 
 @click.command("schema", epilog=EPILOG_SCHEMA)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--output", "-o", type=params.FilePath(),
               help="Write the schema to FILE instead of the terminal.")
 @params.force_option("Overwrite --output if it exists.")
 def schema_command(output, force):

@@ -58,12 +58,12 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
               help="Play these party members through every stage; the AI runs the rest.")
 @click.option("--format", "fmt", type=click.Choice(("text", "markdown")), default="text",
               show_default=True, help="How --solo or --play tells the campaign.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--output", "-o", type=params.FilePath(),
               help="With --solo: write the story to FILE. With --play: also write it there "
                    "as markdown (a journal).")
 @records.options("--output")
 @click.option("--html", "html_file", metavar="FILE",
-              type=click.Path(dir_okay=False, path_type=Path),
+              type=params.FilePath(),
               help="With --solo or --play: also write every stage's fight into one HTML page "
                    "to watch on its map (docs/replay.md).")
 @params.charts_option()

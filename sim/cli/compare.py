@@ -13,6 +13,7 @@ import click
 from sim.batch import files
 from sim.batch import grid as grid_mod
 from sim.batch import sweep as sweep_mod
+from sim.batch.alike import alike_notes, same_fights
 from sim.batch.campaign import run_compare_campaign
 from sim.batch.compare import existing_results, prepare_out_dir, run_compare
 from sim.batch.executors import say
@@ -166,11 +167,14 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
         rows = sweep_mod.run_sweep(path, cases, rulesets, count, seed=seed,
                                    workers=params.workers_or_cores(workers), advance=advance,
                                    precision=precision)
+    alike = alike_notes(same_fights(cases, rows, rulesets), label)
     if grid is not None:
         rows = [grid_row(row, grid[0], combo)
                 for row, combo in zip(rows, [c for c, _ in cases
                                              for _ in (rulesets or [None])], strict=True)]
     click.echo(sweep_table(rows, sides, label))
+    for note in alike:
+        click.echo(note)
     written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],
                                       seed=seed, html=html, rulesets=rulesets, label=label,
                                       charts=charts, grid=grid if grid and len(grid[0]) == 2

@@ -2,9 +2,9 @@
 
 Exit codes: 0 success; 2 bad input (a bad option, an unreadable or invalid scenario), with
 a message naming the file and the field and never a traceback; 1 an unexpected failure
-(130 when interrupted). The commands live in ``sim.cli.run`` (run, validate, rulesets),
-``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert, compare, sweep),
-``sim.cli.balance`` (balance),
+(130 when interrupted). The commands live in ``sim.cli.run`` (run, rulesets),
+``sim.cli.validate`` (validate), ``sim.cli.batch`` (batch), ``sim.cli.compare`` (convert,
+compare, sweep), ``sim.cli.balance`` (balance),
 ``sim.cli.campaign`` (campaign), ``sim.cli.play`` (play) and ``sim.cli.authoring`` (map,
 schema, new, scenarios); what they share in ``sim.cli.params`` and ``sim.cli.records``.
 """
@@ -19,8 +19,7 @@ import sys
 import click
 
 from sim import __version__
-from sim.batch import files
-from sim.batch.executors import SIGNALLED, STOPS_ASKED, say
+from sim.batch.stops import SIGNALLED, STOPS_ASKED, say
 
 # Each command's module is imported only when that command runs (networkx, pydantic, rich
 # and the rulesets cost most of half a CPU-second): name -> (module, attribute, the first
@@ -45,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
               "each."),
     "balance": ("sim.cli.balance", "balance",
                 "Find the value of a scenario setting that brings a rate nearest a target."),
-    "validate": ("sim.cli.run", "validate",
+    "validate": ("sim.cli.validate", "validate",
                  "Check scenario and campaign files (a campaign with its stages); print OK "
                  "per valid file."),
     "rulesets": ("sim.cli.run", "rulesets_command", "List the registered rulesets."),
@@ -148,7 +147,11 @@ def main() -> None:
 
 
 def _main() -> None:
-    files.KEPT.clear()  # the checkpoints this run leaves (an error names them)
+    # the checkpoints this run leaves (an error names them); a command that writes none never
+    # imports the module that keeps them
+    files = sys.modules.get("sim.batch.files")
+    if files is not None:
+        files.KEPT.clear()
     try:
         cli.main(prog_name="fray", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -166,7 +169,8 @@ def _main() -> None:
         if os.environ.get("FRAY_DEBUG"):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
-        kept = [str(folder) for folder in files.KEPT if files.has_state(folder)]
+        files = sys.modules.get("sim.batch.files")
+        kept = [str(folder) for folder in files.KEPT if files.has_state(folder)] if files else []
         # --resume is named only where a batch of this run left a checkpoint to resume
         hint = (f"; the finished part is kept in {', '.join(kept)}: once this is fixed, the "
                 "same command plus --resume continues it" if kept else "")

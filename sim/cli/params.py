@@ -8,6 +8,7 @@ scheduler and executor checks, and loading the scenario a command names.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.util
 import os
 import re
@@ -19,10 +20,10 @@ import click
 
 from sim import registry
 from sim import scenario as scenario_mod
-from sim.batch.executors import stderr_gone
-from sim.report.tables import progress_bar
+from sim.batch.stops import stderr_gone
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
+from sim.scenario.loader import MAX_NUMBER_CHARS
 
 SCHEDULER = re.compile(r"(tcp|tls)://[^\s:/]+:\d{1,5}")
 
@@ -74,10 +75,17 @@ class WholeNumber(click.IntRange):
     def convert(self, value, param, ctx):
         """``int(value)`` checked against the range; each refusal says what is allowed."""
         if not isinstance(value, int):
+            text = str(value).strip()
+            digits = text.lstrip("+-")
+            if digits.isdigit() and len(digits) > MAX_NUMBER_CHARS:
+                # refused before int(), which stops at 4,300 digits with advice about Python
+                self.fail(f"a number of {len(digits):,} digits; allowed: {self._allowed()}, "
+                          f"written in at most {MAX_NUMBER_CHARS} digits", param, ctx)
             try:
-                value = int(str(value).strip())
+                value = int(text)
             except ValueError:
-                self.fail(f"{value!r} is not a whole number; allowed: {self._allowed()}",
+                shown = repr(text if len(text) <= 40 else text[:37] + "...")
+                self.fail(f"{shown} is not a whole number; allowed: {self._allowed()}",
                           param, ctx)
         if ((self.min is not None and value < self.min)
                 or (self.max is not None and value > self.max)):
@@ -165,6 +173,25 @@ def workers_option() -> Decorator:
     """``--workers K`` (default: all cores, see ``workers_or_cores``)."""
     return click.option("--workers", type=WholeNumber(min=1, max=MAX_WORKERS), default=None,
                         help="Worker processes (default: all cores).")
+
+
+class FilePath(click.Path):
+    """A file to write (``--output``, ``--html``, ...), never the empty name.
+
+    ``Path('')`` is the current folder: the write would then fail naming ``.``, which says
+    nothing of the option given empty.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> Any:
+        """Refuse ``''`` (and blanks), saying what the option takes."""
+        if isinstance(value, str) and not value.strip():
+            self.fail("an empty file name; name the file to write (a path such as "
+                      "fight.txt, in a folder that exists)", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class FolderPath(click.Path):
@@ -289,6 +316,15 @@ def check_resume(resume: bool, out_dir: Path | None, what: str, force: bool = Fa
 
 
 # ---------------------------------------------------------------------------- output
+def progress_bar(total: int, label: str, quiet: bool = False) -> Any:
+    """``sim.report.tables.progress_bar``, imported (with rich) only by a run that shows one.
+
+    By name, as ``sim.cli.main`` imports the commands: ``fray validate`` shares this module
+    and never draws a bar.
+    """
+    return importlib.import_module("sim.report.tables").progress_bar(total, label, quiet)
+
+
 @contextlib.contextmanager
 def progress(total: int, label: str, quiet: bool = False) -> Iterator[Callable[[int], None]]:
     """``progress_bar``, which never decides how a run ends.

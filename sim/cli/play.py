@@ -303,13 +303,13 @@ def _intents_text(intents: list) -> str:
               help="The combatants you play, comma-separated (any side); a --replay knows.")
 @params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
 @params.seed_option("Encounter seed.")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--log", "log_file", type=params.FilePath(),
               help="Also write the whole fight as markdown to FILE (a solo journal).")
 @records.options("--log")
 @click.option("--format", "fmt", type=click.Choice(("text", "markdown")), default="text",
               show_default=True, help="How the fight is told on the terminal.")
 @click.option("--html", "html_file", metavar="FILE",
-              type=click.Path(dir_okay=False, path_type=Path),
+              type=params.FilePath(),
               help="Also write the fight as one HTML page to watch it again on its map "
                    "(docs/replay.md).")
 @params.force_option("Overwrite --log, --record and --html if they exist.")

@@ -1,8 +1,7 @@
-"""``fray run``, ``fray validate`` and ``fray rulesets``: one fight, the files, the rulesets."""
+"""``fray run`` and ``fray rulesets``: one fight, the rulesets."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -24,14 +23,14 @@ EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
 @params.seed_option("Encounter seed; a batch's encounters.csv lists each fight's seed.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Log format.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--output", "-o", type=params.FilePath(),
               help="Write the log to FILE instead of the terminal.")
 @click.option("--map", "map_dir", metavar="DIR",
               type=click.Path(file_okay=False, path_type=Path),
               help="Also draw the positions into DIR: round-00.png the start, round-NN.png "
                    "the end of round NN (with the moves); --format markdown shows them.")
 @click.option("--html", "html_file", metavar="FILE",
-              type=click.Path(dir_okay=False, path_type=Path),
+              type=params.FilePath(),
               help="Also write the fight as one HTML page to watch it round by round on its "
                    "map (opens offline; docs/replay.md).")
 @params.force_option("Overwrite --output, --html (and --map's pictures) if they exist.")
@@ -67,26 +66,6 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
         return
     files.write_out_file(output, text)
     click.echo(f"wrote {output}", err=True)
-
-
-@click.command()
-@click.argument("scenario_files", metavar="SCENARIO...", nargs=-1, required=True)
-def validate(scenario_files):
-    """Check scenario and campaign files (a campaign with its stages); print OK per valid file.
-
-    Example: fray validate scenarios/*.yaml scenarios/campaigns/road_to_the_keep.yaml
-    """
-    bad = 0
-    for path in scenario_files:
-        try:
-            params.load_scenario_or_campaign(path)
-        except FrayInputError as exc:  # a scenario, a campaign or the file itself
-            bad += 1
-            click.echo(exc.render(), err=True)
-        else:
-            click.echo(f"{path}: OK")
-    if bad:
-        sys.exit(2)
 
 
 @click.command("rulesets")

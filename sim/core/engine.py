@@ -110,6 +110,9 @@ class Encounter:
         # round's declarations to the next while nobody moved, fell or got up
         # (``_nearest_now``): two thirds of an ORE skirmish's searches were repeats.
         self.nearest: Nearest | None = None
+        # with a log, during a group of simultaneous actions: what to tell again once the
+        # whole instant is done (a move's distance to a foe who moves in it too); None else
+        self.instant_told: list[Callable[[], None]] | None = None
         self._nearest_kept: Nearest = {}
         self._kept_at: list[Position] = []
         self.carried = carried  # (a rollout builds the fight again with them)
@@ -357,12 +360,17 @@ class Encounter:
                     shuffle(self.rng, able)
                     if self.log is not None and len({a.actor for a in able}) > 1:
                         events.tell_together(self, able)
+                        self.instant_told = []
                     for action in able:
                         if self.log is not None and not action.actor.in_fight:
                             self.emit("simultaneous", who=action.actor.name,
                                       text=f"{action.actor.name}, struck down in this same "
                                            "instant, still acts:")
                         ruleset.resolve(self, action)
+                    if self.instant_told is not None:  # the log tells the instant's end
+                        for tell in self.instant_told:
+                            tell()
+                        self.instant_told = None
                 i = j
                 if self.sides_left <= 1:
                     return

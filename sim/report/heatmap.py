@@ -1,8 +1,10 @@
 """The heat map of a two-way sweep: one value on each axis, the metric in each cell.
 
 One panel per ruleset; each cell is coloured by the first side's win rate and shows it as a
-percentage (``sweep_heatmap.png``). The HTML version is a table whose cells carry their
-95% interval on hover (a ``title``), for ``report.html``.
+percentage (``sweep_heatmap.png``). The colours span the rates measured, not 0-100%: a grid
+whose rates all lie between 40% and 60% would otherwise be one shade; the legend says what
+they span. The HTML version is a table whose cells carry their 95% interval on hover (a
+``title``), for ``report.html``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,26 @@ def _cell(rows: list[dict[str, Any]], paths: list[str], x: Any, y: Any,
     return None
 
 
+def span(rows: list[dict[str, Any]], side: str) -> tuple[float, float]:
+    """The win rates the colours span: the lowest and highest measured.
+
+    Shared by every ruleset's panel, so a shade means the same rate in each; a grid of one
+    rate spans 5 points either side of it.
+    """
+    rates = [row[f"{side}_win_rate"] for row in rows if row.get(f"{side}_win_rate") is not None]
+    if not rates:
+        return 0.0, 1.0
+    low, high = min(rates), max(rates)
+    if high - low < 1e-9:
+        low, high = max(0.0, low - 0.05), min(1.0, high + 0.05)
+    return low, high
+
+
+def span_words(low: float, high: float) -> str:
+    """The legend's note on the colour scale."""
+    return f"colours span {low:.0%}-{high:.0%}, the rates measured"
+
+
 def heatmap_figure(rows: list[dict[str, Any]], paths: list[str], labels: list[str],
                    side: str, scenario: str | None = None):
     """``side``'s win rate over the grid of ``paths`` (x: the first, y: the second)."""
@@ -36,17 +58,19 @@ def heatmap_figure(rows: list[dict[str, Any]], paths: list[str], labels: list[st
     fig, grid = _canvas(1, len(rulesets), max(7.0, 2.0 + 1.2 * len(xs) * len(rulesets)),
                         1.8 + 0.8 * len(ys))
     image = None
+    low, high = span(rows, side)
     for ax, name in zip(grid[0], rulesets, strict=True):
         values = [[(_cell(rows, paths, x, y, name) or {}).get(f"{side}_win_rate")
                    for x in xs] for y in ys]
         shown = [[float("nan") if v is None else v for v in line] for line in values]
-        image = ax.imshow(shown, cmap="viridis", vmin=0.0, vmax=1.0, origin="lower",
+        image = ax.imshow(shown, cmap="viridis", vmin=low, vmax=high, origin="lower",
                           aspect="auto")
         for j, line in enumerate(values):
             for i, v in enumerate(line):
                 if v is not None:
                     ax.text(i, j, f"{v:.0%}", ha="center", va="center",
-                            color="white" if v < 0.6 else "black", fontsize="small")
+                            color="white" if (v - low) < 0.6 * (high - low) else "black",
+                            fontsize="small")
         ax.set_xticks(range(len(xs)), [str(x) for x in xs])
         ax.set_yticks(range(len(ys)), [str(y) for y in ys])
         ax.set_xlabel(labels[0])
@@ -54,7 +78,7 @@ def heatmap_figure(rows: list[dict[str, Any]], paths: list[str], labels: list[st
         ax.set_title(name)
     if image is not None:
         bar = fig.colorbar(image, ax=list(grid[0]), shrink=0.9)
-        bar.set_label(f"{side} win rate")
+        bar.set_label(f"{side} win rate ({span_words(low, high)})")
     about = f"{scenario}: " if scenario else ""
     fig.suptitle(f"{about}{side} win rate\nby {labels[0]} and {labels[1]}")
     return fig
@@ -70,6 +94,7 @@ def heatmap_html(rows: list[dict[str, Any]], paths: list[str], labels: list[str]
                  side: str) -> str:
     """The heat map as HTML tables (one per ruleset); each cell's interval on hover."""
     xs, ys = _axes(rows, paths)
+    low, high = span(rows, side)
     out = []
     for name in dict.fromkeys(row["ruleset"] for row in rows):
         head = "".join(f"<th>{escape(str(x))}</th>" for x in xs)
@@ -86,10 +111,10 @@ def heatmap_html(rows: list[dict[str, Any]], paths: list[str], labels: list[str]
                 tip = (f"{side} win rate {v:.1%}, 95% interval {lo:.1%}-{hi:.1%}, "
                        f"{row['encounters']} fights" if lo is not None and hi is not None
                        else f"{side} win rate {v:.1%}")
-                shade = round(255 - 155 * v)
+                shade = round(255 - 155 * min(1.0, max(0.0, (v - low) / (high - low))))
                 cells.append(f'<td title="{escape(tip)}" style="background:rgb({shade},'
                              f'{shade},255)">{v:.0%}</td>')
             lines.append(f"<tr><th>{escape(str(y))}</th>{''.join(cells)}</tr>")
         out.append(f"<h3>{escape(name)}: {escape(side)} win rate (hover a cell for its 95% "
-                   f"interval)</h3><table>{''.join(lines)}</table>")
+                   f"interval; {span_words(low, high)})</h3><table>{''.join(lines)}</table>")
     return "\n".join(out)

@@ -215,9 +215,18 @@ class Ruleset(ABC, Generic[F]):
             return
         gap = field.distance(f.pos, target.pos)
         if f.pos != before:
-            enc.emit("move", who=f.name, to=field.describe(f.pos),
-                     text=f"{f.name} moves to {field.describe(f.pos)} "
-                          f"({gap:.1f} m from {target.name}).")
+            to = field.describe(f.pos)
+            enc.emit("move", who=f.name, to=to,
+                     text=f"{f.name} moves to {to} ({gap:.1f} m from {target.name}).")
+            if enc.instant_told is not None:  # others move in this instant too: the
+                # distance told is the one at its end, not one the foe's own move made stale
+                event, at = enc.log[-1], f.pos
+
+                def tell_again() -> None:
+                    gap = field.distance(at, target.pos)
+                    event["text"] = f"{f.name} moves to {to} ({gap:.1f} m from {target.name})."
+
+                enc.instant_told.append(tell_again)
         elif gap <= intent.stop_at:
             enc.emit("move", who=f.name, text=f"{f.name} stays where it is: already "
                      f"{gap:.1f} m from {target.name}.")

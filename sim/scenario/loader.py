@@ -157,31 +157,38 @@ def read_yaml(source: str) -> Any:
         loader.dispose()
 
 
+def _key_path(path: str, key: yaml.Node) -> str:
+    """The field path of a mapping's value: ``sides.heroes[0]`` and key ``traits``."""
+    name = key.value if isinstance(key, yaml.ScalarNode) else "?"
+    return f"{path}.{name}" if path else str(name)
+
+
 def _check_nodes(root: yaml.Node | None, source: str) -> None:
     """Refuse a document before it is built: an alias bomb or a number too long.
 
     Aliases that would expand past ``MAX_EXPANDED_NODES`` nodes, or a number longer than
-    ``MAX_NUMBER_CHARS`` characters (named by its line).
+    ``MAX_NUMBER_CHARS`` characters (named by its field and its line).
     """
     sizes: dict[int, int] = {}
 
-    def size(node: yaml.Node) -> int:
+    def size(node: yaml.Node, path: str) -> int:
         if id(node) in sizes:  # an alias: the same node again, counted in full each time
             return sizes[id(node)]
         sizes[id(node)] = 1  # a cycle counts once
         total = 1
         if isinstance(node, yaml.SequenceNode):
-            total += sum(size(child) for child in node.value)
+            total += sum(size(child, f"{path}[{i}]") for i, child in enumerate(node.value))
         elif isinstance(node, yaml.MappingNode):
-            total += sum(size(k) + size(v) for k, v in node.value)
+            total += sum(size(k, path) + size(v, _key_path(path, k)) for k, v in node.value)
         elif node.tag in NUMBER_TAGS and len(node.value) > MAX_NUMBER_CHARS:
-            raise ScenarioError(source, [("", f"line {node.start_mark.line + 1}: a number of "
-                                          f"{len(node.value):,} characters; a number in a "
-                                          f"scenario has at most {MAX_NUMBER_CHARS}")])
+            # the field, as every other error names it, and the line, for a long file
+            raise ScenarioError(source, [(path, f"line {node.start_mark.line + 1}: a number "
+                                          f"of {len(node.value):,} characters; a number in "
+                                          f"a scenario has at most {MAX_NUMBER_CHARS}")])
         sizes[id(node)] = min(total, MAX_EXPANDED_NODES + 1)
         return sizes[id(node)]
 
-    if root is not None and size(root) > MAX_EXPANDED_NODES:
+    if root is not None and size(root, "") > MAX_EXPANDED_NODES:
         raise ScenarioError(source, [("", f"its aliases expand to more than "
                                       f"{MAX_EXPANDED_NODES:,} values (an alias bomb?); "
                                       "write the values out")])
@@ -200,7 +207,7 @@ def parse(data: Any, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(source, [("", "this is a campaign file (it lists stages, not "
                                       "sides): run it with fray campaign (fray compare and "
                                       "fray validate take it too)")])
-    file_model = scenario_model(tuple(registry.native_blocks()))
+    file_model = scenario_model(registry.native_keys())
     try:
         model = file_model.model_validate(data)
     except ValidationError as exc:
@@ -275,12 +282,12 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
     at = member.at if member.at is not None else node_names[0]
     if at not in node_names:
         problems.append((f"{path}.at", unknown("node", at, node_names)))
-    natives = registry.native_blocks()
     native = []
-    for key, block_model in natives.items():
+    for key in registry.native_keys():  # only the rulesets whose blocks it names are imported
         block = getattr(member, key)
         if block is None:
             continue
+        block_model = registry.native_block(key)
         try:
             native.append((key, block_model.model_validate(block)))
         except ValidationError as exc:
@@ -311,15 +318,15 @@ def _freeze_options(model: ScenarioModel,
                     problems: list[tuple[str, str]]) -> tuple[tuple[str, Any], ...]:
     """``options.<ruleset>`` blocks, each checked against its ruleset's model."""
     options = []
-    option_models = registry.option_blocks()
     for key, block in model.options.items():
-        if key not in option_models:
-            problems.append((f"options.{key}", unknown("ruleset", key, option_models)))
+        if key not in registry.names():
+            problems.append((f"options.{key}", unknown("ruleset", key, registry.names())))
             continue
+        option_model = registry.get(key).Options  # only the rulesets it sets are imported
         try:
-            options.append((key, option_models[key].model_validate(block)))
+            options.append((key, option_model.model_validate(block)))
         except ValidationError as exc:
-            problems.extend(pydantic_problems(exc, option_models[key], f"options.{key}"))
+            problems.extend(pydantic_problems(exc, option_model, f"options.{key}"))
     return tuple(options)
 
 

@@ -23,7 +23,9 @@ class Strict(BaseModel):
     The rulesets' native blocks and options build on it too.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    # defer_build: a model's validator is built when first used, not when imported (a
+    # command that reads no campaign, or no ruleset's block, never pays for theirs)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 Trait = Annotated[int, Field(ge=catalog.TRAIT_RANGE[0], le=catalog.TRAIT_RANGE[1])]

@@ -104,3 +104,23 @@ def test_the_sentence_and_a_target_beyond_the_range():
         "with 5, 34% [29-39].")
     assert beyond(tried[1], 3, 5, 0.5) == ""
     assert "beyond the range" in beyond(tried[2], 3, 5, 0.1)
+
+
+@pytest.mark.slow
+def test_the_documented_example_finds_a_value_inside_its_range(capsys, tmp_path):
+    # docs/answers.md's command must answer its question: a range whose every value stays on
+    # one side of the target only ever answers with an end of the range
+    import re
+    import shlex
+
+    from helpers import ROOT
+    text = (ROOT / "docs" / "answers.md").read_text()
+    line = re.search(r"^fray balance .*$", text, re.M).group(0)
+    args = shlex.split(line)[1:]
+    low, high = map(int, args[args.index("--range") + 1].split(".."))
+    result = fray(capsys, *args, "--precision", "0.05", "--json", "--no-charts", "--workers",
+                  "1", "--out", str(tmp_path))
+    assert result.code == 0, result.err
+    answer = json.loads(result.out)
+    assert low < answer["value"] < high
+    assert answer["low"] <= 0.5 + 0.05 and answer["high"] >= 0.5 - 0.05

@@ -341,3 +341,27 @@ def test_help_imports_no_command():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert "HEAVY []" in out
+
+
+def test_validate_imports_only_the_rulesets_a_scenario_names(tmp_path):
+    # every ruleset pulls in the engine and networkx: checking a file without a ruleset's
+    # block or options needs none of them; a block of one ruleset imports that one (and
+    # what it builds on: B-Grade on ORE), not the others
+    import subprocess
+    import sys
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("name: x\nsides:\n  a: [{name: A}]\n  b: [{name: B}]\n")
+    native = tmp_path / "native.yaml"
+    native.write_text("name: x\nsides:\n  a: [{name: A, bgrade: {}}]\n  b: [{name: B}]\n")
+    code = ("import sys; from sim.cli.main import main; sys.argv = ['fray', 'validate', {!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.startswith('sim.rulesets.') "
+            "or m in ('networkx', 'sim.core.engine', 'rich')))")
+    for path, loaded in ((plain, []), (native, ["bgrade", "ore"])):
+        out = subprocess.run([sys.executable, "-c", code.format(str(path))],
+                             capture_output=True, text=True, check=True).stdout
+        assert f"{path}: OK" in out
+        shown = out.split("LOADED ")[1]
+        assert "networkx" in shown if loaded else "networkx" not in shown
+        for name in ("ore", "bgrade", "opencore", "opend6"):
+            assert (f"sim.rulesets.{name}.ruleset" in shown) == (name in loaded), (path, shown)

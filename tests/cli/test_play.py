@@ -793,4 +793,5 @@ def test_a_replay_reads_only_a_regular_record_of_a_sane_size(capsys, monkeypatch
 def test_an_empty_journal_name_is_bad_input(capsys, args):
     got = fray(capsys, *[str(SCENARIOS / a.removeprefix("scenarios/"))
                          if a.startswith("scenarios/") else a for a in args])
-    assert got.code == 2 and "names no file" in got.err and "internal" not in got.err
+    # refused at the option itself (params.FilePath), naming it; '.' is records.claim's
+    assert got.code == 2 and "an empty file name" in got.err and "internal" not in got.err

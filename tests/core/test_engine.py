@@ -165,3 +165,39 @@ def test_the_legend_says_what_the_logs_times_are():
         legend = next(e["text"] for e in enc.log if e["type"] == "legend")
         spr = enc.ruleset.seconds_per_round
         assert f"is seconds into the round (a round is {spr:g} s)" in legend, name
+
+
+def test_a_move_tells_the_distance_at_the_end_of_its_instant():
+    # two fighters moving in one instant: the first one's line said how far its foe stood
+    # before the foe's own move in that same instant (8.0 m where they ended 2.0 m apart)
+    import re
+
+    from sim.core.battlefield import Position
+    skirmish = scenario_mod.load(str(SCENARIOS / "neutral_skirmish.yaml"))
+    checked = 0
+    for ruleset in ("ore", "opencore"):
+        for seed in range(1, 6):
+            enc = Encounter(skirmish, ruleset, seed, log=True)
+            enc.run()
+            field, index = enc.field, {name: k for k, name in enumerate(enc.field.names)}
+
+            def position(place, index=index):
+                if "node" in place:
+                    return Position(index[place["node"]], index[place["node"]], 0.0)
+                return Position(index[place["from"]], index[place["toward"]], place["m"])
+
+            at = {c.name: None for c in enc.combatants}
+            instant, moves = None, []
+            for event in [*enc.log, {"round": None, "t": None}]:
+                if (event.get("round"), event.get("t")) != instant:  # the instant is over
+                    for who, target, told in moves:
+                        gap = field.distance(position(at[who]), position(at[target]))
+                        assert abs(gap - told) < 0.05, (ruleset, seed, who, target, told, gap)
+                        checked += 1
+                    instant, moves = (event.get("round"), event.get("t")), []
+                at.update(event.get("positions", {}))
+                found = re.search(r"^(.+) moves to .* \((\d+\.\d) m from (.+)\)\.$",
+                                  event.get("text", ""))
+                if event.get("type") == "move" and found and found.group(3) in at:
+                    moves.append((found.group(1), found.group(3), float(found.group(2))))
+    assert checked > 50

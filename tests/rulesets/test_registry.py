@@ -30,3 +30,15 @@ def test_the_order_of_the_rulesets_does_not_follow_imports():
         out = subprocess.run([sys.executable, "-c", FIRST.format(root=str(ROOT), module=module)],
                              capture_output=True, text=True, check=True).stdout.splitlines()
         assert out == [str(registry.names()), registry.names()[0]], module
+
+
+def test_the_builtin_table_says_what_each_module_registers():
+    # names and native blocks are read from BUILTIN_RULESETS before any ruleset is imported
+    for module, (name, native_key) in registry.BUILTIN_RULESETS.items():
+        cls = registry.get(name)
+        assert cls.__module__ == module and cls.native_key == native_key
+    assert registry.names()[:len(registry.BUILTIN)] == [cls.name for cls in registry._ordered()
+                                                       ][:len(registry.BUILTIN)]
+    assert set(registry.native_keys()) >= set(registry.native_blocks())
+    for key, block in registry.native_blocks().items():
+        assert registry.native_block(key) is block

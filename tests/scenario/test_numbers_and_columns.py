@@ -25,17 +25,22 @@ def test_sides_whose_columns_collide_are_refused_naming_both():
     parse({"name": "x", "sides": {"a": [{"name": "A"}], "ab": [{"name": "B"}]}})  # fine
 
 
-@pytest.mark.parametrize("text, line", [
-    (f"name: x\nmax_rounds: {LONG}\nsides: {{a: [{{name: A}}], b: [{{name: B}}]}}\n", 2),
-    (f"name: x\nsides:\n  a: [{{name: A, count: {LONG}}}]\n  b: [{{name: B}}]\n", 3),
+@pytest.mark.parametrize("text, field, line", [
+    (f"name: x\nmax_rounds: {LONG}\nsides: {{a: [{{name: A}}], b: [{{name: B}}]}}\n",
+     "max_rounds", 2),
+    (f"name: x\nsides:\n  a: [{{name: A, count: {LONG}}}]\n  b: [{{name: B}}]\n",
+     "sides.a[0].count", 3),
+    (f"name: x\nsides:\n  a:\n    - name: A\n      traits: {{strength: {LONG}}}\n"
+     "  b: [{name: B}]\n", "sides.a[0].traits.strength", 5),
     ("name: x\nmap:\n  nodes: {p: , q: }\n  edges: [[p, q, 1" + "0" * 400 + "]]\n"
-     "sides: {a: [{name: A, at: p}], b: [{name: B, at: q}]}\n", 4),
+     "sides: {a: [{name: A, at: p}], b: [{name: B, at: q}]}\n", "map.edges[0][2]", 4),
 ])
-def test_a_number_too_long_to_read_is_refused_with_its_line(capsys, tmp_path, text, line):
+def test_a_number_too_long_to_read_is_refused_with_its_field_and_line(capsys, tmp_path, text,
+                                                                      field, line):
     path = tmp_path / "long.yaml"
     path.write_text(text)
     result = fray(capsys, "validate", str(path), DUEL)
-    assert result.code == 2 and f"long.yaml: line {line}: a number of " in result.err
+    assert result.code == 2 and f"long.yaml: {field}: line {line}: a number of " in result.err
     assert f"{DUEL}: OK" in result.out  # validate goes on past the bad file
 
 
@@ -132,3 +137,22 @@ def test_a_document_too_deep_for_libyaml_is_refused_not_crashed(tmp_path, nest):
     done = subprocess.run([*FRAY_COMMAND, "validate", str(path)], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 2 and "YAML nested too deeply" in done.stderr, done
+
+
+@pytest.mark.parametrize("command", [("run", DUEL), ("batch", DUEL, "-n", "2")])
+def test_a_seed_too_long_is_refused_saying_what_is_allowed(capsys, tmp_path, command):
+    # int() stops at 4,300 digits with advice about Python's limit: the option says its own
+    result = fray(capsys, *command, "--seed", LONG, "--out" if "batch" in command else "-o",
+                  str(tmp_path / "x"))
+    assert result.code == 2
+    assert ("'--seed': a number of 5,000 digits; allowed: 0 or more, written in at most 40 "
+            "digits") in result.err
+    assert "sys.set_int_max_str_digits" not in result.err and LONG not in result.err
+
+
+@pytest.mark.parametrize("option", ["--output", "--html"])
+def test_an_empty_file_name_is_refused_naming_the_option(capsys, option):
+    result = fray(capsys, "run", DUEL, option, "")
+    assert result.code == 2
+    assert f"'{option}'" in result.err and "an empty file name; name the file to write" in (
+        result.err)
