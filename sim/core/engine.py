@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import simpy
 
@@ -29,7 +29,7 @@ from sim.core.outcome import EncounterResult, encounter_result
 from sim.core.words import count
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator, Mapping
+    from collections.abc import Callable, Generator, Mapping, Sequence
 
     from sim.core.actions import Intent
     from sim.rulesets.base import Ruleset
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 # The nearest foes of a side from a place (``tactics.nearest_enemy``), shared while everyone
 # declares.
 Nearest = dict[tuple["Position", str], list[Combatant]]
+T = TypeVar("T")  # what a choice among options gives (``Encounter.choose``)
 
 
 @lru_cache(maxsize=32)
@@ -198,8 +199,8 @@ class Encounter:
         """
         return c.name in self._askers
 
-    def choose(self, c: Combatant, question: str, options: list[tuple[str, Any]],
-               default: int) -> Any:
+    def choose(self, c: Combatant, question: str, options: Sequence[tuple[str, T]],
+               default: int) -> T:
         """The choice ``c``'s mind makes among ``options`` (label, value); else the default.
 
         ``default`` is the index of the AI's own choice, which the player gets on Enter.

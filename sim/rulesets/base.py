@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
-    from sim.scenario.specs import MemberSpec
+    from sim.scenario.specs import MemberSpec, Scenario
 
 
 class NoOptions(Strict):
@@ -99,9 +99,10 @@ class Ruleset(ABC, Generic[F]):
         self.advisor = self.Advisor(self)
 
     @classmethod
-    def options_for(cls, scenario) -> BaseModel | None:
+    def options_for(cls, scenario: Scenario) -> BaseModel | None:
         """The scenario's ``options.<name>`` block for this ruleset (None: defaults)."""
-        return scenario.ruleset_options(cls.name)
+        block: BaseModel | None = scenario.ruleset_options(cls.name)
+        return block
 
     # ---------------------------------------------------------------- building
     @abstractmethod
@@ -140,11 +141,11 @@ class Ruleset(ABC, Generic[F]):
     @abstractmethod
     def plan_round(
         self, enc: Encounter, declared: list[tuple[F, list[Intent]]]
-    ) -> list[TimedAction]:
+    ) -> list[TimedAction[Any]]:
         """Turn the round's declarations into timed actions (offsets in seconds)."""
 
     @abstractmethod
-    def resolve(self, enc: Encounter, action: TimedAction) -> None:
+    def resolve(self, enc: Encounter, action: TimedAction[Any]) -> None:
         """Carry out one timed action against the state at this moment."""
 
     def end_round(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
@@ -259,8 +260,8 @@ class Ruleset(ABC, Generic[F]):
                 enc.emit("move", who=f.name, text=f"{f.name} cannot leave the field yet: {why}.")
 
 
-def offsets_by_rank(keys: list, seconds: float, *, reverse: bool = True,
-                    leave_end: bool = True) -> dict:
+def offsets_by_rank(keys: list[Any], seconds: float, *, reverse: bool = True,
+                    leave_end: bool = True) -> dict[Any, float]:
     """Offsets in a round for distinct speed keys: the fastest at 0, evenly spaced.
 
     Equal keys share an offset (simultaneous). ``leave_end`` keeps a step free before the

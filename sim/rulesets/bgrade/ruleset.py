@@ -57,7 +57,7 @@ from sim.rulesets.bgrade.rules import (
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
-from sim.rulesets.ore.log import given_text, intent_text
+from sim.rulesets.ore.log import WORDS, given_text
 from sim.rulesets.ore.rules import RolledSet, assign_sets, hit_costs_a_die, penalty_text
 from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 
@@ -253,7 +253,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
             attacks, team = _attacks_and_foe(rolled)
         log = enc.log
         if log is not None:
-            what = " and ".join(intent_text(i, enc.field) for i in intents)
+            what = " and ".join(WORDS.text(i, enc.field) for i in intents)
             enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
         dice = p.dice
         bonus = 0
@@ -447,7 +447,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                 f"{target.wounds.summary()}.")
         if lost is not None:
             text += (f" {target.name} loses a die from the set of its "
-                     f"{intent_text(lost.intent)} (now {lost.payload}).")
+                     f"{WORDS.text(lost.intent)} (now {lost.payload}).")
         enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
                  degree=degree, wounds=wounds, shock=shock, armor=sum(ar),
                  benefit=benefit.name,

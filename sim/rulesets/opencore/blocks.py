@@ -47,8 +47,8 @@ class OpenCoreAbilities(Strict):
         """The rulebook writes abilities in capitals (``CON: 60``): both spellings count."""
         if not isinstance(data, dict):
             return data
-        out: dict = {}
-        given: dict = {}  # each ability: the spelling the file used
+        out: dict[str, Any] = {}
+        given: dict[str, str] = {}  # each ability: the spelling the file used
         for key, value in data.items():
             name = key.lower() if isinstance(key, str) and key.lower() in ABILITIES else key
             if name in out:

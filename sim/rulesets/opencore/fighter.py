@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
@@ -42,6 +42,8 @@ from sim.rulesets.opencore.tables import (
 from sim.rulesets.templates import Templates
 
 if TYPE_CHECKING:
+    import simpy
+
     from sim.core.actions import TimedAction
     from sim.core.battlefield import Battlefield, Position
     from sim.core.combatant import Effect
@@ -322,7 +324,7 @@ def start_stun(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
     f.stun += 1
     wait = rounds * enc.ruleset.seconds_per_round
 
-    def stun() -> Generator:
+    def stun() -> Generator[simpy.Event, Any, None]:
         try:
             yield enc.env.timeout(wait)
         finally:  # also when interrupted by death
@@ -352,7 +354,7 @@ def knock_out(enc: Encounter, f: OpenCoreFighter, rounds: int) -> None:
                       f"of the fight ({f.state()}).")
     wait = rounds * enc.ruleset.seconds_per_round
 
-    def out() -> Generator:
+    def out() -> Generator[simpy.Event, Any, None]:
         try:
             yield enc.env.timeout(wait)
         finally:

@@ -22,7 +22,7 @@ import math
 import random
 from collections.abc import Generator
 from enum import StrEnum
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sim.core.combatant import Status
 from sim.rulesets.opencore.rules import ticks_to_stabilise
@@ -143,7 +143,7 @@ def start_bleeder(enc: Encounter, f: OpenCoreFighter, first: float) -> None:
     rules = rules_of(enc)
     env, spr = enc.env, rules.seconds_per_round
 
-    def bleed() -> Generator:
+    def bleed() -> Generator[simpy.Event, Any, None]:
         wait = first
         while True:
             yield env.timeout(wait)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat
+from sim.core.actions import Reload
+from sim.core.words import IntentWords
 from sim.rulesets.opencore.rules import strike_shift
 from sim.rulesets.opencore.tables import Fumble, Role
 
@@ -26,24 +27,19 @@ def weapon_name(weapon: Weapon) -> str:
     return weapon.key.replace("_", " ")
 
 
+WORDS = IntentWords(attack="an attack on {target}", called="", move="a move toward {target}",
+                    leave="a retreat off the field", relocate="a move to {place}",
+                    defend="a defense action", others={"bide": "to bide", "aim": "to aim"})
+"""How OpenCore's log names a declared intent: ``f declares an attack on X``."""
+
+
 def intent_text(intent: Intent, f: OpenCoreFighter, field: Battlefield | None = None) -> str:
-    """A declaration in words, for ``f`` declares ...; with ``field``, where a move goes."""
-    match intent:
-        case Attack():
-            return f"an attack on {intent.target.name}"
-        case Move():
-            return f"a move toward {intent.target.name}"
-        case Retreat():
-            return "a retreat off the field" if intent.leave else \
-                f"a move to {field.describe(intent.dest) if field else 'a new place'}"
-        case Reload():
-            if not f.held:
-                return f"to pick up its {weapon_name(f.weapon)}"
-            return f"to reload its {weapon_name(f.weapon)}" if not f.loaded \
-                else "to ready its weapon"
-    kind = type(intent)
-    return {Defend: "a defense action", Bide: "to bide", Aim: "to aim"}.get(
-        kind, kind.__name__.lower())
+    """A declaration in words (``WORDS``); a reload says what ``f``'s weapon needs."""
+    if type(intent) is Reload:
+        if not f.held:
+            return f"to pick up its {weapon_name(f.weapon)}"
+        return f"to reload its {weapon_name(f.weapon)}" if not f.loaded else "to ready its weapon"
+    return WORDS.text(intent, field)
 
 
 def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: AttackOutcome,

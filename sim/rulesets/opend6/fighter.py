@@ -41,6 +41,8 @@ from sim.scenario.errors import unknown
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sim.core.battlefield import Position
     from sim.scenario.specs import MemberSpec
 
@@ -112,7 +114,7 @@ class OpenD6Block(Strict):
         return _known(value, "OpenD6 shield", ("none", *SHIELDS))
 
 
-def _known(value: str | None, kind: str, names) -> str | None:
+def _known(value: str | None, kind: str, names: Iterable[str]) -> str | None:
     if value is not None and value not in names:
         raise ValueError(unknown(kind, value, list(names)))
     return value

@@ -24,8 +24,11 @@ from sim.rulesets.opend6.ruleset import D6Ruleset
 if TYPE_CHECKING:
     import random
 
+    from pydantic import BaseModel
+
     from sim.core.engine import Encounter
     from sim.rulesets.opend6.fighter import D6Fighter
+    from sim.scenario.specs import Scenario
 
 
 @register
@@ -44,7 +47,7 @@ class OpenD6HpRuleset(D6Ruleset):
     options: HpOptions
 
     @classmethod
-    def options_for(cls, scenario):
+    def options_for(cls, scenario: Scenario) -> BaseModel | None:
         """``options.opend6-hp``, or else the switches shared with ``options.opend6``.
 
         One ``opend6`` block then sets both variants, so ``fray compare`` runs them alike.

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.core.actions import DEFENDS, Aim, Attack, Defend, Intent, Move, Retreat
+from sim.core.actions import DEFENDS, Intent
+from sim.core.words import IntentWords
 from sim.rulesets.opend6.dice import DiceCode
 from sim.rulesets.opend6.rules import (
     AIM_DICE,
@@ -23,36 +24,22 @@ from sim.rulesets.opend6.rules import (
 from sim.scenario.vocabulary import Cover, Visibility
 
 if TYPE_CHECKING:
-    from sim.core.battlefield import Battlefield
     from sim.core.engine import Encounter
     from sim.rulesets.opend6.dice import RollResult
     from sim.rulesets.opend6.fighter import D6Fighter
 
 
-def intent_text(intent: Intent, field: Battlefield | None = None) -> str:
-    """``attacks Bandit 1``, ``moves toward Wolfman``, ``dodges``, ``moves to west_copse``.
-
-    Without ``field`` a move to a place reads "moves to a new place".
-    """
-    match intent:
-        case Attack():
-            return f"attacks {intent.target.name}" + (" (called shot)" if intent.called else "")
-        case Move():
-            return f"moves toward {intent.target.name}"
-        case Retreat():
-            return "falls back off the field" if intent.leave else \
-                f"moves to {field.describe(intent.dest) if field else 'a new place'}"
-        case Defend():
-            return DEFENDS.get(intent.kind, intent.kind)
-        case Aim():
-            return f"aims at {intent.target.name}"
-    return type(intent).__name__.lower() + "s"
+WORDS = IntentWords(attack="attacks {target}", called=" (called shot)",
+                    move="moves toward {target}", leave="falls back off the field",
+                    relocate="moves to {place}", defenses=DEFENDS, other="{kind}s",
+                    others={"aim": "aims at {target}"})
+"""How OpenD6's log names a declared intent: ``attacks X``, ``dodges``."""
 
 
 def log_turn(enc: Encounter, f: D6Fighter, intents: list[Intent], count: int,
              penalty: int) -> None:
     """The start of a turn: initiative, what the combatant does, the multiple-action cost."""
-    what = " then ".join(intent_text(i, enc.field) for i in intents) or "does nothing"
+    what = " then ".join(WORDS.text(i, enc.field) for i in intents) or "does nothing"
     extra = f" ({count} actions, {penalty}D each)" if penalty else ""
     enc.emit("declare", who=f.name,
              text=f"{f.name} (initiative {f.init_text}) {what}{extra} - {f.why}.")

@@ -233,7 +233,8 @@ class RangeBand(Enum):
     @property
     def dice(self) -> int | None:
         """Dice added to the attack roll, or None when the target cannot be shot."""
-        return self.value
+        dice: int | None = self.value
+        return dice
 
 
 def range_band(distance_m: float, weapon: Weapon) -> RangeBand:

@@ -12,7 +12,7 @@ from sim.ai import tactics
 from sim.core.actions import Attack, Intent, Move, TimedAction
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore.fighter import OF
-from sim.rulesets.ore.log import intent_text
+from sim.rulesets.ore.log import WORDS
 from sim.rulesets.ore.rules import (
     best_master_face,
     lose_die,
@@ -59,7 +59,7 @@ class PlayerChoices(Generic[OF]):
                  sets: list[Set]) -> list[tuple[Intent, Set | None]]:
         """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
         def label(given: list[tuple[Intent, Set | None]]) -> str:
-            text = ", ".join(f"{s or 'no set'} -> {intent_text(i)}" for i, s in given)
+            text = ", ".join(f"{s or 'no set'} -> {WORDS.text(i)}" for i, s in given)
             moves = [s for i, s in given if type(i) is Move]
             far = [s for i, s in given if type(i) is Attack and s is not None
                    and not tactics.in_reach(enc, f, i.target)]
@@ -87,7 +87,7 @@ class PlayerChoices(Generic[OF]):
         if not slower:
             return None
         default = slower.index(pick_lost(slower))
-        options = [(f"a die from its {intent_text(a.intent)} set ({a.payload})", a)
+        options = [(f"a die from its {WORDS.text(a.intent)} set ({a.payload})", a)
                    for a in slower]
         victim: TimedAction[RolledSet] = enc.choose(
             target, f"{target.name} is hit before acting: which set loses a die?", options,

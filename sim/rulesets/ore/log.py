@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sim.core.actions import Attack, Defend, Intent, Move, Retreat
+from sim.core.actions import Intent
+from sim.core.words import IntentWords
 from sim.rulesets.ore.body import Body
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.rules import penalty_text
@@ -17,23 +18,10 @@ if TYPE_CHECKING:
     from sim.rulesets.ore.sets import Set
 
 
-def intent_text(intent: Intent | None, field: Battlefield | None = None) -> str:
-    """How the log names a declared intent; with ``field``, where a move to a place goes.
-
-    Without one (a player's menu labels, which recorded answers are matched by) a move to
-    a place reads "move to a new place".
-    """
-    if type(intent) is Attack:
-        return f"attack on {intent.target.name}" + (
-            f" (called shot: {intent.called})" if intent.called else "")
-    if type(intent) is Move:
-        return f"move toward {intent.target.name}"
-    if type(intent) is Retreat:
-        return "retreat off the field" if intent.leave else \
-            f"move to {field.describe(intent.dest) if field else 'a new place'}"
-    if type(intent) is Defend:
-        return intent.kind
-    return type(intent).__name__.lower()
+WORDS = IntentWords(attack="attack on {target}", called=" (called shot: {called})",
+                    move="move toward {target}", leave="retreat off the field",
+                    relocate="move to {place}")
+"""How ORE's log (and B-Grade's) names a declared intent: ``attack on X``."""
 
 
 def given_text(s: Set | None, intent: Intent, owner: str = "",
@@ -44,8 +32,8 @@ def given_text(s: Set | None, intent: Intent, owner: str = "",
     (fails)`` (an attack without a set is a miss, ``OreRuleset._commit_one``). ``owner``:
     whose intent it is, in a team's pooled roll (``Bo's ``).
     """
-    return f"{s} -> {owner}{intent_text(intent, field)}" if s else \
-        f"no set -> {owner}{intent_text(intent, field)} (fails)"
+    return f"{s} -> {owner}{WORDS.text(intent, field)}" if s else \
+        f"no set -> {owner}{WORDS.text(intent, field)} (fails)"
 
 
 def log_roll(enc: Encounter, f: OreFighter[Any], intents: list[Intent], p: RollPlan,
@@ -53,7 +41,7 @@ def log_roll(enc: Encounter, f: OreFighter[Any], intents: list[Intent], p: RollP
              terms: list[tuple[str, int]]) -> None:
     """The declaration and the roll of one fighter's round, with each penalty's cause."""
     base, dice, skill = p.base, p.dice, p.skill
-    what = " and ".join(intent_text(i, enc.field) for i in intents)
+    what = " and ".join(WORDS.text(i, enc.field) for i in intents)
     special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
     enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
     given = "; ".join(given_text(s, i, field=enc.field) for i, s in pairs)

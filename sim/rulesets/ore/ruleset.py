@@ -39,7 +39,7 @@ from sim.rulesets.ore.fighter import (
     OreOptions,
     make_fighter,
 )
-from sim.rulesets.ore.log import intent_text, log_roll, spilled_text
+from sim.rulesets.ore.log import WORDS, log_roll, spilled_text
 from sim.rulesets.ore.planner import KeptPlans
 from sim.rulesets.ore.recovery import BetweenFights
 from sim.rulesets.ore.rules import (
@@ -176,7 +176,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
                                        RolledSet(UNROLLED_SET, self.speed(UNROLLED_SET))))
             if log is not None:
                 enc.emit("declare", who=f.name, text=f"{f.name} declares "
-                         f"{intent_text(intents[0], enc.field)} ({f.why}).")
+                         f"{WORDS.text(intents[0], enc.field)} ({f.why}).")
             return
         p = self.plan(enc, f, intents)
         if plain and p.called is None and len(p.rolled) == 1 and not f.expert and not f.master:
@@ -382,7 +382,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
                     + f" -> {body.summary()}.")
             if lost is not None:
                 text += (f" {target.name} loses a die from the set of its "
-                         f"{intent_text(lost.intent)} (now {lost.payload}).")
+                         f"{WORDS.text(lost.intent)} (now {lost.payload}).")
             enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
                      location=LOCATION_NAMES[landed], killing=killing, shock=shock, armor=ar,
                      text=text)
