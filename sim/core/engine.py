@@ -156,8 +156,26 @@ class Encounter:
 
     # ---------------------------------------------------------------- the books
     # Rulesets report what happened through these calls; nothing else changes the counters.
+    def finds_down(self, actor: Combatant, target: Combatant, prefix: str = "") -> bool:
+        """Whether ``actor``'s attack finds ``target`` already down, said in the log if so.
+
+        Such an attack is not made (``record_attack``): it fizzles. ``prefix``: what the
+        log line starts with (ORE's set). OpenD6 turns the attack on another foe instead.
+        """
+        if target.in_fight:
+            return False
+        if self.log is not None:
+            self.emit("fizzle", who=actor.name,
+                      text=f"{prefix}{actor.name}'s attack finds {target.name} already down.")
+        return True
+
     def record_attack(self, actor: Combatant) -> None:
-        """An attack action of ``actor`` was resolved (hit or miss)."""
+        """An attack of ``actor`` was made: resolved against a foe still in the fight.
+
+        Every ruleset counts an attack here once it is resolved, whether it hits, misses
+        (ORE's attack given no set included) or finds its foe out of reach; not one that
+        finds its foe already down (``finds_down``), nor one a stun forbids (OpenCore).
+        """
         actor.attacks += 1
 
     def record_hit(self, actor: Combatant, damage: int) -> None:

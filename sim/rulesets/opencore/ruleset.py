@@ -285,10 +285,7 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     def _attack(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter) -> None:
         """The Attack action: checks that may stop it, then one strike."""
         log = enc.log
-        if not target.in_fight:
-            if log is not None:
-                enc.emit("fizzle", who=f.name, text=f"{f.name}'s attack finds {target.name} "
-                         f"already down.")
+        if enc.finds_down(f, target):
             return
         if f.stun:
             if log is not None:

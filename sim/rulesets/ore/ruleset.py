@@ -307,10 +307,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
         target = cast("OF", intent.target)  # a fighter of this ruleset
         s = action.payload
         log = enc.log
-        if not target.in_fight:
-            if log is not None:
-                enc.emit("fizzle", who=f.name, text=f"{s} {f.name}'s attack finds "
-                         f"{target.name} already down.")
+        if enc.finds_down(f, target, f"{s} "):
             return
         enc.record_attack(f)
         width = s.width
