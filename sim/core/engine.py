@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 # declares.
 Nearest = dict[tuple["Position", str], list[Combatant]]
 T = TypeVar("T")  # what a choice among options gives (``Encounter.choose``)
+YES_NO = (("no", False), ("yes", True))  # a yes-or-no's options (``Encounter.yes_or_no``)
 
 
 @lru_cache(maxsize=32)
@@ -229,6 +230,18 @@ class Encounter:
         if ask is not None:
             self.made.setdefault(c.name, []).append(("choose", k))
         return options[k][1]
+
+    def yes_or_no(self, c: Combatant, ai: bool, question: Callable[[], str | None]) -> bool:
+        """``ai`` (the AI's own answer), or a player's yes or no to ``question()``.
+
+        The one way a ruleset puts a yes-or-no to a player (a point to spend), the AI's
+        answer the default on Enter. ``question`` is called only when ``c`` has a player
+        (its words cost nothing otherwise); it gives None when nothing is worth asking.
+        """
+        if not self.asks(c):
+            return ai
+        text = question()
+        return ai if text is None else self.choose(c, text, YES_NO, int(ai))
 
     # ---------------------------------------------------------------- changes
     def take_out(self, c: Combatant, status: Status, why: str = "") -> None:

@@ -294,13 +294,9 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
     def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: Sequence[Intent],
                       dice: int) -> bool:
         """A possibility point on this roll: the advisor's choice, or a player's."""
-        spend = self.advisor.spends_point(enc, f, rolled, dice)
-        if not enc.asks(f):
-            return spend
-        chosen: bool = enc.choose(
-            f, f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
-            f"{f.points} left)?", [("no", False), ("yes", True)], int(spend))
-        return chosen
+        return enc.yes_or_no(f, self.advisor.spends_point(enc, f, rolled, dice), lambda: (
+            f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
+            f"{f.points} left)?"))
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
                        actions: list[TimedAction[RolledSet]]) -> list[Roll]:

@@ -271,25 +271,22 @@ class OpenD6Combat:
 
     def _character_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> bool:
         """Whether ``f`` spends a character point (+1D) before rolling (a player asks)."""
-        spend = self.rules.advisor.character_point(f, target)
-        if not enc.asks(f):
-            return spend
-        return enc.choose(f, f"{f.name} attacks {target.name}: spend a character point "
-                          f"(+1D, {f.cp} left)?", [("no", False), ("yes", True)], int(spend))
+        return enc.yes_or_no(f, self.rules.advisor.character_point(f, target), lambda: (
+            f"{f.name} attacks {target.name}: spend a character point (+1D, {f.cp} left)?"))
 
     def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
                     extra: int) -> bool:
         """Whether ``f`` spends a fate point on the ``total`` it has rolled (a player asks)."""
-        spend = self.rules.advisor.fate_point(enc, f, target, total, extra)
-        if not enc.asks(f):
-            return spend
-        now, boosted = self.rules.advisor.fate_odds(enc, f, target, total, extra)
-        if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
-            return spend
-        return enc.choose(f, f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to "
-                          f"hit as rolled, {boosted:.0%} with the fate point): spend a fate "
-                          f"point (+{extra}D, {f.fate} left)?",
-                          [("no", False), ("yes", True)], int(spend))
+        def question() -> str | None:
+            now, boosted = self.rules.advisor.fate_odds(enc, f, target, total, extra)
+            if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
+                return None
+            return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
+                    f"rolled, {boosted:.0%} with the fate point): spend a fate point "
+                    f"(+{extra}D, {f.fate} left)?")
+
+        return enc.yes_or_no(f, self.rules.advisor.fate_point(enc, f, target, total, extra),
+                             question)
 
     @staticmethod
     def _out_of_reach(f: D6Fighter, dist: float) -> str:
@@ -339,12 +336,9 @@ class OpenD6Combat:
         """
         if not (target.cp > 0 and target.policy.spends):
             return 0
-        spend = self.rules.advisor.resist_point(f, target, damage)
-        if enc.asks(target):
-            spend = enc.choose(target, f"{f.name}'s blow deals {damage} damage to "
-                               f"{target.name}: spend a character point on the resistance "
-                               f"roll (+1D, {target.cp} left)?", [("no", False), ("yes", True)],
-                               int(spend))
+        spend = enc.yes_or_no(target, self.rules.advisor.resist_point(f, target, damage), lambda: (
+            f"{f.name}'s blow deals {damage} damage to {target.name}: spend a character "
+            f"point on the resistance roll (+1D, {target.cp} left)?"))
         if not spend:
             return 0
         target.cp -= 1
