@@ -157,17 +157,19 @@ class Encounter:
 
     # ---------------------------------------------------------------- the books
     # Rulesets report what happened through these calls; nothing else changes the counters.
-    def finds_down(self, actor: Combatant, target: Combatant, prefix: str = "") -> bool:
+    def finds_down(self, actor: Combatant, target: Combatant, lead: object = None) -> bool:
         """Whether ``actor``'s attack finds ``target`` already down, said in the log if so.
 
-        Such an attack is not made (``record_attack``): it fizzles. ``prefix``: what the
-        log line starts with (ORE's set). OpenD6 turns the attack on another foe instead.
+        Such an attack is not made (``record_attack``): it fizzles. ``lead``: what the log
+        line starts with (ORE's set), put in words only for the log. OpenD6 turns the
+        attack on another foe instead.
         """
         if target.in_fight:
             return False
         if self.log is not None:
+            first = "" if lead is None else f"{lead} "
             self.emit("fizzle", who=actor.name,
-                      text=f"{prefix}{actor.name}'s attack finds {target.name} already down.")
+                      text=f"{first}{actor.name}'s attack finds {target.name} already down.")
         return True
 
     def record_attack(self, actor: Combatant) -> None:

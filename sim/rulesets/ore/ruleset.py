@@ -307,7 +307,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
         target = cast("OF", intent.target)  # a fighter of this ruleset
         s = action.payload
         log = enc.log
-        if enc.finds_down(f, target, f"{s} "):
+        if enc.finds_down(f, target, s):
             return
         enc.record_attack(f)
         width = s.width
