@@ -42,7 +42,7 @@ class StageModel(Strict):
     """One stage: a scenario (a path, or the scenario itself) and the rest after it."""
 
     scenario: str | dict[str, Any]
-    rest: Literal[RESTS] = "none"  # type: ignore[valid-type]
+    rest: Literal[RESTS] = "none"  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
 
 
 class CampaignModel(Strict):

@@ -74,7 +74,7 @@ class _UniqueKeys:
                     None, None, f"duplicate key '{key_node.value}' (first given on line "
                     f"{seen[ident] + 1}); each key may appear once", key_node.start_mark)
             seen[ident] = key_node.start_mark.line
-        return super().construct_mapping(node, deep)  # type: ignore[misc]
+        return super().construct_mapping(node, deep)  # type: ignore[misc]  # a mixin's super
 
 
 class _PyUniqueKeyLoader(_UniqueKeys, yaml.SafeLoader):
@@ -84,7 +84,7 @@ class _PyUniqueKeyLoader(_UniqueKeys, yaml.SafeLoader):
 _FAST = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _UniqueKeyLoader(_UniqueKeys, _FAST):  # type: ignore[misc,valid-type]
+class _UniqueKeyLoader(_UniqueKeys, _FAST):  # type: ignore[misc,valid-type]  # chosen at run time
     """LibYAML's parser when it is installed (10x faster): the same documents and errors.
 
     Its composer recurses in C, where a deep document would crash the process

@@ -56,7 +56,7 @@ class DoctrineModel(Strict):
     """An AI doctrine: a profile and the settings that tune it."""
 
     profile: str
-    focus: Literal[FOCUSES] | None = None  # type: ignore[valid-type]
+    focus: Literal[FOCUSES] | None = None  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
     retreat_at: float | None = Field(default=None, ge=0, le=1)
     morale: float | None = Field(default=None, ge=0, le=1)
     prefers: Literal["ranged", "melee"] | None = None
@@ -111,8 +111,8 @@ class MemberModel(Strict):
 class NodeModel(Strict):
     """A map node's terrain."""
 
-    cover: Literal[COVERS] = "none"  # type: ignore[valid-type]
-    visibility: Literal[VISIBILITIES] = "clear"  # type: ignore[valid-type]
+    cover: Literal[COVERS] = "none"  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
+    visibility: Literal[VISIBILITIES] = "clear"  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
 
 
 class MapModel(Strict):
@@ -125,7 +125,7 @@ class MapModel(Strict):
 class AftermathModel(Strict):
     """``aftermath:``: who tends the fallen once the fight is over."""
 
-    tend: Literal[TENDS] = "own"  # type: ignore[valid-type]
+    tend: Literal[TENDS] = "own"  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
 
 
 class ScenarioModel(Strict):
