@@ -38,9 +38,9 @@ def test_every_declared_attack_could_succeed(ruleset, profile):
             for i in intents:
                 if type(i) is Attack:
                     assert e.advisor.can_hit(e, c, i.target), (c.name, c.why)
-            if any(type(i) is Attack for i in intents) and hasattr(e.ruleset, "plan"):
+            if any(type(i) is Attack for i in intents) and hasattr(e.ruleset, "planner"):
                 # ORE, B-Grade: the roll for the whole declaration can make a set
-                assert e.ruleset.plan(e, c, intents).dice >= 2, (c.name, intents)
+                assert e.ruleset.planner.plan(e, c, intents).dice >= 2, (c.name, intents)
 
         watch_declarations(enc, check)
         enc.run()
@@ -63,4 +63,4 @@ def test_an_expert_die_makes_no_hopeless_called_shot(profile):
     enc = Encounter(scen, "ore", 0)
     novice, foe = enc.combatants
     intents = ai.decide(enc, novice)
-    assert enc.ruleset.plan(enc, novice, intents).dice >= 2, (intents, novice.why)
+    assert enc.ruleset.planner.plan(enc, novice, intents).dice >= 2, (intents, novice.why)

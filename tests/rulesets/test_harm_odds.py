@@ -20,6 +20,7 @@ from sim.core.engine import Encounter
 from sim.report.numbers import chance
 from sim.report.panel import situation
 from sim.rulesets.opencore.odds import DEFENDER_FUMBLE_MULTIPLIERS, hit_odds
+from sim.rulesets.ore import choices
 from sim.rulesets.ore.advisor import p_set_in
 from sim.rulesets.ore.catalog import LEFT_LEG
 
@@ -57,7 +58,7 @@ def test_ore_set_in_a_range_counts_every_roll(rolled, low, high, fixed):
 def test_ore_called_shot_shows_the_chance_of_its_location():
     """A called shot at the left leg: 5 dice, one set to 1; the leg is height 1 alone."""
     enc, a, b = _duel("ore", **SWORD)
-    plan = enc.ruleset.plan(enc, a, [Attack(b, "left leg")])
+    plan = enc.ruleset.planner.plan(enc, a, [Attack(b, "left leg")])
     (words, p), = enc.advisor.harm_odds(enc, a, [Attack(b, "left leg")])
     assert words == "at the left leg"
     assert p == pytest.approx(_brute_set(plan.dice - 1, [1], range(1, 2)))
@@ -77,7 +78,7 @@ def test_a_charge_shows_its_rolls_chance_of_two_sets(ruleset):
     charge = menus.find(menus.options(enc, a), "charge B")
     assert charge is not None and type(charge.intents[0]) is Move
     if ruleset == "ore":
-        dice = enc.ruleset.plan(enc, a, list(charge.intents)).dice
+        dice = enc.ruleset.planner.plan(enc, a, list(charge.intents)).dice
         over = 0
     else:
         dice = enc.advisor.dice(enc, a, list(charge.intents)) + a.bonus
@@ -179,8 +180,8 @@ def test_a_charge_whose_attack_gets_the_faster_set_is_marked(ruleset):
     enc.minds = {"A": asker}
     move, attack = Move(b, stop_at=0.0), b.plain_attack
     wide, narrow = Set(3, 5), Set(2, 8)
-    enc.ruleset.ask_sets(enc, a, [5, 5, 5, 8, 8], [(move, wide), (attack, narrow)],
-                         [wide, narrow])
+    choices.ask_sets(enc, a, [5, 5, 5, 8, 8], [(move, wide), (attack, narrow)],
+                     [wide, narrow])
     marked = [label for label in asker.labels if "comes before the move" in label]
     assert marked and all(label.startswith("3x5 -> attack") or "2x8 -> move" in label
                           for label in marked), asker.labels

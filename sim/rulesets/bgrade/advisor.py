@@ -92,7 +92,8 @@ class BGradeAdvisor(OreAdvisor[BGradeFighter]):
     def can_hit(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
         """Two dice at least, counting pending bonus dice and a card a spender will play."""
         card = 1 if actor.policy.spends and actor.hand else 0
-        return self.rules.plan(enc, actor, [target.plain_attack]).dice + actor.bonus + card >= 2
+        dice = self.rules.planner.plan(enc, actor, [target.plain_attack]).dice
+        return dice + actor.bonus + card >= 2
 
     def attack_odds(self, enc: Encounter, actor: BGradeFighter,
                     intents: list[Intent]) -> float | None:

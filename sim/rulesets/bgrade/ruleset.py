@@ -55,6 +55,7 @@ from sim.rulesets.bgrade.rules import (
     small_bonus,
 )
 from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
+from sim.rulesets.ore import choices
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
 from sim.rulesets.ore.log import WORDS, given_text
@@ -225,7 +226,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                 continue
             pairs = assign_sets(rolled, r.sets, succeeds)
             if r.sets and enc.asks(r.f):
-                pairs = self.ask_sets(enc, r.f, r.faces, pairs, r.sets)
+                pairs = choices.ask_sets(enc, r.f, r.faces, pairs, r.sets)
             if log is not None:
                 self._log_roll_b(enc, r, pairs)
             self._commit(enc, r.f, pairs, actions)
@@ -239,7 +240,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         several actions; on a roll with an attack, the pending bonus dice, and for a spending
         AI a card and a possibility point.
         """
-        p = self.plan(enc, f, intents)
+        p = self.planner.plan(enc, f, intents)
         rolled = p.rolled
         if not rolled:
             return None
@@ -287,7 +288,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                     enc.emit("point", who=f.name, points=f.points,
                              text=f"{f.name} spends a possibility point: d6s instead of "
                                   f"d10s ({f.points} left).")
-        faces = self.roll_special(enc, f, dice, p.skill, None, len(rolled), sides)
+        faces = choices.roll_special(enc, f, dice, p.skill, None, len(rolled), sides)
         return Roll(f, intents, rolled, faces, team, lethal(f), p.base, p.skill,
                     None if log is None else (p.penalty, bonus, card, sides))
 
@@ -373,7 +374,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
             disarm(target)
         marked = wounds + shock + extra_shock
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``)
-        lost = self.lose_die(enc, target, s.key) if hit_costs_a_die(marked) else None
+        lost = choices.lose_die(enc, target, s.key) if hit_costs_a_die(marked) else None
         if enc.log is not None:
             self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
                           benefit is SHOCK and not extra_shock)

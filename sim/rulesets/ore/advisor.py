@@ -1,7 +1,7 @@
 """What the AI asks the One Roll Engine: reach, reloads, and exact set odds and expectations.
 
 ``OreAdvisor`` answers for ORE (B-Grade's advisor builds on it). Every dice count comes
-from the ruleset's roll plan (``OreRuleset.plan``, ``rules.plan_roll``): the AI expects to
+from the ruleset's roll plan (``OreRuleset.planner``, ``rules.plan_roll``): the AI expects to
 roll exactly what the ruleset rolls for the same declaration. The odds are exact and cached
 per pool size: the chance of at least k sets in n d10
 (``p_sets``), and the distribution of the widest set's width and hit location
@@ -216,7 +216,7 @@ def _value_table(weapon: Weapon, armor: tuple[int, ...], killing: tuple[int, ...
 class OreAdvisor(Advisor[OF]):
     """The AI's questions under ORE (see :class:`sim.ai.advisor.Advisor`).
 
-    Dice counts come from ``self.rules.plan``: with the encounter, for a declaration as it
+    Dice counts come from ``self.rules.planner.plan``: with the encounter, for a declaration as it
     would be rolled now (range, cover, a called shot); without it (``enc`` None), before
     any situation, for questions asked about a fighter in general (danger, defense).
     Generic over the ruleset's fighter (``OF``): B-Grade's advisor is ``OreAdvisor`` of
@@ -227,7 +227,7 @@ class OreAdvisor(Advisor[OF]):
 
     def dice(self, enc: Encounter | None, actor: OF, intents: list[Intent]) -> int:
         """Dice ``actor`` would roll for ``intents``: the ruleset's own roll plan."""
-        return self.rules.plan(enc, actor, intents).dice
+        return self.rules.planner.plan(enc, actor, intents).dice
 
     def can_attack(self, enc: Encounter, actor: OF, target: OF) -> bool:
         """A usable arm (two for a two-handed weapon) and the target within reach."""
@@ -287,7 +287,7 @@ class OreAdvisor(Advisor[OF]):
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return None
-        plan = self.rules.plan(enc, actor, intents)
+        plan = self.rules.planner.plan(enc, actor, intents)
         least = getattr(self.rules.options, "difficulty", 0)
         if type(intents[0]) is Move:  # a charge: the faster set moves, the slower strikes
             return p_sets(plan.dice, 2, max(1, least))
@@ -307,7 +307,7 @@ class OreAdvisor(Advisor[OF]):
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return ()
-        plan = self.rules.plan(enc, actor, intents)
+        plan = self.rules.planner.plan(enc, actor, intents)
         least = max(1, getattr(self.rules.options, "difficulty", 0))
         expert = int(plan.skill in actor.expert)
         if attack.called is None:

@@ -208,7 +208,7 @@ def make_fighter(cls: type[OF], member: MemberSpec, pos: Position,
     f.loaded = True
     f.defenses = []
     f.sets = []
-    f.last_plan = None  # the last two single attacks' plans, what they read (``OreRuleset.plan``)
+    f.last_plan = None  # the last two single attacks' plans, what they read (``KeptPlans.plan``)
     f.ranged = weapon.ranged
     f.reach = weapon.ranges[2] if weapon.ranges is not None else MELEE_REACH  # ranged
     f.speed = MOVE_METRES

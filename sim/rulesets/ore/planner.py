@@ -1,14 +1,16 @@
 """ORE's roll plans for the AI and the planner: worked out once, kept while they hold.
 
-``KeptPlans.plan`` answers the advisor's questions (can the attack succeed? a called shot? a
-second attack?) and the round's planner with ``rules.plan_roll``; a plan of one or two
-attacks on one foe is kept on the fighter (the last two single attacks, checked by identity)
-and across encounters (``_PLANS``, by all it reads). B-Grade plans through it too.
+``KeptPlans`` is the part of the ruleset that plans a roll (``OreRuleset.planner``): its
+``plan`` answers the advisor's questions (can the attack succeed? a called shot? a second
+attack?) and the round's planner with ``rules.plan_roll``; a plan of one or two attacks on
+one foe is kept on the fighter (the last two single attacks, checked by identity) and
+across encounters (``_PLANS``, by all it reads). B-Grade plans through it too, with its
+own cap and multiple-action penalty.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, Generic, cast
 
 from sim.core.actions import Attack, Intent
 from sim.rulesets.ore.fighter import OF
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from sim.scenario.specs import MemberSpec
 
 # The numbers of roll plans of one or two attacks on one foe, kept across encounters
-# (``OreRuleset.plan``): (base, skill, penalty, dice, called) by all they read. About a
+# (``KeptPlans.plan``): (base, skill, penalty, dice, called) by all they read. About a
 # hundred in a batch of one scenario under one ruleset; starts over at PLANS_KEPT, which
 # also bounds the maps and members the entries hold.
 _PLANS: dict[tuple[Any, ...], tuple[Battlefield, MemberSpec, Weapon, tuple[Any, ...]]] = {}
@@ -56,10 +58,20 @@ def _attacks_on_one(intents: list[Intent]) -> tuple[str | None, ...] | None:
 
 
 class KeptPlans(Generic[OF]):
-    """The planning of ``OreRuleset``: ``plan`` and the situation it reads now."""
+    """The roll plans of an ORE-family ruleset, held by it as ``planner``.
 
-    cap: ClassVar[int | None]  # dice rolled at most (the ruleset's)
-    per_extra_action: ClassVar[int]  # dice off per action beyond the first
+    Given at construction what it reads of the rules: the dice rolled at most (``cap``),
+    the dice off per action beyond the first (``per_extra_action``) and the ruleset's
+    class (``kind``), which keys the plans kept across encounters so that ORE's and
+    B-Grade's never mix.
+    """
+
+    __slots__ = ("cap", "kind", "per_extra_action")
+
+    def __init__(self, kind: type, cap: int | None, per_extra_action: int) -> None:
+        self.kind = kind
+        self.cap = cap
+        self.per_extra_action = per_extra_action
 
     def plan(self, enc: Encounter | None, f: OF, intents: list[Intent]) -> RollPlan:
         """The roll ``f`` makes for ``intents`` (``rules.plan_roll``); the advisor asks too.
@@ -105,7 +117,7 @@ class KeptPlans(Generic[OF]):
         attack = cast(Attack, intents[0])  # ``_attacks_on_one`` found one or two attacks
         target = attack.target
         field, spec, weapon = enc.field, f.spec, f.weapon
-        key = (type(self), id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
+        key = (self.kind, id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
                calls, action_pool(f, intents[0]))
         kept = _PLANS.get(key)
         if (kept is not None and kept[0] is field and kept[1] is spec

@@ -20,15 +20,15 @@ Rulings (documented in ``docs/rules/ore.md`` and ``docs/campaigns.md``):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Generic
+from typing import TYPE_CHECKING, Any
 
 from sim.rulesets.dice import roll_pool
-from sim.rulesets.ore.fighter import OF
 from sim.rulesets.ore.sets import find_sets
 
 if TYPE_CHECKING:
     import random
 
+    from sim.rulesets.ore.fighter import OreFighter
 
 
 def rest_roll(rng: random.Random, dice: int, cap: int | None) -> tuple[list[int], int]:
@@ -38,37 +38,38 @@ def rest_roll(rng: random.Random, dice: int, cap: int | None) -> tuple[list[int]
     return faces, sets[0].width if sets else 0
 
 
-class BetweenFights(Generic[OF]):
-    """``carry``, ``recover`` and ``fit`` of the ORE family (mixed into ``OreRuleset``)."""
+# ``OreRuleset``'s ``carry``, ``recover`` and ``fit`` (B-Grade's too: its ``carry`` adds to it)
+def carry(old: OreFighter[Any], new: OreFighter[Any]) -> None:
+    """The wound boxes and a fired reload weapon carry into the next fight."""
+    new.wounds = old.wounds.copy()
+    new.loaded = old.loaded
 
-    cap: ClassVar[int | None]
 
-    def carry(self, old: OF, new: OF) -> None:
-        """The wound boxes and a fired reload weapon carry into the next fight."""
-        new.wounds = old.wounds.copy()
-        new.loaded = old.loaded
+def recover(f: OreFighter[Any], rest: str, rng: random.Random, cap: int | None) -> list[str]:
+    """Reload, the rest roll (short and long), one point of Killing healed (long).
 
-    def recover(self, f: OF, rest: str, rng: random.Random) -> list[str]:
-        """Reload, the rest roll (short and long), one point of Killing healed (long)."""
-        if rest == "none":
-            return []
-        said = []
-        if not f.loaded:
-            f.loaded = True
-            said.append(f"reloads the {f.weapon.name}")
-        pool = f.body + f.vigor
-        faces, width = rest_roll(rng, pool, self.cap)
-        healed = f.wounds.heal_shock(width)
-        rolled = " ".join(map(str, sorted(faces, reverse=True)))
-        said.append(f"rest roll Body + Vigor {pool}d: {rolled} -> "
-                    + (f"a set of width {width}, {healed} Shock healed" if width
-                       else "no set, no Shock healed"))
-        if rest == "long":
-            healed_killing = f.wounds.heal_killing()
-            if healed_killing is not None:
-                said.append(f"a day's rest heals {healed_killing}")
-        return said
+    ``cap``: the ruleset's dice rolled at most (ORE 10, B-Grade none).
+    """
+    if rest == "none":
+        return []
+    said = []
+    if not f.loaded:
+        f.loaded = True
+        said.append(f"reloads the {f.weapon.name}")
+    pool = f.body + f.vigor
+    faces, width = rest_roll(rng, pool, cap)
+    healed = f.wounds.heal_shock(width)
+    rolled = " ".join(map(str, sorted(faces, reverse=True)))
+    said.append(f"rest roll Body + Vigor {pool}d: {rolled} -> "
+                + (f"a set of width {width}, {healed} Shock healed" if width
+                   else "no set, no Shock healed"))
+    if rest == "long":
+        healed_killing = f.wounds.heal_killing()
+        if healed_killing is not None:
+            said.append(f"a day's rest heals {healed_killing}")
+    return said
 
-    def fit(self, f: OF) -> bool:
-        """Alive and awake by its wounds (ORE: head not full; B-Grade: Shock track not full)."""
-        return not f.wounds.dead and not f.wounds.unconscious
+
+def fit(f: OreFighter[Any]) -> bool:
+    """Alive and awake by its wounds (ORE: head not full; B-Grade: Shock track not full)."""
+    return not f.wounds.dead and not f.wounds.unconscious

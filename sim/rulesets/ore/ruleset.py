@@ -4,12 +4,16 @@ Where each rule lives:
 - pools, the roll plan for several actions (smallest pool, worst situational penalty, -1d
   per extra action, the 10-dice cap), special dice, sets to actions, gobble dice, the die
   lost when hit before acting: ``rules``; sets themselves: ``sets``;
-- a fighter's roll plan, asked by the AI and the planner, and the plans kept: ``planner``;
+- a fighter's roll plan, asked by the AI and the planner, and the plans kept: ``planner``
+  (``KeptPlans``, the part the ruleset holds as ``planner``);
 - order of resolution (widest first, ties by height, identical sets simultaneous):
   ``OreRuleset.plan_round`` (offsets from the sets' speed);
 - hit locations, weapons, armor: ``catalog``; wound boxes and their effects: ``body``;
 - the native block, options and the conversion from neutral traits: ``fighter``;
-- the AI's questions: ``advisor``; a player's choices after a roll: ``choices``.
+- the AI's questions: ``advisor``; a player's choices after a roll: ``choices``;
+- between fights (what carries over, rest, fit to fight): ``recovery``.
+``choices`` and ``recovery`` are functions the ruleset calls, ``KeptPlans`` a part it holds:
+none of them reaches into the ruleset.
 
 Rulings not in the seed are marked "Ruling:" where they are applied.
 """
@@ -27,9 +31,9 @@ from sim.core.words import count
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
+from sim.rulesets.ore import choices, recovery
 from sim.rulesets.ore.advisor import OreAdvisor, hit_value
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
-from sim.rulesets.ore.choices import PlayerChoices
 from sim.rulesets.ore.fighter import (
     OF,
     SKILLS,
@@ -41,7 +45,6 @@ from sim.rulesets.ore.fighter import (
 )
 from sim.rulesets.ore.log import WORDS, log_roll, spilled_text
 from sim.rulesets.ore.planner import KeptPlans
-from sim.rulesets.ore.recovery import BetweenFights
 from sim.rulesets.ore.rules import (
     RolledSet,
     arms_ok,
@@ -71,11 +74,13 @@ UNROLLED_SET = Set(1, 0)
 
 
 @register
-class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF]):
+class OreRuleset(Ruleset[OF]):
     """One Roll Engine as written for Reign.
 
     Generic over its fighter class (``OF``): ORE's own is ``OreFighter``, B-Grade's ruleset
-    is ``OreRuleset[BGradeFighter]``.
+    is ``OreRuleset[BGradeFighter]``. Roll plans are its ``planner``'s (``KeptPlans``); a
+    player's choices after a roll and what happens between fights are functions of
+    ``choices`` and ``recovery``.
     """
 
     name = "ore"
@@ -103,10 +108,11 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
 
     def __init__(self, options: BaseModel | None = None):
         super().__init__(options)
-        # no difficulty and ORE's own dice: a lone plain roll takes the one-step path
-        # (``_plan_fighter``); a subclass with other dice or another test keeps the long one
-        self._plain_sets = (self.set_succeeds() is None
-                            and type(self).roll_special is PlayerChoices.roll_special)
+        # the roll plans: asked by the advisor and the round's planner, kept while they hold
+        self.planner: KeptPlans[OF] = KeptPlans(type(self), self.cap, self.per_extra_action)
+        # no difficulty: a lone plain roll takes the one-step path (``_plan_fighter``); a
+        # subclass with another test keeps the long one
+        self._plain_sets = self.set_succeeds() is None
         # the set itself is its speed (ORE's widest first), unless a subclass says otherwise
         self._set_speed = type(self).speed is OreRuleset.speed
         # ORE's own miss test with no difficulty: a set that survives the defense hits
@@ -178,7 +184,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
                 enc.emit("declare", who=f.name, text=f"{f.name} declares "
                          f"{WORDS.text(intents[0], enc.field)} ({f.why}).")
             return
-        p = self.plan(enc, f, intents)
+        p = self.planner.plan(enc, f, intents)
         if plain and p.called is None and len(p.rolled) == 1 and not f.expert and not f.master:
             # the common roll (one plain attack or defense, plain dice): what roll_special,
             # assign_sets and _commit do, in one step
@@ -188,11 +194,11 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
                  else best_set(intent, sets, self.set_worth(f))) if sets else None
             self._commit_one(enc, f, intent, s, actions)
             return
-        faces = self.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
+        faces = choices.roll_special(enc, f, p.dice, p.skill, p.called, len(p.rolled))
         sets = find_sets(faces)
         pairs = assign_sets(p.rolled, sets, self.set_succeeds(), self.set_worth(f))
         if enc.asks(f) and sets:
-            pairs = self.ask_sets(enc, f, faces, pairs, sets)
+            pairs = choices.ask_sets(enc, f, faces, pairs, sets)
         if log is not None:
             self._log_roll(enc, f, intents, p, faces, sets, pairs)
         self._commit(enc, f, pairs, actions)
@@ -263,6 +269,18 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
                 f.wounds.heal_after_fight()
         if enc.log is not None:
             enc.emit("recover", text="Half of everyone's Shock goes away (rounded down).")
+
+    def carry(self, old: OF, new: OF) -> None:
+        """The wound boxes and a fired reload weapon carry over (``recovery.carry``)."""
+        recovery.carry(old, new)
+
+    def recover(self, f: OF, rest: str, rng: random.Random) -> list[str]:
+        """Reload, the rest roll, a point of Killing at a long rest (``recovery.recover``)."""
+        return recovery.recover(f, rest, rng, self.cap)
+
+    def fit(self, f: OF) -> bool:
+        """Alive and awake by its wounds (``recovery.fit``)."""
+        return recovery.fit(f)
 
     # ------------------------------------------------------------ resolving
     def resolve(self, enc: Encounter, action: TimedAction[RolledSet]) -> None:
@@ -365,7 +383,7 @@ class OreRuleset(KeptPlans[OF], BetweenFights[OF], PlayerChoices[OF], Ruleset[OF
         landed = body.take(loc, killing, shock)
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``); nothing to
         # lose with no set pending
-        lost = (self.lose_die(enc, target, s.key)
+        lost = (choices.lose_die(enc, target, s.key)
                 if target.sets and hit_costs_a_die(killing + shock) else None)
         if enc.log is not None:
             where = LOCATION_NAMES[loc] + ("" if landed == loc else

@@ -1,10 +1,11 @@
 """One roll for several actions: the planner is the one home, and the AI expects what it rolls.
 
-``rules.plan_roll`` (through ``OreRuleset.plan``) decides the pool, the special die, the
-penalty and the dice of every ORE and B-Grade roll; both advisors ask it. These tests count
-the dice the ruleset really rolls (each rolled die is one draw of the generator) and hold the
-advisor's expectation to it, and pin the two drifts the planner fixed: B-Grade broke pool
-ties by skill name (losing an expert die) and summed range and cover penalties per attack.
+``rules.plan_roll`` (through the ruleset's ``planner``, ``KeptPlans.plan``) decides the pool,
+the special die, the penalty and the dice of every ORE and B-Grade roll; both advisors ask
+it. These tests count the dice the ruleset really rolls (each rolled die is one draw of the
+generator) and hold the advisor's expectation to it, and pin the two drifts the planner
+fixed: B-Grade broke pool ties by skill name (losing an expert die) and summed range and
+cover penalties per attack.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from helpers import SCENARIOS, StubRandom, face, scenario
 
 from sim.core.actions import Attack, Defend, Move, attack_on
 from sim.core.engine import Encounter
+from sim.rulesets.ore.planner import KeptPlans
 from sim.rulesets.ore.rules import plan_roll, situational_penalty
 from sim.scenario import load
 
@@ -191,7 +193,7 @@ def test_the_log_names_every_die_of_penalty(monkeypatch, ruleset):
 
     def checked(self, enc, f, rolled):
         terms = real(self, enc, f, rolled)
-        assert sum(d for _, d in terms) == self.plan(enc, f, list(rolled)).penalty, terms
+        assert sum(d for _, d in terms) == self.planner.plan(enc, f, list(rolled)).penalty, terms
         named.extend(label for label, _ in terms)
         return terms
 
@@ -205,31 +207,31 @@ def test_the_log_names_every_die_of_penalty(monkeypatch, ruleset):
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
 def test_a_kept_plan_follows_each_thing_it_read(ruleset):
     """The shooter's place, the foe's place and being dazed, each changed alone, change the
-    plan the kept one answered a moment before (``OreRuleset.plan``'s identity checks)."""
+    plan the kept one answered a moment before (``KeptPlans.plan``'s identity checks)."""
     enc, f, foe = _encounter(ruleset, _fighter("A", ruleset, at="near", weapon="bow", coord=4,
                                                shoot=4))  # 8 dice: under ORE's cap
     here, near, far = (enc.field.node(n) for n in ("here", "near", "far"))
     attack = [foe.plain_attack]
-    medium = enc.ruleset.plan(enc, f, attack).dice  # 20 m
+    medium = enc.ruleset.planner.plan(enc, f, attack).dice  # 20 m
     f.pos = here  # at the foe's side: close range
-    assert enc.ruleset.plan(enc, f, attack).dice > medium
+    assert enc.ruleset.planner.plan(enc, f, attack).dice > medium
     f.pos = near
-    assert enc.ruleset.plan(enc, f, attack).dice == medium
+    assert enc.ruleset.planner.plan(enc, f, attack).dice == medium
     foe.pos = far  # 65 m and in light cover
-    assert enc.ruleset.plan(enc, f, attack).dice < medium
+    assert enc.ruleset.planner.plan(enc, f, attack).dice < medium
     foe.pos = here
-    assert enc.ruleset.plan(enc, f, attack).dice == medium
+    assert enc.ruleset.planner.plan(enc, f, attack).dice == medium
     if ruleset == "ore":
         f.wounds.take(4, 0, 10)  # torso full of Shock: dazed, one die off
         assert f.dazed
-        assert enc.ruleset.plan(enc, f, attack).dice == medium - 1
+        assert enc.ruleset.planner.plan(enc, f, attack).dice == medium - 1
 
 
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
 def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
     """Two single attacks asked in turn (a called shot and a plain one, as an aggressive
     fighter asks) are both kept; the older one too is made afresh once the shooter's place,
-    the foe's place or being dazed changed (``OreRuleset.plan``'s second identity check)."""
+    the foe's place or being dazed changed (``KeptPlans.plan``'s second identity check)."""
     enc, f, foe = _encounter(ruleset, _fighter("A", ruleset, at="near", weapon="bow", coord=4,
                                                shoot=4))  # 8 dice: under ORE's cap
     here, far = enc.field.node("here"), enc.field.node("far")
@@ -243,34 +245,33 @@ def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
 
     def older(intents, other):
         """Ask ``intents`` then ``other`` (both made afresh): ``intents`` is the older."""
-        rules.plan(enc, f, intents)
-        rules.plan(enc, f, other)
+        rules.planner.plan(enc, f, intents)
+        rules.planner.plan(enc, f, other)
         assert f.last_plan[6][0] is intents[0]
-        return rules.plan(enc, f, intents)  # answered from the older slot
+        return rules.planner.plan(enc, f, intents)  # answered from the older slot
 
     before = older(plain, head)
     assert before is f.last_plan[6][5]
     f.pos = here  # the shooter moves
-    assert rules.plan(enc, f, plain) == fresh(plain) != before
+    assert rules.planner.plan(enc, f, plain) == fresh(plain) != before
     before = older(head, torso)
     foe.pos = far  # the foe moves
-    assert rules.plan(enc, f, head) == fresh(head) != before
+    assert rules.planner.plan(enc, f, head) == fresh(head) != before
     if ruleset == "ore":
         before = older(plain, torso)
         f.wounds.take(4, 0, 10)  # torso full of Shock: dazed, one die off
-        assert rules.plan(enc, f, plain) == fresh(plain) != before
+        assert rules.planner.plan(enc, f, plain) == fresh(plain) != before
 
 
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
 @pytest.mark.parametrize("name", [p.stem for p in sorted(SCENARIOS.glob("*.yaml"))])
 def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
-    """Every plan the ruleset answers, kept or not (``OreRuleset.plan``), equals a fresh one.
+    """Every plan the ruleset answers, kept or not (``KeptPlans.plan``), equals a fresh one.
 
     Both kinds of kept plan answer here: ``f.last_plan`` (checked by identity) and the
     numbers kept across encounters (``planner._PLANS``, keyed by all they read).
     """
-    rules = type(Encounter(load(SCENARIOS / f"{name}.yaml"), ruleset, 0).ruleset)
-    kept = rules.plan
+    kept = KeptPlans.plan
     asked = []
 
     def checked(self, enc, f, intents):
@@ -283,7 +284,7 @@ def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
         asked.append(p)
         return p
 
-    monkeypatch.setattr(rules, "plan", checked)
+    monkeypatch.setattr(KeptPlans, "plan", checked)
     scen = load(SCENARIOS / f"{name}.yaml")
     for seed in range(20):
         Encounter(scen, ruleset, seed).run()
@@ -304,8 +305,8 @@ def test_kept_plan_numbers_are_kept_per_ruleset():
         for ruleset, one, two in (("ore", 10, 10), ("bgrade", 12, 12)):
             enc = Encounter(scen, ruleset, seed=0)
             f, foe = enc.sides["a"][0], enc.sides["b"][0]
-            assert enc.ruleset.plan(enc, f, [foe.plain_attack]).dice == one
-            assert enc.ruleset.plan(enc, f, [foe.plain_attack] * 2).dice == two
+            assert enc.ruleset.planner.plan(enc, f, [foe.plain_attack]).dice == one
+            assert enc.ruleset.planner.plan(enc, f, [foe.plain_attack] * 2).dice == two
 
 
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
@@ -315,8 +316,8 @@ def test_kept_plan_numbers_read_the_pool_live(ruleset):
     scen = load(SCENARIOS / "duel.yaml")
     enc = Encounter(scen, ruleset, seed=1)
     f, foe = enc.sides["red"][0], enc.sides["blue"][0]
-    before = enc.ruleset.plan(enc, f, [foe.plain_attack]).dice
+    before = enc.ruleset.planner.plan(enc, f, [foe.plain_attack]).dice
     enc = Encounter(scen, ruleset, seed=2)
     f, foe = enc.sides["red"][0], enc.sides["blue"][0]
     f.fight += 3
-    assert enc.ruleset.plan(enc, f, [foe.plain_attack]).dice == before + 3
+    assert enc.ruleset.planner.plan(enc, f, [foe.plain_attack]).dice == before + 3
