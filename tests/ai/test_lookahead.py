@@ -99,4 +99,3 @@ def test_lookahead_beats_tactical_in_the_opend6_mirror_duel():
             lost += 1
     assert won / (won + lost) >= 0.65, (won, lost)
     assert lookahead.BUDGET >= 1
-
