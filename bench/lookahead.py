@@ -48,12 +48,16 @@ def pitted(scenario: Scenario, looking: int, budget: int | None,
 
 
 def cell(path: str, ruleset: str, n: int, budget: int | None,
-         horizon: int | None, profile: str = "lookahead") -> tuple[int, int, int, float]:
-    """``profile``'s wins against tactical, its losses, the draws, the CPU seconds a fight."""
+         horizon: int | None, profile: str = "lookahead",
+         skip: int = 0) -> tuple[int, int, int, float]:
+    """``profile``'s wins against tactical, its losses, the draws, the CPU seconds a fight.
+
+    Fights ``skip`` to ``n`` (a long cell shared by several processes).
+    """
     base = load(path)
     won = lost = drawn = 0
     start = time.process_time()
-    for i in range(n):
+    for i in range(skip, n):
         looking = i % 2
         scenario = pitted(base, looking, budget, horizon, profile)
         winner = Encounter(scenario, ruleset, encounter_seed(7, i)).run().winner
@@ -65,9 +69,9 @@ def cell(path: str, ruleset: str, n: int, budget: int | None,
             lost += 1
         if PROGRESS and (i + 1) % PROGRESS == 0:  # a long cell's count so far, on stderr
             print(f"  {Path(path).stem} {ruleset} {profile}: {i + 1} fights, won {won}, "
-                  f"lost {lost}, drawn {drawn}, {(time.process_time() - start) / (i + 1):.2f} "
+                  f"lost {lost}, drawn {drawn}, {(time.process_time() - start) / (i + 1 - skip):.2f} "
                   f"CPU-s a fight", file=sys.stderr, flush=True)
-    return won, lost, drawn, (time.process_time() - start) / n
+    return won, lost, drawn, (time.process_time() - start) / max(1, n - skip)
 
 
 def main() -> None:
@@ -83,6 +87,8 @@ def main() -> None:
     parser.add_argument("--screen", type=float, help="override lookahead.SCREEN")
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip the tactical-vs-tactical baseline of each cell")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="start at this fight (share a long cell between processes)")
     parser.add_argument("--progress", type=int, default=0,
                         help="print a cell's count so far every N fights (stderr)")
     args = parser.parse_args()
@@ -100,12 +106,14 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for path in args.scenarios:
         for ruleset in args.rulesets.split(","):
-            won, lost, drawn, cpu = cell(path, ruleset, args.n, args.budget, args.horizon)
+            won, lost, drawn, cpu = cell(path, ruleset, args.n, args.budget, args.horizon,
+                                         skip=args.skip)
             low, high = wilson(won, won + lost)
             share = won / (won + lost) if won + lost else 0.0
             base = "-"
             if not args.no_baseline:
-                b_won, b_lost, _, _ = cell(path, ruleset, args.n, None, None, "tactical")
+                b_won, b_lost, _, _ = cell(path, ruleset, args.n, None, None, "tactical",
+                                           skip=args.skip)
                 base = f"{b_won / (b_won + b_lost):.0%}" if b_won + b_lost else "all drawn"
             print(f"| {Path(path).stem} | {ruleset} | {share:.0%} ({won}/{won + lost}) | "
                   f"{low:.0%}-{high:.0%} | {drawn} | {cpu:.2f} | {base} |", flush=True)
