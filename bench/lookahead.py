@@ -69,8 +69,9 @@ def cell(path: str, ruleset: str, n: int, budget: int | None,
             lost += 1
         if PROGRESS and (i + 1) % PROGRESS == 0:  # a long cell's count so far, on stderr
             print(f"  {Path(path).stem} {ruleset} {profile}: {i + 1} fights, won {won}, "
-                  f"lost {lost}, drawn {drawn}, {(time.process_time() - start) / (i + 1 - skip):.2f} "
-                  f"CPU-s a fight", file=sys.stderr, flush=True)
+                  f"lost {lost}, drawn {drawn}, "
+                  f"{(time.process_time() - start) / (i + 1 - skip):.2f} CPU-s a fight",
+                  file=sys.stderr, flush=True)
     return won, lost, drawn, (time.process_time() - start) / max(1, n - skip)
 
 
