@@ -33,6 +33,8 @@ BUDGET = 256  # rollouts a decision, chosen by measurement (docs/play.md)
 HORIZON = 10  # rounds a rollout plays before it is scored
 CHALLENGERS = 3  # lines that, after a first look at all, are weighed against tactical's
 MARGIN = 2.0  # standard errors a line must beat the tactical choice by
+FIRST = 0.5  # the share of the budget the first look at every line spends
+SCREEN = 0.0  # standard errors a line must lead the tactical choice by on the first look
 SKIPPED = ("yield",)  # never weighed: a profile does not surrender on a rollout's luck
 
 
@@ -59,12 +61,13 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
             values[k].append(0.5 if out is None else out.value)
 
     # a first look at every line, then the few best and the tactical choice looked at again
-    first = max(2, budget // (2 * len(lines)))
+    first = max(2, int(budget * FIRST) // len(lines))
     for k in range(len(lines)):
         play(k, first)
     ai_line = next(k for k, ch in enumerate(lines) if ch.ai)
     ranked = sorted((k for k in range(len(lines)) if k != ai_line
-                     and sum(values[k]) > sum(values[ai_line])),  # (a line behind: no look)
+                     and sum(values[k]) > sum(values[ai_line])  # (a line behind: no look)
+                     and _edge(values[k], values[ai_line]) > SCREEN),
                     key=lambda k: -sum(values[k]))
     if not ranked:  # nothing did better on the first look: half the budget is saved
         c.why = why

@@ -66,11 +66,14 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
               type=params.FilePath(),
               help="With --solo or --play: also write every stage's fight into one HTML page "
                    "to watch on its map (docs/replay.md).")
+@click.option("--rollouts", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="With --play: how many times '?' at a menu plays the fight on for each "
+                   "line.")
 @params.charts_option()
 @params.quiet_option()
 def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
              executor, scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file,
-             html_file, charts, quiet):
+             html_file, rollouts, charts, quiet):
     """Run a party through a campaign's stages, carrying wounds and resting between.
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
@@ -85,12 +88,16 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
                  "again): give one of them")])
     playing = names is not None or replay_file is not None
     _only_with(solo or playing)
+    if not playing and click.get_current_context().get_parameter_source(
+            "rollouts") is click.core.ParameterSource.COMMANDLINE:
+        raise FrayInputError("--rollouts", [("", "sets what '?' weighs at a menu: only with "
+                                                 "--play (or --replay)")])
     if record_file is not None and not playing:
         raise FrayInputError("--record", [("", "keeps the answers of a play: only with --play "
                                                "(or --replay)")])
     if solo or playing:
         _one(camp, ruleset, seed, fmt, output, html_file, force,
-             (names, record_file, replay_file) if playing else None)
+             (names, record_file, replay_file) if playing else None, rollouts)
     else:
         _batch(camp, count, precision, ruleset, seed, workers, out_dir, force, resume,
                executor, scheduler, chunk_size, charts, quiet)
@@ -98,8 +105,12 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
 
 def _one(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path | None,
          html_file: Path | None, force: bool,
-         play: tuple[str | None, Path | None, Path | None] | None) -> None:
-    """One run of the campaign: told (``play`` None) or played (names, record, replay)."""
+         play: tuple[str | None, Path | None, Path | None] | None,
+         rollouts: int = 200) -> None:
+    """One run of the campaign: told (``play`` None) or played (names, record, replay).
+
+    ``rollouts``: how many times ``?`` at a played menu plays the fight on for each line.
+    """
     if html_file is not None:
         files.claim_out_file(html_file, force)
     fights: list[dict[str, Any]] = []  # each stage's fight, for --html
@@ -109,7 +120,8 @@ def _one(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path 
         _solo(camp, ruleset, seed, fmt, output, fights)
     else:
         names, record_file, replay_file = play
-        _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force, fights)
+        _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force, fights,
+              rollouts)
     if html_file is not None:
         title = _title(camp, ruleset, seed, "text").strip()
         files.write_out_file(html_file, replay.page(fights, title))
@@ -201,7 +213,7 @@ def _title(camp: Campaign, ruleset: str | None, seed: int, fmt: str) -> str:
 
 def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt: str,
           journal: Path | None, record_file: Path | None, replay_file: Path | None,
-          force: bool, fights: list[dict]) -> None:
+          force: bool, fights: list[dict], rollouts: int = 200) -> None:
     """Chain ``fray play`` through the stages for the named party members, recorded."""
     roster = camp.roster()
     begun = records.start(replay_file, names, ruleset, seed, kind="campaign", name=camp.slug,
@@ -212,7 +224,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
     record_file = records.claim(record_file, journal, "--output", force)
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
                             seed, tuple(wanted), menu=begun.menu)
-    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file)
+    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts)
     player.answers = records.Recorder(record_file, record)  # each answer kept as given
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]

@@ -886,3 +886,19 @@ def test_the_record_and_the_journal_cannot_be_one_file(capsys, monkeypatch, tmp_
     assert_bad_input(result, f"--record: {same} is also the --output file: give the record a "
                              "file of its own")
     assert not same.exists()
+
+
+def test_what_if_in_a_played_campaign_weighs_the_rollouts_asked_for(capsys, monkeypatch,
+                                                                      tmp_path):
+    """``?`` at a campaign's menu, as at ``fray play``'s: ``--rollouts`` sets how many."""
+    asked, plain = tmp_path / "asked.json", tmp_path / "plain.json"
+    args = (str(ROAD), "--play", "Kestrel", "--seed", "7", "--rollouts", "3")
+    with_odds = play(capsys, monkeypatch, "?\n1\n", *args, "--record", str(asked))
+    assert with_odds.code == 0, with_odds.err
+    assert "What if? 3 rollouts of each choice" in with_odds.out
+    without = play(capsys, monkeypatch, "1\n", *args, "--record", str(plain))
+    assert json.loads(asked.read_text())["answers"] == json.loads(plain.read_text())["answers"]
+    fight = [line for line in with_odds.out.splitlines() if line.startswith("  [")]
+    assert fight == [line for line in without.out.splitlines() if line.startswith("  [")]
+    refused = fray(capsys, "campaign", str(ROAD), "--solo", "--rollouts", "3")
+    assert_bad_input(refused, "--rollouts")
