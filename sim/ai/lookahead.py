@@ -65,10 +65,11 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     for k in range(len(lines)):
         play(k, first)
     ai_line = next(k for k, ch in enumerate(lines) if ch.ai)
+    # (0.0: a sum of floats typed as one, which a compiled build checks)
     ranked = sorted((k for k in range(len(lines)) if k != ai_line
-                     and sum(values[k]) > sum(values[ai_line])  # (a line behind: no look)
+                     and sum(values[k], 0.0) > sum(values[ai_line], 0.0)  # (behind: no look)
                      and _edge(values[k], values[ai_line]) > SCREEN),
-                    key=lambda k: -sum(values[k]))
+                    key=lambda k: -sum(values[k], 0.0))
     if not ranked:  # nothing did better on the first look: half the budget is saved
         c.why = why
         return base
@@ -80,8 +81,8 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     if best == ai_line or _edge(values[best], values[ai_line]) <= MARGIN:
         c.why = why
         return base
-    edge = sum(values[best]) / len(values[best]) - sum(values[ai_line][:len(values[best])]) \
-        / len(values[best])
+    edge = sum(values[best], 0.0) / len(values[best]) \
+        - sum(values[ai_line][:len(values[best])], 0.0) / len(values[best])
     c.why = (f"looked ahead: {lines[best].label} scores {edge:+.2f} over the tactical "
              f"choice in {len(values[best])} rollouts")
     by_name = {f.name: f for f in enc.combatants}

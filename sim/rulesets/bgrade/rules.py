@@ -231,7 +231,9 @@ class Track:
 
     __slots__ = ("wounds", "shock", "shock_boxes", "carried_shock")
     dazed = False
-    arms = legs = 2  # no crippled limbs in B-Grade
+    # no crippled limbs in B-Grade (one name a line: mypyc compiles no chained class assignment)
+    arms = 2
+    legs = 2
 
     def __init__(self, body: int):
         self.wounds = 0
