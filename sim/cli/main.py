@@ -76,7 +76,9 @@ class LazyGroup(click.Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The list of commands from ``COMMANDS`` alone: nothing imported for ``--help``."""
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, click.utils.make_default_short_help(COMMANDS[name][2], limit))
+        # click's own shortening (``Command.get_short_help_str``), without importing the
+        # command: its help text is in ``COMMANDS``
+        rows = [(name, click.Command(name, help=COMMANDS[name][2]).get_short_help_str(limit))
                 for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
