@@ -33,7 +33,7 @@ BUILTIN_RULESETS: dict[str, tuple[str, str | None]] = {
     "sim.rulesets.ore.ruleset": ("ore", "ore"),
     "sim.rulesets.bgrade.ruleset": ("bgrade", "bgrade"),
     "sim.rulesets.opencore.ruleset": ("opencore", "opencore"),
-    "sim.rulesets.opend6.ruleset": ("opend6", "opend6"),
+    "sim.rulesets.opend6.wounds": ("opend6", "opend6"),
     "sim.rulesets.opend6.hp": ("opend6-hp", "opend6"),
 }
 BUILTIN = tuple(BUILTIN_RULESETS)
