@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from sim.batch import files
+from sim.batch import files, lock
 from sim.batch.runner import BatchSpec, finished_here, fold_csv, members, run_tally
 from sim.report import charts as charts_mod
 from sim.report.compare import report_markdown
@@ -64,7 +64,7 @@ def prepare_out_dir(out_dir: Path, rulesets: list[str], force: bool) -> None:
             folders, it holds results (and no ``force``), or it cannot be created.
     """
     for ruleset in rulesets:  # each ruleset's batch holds its own folder's lock
-        files.refuse_if_in_use(out_dir / ruleset)
+        lock.refuse_if_in_use(out_dir / ruleset)
     found = existing_results(out_dir, rulesets) if out_dir.is_dir() else []
     shown = ", ".join(found[:4]) + (", ..." if len(found) > 4 else "")
     files.claim_out_dir(out_dir, f"results ({shown})" if found else None, force)

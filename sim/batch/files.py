@@ -1,4 +1,4 @@
-"""Files of a run: the output-folder policy, atomic writes, the resume state, parquet.
+"""Files of a run: the output-folder policy, atomic writes, the resume state.
 
 Every finished file is written atomically: to a hidden temporary file next to it
 (``.NAME.tmp``), then renamed over the target with ``os.replace``, so a reader (or a
@@ -19,7 +19,6 @@ import hashlib
 import io
 import json
 import os
-import socket
 import stat
 import tempfile
 import time
@@ -27,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from sim.batch import lock
 from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError
 
@@ -131,96 +131,6 @@ def default_out_dir(slug: str, label: str) -> Path:
     raise FrayInputError(str(base), [("", "a thousand runs started this second; use --out")])
 
 
-# ---------------------------------------------------------------------------- one writer
-LOCK = ".fray.lock"  # held by the run writing into a folder
-LOCK_WRITE_GRACE = 5.0  # seconds an unreadable lock counts as a run starting, not a stale one
-
-
-@contextlib.contextmanager
-def locked(folder: Path) -> Iterator[None]:
-    """Hold ``folder`` for one run: a second run into it refuses, naming the holder.
-
-    The lock is a file made with ``O_EXCL`` holding the process id, the host and the start
-    time; a lock whose process is gone (this host) is taken over.
-
-    Raises:
-        FrayInputError: another live run holds the folder.
-    """
-    path = folder / LOCK
-    me = f"{os.getpid()} {socket.gethostname()} {time.strftime('%Y-%m-%d %H:%M:%S')}"
-    for _ in range(3):
-        try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            refuse_if_in_use(folder)
-            path.unlink(missing_ok=True)  # a stale lock: its run is gone
-            continue
-        with os.fdopen(fd, "w") as handle:
-            handle.write(me)
-        break
-    else:  # pragma: no cover - three runs racing for one stale lock
-        raise FrayInputError(str(folder), [("", "could not take the folder's lock")])
-    try:
-        yield
-    finally:
-        path.unlink(missing_ok=True)
-
-
-def refuse_if_in_use(folder: Path) -> None:
-    """Refuse ``folder`` while a live run holds its lock, naming the holder.
-
-    Asked before anything judges what the folder holds: a running batch's checkpoint is not
-    an interrupted batch.
-
-    Raises:
-        FrayInputError: another live run holds the folder.
-    """
-    path = folder / LOCK
-    if not path.exists():
-        return
-    holder = _holder(path)
-    if holder is None and _younger_than(path, LOCK_WRITE_GRACE):
-        # made (O_EXCL) but not yet written by a run starting this moment
-        raise FrayInputError(str(folder), [("", "in use by another fray run that is just "
-                             "starting; wait for it or choose another --out")])
-    if holder is not None and _alive(*holder[:2]):
-        pid, host, since = holder
-        raise FrayInputError(str(folder), [("", f"in use by another fray run (process {pid} "
-                             f"on {host}, since {since}); wait for it or choose another --out "
-                             f"(if that run is gone, remove {path})")])
-
-
-def _younger_than(path: Path, seconds: float) -> bool:
-    """Whether ``path`` was last written less than ``seconds`` ago (False if it is gone)."""
-    try:
-        return time.time() - path.stat().st_mtime < seconds
-    except OSError:
-        return False
-
-
-def _holder(path: Path) -> tuple[int, str, str] | None:
-    """``(pid, host, since)`` from a lock file, or None when it cannot be read."""
-    try:  # checked: a FIFO planted as the lock would block a plain read forever
-        text = safefile.read_bytes(path, 4096, nofollow=True, what="lock").decode()
-        pid, host, since = text.split(" ", 2)
-        return int(pid), host, since
-    except (FrayInputError, ValueError):
-        return None
-
-
-def _alive(pid: int, host: str) -> bool:
-    """Whether the lock's process still runs (another host's is taken to)."""
-    if host != socket.gethostname():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def batch_targets(base: Path, rulesets: list[str]) -> dict[str, Path]:
     """Where each ruleset's batch goes: ``base`` itself, or ``base/<ruleset>`` for several."""
     return {name: (base / name if len(rulesets) > 1 else base) for name in rulesets}
@@ -274,7 +184,7 @@ def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
     if folder.exists() and not folder.is_dir():
         raise FrayInputError(str(folder), [("", "exists and is not a folder; choose another "
                                             "--out")])
-    refuse_if_in_use(folder)
+    lock.refuse_if_in_use(folder)
     if found and not force:
         raise FrayInputError(str(folder), [("", f"folder already holds {found}; use --force "
                                             "to overwrite, or choose another --out")])
@@ -289,7 +199,7 @@ def claim_batch_dir(folder: Path, force: bool, writes: tuple[str, ...] = ()) -> 
     """
     found = results_in(folder)
     if STATE in found and not force:
-        refuse_if_in_use(folder)  # a live batch's checkpoint is not an interrupted batch
+        lock.refuse_if_in_use(folder)  # a live batch's checkpoint is not an interrupted batch
         raise FrayInputError(str(folder), [("", "folder holds an interrupted batch; use "
                                             "--resume to continue it, or --force to start "
                                             "over")])
@@ -495,13 +405,7 @@ def publish_rows(folder: Path, name: str = "encounters.csv") -> Path:
     return final
 
 
-# ---------------------------------------------------------------------------- parquet
-def csv_header(path: Path) -> list[str]:
-    """The first row of a CSV file."""
-    with read_rows_file(path) as handle:
-        return next(csv.reader(handle))
-
-
+# ---------------------------------------------------------------------------- rows files
 def read_rows_file(path: Path) -> IO[str]:
     """A finished rows file (``encounters.csv``) of fray's own, opened to read as CSV text.
 
@@ -509,31 +413,3 @@ def read_rows_file(path: Path) -> IO[str]:
     """
     raw = safefile.open_read(path, MAX_PART_BYTES, nofollow=True, what="rows file")
     return io.TextIOWrapper(raw, encoding="utf-8", newline="")
-
-
-def write_parquet(out_dir: Path) -> Path:
-    """Write ``encounters.parquet`` from a finished ``encounters.csv``.
-
-    Streamed in blocks (pyarrow's incremental CSV reader, one row group per block), so memory
-    stays flat for any batch size; written atomically.
-
-    Raises:
-        FrayInputError: pyarrow is not installed.
-    """
-    try:  # imported here, not at the top: pyarrow is an optional extra and slow to import
-        import pyarrow.csv as pa_csv  # type: ignore[import-untyped]  # pyarrow has no stubs
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]  # pyarrow has no stubs
-    except ImportError as exc:
-        raise FrayInputError("--parquet", [("", "pyarrow is not installed; install the extra "
-                                            "with: pip install -e '.[parquet]'")]) from exc
-    source = out_dir / "encounters.csv"
-    # out_rounds lists rounds ("3 5"): keep it text, whatever the first block looks like
-    convert = pa_csv.ConvertOptions(column_types={
-        name: "string" for name in csv_header(source)
-        if name.endswith("_out_rounds") or name == "winner"})
-    reader = pa_csv.open_csv(source, convert_options=convert)
-    final = out_dir / "encounters.parquet"
-    with atomic_path(final) as tmp, pq.ParquetWriter(tmp, reader.schema) as writer:
-        for block in reader:
-            writer.write_batch(block)
-    return final

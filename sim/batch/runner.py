@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from sim import registry
-from sim.batch import executors, files
+from sim.batch import executors, files, lock
 from sim.batch.files import STATE
 from sim.batch.precision import BLOCK, ChunkPlan, stop_reason
 from sim.core.engine import Encounter
@@ -356,7 +356,7 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
                     break
         return tally
     out_dir.mkdir(parents=True, exist_ok=True)
-    with files.locked(out_dir):  # one writer per folder
+    with lock.locked(out_dir):  # one writer per folder
         done, size, digest = 0, 0, hashlib.sha256()
         if resume:
             done, size, digest = _recover(spec, out_dir, tally)

@@ -11,6 +11,7 @@ import click
 from sim.batch import files
 from sim.batch.compare import resume_step
 from sim.batch.executors import say
+from sim.batch.parquet import write_parquet
 from sim.batch.precision import stop_text
 from sim.batch.runner import BatchSpec, run_tally, summary_of
 from sim.cli import params
@@ -81,7 +82,7 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
         summary = summary_of(specs[name], tally)
         kept = True
         if parquet:
-            files.write_parquet(target)
+            write_parquet(target)
         # who wins comes first, whatever --by says
         click.echo(batch_table(summary, of_entry(tally.lethality())))
         if "precision" in summary:

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from sim.batch import files
+from sim.batch import files, parquet
 from sim.scenario.errors import FrayInputError
 
 
@@ -105,7 +105,7 @@ def test_parquet_is_written_atomically(tmp_path):
     with open(tmp_path / "encounters.csv", "w", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerows([["index", "winner", "a_out_rounds"], [0, "a", "1 2"], [1, "draw", ""]])
-    path = files.write_parquet(tmp_path)
+    path = parquet.write_parquet(tmp_path)
     assert listing(tmp_path) == ["encounters.csv", "encounters.parquet"]
     rows = pq.read_table(path).to_pylist()
     assert rows == [{"index": 0, "winner": "a", "a_out_rounds": "1 2"},

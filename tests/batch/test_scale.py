@@ -14,7 +14,8 @@ from helpers import ROOT, SCENARIOS, StopAfter, default_sigint, killed_at_exit, 
 from helpers import batch_outputs as files
 
 from sim import scenario as scenario_mod
-from sim.batch.files import PART, STATE, read_state, write_parquet
+from sim.batch.files import PART, STATE, read_state
+from sim.batch.parquet import write_parquet
 from sim.batch.runner import BatchSpec, run_batch
 
 DUEL = str(SCENARIOS / "duel.yaml")
@@ -199,28 +200,28 @@ def test_resume_checks_the_part_file_against_its_checkpoint(tmp_path):
 
 
 def test_one_writer_per_folder(tmp_path):
-    from sim.batch import files
+    from sim.batch import lock
     from sim.scenario.errors import FrayInputError
 
     scen = scenario_mod.load(DUEL)
-    with files.locked(tmp_path):
+    with lock.locked(tmp_path):
         with pytest.raises(FrayInputError, match=r"in use by another fray run \(process "
                                                  rf"{os.getpid()}"):
             run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)
-    assert not (tmp_path / files.LOCK).exists()
-    (tmp_path / files.LOCK).write_text("999999999 " + socket.gethostname() + " then")
+    assert not (tmp_path / lock.LOCK).exists()
+    (tmp_path / lock.LOCK).write_text("999999999 " + socket.gethostname() + " then")
     run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)  # a stale lock is taken over
-    assert (tmp_path / "summary.json").exists() and not (tmp_path / files.LOCK).exists()
+    assert (tmp_path / "summary.json").exists() and not (tmp_path / lock.LOCK).exists()
 
 
 def test_a_running_batch_is_named_before_its_checkpoint_is_judged(tmp_path):
     """A second run into a folder a live batch is writing: "in use", not "interrupted"."""
-    from sim.batch import files
+    from sim.batch import files, lock
     from sim.scenario.errors import FrayInputError
 
     (tmp_path / files.STATE).write_text("{}")  # the running batch's checkpoint
     (tmp_path / "summary.json").write_text("{}")
-    with files.locked(tmp_path):
+    with lock.locked(tmp_path):
         for claim in (lambda: files.claim_batch_dir(tmp_path, force=False),
                       lambda: files.claim_out_dir(tmp_path, "results", force=False)):
             with pytest.raises(FrayInputError, match="in use by another fray run"):
@@ -230,26 +231,26 @@ def test_a_running_batch_is_named_before_its_checkpoint_is_judged(tmp_path):
 
 
 def test_a_lock_not_yet_written_is_a_run_starting_and_an_old_one_is_stale(tmp_path):
-    from sim.batch import files
+    from sim.batch import files, lock
     from sim.scenario.errors import FrayInputError
 
-    lock = tmp_path / files.LOCK
-    lock.write_text("")  # made by a run this instant, its line not written yet
+    held = tmp_path / lock.LOCK
+    held.write_text("")  # made by a run this instant, its line not written yet
     with pytest.raises(FrayInputError, match="in use by another fray run that is just starting"):
         files.claim_batch_dir(tmp_path, force=True)
-    old = time.time() - 2 * files.LOCK_WRITE_GRACE
-    os.utime(lock, (old, old))  # unreadable and old: its run is gone
-    with files.locked(tmp_path):
-        assert lock.read_text().startswith(str(os.getpid()))
+    old = time.time() - 2 * lock.LOCK_WRITE_GRACE
+    os.utime(held, (old, old))  # unreadable and old: its run is gone
+    with lock.locked(tmp_path):
+        assert held.read_text().startswith(str(os.getpid()))
 
 
 def test_compare_refuses_a_ruleset_folder_a_live_run_writes(tmp_path):
-    from sim.batch import compare, files
+    from sim.batch import compare, files, lock
     from sim.scenario.errors import FrayInputError
 
     (tmp_path / "ore").mkdir()
     (tmp_path / "ore" / files.STATE).write_text("{}")
-    with files.locked(tmp_path / "ore"):
+    with lock.locked(tmp_path / "ore"):
         for force in (False, True):
             with pytest.raises(FrayInputError, match="in use by another fray run"):
                 compare.prepare_out_dir(tmp_path, ["bgrade", "ore"], force)
