@@ -309,9 +309,11 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
         if ward is not None:
             return _hold(enc, c, foes, ward)
     if crossing is None and advisor.waits_for(enc, c, target):
-        intents, why = advisor.wait_intents(enc, c, foes)
-        c.why = f"{why}: lets {target.name} come to it"
-        return intents
+        crossing = standoff.waited_out(enc, c)
+        if crossing is None:
+            intents, why = advisor.wait_intents(enc, c, foes)
+            c.why = f"{why}: lets {target.name} come to it"
+            return intents
     if within_strike(enc, c, target):
         return approach(enc, c, target)  # in reach, but no chance to hit
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)

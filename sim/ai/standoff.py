@@ -15,6 +15,11 @@ rounds. Then, by the advisor's own odds:
 - an aggressive or tactical fighter turns to the foe its attack would harm most
   (``Advisor.attack_worth``), rather than the one its focus picked.
 
+Two swordsmen may also each wait, a step apart, for the other to come into reach and give
+up the first blow (``Advisor.waits_for``): no foe can attack yet, so no exchange has begun.
+A tactical fighter that has waited its profile's patience for a foe who could have come
+and did not steps in itself (``waited_out``); at a table the stare-down ends.
+
 A side *losing the exchange* has been hurt while doing no harm for so many rounds
 (``losing``): a ``cautious`` fighter falls back after ``CAUTIOUS_LOSING`` rounds, and a
 tactical side no further down than its foe withdraws when also clearly outshot
@@ -228,6 +233,27 @@ def crosses(enc: Encounter, c: Combatant) -> str | None:
         return None
     enc.ai_kept[key] = enc.round
     return f"no foe comes on to be held off ({waited} rounds): crosses"
+
+
+def waited_out(enc: Encounter, c: Combatant) -> str | None:
+    """Why ``c``, about to wait again for a foe to step into its reach, steps in now instead.
+
+    Counts the rounds in a row ``c`` has waited (this one too), kept on the encounter
+    (``Encounter.ai_kept``); a round it did anything else starts the count again. After
+    its profile's ``PATIENCE`` rounds of waiting nobody came: it goes itself. None: wait on.
+    """
+    patience = PATIENCE.get(c.ai)
+    if patience is None:
+        return None
+    key = ("waiting", c.name)
+    began, last = enc.ai_kept.get(key, (enc.round, enc.round))
+    if last < enc.round - 1:  # it did something else in between: a new wait
+        began = enc.round
+    enc.ai_kept[key] = (began, enc.round)
+    waited = enc.round - began
+    if waited < patience:
+        return None
+    return f"waited {waited} rounds for a foe who waits too: steps in"
 
 
 def held_off(enc: Encounter, c: Combatant) -> int:

@@ -195,6 +195,39 @@ def test_cautious_falls_back_when_losing_the_exchange():
     assert type(decide(enc, bow)[0]) is Attack
 
 
+def test_a_fighter_waiting_for_a_foe_who_waits_too_steps_in_after_its_patience():
+    enc = Encounter(scenario_mod.load(ROOT / "tests" / "data" / "mirror_duel.yaml"),
+                    "ore", 1)
+    sword = member(enc, "West sword")
+    for rnd in (3, 4):
+        enc.round = rnd
+        assert standoff.waited_out(enc, sword) is None
+    enc.round = 5
+    assert "waited 2 rounds" in (standoff.waited_out(enc, sword) or "")
+    enc.round = 7  # round 6 it did something else: the count starts again
+    assert standoff.waited_out(enc, sword) is None
+
+
+def test_a_cautious_fighter_waits_as_long_as_it_likes():
+    enc = Encounter(scenario_mod.load(ROOT / "tests" / "data" / "mirror_duel.yaml"),
+                    "ore", 1)
+    sword = member(enc, "West sword")
+    sword.ai = "cautious"
+    for rnd in range(1, 20):
+        enc.round = rnd
+        assert standoff.waited_out(enc, sword) is None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_two_swordsmen_do_not_stare_each_other_down_to_the_round_limit(ruleset):
+    """Each lets the other come first where the rules reward it (OpenCore's bide for the
+    first strike); the stare-down ends after their patience, not at the round limit."""
+    scen = scenario_mod.load(ROOT / "tests" / "data" / "mirror_duel.yaml")
+    at_limit = sum(Encounter(scen, ruleset, seed).run().rounds >= scen.max_rounds
+                   for seed in range(20))
+    assert at_limit <= 1, at_limit
+
+
 # ---------------------------------------------------------------------------- whole fights
 def draws(name: str, ruleset: str, n: int = 300) -> tuple[int, int]:
     spec = BatchSpec(scenario_mod.load(ROOT / "scenarios" / name), ruleset, n, seed=1, workers=1)
