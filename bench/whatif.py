@@ -1,0 +1,78 @@
+"""What a player's ``?`` costs: every line of a fighter's menu weighed by ``-n`` rollouts.
+
+For each ruleset, plays the scenario (tactical and its own profiles on every side) and, at
+the first declaration of ``--as`` in each round of ``--rounds``, weighs its menu as ``fray
+play``'s ``?`` does (``sim.cli.whatif.weigh``, ``--workers`` forked workers), timing the wall
+clock and the CPU time of this process and its workers. A ``?`` later in the fight costs
+more: each rollout replays the fight up to the moment (``sim.ai.rollout``). Run from the
+repository root:
+
+    python bench/whatif.py scenarios/neutral_skirmish.yaml --as Spearman --rounds 1,4,8
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sim.ai import profiles, rollout  # noqa: E402
+from sim.cli import whatif  # noqa: E402
+from sim.core.engine import Encounter  # noqa: E402
+from sim.registry import names  # noqa: E402
+from sim.scenario.loader import load  # noqa: E402
+
+
+def cpu() -> float:
+    """CPU seconds of this process and of its finished workers."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def asking(rounds: set[int], n: int, workers: int, found: list[tuple[int, int, float, float]]):  # noqa: ANN201 (a mind)
+    """A mind that declares as its profile, after a timed ``?`` in each of ``rounds``."""
+    asked: set[int] = set()
+
+    def mind(enc: Encounter, c: Any) -> list:
+        if enc.round in rounds and enc.round not in asked:
+            asked.add(enc.round)
+            choices = rollout.choices(enc, c)
+            wall, used = time.perf_counter(), cpu()
+            whatif.weigh(rollout.moment(enc, c), choices, n, workers, bar=False)
+            found.append((enc.round, len(choices), time.perf_counter() - wall, cpu() - used))
+        return profiles.decide(enc, c)
+    return mind
+
+
+def main() -> None:
+    """Print one row a ruleset and round."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenario")
+    parser.add_argument("--as", dest="name", required=True)
+    parser.add_argument("-n", type=int, default=200, help="rollouts a line")
+    parser.add_argument("--rounds", default="1,4,8")
+    parser.add_argument("--rulesets", default=",".join(names()))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    scenario = load(Path(args.scenario))
+    rounds = {int(r) for r in args.rounds.split(",")}
+    print(f"`?` with {args.n} rollouts a line, {args.workers} workers, seed {args.seed}")
+    print("| ruleset | round | lines | wall s | CPU s |")
+    print("|---|---|---|---|---|")
+    for ruleset in args.rulesets.split(","):
+        found: list[tuple[int, int, float, float]] = []
+        minds = {args.name: asking(rounds, args.n, args.workers, found)}
+        Encounter(scenario, ruleset, args.seed, minds=minds).run()
+        for rnd, lines, wall, used in found:
+            print(f"| {ruleset} | {rnd} | {lines} | {wall:.2f} | {used:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
