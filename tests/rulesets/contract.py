@@ -131,6 +131,13 @@ def check_books(enc: Encounter) -> None:
     result = enc.run()
     assert 1 <= result.rounds <= enc.scenario.max_rounds
     assert result.winner in (None, *enc.scenario.side_names)
+    # RULES.md "Out of the fight" (amended): the fight ends when at most one side has
+    # members in it (that side wins), or at max_rounds, a draw
+    standing = [side.name for side in result.sides if side.standing]
+    if len(standing) > 1:
+        assert result.winner is None and result.rounds == enc.scenario.max_rounds, standing
+    else:
+        assert result.winner == (standing[0] if standing else None), standing
     for side in result.sides:
         assert 0 <= side.hits <= side.attacks, side
         assert side.standing + side.out_of_fight == side.members, side

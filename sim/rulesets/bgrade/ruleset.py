@@ -224,9 +224,10 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                                                    and rolled[0].called):
                 self._commit_one(enc, r.f, rolled[0], r.sets[0] if r.sets else None, actions)
                 continue
-            pairs = assign_sets(rolled, r.sets, succeeds)
+            # a move with an attack takes the fastest set: by area (``area_speed``)
+            pairs = assign_sets(rolled, r.sets, succeeds, speed=self.speed)
             if r.sets and enc.asks(r.f):
-                pairs = choices.ask_sets(enc, r.f, r.faces, pairs, r.sets)
+                pairs = choices.ask_sets(enc, r.f, r.faces, pairs, r.sets, self.speed)
             if log is not None:
                 self._log_roll_b(enc, r, pairs)
             self._commit(enc, r.f, pairs, actions)

@@ -137,7 +137,7 @@ class OpenCoreOptions(Strict):
         shield_bonus: added to a shield bearer's defense (the seed has no shields: 0).
         stabilise: a fighter below 0 HP may be stabilised by chance, a roll each round
             (a ruling on the seed's "stabilized by chance": ``rules.stabilise_chance``).
-        lethal_unarmed: a hand-to-hand blow may take a fighter below 0 HP (to bleed and
+        lethal_unarmed: a bare-handed blow may take a fighter below 0 HP (to bleed and
             die) as any weapon does. Off by default: RULES.md "Harm that is not meant to
             kill" (``rules.unarmed_hp``).
     """

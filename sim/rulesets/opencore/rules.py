@@ -186,7 +186,7 @@ def helpless_verdict(att_roll: int, att_skill: int) -> tuple[bool, Role | None]:
 
 
 def unarmed_hp(hp: int) -> int:
-    """Hit points after a hand-to-hand blow (RULES.md "Harm that is not meant to kill").
+    """Hit points after a bare-handed blow (RULES.md "Harm that is not meant to kill").
 
     A fighter taken to 0 HP or less by an unarmed blow is unconscious at 0 HP: it does not
     bleed (bleeding is for HP below 0), so a beating never kills by itself. The option

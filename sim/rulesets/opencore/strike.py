@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 MAX_EXTRA_ATTACK_CHAIN = 3
 # enum members through module aliases: read on every hit (see rules.py)
 _DEFENDER, _DEAD = Role.DEFENDER, Status.DEAD
-_UNARMED_CLASS = WeaponClass.HAND_TO_HAND
 
 
 
@@ -143,8 +142,7 @@ class Strikes:
             dealt += crit.effect.extra_damage
             if enc.log is not None:
                 log_critical(enc, target, fire, crit, att_roll)
-        if target.hp < 0 and weapon.weapon_class is _UNARMED_CLASS \
-                and not self.rules.options.lethal_unarmed:
+        if target.hp < 0 and weapon.unarmed and not self.rules.options.lethal_unarmed:
             target.hp = unarmed_hp(target.hp)  # a beating knocks out, it does not kill
             if enc.log is not None:
                 enc.emit("unarmed", who=target.name, text=f"{target.name} is beaten down, "

@@ -110,7 +110,8 @@ class Weapon:
     """A row of the seed's weapon table. The seed gives no ranges, so none are stored.
 
     ``single_shot`` marks a reload weapon (RULES.md "Reload weapons"): one shot, then an
-    action to reload it.
+    action to reload it. ``unarmed`` marks bare hands (RULES.md "Harm that is not meant to
+    kill"): a beast's claws, bite or horns are fought hand to hand too, but meant to kill.
     """
 
     key: str
@@ -119,6 +120,7 @@ class Weapon:
     speed_factor: int
     modes: tuple[FireMode, ...]
     single_shot: bool = False
+    unarmed: bool = False
 
     @property
     def is_ranged(self) -> bool:
@@ -139,11 +141,13 @@ class Weapon:
 
 
 def _weapon(
-    key: str, label: str, cls: WeaponClass, speed: int, damage: str | None, crit: CritTable
+    key: str, label: str, cls: WeaponClass, speed: int, damage: str | None, crit: CritTable,
+    *, unarmed: bool = False,
 ) -> Weapon:
     """A single-mode weapon row."""
     dice = DamageDice.parse(damage) if damage else None
-    return Weapon(key, label, cls, speed, (FireMode(Mode.SINGLE, dice, crit),))
+    return Weapon(key, label, cls, speed, (FireMode(Mode.SINGLE, dice, crit),),
+                  unarmed=unarmed)
 
 
 class _Keyed(Protocol):
@@ -166,7 +170,8 @@ _PUNCTURE, _SHRAPNEL = CritTable.PUNCTURE, CritTable.SHRAPNEL
 # Seed, "Weapon Statistics": class, speed factor, damage. Critical tables per RULES.md
 # "Crit table by weapon" (the seed only hints at them in the tables' headings).
 WEAPONS: Mapping[str, Weapon] = _keyed(
-    _weapon("hand_to_hand", "Hand to Hand", _H2H, 30, "1d6+STR", _IMPACT),
+    # bare hands: a beating knocks out, it does not kill (RULES.md, ``rules.unarmed_hp``)
+    _weapon("hand_to_hand", "Hand to Hand", _H2H, 30, "1d6+STR", _IMPACT, unarmed=True),
     # "Per weapon": the seed gives no damage for the class itself.
     _weapon("thrown_weapons", "Thrown weapons", WeaponClass.THROWN, 25, None, _PUNCTURE),
     # Archery is 1d10 flat: the seed adds no +STR here, although its STR text says STR
@@ -321,7 +326,8 @@ CROSSBOW = Weapon("crossbow", "Crossbow", WeaponClass.ARCHERY, 15,
 
 # Ruling: the seed has no beasts. Natural weapons are Hand to Hand (speed 30, never dropped)
 # that strike like a knife (1d10+STR), each with the critical table of its wound: claws
-# Slash, a bite Puncture, horns Impact.
+# Slash, a bite Puncture, horns Impact. Not ``unarmed``: a beast's weapons are meant to
+# kill, as every other ruleset's catalog rules.
 CLAWS = _weapon("claws", "Claws (ruling)", _H2H, 30, "1d10+STR", _SLASH)
 BITE = _weapon("bite", "Bite (ruling)", _H2H, 30, "1d10+STR", _PUNCTURE)
 HORNS = _weapon("horns", "Horns (ruling)", _H2H, 30, "1d10+STR", _IMPACT)

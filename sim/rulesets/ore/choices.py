@@ -8,6 +8,7 @@ ruleset.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
@@ -54,10 +55,22 @@ def roll_special(enc: Encounter, f: OreFighter[Any], dice: int, skill: str,
     return [*faces, face]
 
 
+def widest_first(s: Set) -> tuple[int, ...]:
+    """ORE's speed of a set: wider first, then higher (``Set.speed``)."""
+    return s.speed
+
+
 def ask_sets(enc: Encounter, f: OreFighter[Any], faces: list[int],
-             pairs: list[tuple[Intent, Set | None]],
-             sets: list[Set]) -> list[tuple[Intent, Set | None]]:
-    """A player gives the rolled sets to the declared actions (the AI's way on Enter)."""
+             pairs: list[tuple[Intent, Set | None]], sets: list[Set],
+             speed: Callable[[Set], tuple[int, ...]] | None = None
+             ) -> list[tuple[Intent, Set | None]]:
+    """A player gives the rolled sets to the declared actions (the AI's way on Enter).
+
+    ``speed``: the ruleset's order of sets (ORE's widest first; B-Grade's by area), to warn
+    of an attack that would come before its move; None: ORE's (``Set.speed``).
+    """
+    order = speed or widest_first
+
     def label(given: list[tuple[Intent, Set | None]]) -> str:
         text = ", ".join(f"{s or 'no set'} -> {WORDS.text(i)}" for i, s in given)
         moves = [s for i, s in given if type(i) is Move]
@@ -65,8 +78,8 @@ def ask_sets(enc: Encounter, f: OreFighter[Any], faces: list[int],
                and not tactics.in_reach(enc, f, i.target)]
         if far and any(s is None for s in moves):
             text += "  (no move, so the attack cannot reach)"
-        elif far and any(s is not None and a.speed > s.speed for a in far for s in moves):
-            # wider (faster) sets act first: the attack would strike before the move
+        elif far and any(s is not None and order(a) > order(s) for a in far for s in moves):
+            # faster sets act first: the attack would strike before the move
             text += "  (the attack comes before the move: out of reach)"
         return text
 

@@ -269,12 +269,14 @@ def roll_action_pool(rng: random.Random, dice: int, *, expert: bool = False,
 
 def assign_sets(intents: Sequence[Intent], sets: list[Set],
                 succeeds: Callable[[Set], bool] | None = None,
-                worth: Callable[[Intent, Set], float] | None = None
+                worth: Callable[[Intent, Set], float] | None = None,
+                speed: Callable[[Set], tuple[int, ...]] | None = None
                 ) -> list[tuple[Intent, Set | None]]:
     """Give each rolled action a set, after the roll (RULES.md: multiple actions).
 
     A move declared with an attack takes the fastest set, so that it lands before the
-    attack; attacks then take a remaining set that ``succeeds`` (beats the difficulty; any
+    attack (``speed``: the ruleset's order, B-Grade's by area; None: ORE's, the first of
+    ``sets``); attacks then take a remaining set that ``succeeds`` (beats the difficulty; any
     set when None or when none does): the widest, or with ``worth`` the one whose hit is
     worth most (``best_set``), a called shot the widest such set at its location if any;
     defenses take what is left.
@@ -298,7 +300,9 @@ def assign_sets(intents: Sequence[Intent], sets: list[Set],
         pick = None
         if remaining:
             pick = remaining[0]
-            if type(intent) is Attack:
+            if speed is not None and has_attack and type(intent) in (Move, Retreat):
+                pick = max(remaining, key=speed)  # widest first is not fastest by area
+            elif type(intent) is Attack:
                 good = [s for s in remaining if succeeds(s)] if succeeds else remaining
                 if good:
                     pick = best_set(intent, good, None if intent.called else worth)

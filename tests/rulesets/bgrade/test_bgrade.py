@@ -9,7 +9,7 @@ import icepool
 import pytest
 from helpers import SCENARIOS, StubRandom, faces, scenario
 
-from sim.core.actions import Attack, Defend
+from sim.core.actions import Attack, Defend, Move
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.bgrade.deck import HAND_SIZE, DramaDeck, card_dice, card_name, choose_card
@@ -593,6 +593,24 @@ def test_the_faster_2x9_costs_the_3x5_a_die_and_the_3x5_still_hits():
     resolve(enc, actions)
     assert actions[1].payload.width == 2 and (a.hits, b.hits) == (1, 1)
     assert a.wounds.wounds == 0  # a width-2 sword hit: no wound
+
+
+def test_a_charge_moves_on_the_set_of_larger_area_and_strikes_after_it():
+    # speed by area (RULES.md bgrade, amended): of 3x2 (area 6) and 2x9 (18) the 2x9 is the
+    # faster, so the move takes it and lands first; the 3x2 strikes from reach (1 wound).
+    # With ORE's order the move took the wider 3x2 and the 2x9 attack came before it, out
+    # of reach.
+    sides = {"a": [fighter("A", body=4, at="near")], "b": [fighter("B", at="far")]}
+    enc = Encounter(scenario(sides, map={"nodes": {"near": {}, "far": {}},
+                                         "edges": [["near", "far", 8]]},
+                             options={"bgrade": {"drama_deck": False}}), "bgrade", seed=0)
+    enc.ruleset.start(enc)
+    a, b = enc.sides["a"][0], enc.sides["b"][0]
+    a.points = 0
+    actions = plan(enc, [(a, [Move(b, stop_at=2), Attack(b)])], [2, 2, 2, 9, 9])
+    assert [(type(x.intent), rolled(x)) for x in actions] == [(Move, (2, 9)), (Attack, (3, 2))]
+    resolve(enc, actions)
+    assert (a.attacks, a.hits, b.wounds.wounds) == (1, 1, 1)
 
 
 def test_a_defense_gobbles_an_attack_of_smaller_or_equal_area():

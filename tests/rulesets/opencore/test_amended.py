@@ -1,7 +1,7 @@
 """OpenCore under the amended rulings of RULES.md's shared vocabulary.
 
 "Down for a while is not out" (a knockout leaves a helpless fighter in the fight, attacks on
-it meet no defense), "Harm that is not meant to kill" (a hand-to-hand blow leaves 0 HP, no
+it meet no defense), "Harm that is not meant to kill" (a bare-handed blow leaves 0 HP, no
 bleeding; option ``lethal_unarmed``), and actions that find a target (an attack whose foe is
 down, or that a stun forbids, is declared anew at the fighter's turn).
 """
@@ -131,6 +131,16 @@ def test_a_weapon_still_takes_hp_below_zero():
                      member("B", hp=5, abilities={"con": 40}))
     attack(enc, a, b, *d100(50, 50), face(10), *d100(1))
     assert (b.hp, b.bleeding) == (-5, True)
+
+
+@pytest.mark.parametrize("weapon", ["claws", "bite", "horns"])
+def test_a_beasts_natural_weapon_still_takes_hp_below_zero(weapon):
+    # natural weapons are fought hand to hand but meant to kill, as under every other
+    # ruleset (their catalogs' ruling): only fists are "harm that is not meant to kill"
+    enc, a, b = duel(member("A", weapon=weapon, skills={"hand_to_hand": 100}, damage="1d10"),
+                     member("B", hp=5, abilities={"con": 40}))
+    attack(enc, a, b, *d100(50, 50), face(10), *d100(1))
+    assert (b.hp, b.status, b.bleeding) == (-5, Status.UNCONSCIOUS, True)
 
 
 def test_a_brawl_kills_nobody_to_the_end_of_the_scene():

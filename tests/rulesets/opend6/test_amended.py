@@ -12,9 +12,9 @@ import random
 import icepool
 import pytest
 from helpers import SCENARIOS, StubRandom, faces
-from opend6_helpers import duel, member, turn
+from opend6_helpers import duel, member, parse, turn
 
-from sim.core.actions import Attack, Reload, TimedAction
+from sim.core.actions import Attack, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opend6.dice import roll_code
@@ -307,3 +307,25 @@ def test_the_kill_threshold_is_the_rule_applied_to_every_resistance_total(rulese
                 else:
                     kills = b.hp - hp_damage(damage, r) <= 0
                 assert kills == (r <= rules.kill_threshold(b, damage)), (health, damage, r)
+
+
+# ------------------------------------------------------------------ which rolls fumble
+def test_the_initiative_rolls_wild_one_counts_as_one():
+    # RULES.md "Wild die" (amended): initiative is not an action. Agility 2D: 4, wild 1 -> 5
+    # (as an action it would fumble to 0); the draw after it breaks ties
+    sc = parse({"a": [member("A", agility=2)], "b": [member("B", agility=2)]})
+    enc = Encounter(sc, "opend6", 0)
+    enc.rng = StubRandom(faces(4, 1, sides=6) + [0.5] + faces(3, 3, sides=6) + [0.5])
+    enc.ruleset.start(enc)
+    assert [f.initiative for f in enc.combatants] == [5, 6]
+
+
+def test_an_extra_moves_agility_roll_is_an_action_and_fumbles():
+    # an extra move is an action (RULES.md "Movement"): Agility 3D against 10. 6 6, wild 1
+    # fumbles to 6 (counted as 1 it would make 13) and the fighter stays put; 6 6, wild 2
+    # makes 14 and it moves on
+    edges = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 22]]}}
+    for wild, gap in ((1, 12), (2, 2)):
+        enc, a, b = duel(member("A", at="x", agility=3), member("B", at="y"), **edges)
+        turn(enc, a, Move(b, 2.0), Move(b, 2.0), dice=[6, 6, wild])
+        assert enc.field.distance(a.pos, b.pos) == gap, wild
