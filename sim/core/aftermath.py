@@ -62,11 +62,12 @@ def settle(enc: Encounter, winner: str | None) -> None:
 def roll_call(enc: Encounter) -> list[tuple[Combatant, str]]:
     """Every combatant and where it stands: standing, wounded, unconscious, fled, ..., dead.
 
-    The status is the one the fight left (what the results count), with two changes the
-    aftermath's own rounds make: a death (OpenCore's bleeding), and an OpenCore knockout
-    that runs out (``bring_back``). Healing alone (ORE/B-Grade: half the Shock) stands nobody
-    up, so one listed unconscious may no longer be down by its wounds; a campaign tells who
-    comes to (``StageOutcome.came_to``). ``docs/rules/README.md``: the roll call's status.
+    The status is the one the fight left (what the results count), with the one change
+    the aftermath's own rounds make: a death (OpenCore's bleeding; a knocked-out fighter
+    is helpless, never out, so waking changes no status). Healing alone (ORE/B-Grade: half
+    the Shock) stands nobody up, so one listed unconscious may no longer be down by its
+    wounds; a campaign tells who comes to (``StageOutcome.came_to``).
+    ``docs/rules/README.md``: the roll call's status.
     """
     out = []
     for c in enc.combatants:

@@ -275,7 +275,11 @@ class Encounter:
             c.effects = keep
 
     def bring_back(self, c: Combatant, why: str = "") -> None:
-        """Return an out-of-the-fight combatant to it (OpenCore: waking up)."""
+        """Return an out-of-the-fight combatant to it.
+
+        No built-in ruleset calls it (a knockout leaves its fighter in the fight, helpless:
+        RULES.md, down for a while is not out); kept for a ruleset whose fighters come back.
+        """
         if c.in_fight or c.status is Status.DEAD:
             return
         c.status = Status.OK
