@@ -1,0 +1,134 @@
+"""Nothing outside a ruleset's own folder and the registry names a ruleset.
+
+A ruleset is one folder (``sim/rulesets/<folder>/``, its tests in ``tests/rulesets/<folder>/``)
+and one registry line: code and tests elsewhere take ruleset names from ``sim.registry``, so
+that adding or removing a ruleset breaks nothing else. Walked with ``ast``: a string constant
+equal to a built-in ruleset's name (or its native block's), or holding ``--ruleset <name>``,
+is a mention; a docstring is prose and may name one.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from helpers import ROOT
+
+from sim import registry
+
+# The built-ins' names and native blocks, read from the registry without importing a ruleset.
+NAMES = frozenset(name for name, _ in registry.BUILTIN_RULESETS.values()) \
+    | frozenset(registry.native_keys())
+_ALTERNATIVES = "|".join(sorted(map(re.escape, NAMES)))
+_OPTION = re.compile(rf"--ruleset[ =]({_ALTERNATIVES})\b")
+
+# path (from the repository's root) -> why it may name a ruleset
+PENDING = "not yet converted: takes its rulesets from the registry or moves to a folder"
+EXCEPTIONS: dict[str, str] = {
+    "tests/ai/test_hopeless.py": PENDING,
+    "tests/ai/test_lookahead.py": PENDING,
+    "tests/ai/test_profiles.py": PENDING,
+    "tests/ai/test_rollout.py": PENDING,
+    "tests/ai/test_standoff.py": PENDING,
+    "tests/ai/test_tactics.py": PENDING,
+    "tests/batch/conftest.py": PENDING,
+    "tests/batch/test_batch.py": PENDING,
+    "tests/batch/test_campaign.py": PENDING,
+    "tests/batch/test_compare.py": PENDING,
+    "tests/batch/test_files.py": PENDING,
+    "tests/batch/test_fuzz_kept.py": PENDING,
+    "tests/batch/test_grid.py": PENDING,
+    "tests/batch/test_kept_files.py": PENDING,
+    "tests/batch/test_precision.py": PENDING,
+    "tests/batch/test_scale.py": PENDING,
+    "tests/batch/test_stopping.py": PENDING,
+    "tests/cli/test_authoring.py": PENDING,
+    "tests/cli/test_campaign.py": PENDING,
+    "tests/cli/test_cli.py": PENDING,
+    "tests/cli/test_play.py": PENDING,
+    "tests/cli/test_whatif.py": PENDING,
+    "tests/core/test_aftermath.py": PENDING,
+    "tests/core/test_battlefield.py": PENDING,
+    "tests/core/test_campaign.py": PENDING,
+    "tests/core/test_engine.py": PENDING,
+    "tests/helpers.py": PENDING,
+    "tests/replay_shots.py": PENDING,
+    "tests/report/test_battlemap.py": PENDING,
+    "tests/report/test_campaign_tables.py": PENDING,
+    "tests/report/test_charts.py": PENDING,
+    "tests/report/test_deaths.py": PENDING,
+    "tests/report/test_html.py": PENDING,
+    "tests/report/test_replay.py": PENDING,
+    "tests/report/test_replay_browser.py": PENDING,
+    "tests/report/test_report.py": PENDING,
+    "tests/results/test_death_split.py": PENDING,
+    "tests/results/test_fighters.py": PENDING,
+    "tests/results/test_lethality.py": PENDING,
+    "tests/results/test_tally.py": PENDING,
+    "tests/rulesets/test_between_fights.py": PENDING,
+    "tests/rulesets/test_harm_odds.py": PENDING,
+    "tests/rulesets/test_natural_weapons.py": PENDING,
+    "tests/scenario/test_campaign.py": PENDING,
+    "tests/scenario/test_errors.py": PENDING,
+    "tests/scenario/test_numbers_and_columns.py": PENDING,
+    "tests/test_bench_tools.py": PENDING,
+}
+
+
+def _docstrings(tree: ast.Module) -> set[int]:
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, kinds) and node.body and isinstance(node.body[0], ast.Expr):
+            value = node.body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                found.add(id(value))
+    return found
+
+
+def mentions(source: str) -> list[int]:
+    """Lines of ``source`` where a string constant (not a docstring) names a ruleset."""
+    tree = ast.parse(source)
+    prose = _docstrings(tree)
+    return sorted({node.lineno for node in ast.walk(tree)
+                   if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                   and id(node) not in prose
+                   and (node.value in NAMES or _OPTION.search(node.value))})
+
+
+def _own_folder(path: Path, top: str) -> bool:
+    """``path`` is inside ``<top>/rulesets/<folder>/`` (a ruleset's own code or tests)."""
+    parts = path.relative_to(ROOT).parts
+    return len(parts) > 3 and parts[:2] == (top, "rulesets")
+
+
+def _checked() -> list[Path]:
+    paths = [p for top in ("sim", "tests") for p in (ROOT / top).rglob("*.py")
+             if not _own_folder(p, top)]
+    return [p for p in paths if p != ROOT / "sim" / "registry.py"]
+
+
+def test_nothing_outside_a_rulesets_folder_names_one():
+    wrong = []
+    for path in _checked():
+        where = path.relative_to(ROOT).as_posix()
+        lines = mentions(path.read_text())
+        if lines and where not in EXCEPTIONS:
+            wrong.append(f"{where}:{','.join(map(str, lines))}")
+    assert not wrong, ("ruleset names written out (take them from sim.registry, or move the "
+                       "test to tests/rulesets/<folder>/):\n" + "\n".join(sorted(wrong)))
+
+
+def test_every_exception_still_needs_to_be_one():
+    stale = [where for where in EXCEPTIONS if not mentions((ROOT / where).read_text())]
+    assert not stale, f"no longer name a ruleset, drop from EXCEPTIONS: {stale}"
+
+
+def test_the_walk_tells_code_from_docstrings():
+    name = min(NAMES)
+    source = (f'"""A module about {name!r}."""\n'
+              f'def f():\n    """Uses {name!r}."""\n    return {name!r}\n'
+              f'ARGS = "run x.yaml --ruleset {name}"\n'
+              f'OTHER = "{name}s and more"\n')
+    assert mentions(source) == [4, 5]
