@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import random
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -93,9 +94,24 @@ def faces(*values: int, sides: int = 10) -> list[float]:
     return [face(v, sides) for v in values]
 
 
+def any_ruleset() -> str:
+    """A ruleset for a test that needs one but not a particular one: the registry's default."""
+    return registry.default()
+
+
+def two_rulesets() -> list[str]:
+    """Two distinct rulesets, for a test that compares or lists several: the first two."""
+    return registry.names()[:2]
+
+
+def ruleset_with(test: Callable[[type], bool]) -> str:
+    """The first registered ruleset whose class passes ``test`` (a capability a test needs)."""
+    return next(name for name in registry.names() if test(registry.get(name)))
+
+
 def scenario(sides: dict, **top) -> scenario_mod.Scenario:
     """A scenario from a dict of sides (members as dicts), validated like a file."""
-    data = {"name": "test", "ruleset": "ore", **top, "sides": sides}
+    data = {"name": "test", "ruleset": registry.default(), **top, "sides": sides}
     return scenario_mod.parse(data, "test.yaml")
 
 
@@ -197,13 +213,14 @@ def morale_document(max_rounds: int = 12) -> dict:
     from sim.results.lethality import document
     from sim.results.tally import Tally
 
-    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
-    data = Path(__file__).parent / "results" / "data" / "morale-opend6" / "encounters.csv"
-    with open(data, newline="") as handle:
+    folder = Path(__file__).parent / "results" / "data" / "morale-opend6"
+    ruleset = json.loads((folder / "summary.json").read_text())["ruleset"]  # the stored run's
+    tally = Tally.for_sides("morale", ruleset, 2, {"heroes": 3, "bandits": 4})
+    with open(folder / "encounters.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             tally.add(row)
     entry = tally.lethality()
-    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
+    doc = document("morale", 30, 2, {ruleset: entry, "copy": {**entry, "ruleset": "copy"}})
     doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
                members={"heroes": 3, "bandits": 4}, max_rounds=max_rounds)
     return doc
