@@ -36,7 +36,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/batch/test_campaign.py": PENDING,
     "tests/batch/test_compare.py": PENDING,
     "tests/batch/test_files.py": PENDING,
-    "tests/batch/test_fuzz_kept.py": PENDING,
     "tests/batch/test_grid.py": PENDING,
     "tests/batch/test_kept_files.py": PENDING,
     "tests/batch/test_precision.py": PENDING,
@@ -46,7 +45,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/cli/test_campaign.py": PENDING,
     "tests/cli/test_cli.py": PENDING,
     "tests/cli/test_play.py": PENDING,
-    "tests/cli/test_whatif.py": PENDING,
     "tests/core/test_aftermath.py": PENDING,
     "tests/core/test_campaign.py": PENDING,
     "tests/core/test_engine.py": PENDING,
@@ -55,9 +53,7 @@ EXCEPTIONS: dict[str, str] = {
     "tests/report/test_charts.py": PENDING,
     "tests/report/test_html.py": PENDING,
     "tests/report/test_replay.py": PENDING,
-    "tests/report/test_replay_browser.py": PENDING,
     "tests/report/test_report.py": PENDING,
-    "tests/results/test_fighters.py": PENDING,
     "tests/results/test_lethality.py": PENDING,
     "tests/results/test_tally.py": PENDING,
     "tests/rulesets/test_between_fights.py": PENDING,
@@ -65,7 +61,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/rulesets/test_natural_weapons.py": PENDING,
     "tests/scenario/test_campaign.py": PENDING,
     "tests/scenario/test_errors.py": PENDING,
-    "tests/test_bench_tools.py": PENDING,
 }
 
 
