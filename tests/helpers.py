@@ -305,3 +305,28 @@ _support_modules: dict[Path, ModuleType] = {}
 def hurt(enc, f, share: float) -> None:
     """Wound ``f`` so that its ``threat`` reads about ``share`` (its ruleset's ``support``)."""
     support(enc.ruleset.name).hurt(f, share)
+
+
+def schema_errors(data: dict) -> list:
+    """What ``fray schema``'s JSON Schema finds wrong in a scenario ``data``."""
+    import jsonschema
+
+    from sim.scenario.schema import scenario_schema
+
+    return list(jsonschema.Draft202012Validator(scenario_schema()).iter_errors(data))
+
+
+def schema_paths(errors) -> Iterator[list]:
+    """Where each schema error (and each alternative of an anyOf that failed) points."""
+    for e in errors:
+        yield list(e.absolute_path)
+        yield from schema_paths(e.context)
+
+
+def ambush_with(change: Callable[[dict], object]) -> dict:
+    """``scenarios/ambush.yaml`` as a dict, changed by ``change`` (which edits it in place)."""
+    import yaml
+
+    data = yaml.safe_load((SCENARIOS / "ambush.yaml").read_text())
+    change(data)
+    return data

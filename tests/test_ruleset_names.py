@@ -26,7 +26,6 @@ _OPTION = re.compile(rf"--ruleset[ =]({_ALTERNATIVES})\b")
 # path (from the repository's root) -> why it may name a ruleset
 PENDING = "not yet converted: takes its rulesets from the registry or moves to a folder"
 EXCEPTIONS: dict[str, str] = {
-    "tests/ai/test_hopeless.py": PENDING,
     "tests/ai/test_lookahead.py": PENDING,
     "tests/ai/test_profiles.py": PENDING,
     "tests/ai/test_rollout.py": PENDING,
@@ -37,11 +36,8 @@ EXCEPTIONS: dict[str, str] = {
     "tests/batch/test_compare.py": PENDING,
     "tests/batch/test_files.py": PENDING,
     "tests/batch/test_grid.py": PENDING,
-    "tests/batch/test_kept_files.py": PENDING,
     "tests/batch/test_precision.py": PENDING,
     "tests/batch/test_scale.py": PENDING,
-    "tests/batch/test_stopping.py": PENDING,
-    "tests/cli/test_authoring.py": PENDING,
     "tests/cli/test_campaign.py": PENDING,
     "tests/cli/test_cli.py": PENDING,
     "tests/cli/test_play.py": PENDING,
