@@ -27,7 +27,6 @@ _OPTION = re.compile(rf"--ruleset[ =]({_ALTERNATIVES})\b")
 PENDING = "not yet converted: takes its rulesets from the registry or moves to a folder"
 EXCEPTIONS: dict[str, str] = {
     "tests/ai/test_lookahead.py": PENDING,
-    "tests/ai/test_profiles.py": PENDING,
     "tests/ai/test_rollout.py": PENDING,
     "tests/ai/test_standoff.py": PENDING,
     "tests/ai/test_tactics.py": PENDING,
@@ -45,7 +44,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/core/test_campaign.py": PENDING,
     "tests/core/test_engine.py": PENDING,
     "tests/report/test_battlemap.py": PENDING,
-    "tests/report/test_campaign_tables.py": PENDING,
     "tests/report/test_charts.py": PENDING,
     "tests/report/test_html.py": PENDING,
     "tests/report/test_replay.py": PENDING,
@@ -55,7 +53,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/rulesets/test_between_fights.py": PENDING,
     "tests/rulesets/test_harm_odds.py": PENDING,
     "tests/rulesets/test_natural_weapons.py": PENDING,
-    "tests/scenario/test_campaign.py": PENDING,
     "tests/scenario/test_errors.py": PENDING,
 }
 
