@@ -34,7 +34,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/batch/test_campaign.py": PENDING,
     "tests/batch/test_compare.py": PENDING,
     "tests/batch/test_files.py": PENDING,
-    "tests/batch/test_grid.py": PENDING,
     "tests/batch/test_precision.py": PENDING,
     "tests/batch/test_scale.py": PENDING,
     "tests/cli/test_campaign.py": PENDING,
@@ -43,7 +42,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/core/test_aftermath.py": PENDING,
     "tests/core/test_campaign.py": PENDING,
     "tests/core/test_engine.py": PENDING,
-    "tests/report/test_battlemap.py": PENDING,
     "tests/report/test_charts.py": PENDING,
     "tests/report/test_html.py": PENDING,
     "tests/report/test_replay.py": PENDING,
@@ -52,7 +50,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/results/test_tally.py": PENDING,
     "tests/rulesets/test_between_fights.py": PENDING,
     "tests/rulesets/test_harm_odds.py": PENDING,
-    "tests/rulesets/test_natural_weapons.py": PENDING,
     "tests/scenario/test_errors.py": PENDING,
 }
 
