@@ -28,7 +28,6 @@ PENDING = "not yet converted: takes its rulesets from the registry or moves to a
 EXCEPTIONS: dict[str, str] = {
     "tests/ai/test_lookahead.py": PENDING,
     "tests/ai/test_rollout.py": PENDING,
-    "tests/ai/test_standoff.py": PENDING,
     "tests/ai/test_tactics.py": PENDING,
     "tests/batch/test_batch.py": PENDING,
     "tests/batch/test_campaign.py": PENDING,
