@@ -206,6 +206,15 @@ class StopAfter:
             raise KeyboardInterrupt
 
 
+# a stored morale batch (its rows, summary and scenario), kept to check folds and reports
+MORALE_RUN = Path(__file__).parent / "results" / "data" / "morale-opend6"
+
+
+def stored_ruleset(folder: Path) -> str:
+    """The ruleset a stored batch in ``folder`` ran under, as its ``summary.json`` says."""
+    return json.loads((folder / "summary.json").read_text())["ruleset"]
+
+
 def morale_document(max_rounds: int = 12) -> dict:
     """A two-ruleset ``lethality.json`` (the stored morale batch, twice) with a round limit."""
     import csv
@@ -213,10 +222,9 @@ def morale_document(max_rounds: int = 12) -> dict:
     from sim.results.lethality import document
     from sim.results.tally import Tally
 
-    folder = Path(__file__).parent / "results" / "data" / "morale-opend6"
-    ruleset = json.loads((folder / "summary.json").read_text())["ruleset"]  # the stored run's
+    ruleset = stored_ruleset(MORALE_RUN)
     tally = Tally.for_sides("morale", ruleset, 2, {"heroes": 3, "bandits": 4})
-    with open(folder / "encounters.csv", newline="") as handle:
+    with open(MORALE_RUN / "encounters.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             tally.add(row)
     entry = tally.lethality()
