@@ -338,3 +338,18 @@ def ambush_with(change: Callable[[dict], object]) -> dict:
     data = yaml.safe_load((SCENARIOS / "ambush.yaml").read_text())
     change(data)
     return data
+
+
+def pitted(scenario, looking: int, **settings):
+    """``scenario`` with side ``looking`` on ``lookahead`` (with ``settings``), the other on
+    ``tactical``."""
+    from dataclasses import replace
+
+    from sim.scenario.specs import Doctrine
+
+    sides = []
+    for k, side in enumerate(scenario.sides):
+        doctrine = Doctrine("lookahead", **settings) if k == looking else Doctrine("tactical")
+        sides.append(replace(side, members=tuple(
+            replace(m, ai=doctrine.profile, doctrine=doctrine) for m in side.members)))
+    return replace(scenario, sides=tuple(sides))
