@@ -104,6 +104,11 @@ def two_rulesets() -> list[str]:
     return registry.names()[:2]
 
 
+def longest_ruleset(besides: str | None = None) -> str:
+    """The ruleset whose name is longest (other than ``besides``): the widest in a table."""
+    return max((name for name in registry.names() if name != besides), key=len)
+
+
 def ruleset_with(test: Callable[[type], bool]) -> str:
     """The first registered ruleset whose class passes ``test`` (a capability a test needs)."""
     return next(name for name in registry.names() if test(registry.get(name)))
@@ -288,8 +293,9 @@ def support(ruleset: str) -> ModuleType:
 
     ``tests/rulesets/<folder>/support.py`` (``<folder>`` that of ``sim/rulesets/<folder>/``)
     holds ``RULESETS`` (the names it answers for), ``check_conversion(fighter, unarmed)``
-    (the neutral hero's numbers under its conversion) and ``hurt(fighter, share)`` (wound a
-    fighter so that its threat reads about ``share``).
+    (the neutral hero's numbers under its conversion), ``hurt(fighter, share)`` (wound a
+    fighter so that its threat reads about ``share``) and ``NATIVE_BLOCK`` (a valid native
+    block, for a member that holds every ruleset's).
     """
     folder = registry.get(ruleset).__module__.split(".")[2]
     path = RULESETS_TESTS / folder / "support.py"

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from helpers import any_ruleset
+from helpers import any_ruleset, longest_ruleset
 
-from sim import registry
 from sim.report.campaign import campaign_table, compare_markdown, compare_table, stopped
 from sim.report.charts import FEW_LABEL, campaign_figure, sweep_figure
 from sim.results.campaign import CampaignTally, StageFold
@@ -27,7 +26,7 @@ def _row(outcomes: list[str]) -> dict[str, str]:
 
 # two rulesets as labels; the other the longest name, for the tables' widths
 FIRST = any_ruleset()
-OTHER = max((name for name in registry.names() if name != FIRST), key=len)
+OTHER = longest_ruleset(besides=FIRST)
 
 
 def summary(runs: dict[tuple[str, ...], int], ruleset: str = FIRST) -> dict:

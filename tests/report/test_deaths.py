@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from helpers import longest_ruleset
 
-from sim import registry
 from sim.report import deaths
 from sim.report.tables import batch_table, fighter_table
 
@@ -46,7 +46,7 @@ def test_tended_deaths_and_none_after_the_fight():
     assert deaths.explain(None) == ""
 
 
-LONGEST = max(registry.names(), key=len)  # the widest title
+LONGEST = longest_ruleset()  # the widest title
 
 
 def summary(n: int = 300) -> dict:
