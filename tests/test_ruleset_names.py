@@ -35,7 +35,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/cli/test_campaign.py": PENDING,
     "tests/cli/test_cli.py": PENDING,
     "tests/cli/test_play.py": PENDING,
-    "tests/core/test_campaign.py": PENDING,
     "tests/report/test_html.py": PENDING,
     "tests/report/test_replay.py": PENDING,
     "tests/report/test_report.py": PENDING,
