@@ -39,7 +39,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/report/test_replay.py": PENDING,
     "tests/report/test_report.py": PENDING,
     "tests/results/test_lethality.py": PENDING,
-    "tests/scenario/test_errors.py": PENDING,
 }
 
 
