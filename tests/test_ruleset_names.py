@@ -36,8 +36,6 @@ EXCEPTIONS: dict[str, str] = {
     "tests/cli/test_cli.py": PENDING,
     "tests/cli/test_play.py": PENDING,
     "tests/report/test_html.py": PENDING,
-    "tests/report/test_replay.py": PENDING,
-    "tests/report/test_report.py": PENDING,
     "tests/results/test_lethality.py": PENDING,
 }
 
