@@ -26,8 +26,6 @@ _OPTION = re.compile(rf"--ruleset[ =]({_ALTERNATIVES})\b")
 # path (from the repository's root) -> why it may name a ruleset
 PENDING = "not yet converted: takes its rulesets from the registry or moves to a folder"
 EXCEPTIONS: dict[str, str] = {
-    "tests/batch/test_batch.py": PENDING,
-    "tests/batch/test_campaign.py": PENDING,
     "tests/batch/test_compare.py": PENDING,
     "tests/batch/test_files.py": PENDING,
     "tests/batch/test_precision.py": PENDING,
