@@ -109,6 +109,11 @@ def longest_ruleset(besides: str | None = None) -> str:
     return max((name for name in registry.names() if name != besides), key=len)
 
 
+def typo(name: str) -> str:
+    """``name`` misspelt (its last letter dropped), for a did-you-mean message."""
+    return name[:-1]
+
+
 def ruleset_with(test: Callable[[type], bool]) -> str:
     """The first registered ruleset whose class passes ``test`` (a capability a test needs)."""
     return next(name for name in registry.names() if test(registry.get(name)))
