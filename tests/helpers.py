@@ -364,3 +364,25 @@ def pitted(scenario, looking: int, **settings):
         sides.append(replace(side, members=tuple(
             replace(m, ai=doctrine.profile, doctrine=doctrine) for m in side.members)))
     return replace(scenario, sides=tuple(sides))
+
+
+def validated_with_imports(tmp_path: Path, text: str) -> str:
+    """``fray validate`` of a scenario ``text`` in a fresh process: what it printed, and
+    after ``LOADED`` the ruleset modules (and ``networkx``, the engine, ``rich``) it imported."""
+    path = tmp_path / "checked.yaml"
+    path.write_text(text)
+    code = ("import sys; from sim.cli.main import main; sys.argv = ['fray', 'validate', {!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.startswith('sim.rulesets.') "
+            "or m in ('networkx', 'sim.core.engine', 'rich')))")
+    out = subprocess.run([sys.executable, "-c", code.format(str(path))],
+                         capture_output=True, text=True, check=True).stdout
+    assert f"{path}: OK" in out
+    return out.split("LOADED ")[1]
+
+
+def ruleset_modules() -> set[str]:
+    """Each built-in ruleset's registering module and its folder's ``ruleset`` module."""
+    return set(registry.BUILTIN) | {f"sim.rulesets.{module.split('.')[2]}.ruleset"
+                                    for module in registry.BUILTIN}
+
