@@ -26,7 +26,6 @@ _OPTION = re.compile(rf"--ruleset[ =]({_ALTERNATIVES})\b")
 # path (from the repository's root) -> why it may name a ruleset
 PENDING = "not yet converted: takes its rulesets from the registry or moves to a folder"
 EXCEPTIONS: dict[str, str] = {
-    "tests/report/test_html.py": PENDING,
     "tests/results/test_lethality.py": PENDING,
 }
 
