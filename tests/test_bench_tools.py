@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_timer_worker_answers_each_command():
     w = Worker(ROOT)
     try:
-        assert w.ask("warm ore duel 3") == "ok"
-        assert w.seconds("time ore duel 3") > 0
+        assert w.ask(f"warm {any_ruleset()} duel 3") == "ok"
+        assert w.seconds(f"time {any_ruleset()} duel 3") > 0
         assert w.seconds("plain 10") > 0
     finally:
         w.close()

@@ -3,8 +3,10 @@
 A ruleset is one folder (``sim/rulesets/<folder>/``, its tests in ``tests/rulesets/<folder>/``)
 and one registry line: code and tests elsewhere take ruleset names from ``sim.registry``, so
 that adding or removing a ruleset breaks nothing else. Walked with ``ast``: a string constant
-equal to a built-in ruleset's name (or its native block's), or holding ``--ruleset <name>``,
-is a mention; a docstring is prose and may name one.
+(an f-string's text too) holding a built-in ruleset's name (or its native block's) as a word
+is a mention (``"ore"``, ``"--ruleset ore"``, ``"a duel under ore"``; not a path such as
+``sim/rulesets/ore/`` or a data folder such as ``morale-opend6``); a docstring is prose and
+may name one.
 """
 
 from __future__ import annotations
@@ -20,14 +22,12 @@ from sim import registry
 # The built-ins' names and native blocks, read from the registry without importing a ruleset.
 NAMES = frozenset(name for name, _ in registry.BUILTIN_RULESETS.values()) \
     | frozenset(registry.native_keys())
-_ALTERNATIVES = "|".join(sorted(map(re.escape, NAMES)))
-_OPTION = re.compile(rf"--ruleset[ =]({_ALTERNATIVES})\b")
+_ALTERNATIVES = "|".join(sorted(map(re.escape, NAMES), key=len, reverse=True))
+# a name as a word: not inside a longer name, a path or a hyphenated folder name
+_WORD = re.compile(rf"(?<![\w/.-])({_ALTERNATIVES})(?![\w/-])")
 
-# path (from the repository's root) -> why it may name a ruleset
-PENDING = "not yet converted: takes its rulesets from the registry or moves to a folder"
-EXCEPTIONS: dict[str, str] = {
-    "tests/results/test_lethality.py": PENDING,
-}
+# path (from the repository's root) -> why it may name a ruleset (none today)
+EXCEPTIONS: dict[str, str] = {}
 
 
 def _docstrings(tree: ast.Module) -> set[int]:
@@ -48,7 +48,7 @@ def mentions(source: str) -> list[int]:
     return sorted({node.lineno for node in ast.walk(tree)
                    if isinstance(node, ast.Constant) and isinstance(node.value, str)
                    and id(node) not in prose
-                   and (node.value in NAMES or _OPTION.search(node.value))})
+                   and _WORD.search(node.value)})
 
 
 def _own_folder(path: Path, top: str) -> bool:
@@ -84,5 +84,8 @@ def test_the_walk_tells_code_from_docstrings():
     source = (f'"""A module about {name!r}."""\n'
               f'def f():\n    """Uses {name!r}."""\n    return {name!r}\n'
               f'ARGS = "run x.yaml --ruleset {name}"\n'
-              f'OTHER = "{name}s and more"\n')
-    assert mentions(source) == [4, 5]
+              f'TOLD = f"a duel under {name}: {{1}} fights"\n'
+              f'OTHER = "{name}s and more"\n'
+              f'PATH = "sim/rulesets/{name}/ruleset.py"\n'
+              f'DATA = "morale-{name}"\n')
+    assert mentions(source) == [4, 5, 6]

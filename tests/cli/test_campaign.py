@@ -91,7 +91,7 @@ def test_a_batch_writes_its_files_and_table(capsys, tmp_path):
                                                      "survival.png"]
     assert (out / "survival.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     # the table on the terminal
-    assert "two_duels under ore: 40 runs, seed 1, party 'red' (1 member)" in result.out
+    assert f"two_duels under {OWN}: 40 runs, seed 1, party 'red' (1 member)" in result.out
     assert "(P(reach))" in result.out and "P(win | reached)" in result.out
     assert "won/lost/" in result.out  # how the runs that reached a stage ended there
     assert "1 duel" in result.out and "2 second_duel" in result.out
@@ -481,7 +481,7 @@ def test_solo_tells_the_stages_the_rest_and_the_end(capsys, tmp_path):
     told = fray(capsys, "campaign", str(camp), "--solo", "--seed", row["seed"])
     assert told.code == 0, told.err
     text = told.out
-    assert text.startswith(f"Two duels: 2 stages under ore, party 'red', seed {row['seed']}")
+    assert text.startswith(f"Two duels: 2 stages under {OWN}, party 'red', seed {row['seed']}")
     assert "Stage 1 of 2: Sword duel (duel)" in text
     assert "Stage 2 of 2: Sword duel (second_duel)" in text
     assert "The party goes in: Ser Aldric" in text
@@ -515,9 +515,9 @@ def test_solo_markdown_to_a_file_is_not_overwritten(capsys, tmp_path):
     assert result.code == 0, result.err
     assert result.out == "" and f"wrote {story}" in result.err
     text = story.read_text()
-    assert text.startswith("# Two duels: 2 stages under ore, party 'red', seed 7\n")
+    assert text.startswith(f"# Two duels: 2 stages under {OWN}, party 'red', seed 7\n")
     assert "\n## Stage 1 of 2: Sword duel (duel)\n" in text
-    assert "\n### Sword duel under ore (seed " in text  # the fight, a level down
+    assert f"\n### Sword duel under {OWN} (seed " in text  # the fight, a level down
     assert "**The party at the end:**" in text
     before = story.read_bytes()
     again = fray(capsys, "campaign", str(camp), "--solo", "--seed", "8",
@@ -554,7 +554,7 @@ def test_play_a_campaign_from_a_script_with_a_journal(capsys, monkeypatch, tmp_p
     assert f"wrote {journal}" in result.err
 
     text = journal.read_text()
-    assert text.startswith(f"# Two duels: 2 stages under ore, party 'red', seed {row['seed']}")
+    assert text.startswith(f"# Two duels: 2 stages under {OWN}, party 'red', seed {row['seed']}")
     assert "\n## Stage 1 of 2: Sword duel (duel)\n" in text
     assert "\n## Stage 2 of 2: Sword duel (second_duel)\n" in text
     assert "the player's choice: attack Ser Benedek" in text
@@ -597,7 +597,7 @@ def test_ctrl_c_in_play_keeps_the_journal_so_far(capsys, monkeypatch, tmp_path):
     assert "Between stages: a short rest (an hour)" in result.out
     assert "The party at the end" not in result.out
     text = journal.read_text()
-    assert text.startswith("# Squire joins: 2 stages under ore")
+    assert text.startswith(f"# Squire joins: 2 stages under {OWN}")
     assert "\n## Stage 1 of 2: Sword duel (duel)\n" in text
     assert "**Stage 1: victory to red.**" in text
     # the stage in progress is kept as far as it went, and says it was cut short

@@ -25,6 +25,7 @@ from helpers import (
     validated_with_imports,
 )
 
+from sim import scenario as scenario_mod
 from sim.cli import params
 from sim.cli.main import COMMANDS, LazyGroup, cli
 from sim.rulesets import registry
@@ -43,8 +44,8 @@ def assert_usage_error(result: Result, *needles: str) -> None:
 
 # ---------------------------------------------------------------------------- bad options
 @pytest.mark.parametrize("args, needles", [
-    (["run", DUEL, "--ruleset", "oer"],
-     ["--ruleset", "unknown ruleset 'oer' (did you mean 'ore'?)",
+    (["run", DUEL, "--ruleset", typo(any_ruleset())],
+     ["--ruleset", f"unknown ruleset '{typo(any_ruleset())}' (did you mean '{any_ruleset()}'?)",
       f"allowed: {', '.join(registry.names())}"]),
     (["batch", DUEL, "--ruleset", "alll"],
      ["unknown ruleset 'alll' (did you mean 'all'?)",
@@ -73,7 +74,7 @@ def test_run_output_is_not_overwritten_without_force(tmp_path, capsys):
     assert_usage_error(result, f"error: {out}: file exists; use --force to overwrite it")
     assert out.read_text() == "keep me\n"
     assert fray(capsys, "run", DUEL, "--output", str(out), "--force").code == 0
-    assert out.read_text().startswith("Sword duel under ore")
+    assert out.read_text().startswith(f"Sword duel under {scenario_mod.load(DUEL).ruleset}")
     assert [p.name for p in tmp_path.iterdir()] == ["log.txt"]  # no .part file left
 
 
@@ -319,7 +320,7 @@ def test_compare_takes_ruleset_as_the_other_commands_spell_it(capsys, tmp_path):
 
 def test_compare_resume_keeps_a_finished_comparison_of_something_else(capsys, tmp_path):
     out = str(tmp_path / "cmp")
-    args = ("compare", DUEL, "--rulesets", "ore,opencore", "--out", out, "-q")
+    args = ("compare", DUEL, "--rulesets", ",".join(two_rulesets()), "--out", out, "-q")
     assert fray(capsys, *args, "-n", "20").code == 0
     before = (tmp_path / "cmp" / "lethality.json").read_text()
     again = fray(capsys, *args, "-n", "10", "--resume")

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, any_ruleset, fray, hurt, scenario
+from helpers import SCENARIOS, any_ruleset, fray, hurt, scenario, typo
 
 from sim import scenario as scenario_mod
 from sim.ai import menu as menus
@@ -97,7 +97,8 @@ DROP = object()
     ({"answers": DROP}, ["answers: missing: a record of fray play holds scenario, digest"]),
     ({"seed": "3"}, ["seed: expected an integer of 0 or more, got '3'"]),
     ({"seed": True}, ["seed: expected an integer of 0 or more, got True"]),
-    ({"ruleset": "orr"}, ["ruleset: unknown ruleset 'orr' (did you mean 'ore'?); allowed: "]),
+    ({"ruleset": typo(any_ruleset())}, [f"ruleset: unknown ruleset '{typo(any_ruleset())}' "
+                                        f"(did you mean '{any_ruleset()}'?); allowed: "]),
     ({"as": ["Ser Aldrik"]}, ["as: unknown combatant 'Ser Aldrik' (did you mean 'Ser "
                               "Aldric'?); allowed: Ser Aldric, Ser Benedek"]),
     ({"as": []}, ["as: expected a list of the names of the combatants played, got []"]),
@@ -206,19 +207,6 @@ def test_choices_after_the_roll_are_the_players(capsys, monkeypatch):
     assert "2x7 -> attack on Ser Benedek." in default.out  # the widest set, as the AI gives
     assert "2x1 -> attack on Ser Benedek." in other.out     # the player's other pick
     assert "which set for which action?" in other.out
-
-
-def test_the_player_sets_the_master_die(capsys, monkeypatch, tmp_path):
-    master = tmp_path / "master.yaml"
-    master.write_text("name: master\nsides:\n"
-                      "  a: [{name: Master, weapon: sword, ore: {stats: {body: 3},\n"
-                      "       skills: {fight: 3}, master: fight}}]\n"
-                      "  b: [{name: Foe, weapon: sword}]\n")
-    ai_face = play(capsys, monkeypatch, "1\n\n\n", str(master), "--as", "Master", "--seed", "2")
-    nine = play(capsys, monkeypatch, "1\n9\n\n", str(master), "--as", "Master", "--seed", "2")
-    assert "the master die shows?" in nine.out
-    assert "rolls 6d (fight pool 6, master die): 9 8 7 7 7 4" in ai_face.out  # the AI: 3x7
-    assert "rolls 6d (fight pool 6, master die): 9 9 8 7 7 4" in nine.out
 
 
 @pytest.mark.slow

@@ -197,7 +197,6 @@ def test_a_campaign_page_switches_between_its_stages(browser, tmp_path):
 
 BENT = """
 name: Bent paths
-ruleset: ore
 max_rounds: 10
 map:
   nodes: {west: {}, middle: {cover: light}, east: {}}

@@ -48,7 +48,7 @@ def doc(tally):
 
 def test_batch_table(tally):
     text = batch_table(tally.summary())
-    assert text.startswith("morale under opend6: 30 encounters, seed 2")
+    assert text.startswith(f"morale under {STORED}: 30 encounters, seed 2")
     assert "0.833 (0.664-0.927)" in text and "74 (2.47/fight)" in text
     assert "108 (3.60/fight)" in text
     # rows that predate the tended/untended split: in the fight and after, as they were
@@ -71,7 +71,7 @@ def test_compare_table_has_every_ruleset_and_the_verdict(doc):
 def test_report_markdown_reads_only_the_document(doc):
     text = report_markdown(doc, charts=False)
     assert text.startswith("# Lethality: Morale at the ford\n")
-    assert "`fray compare morale.yaml --rulesets opend6,copy -n 30 --seed 2`" in text
+    assert f"`fray compare morale.yaml --rulesets {STORED},copy -n 30 --seed 2`" in text
     assert "| death rate per combatant | 0.617 [0.527, 0.699] | 0.617 [0.527, 0.699] |" in text
     for key, method in doc["methods"].items():
         assert f"- `{key}`: {method}" in text

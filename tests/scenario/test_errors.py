@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import Result, fray
+from helpers import Result, fray, typo
 
 from sim.rulesets import registry
 
@@ -113,8 +113,8 @@ DATA_CASES = [
     ("unknown-option-key", top(options={FIRST: {"hit_locations": False}}),
      f"options.{FIRST}.hit_locations", "unknown key 'hit_locations'", FIRST_OPTIONS_ALLOWED),
     # unknown names
-    ("unknown-ruleset", top(ruleset="oer"), "ruleset",
-     "unknown ruleset 'oer' (did you mean 'ore'?)", ALLOWED_RULESETS),
+    ("unknown-ruleset", top(ruleset=typo(FIRST)), "ruleset",
+     f"unknown ruleset '{typo(FIRST)}' (did you mean '{FIRST}'?)", ALLOWED_RULESETS),
     ("unknown-weapon", hero(weapon="swrod"), "sides.heroes[0].weapon",
      "unknown weapon 'swrod' (did you mean 'sword'?)", "allowed: unarmed, knife"),
     ("unknown-armor", villain(armor="chian"), "sides.villains[0].armor",

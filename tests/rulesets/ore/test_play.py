@@ -129,3 +129,16 @@ def test_a_record_before_the_two_step_menu_replays_with_its_one_long_list(
     newer = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
     assert newer.code == 2 and "answers are to menu 3, which this fray does not know" in \
         newer.err
+
+
+def test_the_player_sets_the_master_die(capsys, monkeypatch, tmp_path):
+    master = tmp_path / "master.yaml"
+    master.write_text("name: master\nsides:\n"
+                      "  a: [{name: Master, weapon: sword, ore: {stats: {body: 3},\n"
+                      "       skills: {fight: 3}, master: fight}}]\n"
+                      "  b: [{name: Foe, weapon: sword}]\n")
+    ai_face = play(capsys, monkeypatch, "1\n\n\n", str(master), "--as", "Master", "--seed", "2")
+    nine = play(capsys, monkeypatch, "1\n9\n\n", str(master), "--as", "Master", "--seed", "2")
+    assert "the master die shows?" in nine.out
+    assert "rolls 6d (fight pool 6, master die): 9 8 7 7 7 4" in ai_face.out  # the AI: 3x7
+    assert "rolls 6d (fight pool 6, master die): 9 9 8 7 7 4" in nine.out
