@@ -114,11 +114,6 @@ def typo(name: str) -> str:
     return name[:-1]
 
 
-def ruleset_with(test: Callable[[type], bool]) -> str:
-    """The first registered ruleset whose class passes ``test`` (a capability a test needs)."""
-    return next(name for name in registry.names() if test(registry.get(name)))
-
-
 def scenario(sides: dict, **top) -> scenario_mod.Scenario:
     """A scenario from a dict of sides (members as dicts), validated like a file."""
     data = {"name": "test", "ruleset": registry.default(), **top, "sides": sides}
