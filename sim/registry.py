@@ -82,7 +82,7 @@ def _ordered() -> list[type[Ruleset[Any]]]:
 
     Not by when each registered: a program that imports one ruleset's module before the
     registry loads the rest would otherwise move it first, and with it the default ruleset
-    of a scenario that names none (``names()[0]``) and the order of ``--ruleset all``.
+    of a scenario that names none (``default()``) and the order of ``--ruleset all``.
     """
     _load_builtins()
     rank = {module: k for k, module in enumerate(BUILTIN)}
@@ -97,6 +97,11 @@ def names() -> list[str]:
     """
     builtin = [name for name, _ in BUILTIN_RULESETS.values()]
     return builtin + [name for name in _table if name not in builtin]
+
+
+def default() -> str:
+    """The ruleset of a scenario that names none, and of any default written out: the first."""
+    return names()[0]
 
 
 def get(name: str) -> type[Ruleset[Any]]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import random
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -93,9 +94,29 @@ def faces(*values: int, sides: int = 10) -> list[float]:
     return [face(v, sides) for v in values]
 
 
+def any_ruleset() -> str:
+    """A ruleset for a test that needs one but not a particular one: the registry's default."""
+    return registry.default()
+
+
+def two_rulesets() -> list[str]:
+    """Two distinct rulesets, for a test that compares or lists several: the first two."""
+    return registry.names()[:2]
+
+
+def longest_ruleset(besides: str | None = None) -> str:
+    """The ruleset whose name is longest (other than ``besides``): the widest in a table."""
+    return max((name for name in registry.names() if name != besides), key=len)
+
+
+def typo(name: str) -> str:
+    """``name`` misspelt (its last letter dropped), for a did-you-mean message."""
+    return name[:-1]
+
+
 def scenario(sides: dict, **top) -> scenario_mod.Scenario:
     """A scenario from a dict of sides (members as dicts), validated like a file."""
-    data = {"name": "test", "ruleset": "ore", **top, "sides": sides}
+    data = {"name": "test", "ruleset": registry.default(), **top, "sides": sides}
     return scenario_mod.parse(data, "test.yaml")
 
 
@@ -190,6 +211,15 @@ class StopAfter:
             raise KeyboardInterrupt
 
 
+# a stored morale batch (its rows, summary and scenario), kept to check folds and reports
+MORALE_RUN = Path(__file__).parent / "results" / "data" / "morale-opend6"
+
+
+def stored_ruleset(folder: Path) -> str:
+    """The ruleset a stored batch in ``folder`` ran under, as its ``summary.json`` says."""
+    return json.loads((folder / "summary.json").read_text())["ruleset"]
+
+
 def morale_document(max_rounds: int = 12) -> dict:
     """A two-ruleset ``lethality.json`` (the stored morale batch, twice) with a round limit."""
     import csv
@@ -197,13 +227,13 @@ def morale_document(max_rounds: int = 12) -> dict:
     from sim.results.lethality import document
     from sim.results.tally import Tally
 
-    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
-    data = Path(__file__).parent / "results" / "data" / "morale-opend6" / "encounters.csv"
-    with open(data, newline="") as handle:
+    ruleset = stored_ruleset(MORALE_RUN)
+    tally = Tally.for_sides("morale", ruleset, 2, {"heroes": 3, "bandits": 4})
+    with open(MORALE_RUN / "encounters.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             tally.add(row)
     entry = tally.lethality()
-    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
+    doc = document("morale", 30, 2, {ruleset: entry, "copy": {**entry, "ruleset": "copy"}})
     doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
                members={"heroes": 3, "bandits": 4}, max_rounds=max_rounds)
     return doc
@@ -263,8 +293,9 @@ def support(ruleset: str) -> ModuleType:
 
     ``tests/rulesets/<folder>/support.py`` (``<folder>`` that of ``sim/rulesets/<folder>/``)
     holds ``RULESETS`` (the names it answers for), ``check_conversion(fighter, unarmed)``
-    (the neutral hero's numbers under its conversion) and ``hurt(fighter, share)`` (wound a
-    fighter so that its threat reads about ``share``).
+    (the neutral hero's numbers under its conversion), ``hurt(fighter, share)`` (wound a
+    fighter so that its threat reads about ``share``) and ``NATIVE_BLOCK`` (a valid native
+    block, for a member that holds every ruleset's).
     """
     folder = registry.get(ruleset).__module__.split(".")[2]
     path = RULESETS_TESTS / folder / "support.py"
@@ -288,3 +319,65 @@ _support_modules: dict[Path, ModuleType] = {}
 def hurt(enc, f, share: float) -> None:
     """Wound ``f`` so that its ``threat`` reads about ``share`` (its ruleset's ``support``)."""
     support(enc.ruleset.name).hurt(f, share)
+
+
+def schema_errors(data: dict) -> list:
+    """What ``fray schema``'s JSON Schema finds wrong in a scenario ``data``."""
+    import jsonschema
+
+    from sim.scenario.schema import scenario_schema
+
+    return list(jsonschema.Draft202012Validator(scenario_schema()).iter_errors(data))
+
+
+def schema_paths(errors) -> Iterator[list]:
+    """Where each schema error (and each alternative of an anyOf that failed) points."""
+    for e in errors:
+        yield list(e.absolute_path)
+        yield from schema_paths(e.context)
+
+
+def ambush_with(change: Callable[[dict], object]) -> dict:
+    """``scenarios/ambush.yaml`` as a dict, changed by ``change`` (which edits it in place)."""
+    import yaml
+
+    data = yaml.safe_load((SCENARIOS / "ambush.yaml").read_text())
+    change(data)
+    return data
+
+
+def pitted(scenario, looking: int, **settings):
+    """``scenario`` with side ``looking`` on ``lookahead`` (with ``settings``), the other on
+    ``tactical``."""
+    from dataclasses import replace
+
+    from sim.scenario.specs import Doctrine
+
+    sides = []
+    for k, side in enumerate(scenario.sides):
+        doctrine = Doctrine("lookahead", **settings) if k == looking else Doctrine("tactical")
+        sides.append(replace(side, members=tuple(
+            replace(m, ai=doctrine.profile, doctrine=doctrine) for m in side.members)))
+    return replace(scenario, sides=tuple(sides))
+
+
+def validated_with_imports(tmp_path: Path, text: str) -> str:
+    """``fray validate`` of a scenario ``text`` in a fresh process: what it printed, and
+    after ``LOADED`` the ruleset modules (and ``networkx``, the engine, ``rich``) it imported."""
+    path = tmp_path / "checked.yaml"
+    path.write_text(text)
+    code = ("import sys; from sim.cli.main import main; sys.argv = ['fray', 'validate', {!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.startswith('sim.rulesets.') "
+            "or m in ('networkx', 'sim.core.engine', 'rich')))")
+    out = subprocess.run([sys.executable, "-c", code.format(str(path))],
+                         capture_output=True, text=True, check=True).stdout
+    assert f"{path}: OK" in out
+    return out.split("LOADED ")[1]
+
+
+def ruleset_modules() -> set[str]:
+    """Each built-in ruleset's registering module and its folder's ``ruleset`` module."""
+    return set(registry.BUILTIN) | {f"sim.rulesets.{module.split('.')[2]}.ruleset"
+                                    for module in registry.BUILTIN}
+

@@ -17,6 +17,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 from browser import launch, open_page  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from sim import registry  # noqa: E402
 from sim import scenario as scenario_mod  # noqa: E402
 from sim.core.engine import run_encounter  # noqa: E402
 from sim.report import replay  # noqa: E402
@@ -26,7 +27,7 @@ IMAGES = HERE.parent / "docs" / "images"
 
 def main() -> None:
     scenario = scenario_mod.load(HERE.parent / "scenarios" / "ambush.yaml")
-    _, events = run_encounter(scenario, "ore", 4, log=True)
+    _, events = run_encounter(scenario, registry.default(), 4, log=True)
     # round 1 as its first hit lands; the last round at the line that ends the fight
     first = next(i for i, e in enumerate(events) if e["round"] == 1 and e["type"] == "hit")
     end = next(i for i, e in enumerate(events) if e["type"] == "end")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import any_ruleset
+
 from bench.versus import Worker, compare
+from sim import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -12,8 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_timer_worker_answers_each_command():
     w = Worker(ROOT)
     try:
-        assert w.ask("warm ore duel 3") == "ok"
-        assert w.seconds("time ore duel 3") > 0
+        assert w.ask(f"warm {any_ruleset()} duel 3") == "ok"
+        assert w.seconds(f"time {any_ruleset()} duel 3") > 0
         assert w.seconds("plain 10") > 0
     finally:
         w.close()
@@ -24,7 +27,7 @@ def test_a_tree_paired_with_itself_is_about_as_fast():
     """The same code on both sides: the median ratio near 1, the quartiles ordered."""
     a, b = Worker(ROOT), Worker(ROOT)
     try:
-        r = compare(a, b, "opend6", "duel", pairs=5, seconds=0.05, warm=20)
+        r = compare(a, b, any_ruleset(), "duel", pairs=5, seconds=0.05, warm=20)
     finally:
         a.close()
         b.close()
@@ -58,6 +61,8 @@ def test_the_package_split_sorts_functions_and_sums_to_the_whole():
     assert packages.package("/x/site-packages/simpy/core.py", "step") == "simpy"
     assert packages.package("~", "<method 'random' of '_random.Random' objects>") == "random"
     assert packages.package("~", "<built-in method builtins.len>") == "built-ins (C)"
-    shares = packages.shares("ore", "duel", 3)
+    ruleset = any_ruleset()
+    shares = packages.shares(ruleset, "duel", 3)
+    folder = registry.get(ruleset).__module__.split(".")[2]  # sim/rulesets/<folder>/...
     assert abs(sum(shares.values()) - 1) < 1e-9
-    assert shares["sim/rulesets/ore"] > 0 and shares["sim/core"] > 0
+    assert shares[f"sim/rulesets/{folder}"] > 0 and shares["sim/core"] > 0

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from sim import registry
 from sim.batch import files
 from sim.cli import params
 from sim.report import battlemap
@@ -23,7 +24,9 @@ from sim.scenario.template import scenario_template, template_path
 
 EPILOG_MAP = "Example: fray map scenarios/ambush.yaml --output ambush.png"
 EPILOG_SCHEMA = "Example: fray schema --output fray-scenario.schema.json"
-EPILOG_NEW = "Example: fray new night_raid --ruleset opend6 && fray validate night_raid.yaml"
+# an example naming a ruleset other than the default, which needs no --ruleset
+EPILOG_NEW = (f"Example: fray new night_raid --ruleset {registry.names()[-1]} "
+              "&& fray validate night_raid.yaml")
 EPILOG_SCENARIOS = "Example: fray scenarios --copy my-scenarios"
 
 
@@ -84,7 +87,7 @@ def schema_command(output, force):
 
 @click.command("new", epilog=EPILOG_NEW)
 @click.argument("name")
-@params.ruleset_option(allow_all=False, default="ore", show_default=True,
+@params.ruleset_option(allow_all=False, default=registry.default(), show_default=True,
                        help="The scenario's ruleset; its native block and options are listed "
                             "in the comments.")
 @params.force_option("Overwrite the file if it exists.")

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from sim import registry
 from sim.batch import files
 from sim.batch import grid as grid_mod
 from sim.batch import sweep as sweep_mod
@@ -29,8 +30,8 @@ from sim.scenario.campaign import Campaign
 from sim.scenario.errors import FrayInputError
 
 EPILOG_CONVERT = "Example: fray convert scenarios/ambush.yaml --ruleset all"
-EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets ore,opencore "
-                  "-n 2000 --out results/ambush-compare")
+EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets "
+                  f"{','.join(registry.names()[:2])} -n 2000 --out results/ambush-compare")
 HTML_HELP = ("Also write report.html: the answer, the tables and the charts in one file that "
              "reads offline (nothing to download), to share.")
 EPILOG_SWEEP = ("Example: fray sweep scenarios/ambush.yaml --set 'sides.bandits[0].count=1..6' "

@@ -220,7 +220,7 @@ def parse(data: Any, source: str = "<scenario>") -> Scenario:
 
 
 def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) -> Scenario:
-    ruleset = model.ruleset if model.ruleset is not None else registry.names()[0]
+    ruleset = model.ruleset if model.ruleset is not None else registry.default()
     if ruleset not in registry.names():
         problems.append(("ruleset", unknown("ruleset", ruleset, registry.names())))
     map_spec = _freeze_map(model.map, problems)

@@ -104,7 +104,7 @@ def _refine(schema: dict[str, Any]) -> None:
     """Add what the loader checks by hand, and the hover text of each key."""
     defs = schema["$defs"]
     props = schema["properties"]
-    props["ruleset"] = {"enum": [*registry.names(), None], "default": registry.names()[0]}
+    props["ruleset"] = {"enum": [*registry.names(), None], "default": registry.default()}
     props["options"]["default"] = {}
     props["sides"].update(minProperties=2, additionalProperties={
         "type": "array", "minItems": 1, "items": {"$ref": "#/$defs/Member"}})

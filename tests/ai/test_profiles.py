@@ -52,29 +52,6 @@ def duelists(profile: str, ruleset: str, **skills: int) -> tuple[Encounter, obje
     return enc, a, b
 
 
-def test_aggressive_presses_past_basic_under_ore():
-    """On a 6-die ORE pool basic makes one plain attack; aggressive takes the declaration
-    with the best expectation (a called head shot), which basic never makes."""
-    enc, a, b = duelists("basic", "ore")
-    assert ai.decide(enc, a) == [b.plain_attack]
-    enc, a, b = duelists("aggressive", "ore")
-    intents = ai.decide(enc, a)
-    assert intents != [b.plain_attack] and any(i.called for i in intents), a.why
-
-
-def test_aggressive_adds_a_reckless_attack_where_tactical_stops():
-    """B-Grade: where the expectation advises one plain attack, aggressive adds a second
-    while the first still lands RECKLESS_ODDS of the time; tactical does not."""
-    enc, a, b = duelists("tactical", "bgrade")
-    enc.advisor.extra_attacks = lambda *_: 0  # the expectation: one attack
-    enc.advisor.attack_and_defend = lambda *_: False
-    assert ai.decide(enc, a) == [b.plain_attack]
-    enc, a, b = duelists("aggressive", "bgrade")
-    enc.advisor.extra_attacks = lambda *_: 0
-    assert ai.decide(enc, a) == [b.plain_attack, b.plain_attack]
-    assert "reckless" in a.why
-
-
 @pytest.mark.parametrize("ruleset", registry.names())
 def test_tactical_adds_a_defense_when_both_pay_aggressive_never(ruleset):
     from sim.core.actions import Defend

@@ -9,7 +9,7 @@ fight itself is untouched, and the numbers do not depend on the number of worker
 from __future__ import annotations
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, any_ruleset
 
 from sim import scenario as scenario_mod
 from sim.ai import profiles, rollout
@@ -73,7 +73,7 @@ def test_rollouts_draw_nothing_from_the_fight_and_their_dice_are_their_own():
         assert enc.rng.getstate() == state
         return profiles.decide(enc, c)
 
-    Encounter(MIRROR, "ore", 3, minds={"West sword": mind}).run()
+    Encounter(MIRROR, any_ruleset(), 3, minds={"West sword": mind}).run()
     assert got["again"] == got["outs"][0]
     assert len({o.rounds for o in got["outs"]}) > 1  # fresh dice each
 
@@ -87,7 +87,7 @@ def test_the_numbers_are_the_same_with_one_worker_or_two():
             raise _Stop
 
         with pytest.raises(_Stop):
-            Encounter(MIRROR, "opend6", 9, minds={"East sword": mind}).run()
+            Encounter(MIRROR, any_ruleset(), 9, minds={"East sword": mind}).run()
         return found["m"], found["ch"][:3]
 
     m, choices = first_moment()
@@ -103,7 +103,7 @@ class _Stop(Exception):
 
 
 def test_a_choice_missing_from_a_fights_menu_gives_no_outcome():
-    m = rollout.Moment(Encounter, MIRROR, "ore", 1, "West sword", 0, 1, varied=True)
+    m = rollout.Moment(Encounter, MIRROR, any_ruleset(), 1, "West sword", 0, 1, varied=True)
     missing = rollout.Choice("attack Nobody", "attack Nobody", False, None)
     assert rollout.play_out(m, missing, 0) is None
     here = rollout.Choice("hold", "hold", False, None)
@@ -111,7 +111,7 @@ def test_a_choice_missing_from_a_fights_menu_gives_no_outcome():
 
 
 def test_a_draw_or_a_cut_fight_is_scored_by_the_harm_each_side_took():
-    enc = Encounter(MIRROR, "opencore", 2)
+    enc = Encounter(MIRROR, any_ruleset(), 2)
     assert rollout.score(enc, "west") == pytest.approx(0.5)
     east = enc.sides["east"]
     enc.take_out(east[0], Status.DEAD)
@@ -122,7 +122,7 @@ def test_a_draw_or_a_cut_fight_is_scored_by_the_harm_each_side_took():
 def test_a_rollout_of_a_campaigns_later_fight_builds_it_with_the_party_carried(monkeypatch):
     """The second fight of a campaign starts from the first one's wounds: so do its
     rollouts."""
-    first = Encounter(MIRROR, "ore", 8)
+    first = Encounter(MIRROR, any_ruleset(), 8)
     first.run()
     party = {f.name: f for f in first.sides["west"]}
     assert any(first.advisor.wounded(f) for f in party.values())
@@ -134,7 +134,7 @@ def test_a_rollout_of_a_campaigns_later_fight_builds_it_with_the_party_carried(m
         raise _Stop
 
     with pytest.raises(_Stop):
-        Encounter(MIRROR, "ore", 9, minds={"West sword": mind}, carried=party).run()
+        Encounter(MIRROR, any_ruleset(), 9, minds={"West sword": mind}, carried=party).run()
     m, choice, snapshot = moments[0]
     seen = []
     branch = rollout._Script._branch

@@ -7,24 +7,22 @@ side assignments) checks that tactical beats basic and that cautious dies less, 
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 
 import pytest
 import yaml
-from helpers import ROOT, act, scenario
+from helpers import ROOT, act, any_ruleset, scenario
 from helpers import hurt as wound
 
 from sim.ai import profiles as ai
 from sim.ai import tactics
 from sim.batch.runner import BatchSpec, run_batch
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Retreat, Yield
+from sim.core.actions import Attack, Defend, Move, Retreat, Yield
 from sim.core.combatant import Status
 from sim.core.doctrine import effective, policy
 from sim.core.engine import Encounter
 from sim.results.stats import wilson
 from sim.rulesets import registry
-from sim.rulesets.ore.advisor import expected_value, p_sets, widest
 from sim.scenario import Doctrine, parse
 from sim.scenario.errors import ScenarioError
 
@@ -57,7 +55,7 @@ def test_profile_defaults_fill_what_the_scenario_leaves_out():
     assert effective(Doctrine("basic")).morale is None
     kept = effective(Doctrine("cautious", retreat_at=0.3, focus="most_dangerous"))
     assert (kept.retreat_at, kept.focus, kept.morale) == (0.3, "most_dangerous", 0.5)
-    enc = fight("ore", [{"name": "A", "ai": "cautious"}], [{"name": "B"}])
+    enc = fight(any_ruleset(), [{"name": "A", "ai": "cautious"}], [{"name": "B"}])
     assert enc.sides["a"][0].doctrine.retreat_at == 0.5  # combatants carry the filled one
 
 
@@ -85,7 +83,7 @@ def test_every_profile_is_allowed_in_a_scenario():
 
 # ---------------------------------------------------------------------------- morale
 def test_cautious_morale_breaks_at_half_its_side_by_default():
-    enc = fight("ore", [{"name": "A", "count": 4, "ai": "cautious", "weapon": "sword"}],
+    enc = fight(any_ruleset(), [{"name": "A", "count": 4, "ai": "cautious", "weapon": "sword"}],
                 [{"name": "B", "count": 4, "weapon": "sword"}])
     a = enc.sides["a"]
     enc.take_out(a[0], Status.DEAD)
@@ -97,7 +95,7 @@ def test_cautious_morale_breaks_at_half_its_side_by_default():
 
 
 def test_a_doctrine_morale_overrides_the_profile_default():
-    enc = fight("ore", [{"name": "A", "count": 4, "ai": {"profile": "tactical",
+    enc = fight(any_ruleset(), [{"name": "A", "count": 4, "ai": {"profile": "tactical",
                                                          "morale": 0.25}}],
                 [{"name": "B", "count": 4, "at": "far"}])
     enc.take_out(enc.sides["a"][0], Status.DEAD)
@@ -116,9 +114,6 @@ def test_a_shooter_with_a_foe_in_reach_steps_back_or_shoots(ruleset):
     for intent in intents[:-1]:
         assert type(intent) is Retreat
         assert enc.field.distance(intent.dest, sword.pos) > tactics.MELEE_REACH
-    if ruleset.startswith("opend6"):  # the first move of a turn is free: it steps back
-        assert type(intents[0]) is Retreat, archer.why
-        assert "steps back" in archer.why
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -248,7 +243,7 @@ def test_most_dangerous_picks_the_biggest_expected_damage(ruleset):
 
 @pytest.mark.parametrize("profile", ["basic", "tactical"])
 def test_a_shooter_that_prefers_melee_closes_in(profile):
-    enc = fight("opend6", [{"name": "A", "at": "camp", "ai": {"profile": profile,
+    enc = fight(any_ruleset(), [{"name": "A", "at": "camp", "ai": {"profile": profile,
                                                              "prefers": "melee"}, **ARCHER}],
                 [{"name": "B", "at": "field", **SWORD}])
     a, b = enc.combatants
@@ -257,30 +252,11 @@ def test_a_shooter_that_prefers_melee_closes_in(profile):
 
 
 def test_a_tactical_shooter_takes_cover():
-    enc = fight("ore", [{"name": "A", "at": "camp", "ai": "tactical", **ARCHER}],
+    enc = fight(any_ruleset(), [{"name": "A", "at": "camp", "ai": "tactical", **ARCHER}],
                 [{"name": "B", "at": "far", **ARCHER}])
     a = enc.combatants[0]
     assert ai.decide(enc, a) == [Retreat(enc.field.node("wall"))]
     assert a.why == "takes cover at wall"
-
-
-def test_an_opend6_tactical_shooter_aims_while_it_walks_into_range():
-    open_ground = {"nodes": {"here": {}, "there": {}}, "edges": [["here", "there", 70]]}
-    enc = Encounter(scenario({"a": [{"name": "A", "ai": "tactical", **ARCHER}],
-                              "b": [{"name": "B", "at": "there", **SWORD}]}, map=open_ground),
-                    "opend6", 1)
-    a, b = enc.combatants  # 70 m: beyond the longbow's 50
-    assert ai.decide(enc, a) == [Move(b, stop_at=a.reach), Aim(b)]
-    assert "aiming" in a.why
-
-
-def test_opencore_tactical_bides_while_a_melee_foe_steps_into_reach():
-    enc = fight("opencore", [{"name": "A", "ai": "tactical", **SWORD}],
-                [{"name": "B", **SWORD}])
-    a, b = enc.combatants
-    b.pos = enc.field.advance(enc.field.node("camp"), enc.field.node("wall"), 4.0)
-    assert ai.decide(enc, a) == [Bide()]
-    assert "first strike" in a.why
 
 
 def _screening(foes_first: str, brute_at: float, weakling_at: float, seed: int):
@@ -297,7 +273,7 @@ def _screening(foes_first: str, brute_at: float, weakling_at: float, seed: int):
          "them": [foes[name] for name in order]},
         map={"nodes": {"camp": {}, "x": {}, "y": {}, "far": {}},
              "edges": [["camp", "x", 10], ["camp", "y", 10], ["camp", "far", 20]]}),
-        "ore", seed)
+        any_ruleset(), seed)
     field, by = enc.field, {c.name: c for c in enc.combatants}
     for name, metres in (("Brute", brute_at), ("Weakling", weakling_at)):
         by[name].pos = field.advance(field.node("camp"), by[name].pos, metres)
@@ -324,44 +300,6 @@ def test_policies_spend_as_the_profiles_say():
     assert [policy(p).spends for p in ("passive", "basic", "aggressive", "cautious",
                                        "tactical")] == [False, False, True, True, True]
     assert not policy("passive").reacts and policy("basic").reacts
-
-
-# ---------------------------------------------------------------------------- ORE odds
-def _enumerate(n: int, faces: int = 10):
-    for throw in itertools.product(range(1, faces + 1), repeat=n):
-        yield Counter(throw)
-
-
-@pytest.mark.parametrize("n", range(6))
-def test_ore_set_odds_are_exact(n):
-    counts = [sum(w >= 2 for w in c.values()) for c in _enumerate(n)]
-    for k in range(4):
-        assert p_sets(n, k) == pytest.approx(sum(s >= k for s in counts) / 10**n, abs=1e-12)
-    best = Counter()
-    for c in _enumerate(n):
-        sets = sorted(((w, h) for h, w in c.items() if w >= 2), reverse=True)
-        best[sets[0] if sets else (0, 0)] += 1
-    assert {(w, h): p for w, h, p in widest(n)} == pytest.approx(
-        {k: v / 10**n for k, v in best.items()}, abs=1e-12)
-
-
-def test_ore_called_head_shot_odds():
-    head_only = [[0.0] * 10 + [1.0 if w >= 2 else 0.0] for w in range(11)]
-    assert expected_value(head_only, 5, 1) == pytest.approx(1 - 0.9**4)  # a 10 among 4
-    assert expected_value(head_only, 5, 0) == pytest.approx(sum(
-        p for w, h, p in widest(5) if h == 10))
-
-
-def test_ore_tactical_calls_the_head_when_it_pays():
-    enc = fight("ore", [{"name": "A", "ai": "tactical", **SWORD}], [{"name": "B", **SWORD}])
-    a, b = enc.combatants
-    intents, why = enc.advisor.tactical_attack(enc, a, b)
-    assert intents == [Attack(b, "head")] and "called shot" in why
-    weak = fight("ore", [{"name": "A", "ai": "tactical", "traits": {"strength": 1,
-                                                                   "endurance": 1},
-                          "skills": {"melee": 1}, "weapon": "sword"}], [{"name": "B"}])
-    a, b = weak.combatants
-    assert weak.advisor.tactical_attack(weak, a, b)[0] == [Attack(b)]  # 2 dice: plain
 
 
 # ---------------------------------------------------------------------------- retreat
@@ -447,26 +385,3 @@ def test_tactical_beats_basic_and_cautious_dies_less(ruleset):
     _, base_died, base_members = duel("basic", "basic", ruleset, n)
     assert wilson(died, members)[1] < wilson(base_died, base_members)[0], (
         died / members, base_died / base_members)
-
-
-def test_a_late_declarer_defends_against_attacks_declared_on_it():
-    from helpers import scenario as make
-
-    from sim.ai.profiles import decide
-    from sim.core.actions import Attack, Defend
-    from sim.core.engine import Encounter
-
-    scen = make({"a": [{"name": "Knight", "ai": "cautious", "weapon": "sword",
-                        "traits": {"perception": 4}, "skills": {"melee": 3, "dodge": 2}}],
-                 "b": [{"name": "Archer", "count": 2, "weapon": "bow", "at": "hill",
-                        "skills": {"ranged": 2}}]},
-                map={"nodes": {"road": {}, "hill": {}}, "edges": [["road", "hill", 20]]})
-    enc = Encounter(scen, "ore", 0)
-    knight, a1, a2 = enc.combatants
-    assert enc.ruleset.declaration_order(enc, [knight, a1, a2])[-1] is knight  # Sense 4
-    enc.declared = {a1: [Attack(knight)]}
-    assert not any(type(i) is Defend for i in decide(enc, knight))
-    enc.declared = {a1: [Attack(knight)], a2: [Attack(knight)]}
-    intents = decide(enc, knight)
-    assert any(type(i) is Defend for i in intents), intents
-    assert "2 attacks declared on it" in knight.why

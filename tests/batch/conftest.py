@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, SCENARIOS, batch_outputs
+from helpers import ROOT, SCENARIOS, any_ruleset, batch_outputs
 
 from sim import scenario as scenario_mod
 from sim.batch.runner import BatchSpec, run_batch
@@ -33,7 +33,7 @@ def reference(tmp_path_factory) -> tuple[bytes, bytes]:
     """An uninterrupted 1,200-encounter duel batch (seed 4, one worker, chunks of 100): the
     files every interrupted and resumed batch of the same spec must equal."""
     out = tmp_path_factory.mktemp("reference")
-    run_batch(BatchSpec(scenario_mod.load(SCENARIOS / "duel.yaml"), "ore", 1200, seed=4,
+    run_batch(BatchSpec(scenario_mod.load(SCENARIOS / "duel.yaml"), any_ruleset(), 1200, seed=4,
                         workers=1, chunk_size=100), out)
     return batch_outputs(out)
 

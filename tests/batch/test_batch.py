@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from helpers import SCENARIOS, fray
+from helpers import SCENARIOS, any_ruleset, fray
 
 from sim import scenario as scenario_mod
 from sim.batch.runner import BatchSpec, fold_csv, run_batch, run_tally
@@ -29,8 +29,8 @@ def test_encounter_seed_is_stable_and_spread():
 
 def test_same_output_with_one_and_two_workers(tmp_path):
     scen = scenario_mod.load(AMBUSH)
-    one = run_batch(BatchSpec(scen, "ore", 300, seed=9, workers=1), tmp_path / "w1")
-    two = run_batch(BatchSpec(scen, "ore", 300, seed=9, workers=2, chunk_size=37),
+    one = run_batch(BatchSpec(scen, any_ruleset(), 300, seed=9, workers=1), tmp_path / "w1")
+    two = run_batch(BatchSpec(scen, any_ruleset(), 300, seed=9, workers=2, chunk_size=37),
                     tmp_path / "w2")
     assert one == two
     assert (tmp_path / "w1/encounters.csv").read_bytes() == \
@@ -40,11 +40,11 @@ def test_same_output_with_one_and_two_workers(tmp_path):
 
 def test_a_batch_encounter_replays_from_its_seed(tmp_path):
     scen = scenario_mod.load(AMBUSH)
-    run_batch(BatchSpec(scen, "ore", 40, seed=3), tmp_path)
+    run_batch(BatchSpec(scen, any_ruleset(), 40, seed=3), tmp_path)
     rows = list(csv.DictReader(open(tmp_path / "encounters.csv")))
     assert len(rows) == 40
     for row in rows[::7]:
-        result = Encounter(scen, "ore", int(row["seed"])).run()
+        result = Encounter(scen, any_ruleset(), int(row["seed"])).run()
         assert (result.winner or "draw") == row["winner"]
         assert result.rounds == int(row["rounds"])
         assert result.sides[0].hits == int(row["heroes_hits"])
@@ -52,7 +52,7 @@ def test_a_batch_encounter_replays_from_its_seed(tmp_path):
 
 def test_summary_follows_the_contract(tmp_path):
     scen = scenario_mod.load(AMBUSH)
-    summary = run_batch(BatchSpec(scen, "ore", 60, seed=1), tmp_path)
+    summary = run_batch(BatchSpec(scen, any_ruleset(), 60, seed=1), tmp_path)
     on_disk = json.loads((tmp_path / "summary.json").read_text())
     assert on_disk == summary
     assert {"scenario", "ruleset", "encounters", "seed", "outcomes", "rounds", "sides",
@@ -73,10 +73,10 @@ def test_summary_follows_the_contract(tmp_path):
 
 def test_fray_run_replays_a_batch_row(tmp_path, capsys):
     scen = scenario_mod.load(AMBUSH)
-    run_batch(BatchSpec(scen, "opend6", 12, seed=5), tmp_path)
+    run_batch(BatchSpec(scen, any_ruleset(), 12, seed=5), tmp_path)
     rows = list(csv.DictReader(open(tmp_path / "encounters.csv")))
     for row in rows[::5]:
-        result = fray(capsys, "run", AMBUSH, "--ruleset", "opend6", "--seed", row["seed"],
+        result = fray(capsys, "run", AMBUSH, "--ruleset", any_ruleset(), "--seed", row["seed"],
                       "--format", "jsonl")
         assert result.code == 0
         events = [json.loads(line) for line in result.out.strip().splitlines()]
@@ -95,14 +95,14 @@ def test_fray_run_replays_a_batch_row(tmp_path, capsys):
 def test_one_tally_per_batch_whatever_the_path(tmp_path):
     """Written or not, one worker or two, folded in workers or from the CSV: one tally."""
     scen = scenario_mod.load(AMBUSH)
-    written = run_tally(BatchSpec(scen, "bgrade", 90, seed=4, workers=2, chunk_size=13),
+    written = run_tally(BatchSpec(scen, any_ruleset(), 90, seed=4, workers=2, chunk_size=13),
                         tmp_path)
-    in_memory = run_tally(BatchSpec(scen, "bgrade", 90, seed=4, workers=1), None)
-    from_csv = fold_csv(tmp_path / "encounters.csv", scen, "bgrade", 4)
+    in_memory = run_tally(BatchSpec(scen, any_ruleset(), 90, seed=4, workers=1), None)
+    from_csv = fold_csv(tmp_path / "encounters.csv", scen, any_ruleset(), 4)
     assert written == in_memory == from_csv
     assert (tmp_path / "summary.json").read_text() == \
         json.dumps(from_csv.summary(), indent=2) + "\n"
     entry = written.lethality()
-    assert entry["ruleset"] == "bgrade" and entry["encounters"] == 90
+    assert entry["ruleset"] == any_ruleset() and entry["encounters"] == 90
     for side, block in written.summary()["sides"].items():
         assert entry["sides"][side]["counts"]["deaths"] == block["deaths"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 
 import pytest
-from helpers import SCENARIOS, StopAfter
+from helpers import SCENARIOS, StopAfter, any_ruleset, two_rulesets
 
 from sim import scenario as scenario_mod
 from sim.batch.campaign import run_campaigns, spec_for
@@ -30,13 +30,13 @@ def road():
 @pytest.fixture(scope="module")
 def reference(road, tmp_path_factory):
     out = tmp_path_factory.mktemp("reference")
-    run_campaigns(spec_for(road, "bgrade", 120, seed=4, workers=1, chunk_size=20), out,
+    run_campaigns(spec_for(road, any_ruleset(), 120, seed=4, workers=1, chunk_size=20), out,
                   chart=False)
     return _files(out)
 
 
 def test_summary_counts_chain_and_rates_multiply(road, tmp_path):
-    doc = run_campaigns(spec_for(road, "ore", 150, seed=2), tmp_path)
+    doc = run_campaigns(spec_for(road, any_ruleset(), 150, seed=2), tmp_path)
     stages = doc["stages"]
     assert doc["runs"] == 150 and stages[0]["reached"] == 150
     for a, b in zip(stages, stages[1:], strict=False):
@@ -60,13 +60,13 @@ def test_summary_counts_chain_and_rates_multiply(road, tmp_path):
 def test_same_output_for_any_workers_and_chunks(road, reference, tmp_path):
     for k, (workers, chunk) in enumerate(((2, 20), (1, 7), (2, 0))):
         out = tmp_path / str(k)
-        run_campaigns(spec_for(road, "bgrade", 120, seed=4, workers=workers,
+        run_campaigns(spec_for(road, any_ruleset(), 120, seed=4, workers=workers,
                                chunk_size=chunk), out, chart=False)
         assert _files(out) == reference
 
 
 def test_interrupted_then_resumed_equals_uninterrupted(road, reference, tmp_path):
-    spec = spec_for(road, "bgrade", 120, seed=4, workers=1, chunk_size=20)
+    spec = spec_for(road, any_ruleset(), 120, seed=4, workers=1, chunk_size=20)
     with pytest.raises(KeyboardInterrupt):
         run_campaigns(spec, tmp_path, StopAfter(2), chart=False)
     assert not (tmp_path / "campaign.csv").exists()
@@ -81,14 +81,14 @@ def test_resume_refuses_another_campaign_batch(road, tmp_path):
     from sim.scenario.errors import FrayInputError
 
     with pytest.raises(KeyboardInterrupt):
-        run_campaigns(spec_for(road, "ore", 60, seed=4, chunk_size=20), tmp_path,
+        run_campaigns(spec_for(road, any_ruleset(), 60, seed=4, chunk_size=20), tmp_path,
                       StopAfter(1), chart=False)
     with pytest.raises(FrayInputError, match="seed: was 4, now 5"):
-        run_campaigns(spec_for(road, "ore", 60, seed=5, chunk_size=20), tmp_path,
+        run_campaigns(spec_for(road, any_ruleset(), 60, seed=5, chunk_size=20), tmp_path,
                       resume=True, chart=False)
 
 
-@pytest.mark.parametrize("ruleset", ["ore", "opencore"])
+@pytest.mark.parametrize("ruleset", two_rulesets())
 def test_one_stage_campaign_wins_as_often_as_the_batch(tmp_path, ruleset):
     """Same seed, same encounters: run i's stage 1 is encounter i of ``fray batch``."""
     camp = parse_campaign({"name": "one", "party": "heroes",
@@ -110,6 +110,6 @@ def test_one_stage_campaign_wins_as_often_as_the_batch(tmp_path, ruleset):
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_output(road, reference, tmp_path):
     pytest.importorskip("distributed")
-    spec = spec_for(road, "bgrade", 120, seed=4, workers=2, chunk_size=20, executor="dask")
+    spec = spec_for(road, any_ruleset(), 120, seed=4, workers=2, chunk_size=20, executor="dask")
     run_campaigns(spec, tmp_path, chart=False)
     assert _files(tmp_path) == reference

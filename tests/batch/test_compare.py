@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, Result, fray
+from helpers import SCENARIOS, Result, any_ruleset, fray, two_rulesets, typo
 
 from sim import scenario as scenario_mod
 from sim.batch.compare import prepare_out_dir, run_compare
@@ -38,28 +38,15 @@ def test_convert_prints_every_combatant_under_every_ruleset(capsys):
     for name in registry.names():
         assert f"  {name} " in result.out
         assert f"built by {registry.get(name).build.__module__}" in result.out
-    assert "body 3, coordination 2, sense 2" in result.out  # Wolfman under ore
-
-
-def test_convert_marks_what_is_rolled_as_a_fighter_is_built(capsys):
-    """Two identical duellists with different HP under opend6-hp: the rolled HP is marked,
-    on every line of that ruleset (not only where two seeds happen to differ)."""
-    result = fray(capsys, "convert", DUEL, "--ruleset", "all")
-    assert result.code == 0, result.err
-    hp = [line for line in result.out.splitlines() if line.startswith("  opend6-hp")]
-    assert len(hp) == 2 and all(line.endswith(" *") for line in hp)
-    assert not [line for line in result.out.splitlines()
-                if line.startswith("  opend6 ") and line.endswith("*")]
-    assert "* rolled as the fighter is built (hit points): new for every fight" in result.out
-    plain = fray(capsys, "convert", DUEL, "--ruleset", "ore")
-    assert "*" not in plain.out
 
 
 def test_convert_one_ruleset_and_a_typo(capsys):
-    result = fray(capsys, "convert", DUEL, "--ruleset", "opencore")
-    assert result.code == 0 and "STR 45" in result.out and "  ore " not in result.out
-    result = fray(capsys, "convert", DUEL, "--ruleset", "opnecore")
-    assert result.code == 2 and "did you mean 'opencore'?" in result.err
+    """(Each ruleset's own numbers: ``tests/rulesets/<folder>/test_convert.py``.)"""
+    shown, other = two_rulesets()
+    result = fray(capsys, "convert", DUEL, "--ruleset", shown)
+    assert result.code == 0 and f"  {shown} " in result.out and f"  {other} " not in result.out
+    result = fray(capsys, "convert", DUEL, "--ruleset", typo(shown))
+    assert result.code == 2 and f"did you mean '{shown}'?" in result.err
 
 
 # ---------------------------------------------------------------------------- compare
@@ -197,7 +184,7 @@ def test_verdict_matches_the_numbers(compared):
 def test_compare_refuses_existing_results(compared, capsys):
     _, out = compared
     result = fray(capsys, "compare", AMBUSH, "-n", "5", "--out", str(out), "-q",
-                  "--rulesets", "ore")
+                  "--rulesets", any_ruleset())
     assert result.code == 2
     assert "already holds results" in result.err and "--force" in result.err
     assert "Traceback" not in result.err
@@ -205,21 +192,24 @@ def test_compare_refuses_existing_results(compared, capsys):
 
 def test_compare_force_and_a_ruleset_list(tmp_path, capsys):
     out = tmp_path / "c"
-    (out / "ore").mkdir(parents=True)
-    (out / "ore" / "summary.json").write_text("{}")
+    names = two_rulesets()
+    (out / names[0]).mkdir(parents=True)
+    (out / names[0] / "summary.json").write_text("{}")
     assert fray(capsys, "compare", DUEL, "-n", "5", "--out", str(out), "-q",
-                "--rulesets", "ore,opend6", "--workers", "1").code == 2
+                "--rulesets", ",".join(names), "--workers", "1").code == 2
     result = fray(capsys, "compare", DUEL, "-n", "5", "--out", str(out), "-q",
-                  "--rulesets", "ore,opend6", "--workers", "1", "--force")
+                  "--rulesets", ",".join(names), "--workers", "1", "--force")
     assert result.code == 0, result.err
     doc = json.loads((out / "lethality.json").read_text())
-    assert list(doc["rulesets"]) == ["ore", "opend6"]
+    assert list(doc["rulesets"]) == names
 
 
 def test_compare_unknown_ruleset(tmp_path, capsys):
-    result = fray(capsys, "compare", DUEL, "--rulesets", "ore,opnd6", "--out", str(tmp_path))
+    first, second = two_rulesets()
+    result = fray(capsys, "compare", DUEL, "--rulesets", f"{first},{typo(second)}", "--out",
+                  str(tmp_path))
     assert result.code == 2
-    assert "unknown ruleset 'opnd6' (did you mean 'opend6'?)" in result.err
+    assert f"unknown ruleset '{typo(second)}' (did you mean '{second}'?)" in result.err
 
 
 def test_neutral_scenarios_have_no_native_blocks():
@@ -265,14 +255,14 @@ def test_parse_set():
 
 def test_sweep_three_values(tmp_path, capsys):
     result = fray(capsys, "sweep", AMBUSH, "--set", "sides.bandits[0].count=1,3,6",
-                  "--ruleset", "ore", "-n", "40", "--out", str(tmp_path), "-q",
+                  "--ruleset", any_ruleset(), "-n", "40", "--out", str(tmp_path), "-q",
                   "--workers", "1")
     assert result.code == 0, result.err
     rows = list(csv.DictReader(open(tmp_path / "sweep.csv")))
     assert [int(r["value"]) for r in rows] == [1, 3, 6]
     assert [int(r["bandits_members"]) for r in rows] == [3, 5, 8]
     for r in rows:
-        assert r["ruleset"] == "ore" and int(r["encounters"]) == 40
+        assert r["ruleset"] == any_ruleset() and int(r["encounters"]) == 40
         total = float(r["heroes_win_rate"]) + float(r["bandits_win_rate"]) + \
             float(r["draw_rate"])
         assert total == pytest.approx(1, abs=1e-5)
@@ -291,7 +281,7 @@ def test_sweep_three_values(tmp_path, capsys):
 def test_sweep_replaces_no_file_of_the_users_without_force(tmp_path, capsys, mine, html):
     """Each file a sweep writes is refused, not only sweep.csv (sweep.png was replaced)."""
     (tmp_path / mine).write_text("mine")
-    args = ["sweep", AMBUSH, "--set", "max_rounds=1..2", "--ruleset", "ore", "-n", "5",
+    args = ["sweep", AMBUSH, "--set", "max_rounds=1..2", "--ruleset", any_ruleset(), "-n", "5",
             "--out", str(tmp_path), "-q", "--workers", "1", *(["--html"] if html else [])]
     refused = fray(capsys, *args)
     assert refused.code == 2 and f"folder already holds {mine}" in refused.err, refused.err
@@ -302,7 +292,7 @@ def test_sweep_replaces_no_file_of_the_users_without_force(tmp_path, capsys, min
 
 def test_a_report_html_is_no_sweep_file_without_html(tmp_path, capsys):
     (tmp_path / "report.html").write_text("mine")
-    result = fray(capsys, "sweep", AMBUSH, "--set", "max_rounds=1..2", "--ruleset", "ore",
+    result = fray(capsys, "sweep", AMBUSH, "--set", "max_rounds=1..2", "--ruleset", any_ruleset(),
                   "-n", "5", "--out", str(tmp_path), "-q", "--workers", "1")
     assert result.code == 0, result.err
     assert (tmp_path / "report.html").read_text() == "mine"  # not written, not touched
@@ -350,47 +340,29 @@ def test_help_has_an_example(capsys, command):
 def test_compare_resumes_after_an_interruption(tmp_path):
     scen = scenario_mod.load(AMBUSH)
     whole, part = tmp_path / "whole", tmp_path / "part"
-    prepare_out_dir(whole, ["ore", "opend6"], False)
-    expected = run_compare(scen, ["ore", "opend6"], 60, whole, seed=3, charts=False)
+    first, second = names = two_rulesets()
+    prepare_out_dir(whole, names, False)
+    expected = run_compare(scen, names, 60, whole, seed=3, charts=False)
 
     calls = {"n": 0}
 
     @contextlib.contextmanager
     def stop_in_second_ruleset(label):
         def advance(k):
-            if "opend6" in label:
+            if second in label:
                 calls["n"] += 1
                 if calls["n"] == 1:
                     raise KeyboardInterrupt
         yield advance
 
-    prepare_out_dir(part, ["ore", "opend6"], False)
+    prepare_out_dir(part, names, False)
     with pytest.raises(KeyboardInterrupt):
-        run_compare(scen, ["ore", "opend6"], 60, part, seed=3, charts=False,
+        run_compare(scen, names, 60, part, seed=3, charts=False,
                     progress=stop_in_second_ruleset)
-    ore_csv = (part / "ore" / "encounters.csv").stat().st_mtime_ns
-    got = run_compare(scen, ["ore", "opend6"], 60, part, seed=3, charts=False, resume=True)
-    assert (part / "ore" / "encounters.csv").stat().st_mtime_ns == ore_csv  # kept, not rerun
+    first_csv = (part / first / "encounters.csv").stat().st_mtime_ns
+    got = run_compare(scen, names, 60, part, seed=3, charts=False, resume=True)
+    assert (part / first / "encounters.csv").stat().st_mtime_ns == first_csv  # kept, not rerun
     assert got["rulesets"] == expected["rulesets"]
-    for name in ("ore", "opend6"):
+    for name in names:
         assert (part / name / "encounters.csv").read_bytes() == \
             (whole / name / "encounters.csv").read_bytes()
-
-
-def test_compare_a_tie_names_both_rulesets_whatever_the_order(tmp_path, capsys):
-    """Every sword duel ends with one death under ORE and OpenD6-HP, the same side's in
-    each of these 30 fights: a tie, named as one (OpenCore's fallen may now be stabilised
-    by chance, so its duels no longer always kill)."""
-    duel = str(SCENARIOS / "duel.yaml")
-    verdicts = []
-    for k, order in enumerate(("ore,opend6-hp", "opend6-hp,ore")):
-        out = tmp_path / f"c{k}"
-        result = fray(capsys, "compare", duel, "--rulesets", order, "-n", "30", "--workers",
-                      "1", "--out", str(out), "-q")
-        assert result.code == 0, result.err
-        verdicts.append(json.loads((out / "lethality.json").read_text())["verdict"])
-    assert verdicts[0] == verdicts[1]
-    v = verdicts[0]
-    assert v["most_rulesets"] == v["least_rulesets"] == ["opend6-hp", "ore"]
-    assert v["text"].startswith("under opend6-hp and ore the red dies about as often (")
-    assert "as under" not in v["text"]

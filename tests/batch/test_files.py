@@ -8,6 +8,7 @@ import json
 import os
 
 import pytest
+from helpers import any_ruleset, two_rulesets
 
 from sim.batch import files, parquet
 from sim.scenario.errors import FrayInputError
@@ -92,9 +93,10 @@ def test_a_file_is_no_output_folder(tmp_path):
 def test_where_batches_go(tmp_path, monkeypatch):
     # the default folder is made at once: under this test's own folder, not the repository's
     monkeypatch.setattr(files, "RESULTS_ROOT", tmp_path / "results")
-    assert files.batch_targets(tmp_path, ["ore"]) == {"ore": tmp_path}
-    assert files.batch_targets(tmp_path, ["ore", "opend6"]) == {
-        "ore": tmp_path / "ore", "opend6": tmp_path / "opend6"}
+    first, second = two_rulesets()
+    assert files.batch_targets(tmp_path, [first]) == {first: tmp_path}
+    assert files.batch_targets(tmp_path, [first, second]) == {
+        first: tmp_path / first, second: tmp_path / second}
     default = files.default_out_dir("ambush", "compare")
     assert default.parent == files.RESULTS_ROOT
     assert default.name.startswith("ambush-compare-")
@@ -131,7 +133,7 @@ def test_a_resume_folds_the_part_file_row_by_row(tmp_path):
 
     scen = scenario_mod.load(SCENARIOS / "duel.yaml")
     cols = runner.columns(scen)
-    rows = runner.run_chunk(scen, "ore", 4, 0, 20)
+    rows = runner.run_chunk(scen, any_ruleset(), 4, 0, 20)
     copies = 500  # 10,000 rows (the 20 again, each with its own index and seed), about a MB
     part = tmp_path / files.PART
     with open(part, "wb") as handle:
@@ -143,10 +145,10 @@ def test_a_resume_folds_the_part_file_row_by_row(tmp_path):
         size = handle.tell()
         handle.write(b"1,2,3")  # a half-written tail, past the checkpoint
     digest = hashlib.sha256(part.read_bytes()[:size]).hexdigest()
-    spec = runner.BatchSpec(scen, "ore", 50000, seed=4, chunk_size=20)
+    spec = runner.BatchSpec(scen, any_ruleset(), 50000, seed=4, chunk_size=20)
     files.write_state(tmp_path, {**spec.identity(), "rows": 20 * copies, "bytes": size,
                                  "sha256": digest})
-    tally = runner.new_tally(scen, "ore", 4)
+    tally = runner.new_tally(scen, any_ruleset(), 4)
     tracemalloc.start()
     try:
         kept = runner._recover(spec, tmp_path, tally)

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, StopAfter
+from helpers import SCENARIOS, StopAfter, any_ruleset
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +20,7 @@ from sim.cli import records
 from sim.scenario.errors import FrayInputError
 
 SCEN = scenario_mod.load(SCENARIOS / "duel.yaml")
-SPEC = BatchSpec(SCEN, "ore", 120, seed=4, chunk_size=40)
+SPEC = BatchSpec(SCEN, any_ruleset(), 120, seed=4, chunk_size=40)
 EVERYONE = [m.name for side in SCEN.sides for m in side.members]
 
 
@@ -81,7 +81,8 @@ def test_a_mutated_stop_is_refused_or_resumes_to_the_same_bytes(kept, data):
 
 
 def _record() -> bytes:
-    record = records.Record("play", SCEN.slug, scenario_digest(SCEN), "ore", 3, (EVERYONE[0],))
+    record = records.Record("play", SCEN.slug, scenario_digest(SCEN), any_ruleset(), 3,
+                            (EVERYONE[0],))
     return json.dumps(record.document(["1", "", "2", "attack"]), indent=2).encode()
 
 

@@ -3,7 +3,7 @@
 import csv
 
 import pytest
-from helpers import SCENARIOS, fray
+from helpers import SCENARIOS, any_ruleset, fray
 
 from sim.batch.grid import label
 from sim.batch.sweep import parse_path
@@ -42,31 +42,10 @@ def test_the_same_path_twice_is_bad_input(capsys, tmp_path):
     assert result.code == 2 and "set twice" in result.err
 
 
-def test_a_sweep_says_when_two_values_build_the_same_fighters(capsys, tmp_path):
-    # ORE maps strength 3 and 4 to the same dice; OpenCore has no use for perception: the
-    # rows are then equal because the fight is, and the sweep says so instead of a flat line
-    neutral = str(SCENARIOS / "neutral_duel.yaml")
-    result = fray(capsys, "sweep", neutral, "--set", "sides.fencer[0].traits.strength=2..4",
-                  "--ruleset", "ore", "-n", "20", "--workers", "1", "-q", "--no-charts",
-                  "--out", str(tmp_path / "ore"))
-    assert result.code == 0, result.err
-    out = " ".join(result.out.split())
-    assert "note: under ore, Ilse strength 3 and 4 build the same fighters" in out
-    assert "2 and" not in out  # strength 2 is a fighter of its own
-    result = fray(capsys, "sweep", neutral, "--set", "sides.fencer[0].traits.perception=1,5",
-                  "--set", "max_rounds=10,20", "--ruleset", "opencore", "-n", "20",
-                  "--workers", "1", "-q", "--no-charts", "--out", str(tmp_path / "grid"))
-    assert result.code == 0, result.err
-    out = " ".join(result.out.split())
-    assert "Ilse perception and round limit 1; 10 and 5; 10 build the same" in out
-    assert "1; 20 and 5; 20 build the same" in out
-    assert "1; 10 and 1; 20" not in out  # the round limit is part of the fight
-
-
 def test_the_heat_map_colours_span_the_rates_measured():
     # a grid whose rates lie between 40% and 60% would be one shade on a 0-100% scale
     from sim.report.heatmap import heatmap_figure, heatmap_html, span
-    rows = [{"a": x, "b": y, "ruleset": "ore", "encounters": 100, "red_win_rate": rate,
+    rows = [{"a": x, "b": y, "ruleset": any_ruleset(), "encounters": 100, "red_win_rate": rate,
              "red_win_lo": rate - 0.05, "red_win_hi": rate + 0.05}
             for (x, y), rate in zip([(1, 1), (1, 2), (2, 1), (2, 2)], [0.4, 0.45, 0.5, 0.6],
                                     strict=True)]

@@ -7,7 +7,7 @@ import json
 import os
 
 import pytest
-from helpers import SCENARIOS, StopAfter, fray
+from helpers import SCENARIOS, StopAfter, any_ruleset, fray
 
 from sim import scenario as scenario_mod
 from sim.batch import files
@@ -21,7 +21,7 @@ DUEL = str(SCENARIOS / "duel.yaml")
 def stopped(tmp_path_factory):
     """A batch of 300 stopped after two chunks of 100: its part file and checkpoint."""
     folder = tmp_path_factory.mktemp("stopped")
-    spec = BatchSpec(scenario_mod.load(DUEL), "ore", 300, seed=4, chunk_size=100)
+    spec = BatchSpec(scenario_mod.load(DUEL), any_ruleset(), 300, seed=4, chunk_size=100)
     with pytest.raises(KeyboardInterrupt):
         run_batch(spec, folder, StopAfter(2))
     whole = tmp_path_factory.mktemp("whole")
@@ -32,7 +32,7 @@ def stopped(tmp_path_factory):
 
 def _resume(capsys, folder):
     return fray(capsys, "batch", DUEL, "-n", "300", "--seed", "4", "--chunk-size", "100",
-                "--ruleset", "ore", "-q", "--out", str(folder), "--resume")
+                "--ruleset", any_ruleset(), "-q", "--out", str(folder), "--resume")
 
 
 def _lay(folder, part: bytes, state: str) -> None:
@@ -111,7 +111,7 @@ def test_a_forged_checkpoint_still_needs_each_row_in_its_place(tmp_path, stopped
     doc = json.loads(state)
     doc["sha256"] = hashlib.sha256(swapped[: doc["bytes"]]).hexdigest()
     _lay(tmp_path, swapped, json.dumps(doc))
-    spec = BatchSpec(scenario_mod.load(DUEL), "ore", 300, seed=4, chunk_size=100)
+    spec = BatchSpec(scenario_mod.load(DUEL), any_ruleset(), 300, seed=4, chunk_size=100)
     with pytest.raises(files.FrayInputError, match="row 3 of .* is not encounter 2"):
         run_batch(spec, tmp_path, resume=True)
 

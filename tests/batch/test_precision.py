@@ -4,7 +4,7 @@ import hashlib
 import json
 
 import pytest
-from helpers import SCENARIOS, fray
+from helpers import SCENARIOS, any_ruleset, fray
 
 from sim import scenario as scenario_mod
 from sim.batch import files
@@ -13,6 +13,7 @@ from sim.batch.runner import BatchSpec, run_batch, run_tally
 from sim.results.stats import Z95
 
 DUEL = str(SCENARIOS / "duel.yaml")
+RULESET = any_ruleset()  # any would do
 SKIRMISH = str(SCENARIOS / "neutral_skirmish.yaml")
 
 
@@ -32,22 +33,22 @@ def normal_need(tally, width):
 @pytest.mark.parametrize("width", [0.05, 0.03, 0.02])
 def test_every_interval_within_width_and_few_fights(width):
     scen = scenario_mod.load(DUEL)
-    tally = run_tally(BatchSpec(scen, "ore", 20_000, seed=3, workers=1, precision=width), None)
+    tally = run_tally(BatchSpec(scen, RULESET, 20_000, seed=3, workers=1, precision=width), None)
     assert tally.count < 20_000 and tally.count % BLOCK == 0 and tally.count >= MIN_FIGHTS
     for _, lo, hi in watched(tally).values():
         assert (hi - lo) / 2 <= width
     # at most 1.3 times what the normal approximation says the final rates need
     assert tally.count <= 1.3 * max(normal_need(tally, width), MIN_FIGHTS)
     # and it stopped at the first boundary: one chunk fewer was not enough
-    shorter = run_tally(BatchSpec(scen, "ore", tally.count - BLOCK, seed=3, workers=1), None)
+    shorter = run_tally(BatchSpec(scen, RULESET, tally.count - BLOCK, seed=3, workers=1), None)
     assert tally.count == MIN_FIGHTS or not precise(shorter, width)
 
 
 def test_same_stop_and_output_on_one_and_two_workers(tmp_path):
     scen = scenario_mod.load(SKIRMISH)
-    one = run_batch(BatchSpec(scen, "opend6", 5000, seed=5, workers=1, precision=0.04),
+    one = run_batch(BatchSpec(scen, RULESET, 5000, seed=5, workers=1, precision=0.04),
                     tmp_path / "w1")
-    two = run_batch(BatchSpec(scen, "opend6", 5000, seed=5, workers=2, precision=0.04),
+    two = run_batch(BatchSpec(scen, RULESET, 5000, seed=5, workers=2, precision=0.04),
                     tmp_path / "w2")
     assert one == two and one["precision"]["reached"] and one["encounters"] < 5000
     assert (tmp_path / "w1/encounters.csv").read_bytes() == \
@@ -56,17 +57,17 @@ def test_same_stop_and_output_on_one_and_two_workers(tmp_path):
 
 def test_the_cap_comes_first():
     scen = scenario_mod.load(DUEL)
-    doc = run_batch(BatchSpec(scen, "ore", 150, seed=1, workers=1, precision=0.01), None)
+    doc = run_batch(BatchSpec(scen, RULESET, 150, seed=1, workers=1, precision=0.01), None)
     assert doc["encounters"] == 150 and not doc["precision"]["reached"]
     assert doc["precision"]["widest"] > 0.01
 
 
 def test_a_resumed_batch_stops_where_a_whole_one_does(tmp_path):
     scen = scenario_mod.load(DUEL)
-    spec = BatchSpec(scen, "ore", 20_000, seed=2, workers=1, precision=0.05)
+    spec = BatchSpec(scen, RULESET, 20_000, seed=2, workers=1, precision=0.05)
     whole = run_batch(spec, tmp_path / "whole")
     # an interrupted batch: its first 200 rows kept, as a stop leaves them
-    part = BatchSpec(scen, "ore", 200, seed=2, workers=1)
+    part = BatchSpec(scen, RULESET, 200, seed=2, workers=1)
     run_batch(part, tmp_path / "cut")
     cut = tmp_path / "cut"
     rows = (cut / "encounters.csv").read_bytes()
@@ -95,7 +96,7 @@ def test_bad_precision_is_bad_input(capsys, tmp_path, value):
 
 
 def test_compare_runs_until_sure_by_default_and_n_alone_runs_exactly(capsys, tmp_path):
-    result = fray(capsys, "compare", DUEL, "--rulesets", "opend6", "--workers", "1", "-q",
+    result = fray(capsys, "compare", DUEL, "--rulesets", RULESET, "--workers", "1", "-q",
                   "--no-charts", "--out", str(tmp_path / "c"))
     assert result.code == 0, result.err
     doc = json.loads((tmp_path / "c/lethality.json").read_text())
@@ -107,15 +108,15 @@ def test_compare_runs_until_sure_by_default_and_n_alone_runs_exactly(capsys, tmp
             for key in ("win_rate", "death_rate"):
                 lo, hi = side[key]["ci95"]
                 assert (hi - lo) / 2 <= 0.02
-    result = fray(capsys, "compare", DUEL, "--rulesets", "opend6", "--workers", "1", "-q",
+    result = fray(capsys, "compare", DUEL, "--rulesets", RULESET, "--workers", "1", "-q",
                   "-n", "40", "--no-charts", "--out", str(tmp_path / "d"))
     doc = json.loads((tmp_path / "d/lethality.json").read_text())
-    assert "precision" not in doc and doc["rulesets"]["opend6"]["encounters"] == 40
+    assert "precision" not in doc and doc["rulesets"][RULESET]["encounters"] == 40
 
 
 def test_widest_of_nothing_run_is_everything():
     scen = scenario_mod.load(DUEL)
-    assert widest(run_tally(BatchSpec(scen, "ore", 1, seed=1), None)) > 0.3
+    assert widest(run_tally(BatchSpec(scen, RULESET, 1, seed=1), None)) > 0.3
 
 
 def test_a_campaign_runs_until_sure_by_default(capsys, tmp_path):

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 from helpers import FRAY_COMMAND as FRAY
-from helpers import ROOT, SCENARIOS, StopAfter, default_sigint, killed_at_exit, wait_for_state
+from helpers import (
+    ROOT,
+    SCENARIOS,
+    StopAfter,
+    any_ruleset,
+    default_sigint,
+    killed_at_exit,
+    two_rulesets,
+    wait_for_state,
+)
 from helpers import batch_outputs as files
 
 from sim import scenario as scenario_mod
@@ -19,13 +28,14 @@ from sim.batch.parquet import write_parquet
 from sim.batch.runner import BatchSpec, run_batch
 
 DUEL = str(SCENARIOS / "duel.yaml")
+RULESET = any_ruleset()  # any would do
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_interrupted_then_resumed_batch_equals_an_uninterrupted_one(tmp_path, reference,
                                                                     workers):
     scen = scenario_mod.load(DUEL)
-    spec = BatchSpec(scen, "ore", 1200, seed=4, workers=workers, chunk_size=100)
+    spec = BatchSpec(scen, RULESET, 1200, seed=4, workers=workers, chunk_size=100)
     with pytest.raises(KeyboardInterrupt):
         run_batch(spec, tmp_path, StopAfter(3))
     assert not (tmp_path / "encounters.csv").exists()
@@ -44,9 +54,9 @@ def test_resume_refuses_a_different_batch(tmp_path):
 
     scen = scenario_mod.load(DUEL)
     with pytest.raises(KeyboardInterrupt):
-        run_batch(BatchSpec(scen, "ore", 600, seed=4, chunk_size=100), tmp_path, StopAfter(1))
+        run_batch(BatchSpec(scen, RULESET, 600, seed=4, chunk_size=100), tmp_path, StopAfter(1))
     with pytest.raises(FrayInputError, match="seed: was 4, now 5"):
-        run_batch(BatchSpec(scen, "ore", 600, seed=5, chunk_size=100), tmp_path, resume=True)
+        run_batch(BatchSpec(scen, RULESET, 600, seed=5, chunk_size=100), tmp_path, resume=True)
 
 
 def test_resume_refuses_a_batch_interrupted_under_other_code(tmp_path):
@@ -58,7 +68,7 @@ def test_resume_refuses_a_batch_interrupted_under_other_code(tmp_path):
     from sim.scenario.errors import FrayInputError
 
     scen = scenario_mod.load(DUEL)
-    spec = BatchSpec(scen, "ore", 600, seed=4, chunk_size=100)
+    spec = BatchSpec(scen, RULESET, 600, seed=4, chunk_size=100)
     with pytest.raises(KeyboardInterrupt):
         run_batch(spec, tmp_path, StopAfter(1))
     state = json.loads((tmp_path / STATE).read_text())
@@ -171,7 +181,7 @@ def test_parquet_output_holds_the_same_rows_as_the_csv(tmp_path):
     import pyarrow.parquet as pq
 
     scen = scenario_mod.load(str(SCENARIOS / "ambush.yaml"))
-    run_batch(BatchSpec(scen, "ore", 300, seed=2, chunk_size=64), tmp_path)
+    run_batch(BatchSpec(scen, RULESET, 300, seed=2, chunk_size=64), tmp_path)
     table = pq.read_table(write_parquet(tmp_path)).to_pylist()
     rows = list(csv.DictReader(open(tmp_path / "encounters.csv")))
     assert len(table) == len(rows) == 300
@@ -183,7 +193,7 @@ def test_resume_checks_the_part_file_against_its_checkpoint(tmp_path):
     from sim.scenario.errors import FrayInputError
 
     scen = scenario_mod.load(DUEL)
-    spec = BatchSpec(scen, "ore", 600, seed=4, chunk_size=100)
+    spec = BatchSpec(scen, RULESET, 600, seed=4, chunk_size=100)
     with pytest.raises(KeyboardInterrupt):
         run_batch(spec, tmp_path, StopAfter(2))
     part = tmp_path / PART
@@ -207,10 +217,10 @@ def test_one_writer_per_folder(tmp_path):
     with lock.locked(tmp_path):
         with pytest.raises(FrayInputError, match=r"in use by another fray run \(process "
                                                  rf"{os.getpid()}"):
-            run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)
+            run_batch(BatchSpec(scen, RULESET, 20, seed=4), tmp_path)
     assert not (tmp_path / lock.LOCK).exists()
     (tmp_path / lock.LOCK).write_text("999999999 " + socket.gethostname() + " then")
-    run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)  # a stale lock is taken over
+    run_batch(BatchSpec(scen, RULESET, 20, seed=4), tmp_path)  # a stale lock is taken over
     assert (tmp_path / "summary.json").exists() and not (tmp_path / lock.LOCK).exists()
 
 
@@ -248,13 +258,14 @@ def test_compare_refuses_a_ruleset_folder_a_live_run_writes(tmp_path):
     from sim.batch import compare, files, lock
     from sim.scenario.errors import FrayInputError
 
-    (tmp_path / "ore").mkdir()
-    (tmp_path / "ore" / files.STATE).write_text("{}")
-    with lock.locked(tmp_path / "ore"):
+    free, busy = two_rulesets()
+    (tmp_path / busy).mkdir()
+    (tmp_path / busy / files.STATE).write_text("{}")
+    with lock.locked(tmp_path / busy):
         for force in (False, True):
             with pytest.raises(FrayInputError, match="in use by another fray run"):
-                compare.prepare_out_dir(tmp_path, ["bgrade", "ore"], force)
-    assert not (tmp_path / "bgrade").exists()  # nothing written before the refusal
+                compare.prepare_out_dir(tmp_path, [free, busy], force)
+    assert not (tmp_path / free).exists()  # nothing written before the refusal
 
 
 def test_default_folders_of_one_second_are_apart(tmp_path, monkeypatch):
@@ -262,7 +273,7 @@ def test_default_folders_of_one_second_are_apart(tmp_path, monkeypatch):
 
     monkeypatch.setattr(files, "RESULTS_ROOT", tmp_path / "results")
     monkeypatch.setattr(files.time, "strftime", lambda _fmt: "20260101-000000")
-    first, second = files.default_out_dir("duel", "ore"), files.default_out_dir("duel", "ore")
+    first, second = files.default_out_dir("duel", RULESET), files.default_out_dir("duel", RULESET)
     assert first != second and first.is_dir() and second.name.endswith("-2")
 
 
@@ -305,8 +316,8 @@ def test_resume_refuses_a_finished_batch_of_another_scenario_of_the_same_name(tm
     from sim.scenario.errors import FrayInputError
 
     scen = scenario_mod.load(DUEL)
-    run_batch(BatchSpec(scen, "ore", 20, seed=4), tmp_path)
-    assert finished_here(BatchSpec(scen, "ore", 20, seed=4), tmp_path)
+    run_batch(BatchSpec(scen, RULESET, 20, seed=4), tmp_path)
+    assert finished_here(BatchSpec(scen, RULESET, 20, seed=4), tmp_path)
     changed = dataclasses.replace(scen, max_rounds=scen.max_rounds + 1)
     with pytest.raises(FrayInputError, match="the scenario file's contents changed"):
-        finished_here(BatchSpec(changed, "ore", 20, seed=4), tmp_path)
+        finished_here(BatchSpec(changed, RULESET, 20, seed=4), tmp_path)

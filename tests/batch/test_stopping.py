@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 from helpers import FRAY_COMMAND as FRAY
-from helpers import ROOT, SCENARIOS, StopAfter, default_sigint, killed_at_exit, wait_for_state
+from helpers import (
+    ROOT,
+    SCENARIOS,
+    StopAfter,
+    any_ruleset,
+    default_sigint,
+    killed_at_exit,
+    wait_for_state,
+)
 from helpers import batch_outputs as outputs
 
 from sim import scenario as scenario_mod
@@ -28,7 +36,7 @@ LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: 
 
 
 def spec(workers: int = 1, **kw) -> BatchSpec:
-    return BatchSpec(scenario_mod.load(DUEL), "ore", 1200, seed=4, workers=workers,
+    return BatchSpec(scenario_mod.load(DUEL), any_ruleset(), 1200, seed=4, workers=workers,
                      chunk_size=100, **kw)
 
 
@@ -89,11 +97,11 @@ def test_a_campaign_stop_keeps_the_runs_finishing_while_it_waits(tmp_path, monke
     """Campaign batches stream through the same runner: the same stop, the same resume."""
     road = load_campaign(SCENARIOS / "campaigns" / "road_to_the_keep.yaml")
     ref, out = tmp_path / "reference", tmp_path / "run"
-    campaign.run_campaigns(campaign.spec_for(road, "bgrade", 120, seed=4, chunk_size=20), ref,
+    campaign.run_campaigns(campaign.spec_for(road, any_ruleset(), 120, seed=4, chunk_size=20), ref,
                            chart=False)
     out.mkdir()
     monkeypatch.setenv(GO, str(out / "go"))
-    two = campaign.spec_for(road, "bgrade", 120, seed=4, workers=2, chunk_size=20)
+    two = campaign.spec_for(road, any_ruleset(), 120, seed=4, workers=2, chunk_size=20)
     gated = dataclasses.replace(two, work=dataclasses.replace(campaign.CAMPAIGN,
                                                                run_rows=gated_runs))
     with pytest.raises(KeyboardInterrupt):

@@ -165,13 +165,9 @@ def _break(change):
     (lambda d: d["map"]["nodes"]["road"].update(cover="thick"), ["map", "nodes", "road",
                                                                    "cover"]),
     (lambda d: d["sides"]["heroes"][0].update(strenght=4), ["sides", "heroes", 0]),
-    (lambda d: d["sides"]["heroes"][0].update(ore={"stats": {"bdy": 3}}),
-     ["sides", "heroes", 0, "ore", "stats"]),
-    (lambda d: d.update(options={"ore": {"difficulty": "hard"}}), ["options", "ore",
-                                                                   "difficulty"]),
     (lambda d: d.update(ruleset="no-such-ruleset"), ["ruleset"]),
 ], ids=["weapon", "no-name", "one-side", "short-edge", "negative-edge", "cover", "typo-key",
-        "native-key", "option-type", "ruleset"])
+        "ruleset"])
 def test_schema_rejects_a_broken_scenario(validator, capsys, tmp_path, change, where):
     data = _break(change)
     errors = list(validator.iter_errors(data))
@@ -183,10 +179,8 @@ def test_schema_rejects_a_broken_scenario(validator, capsys, tmp_path, change, w
 
 @pytest.mark.parametrize("change", [
     *(lambda d, w=w: d["sides"]["heroes"][0].update(weapon=w) for w in catalog.WEAPON_ALIASES),
-    lambda d: d["sides"]["heroes"][0].update(opencore={"abilities": {"CON": 60, "str": 50}}),
-    lambda d: d.update(options={"opend6": {"pinning": True}}),
     lambda d: d.update(ruleset=None),
-], ids=[*catalog.WEAPON_ALIASES, "opencore-capitals", "old-option-name", "null-ruleset"])
+], ids=[*catalog.WEAPON_ALIASES, "null-ruleset"])
 def test_schema_accepts_what_the_loader_accepts(validator, capsys, tmp_path, change):
     data = _break(change)
     path = tmp_path / "ok.yaml"

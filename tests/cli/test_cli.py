@@ -13,8 +13,19 @@ from pathlib import Path
 
 import click
 import pytest
-from helpers import ROOT, SCENARIOS, Result, fray
+from helpers import (
+    ROOT,
+    SCENARIOS,
+    Result,
+    any_ruleset,
+    fray,
+    ruleset_modules,
+    two_rulesets,
+    typo,
+    validated_with_imports,
+)
 
+from sim import scenario as scenario_mod
 from sim.cli import params
 from sim.cli.main import COMMANDS, LazyGroup, cli
 from sim.rulesets import registry
@@ -33,8 +44,8 @@ def assert_usage_error(result: Result, *needles: str) -> None:
 
 # ---------------------------------------------------------------------------- bad options
 @pytest.mark.parametrize("args, needles", [
-    (["run", DUEL, "--ruleset", "oer"],
-     ["--ruleset", "unknown ruleset 'oer' (did you mean 'ore'?)",
+    (["run", DUEL, "--ruleset", typo(any_ruleset())],
+     ["--ruleset", f"unknown ruleset '{typo(any_ruleset())}' (did you mean '{any_ruleset()}'?)",
       f"allowed: {', '.join(registry.names())}"]),
     (["batch", DUEL, "--ruleset", "alll"],
      ["unknown ruleset 'alll' (did you mean 'all'?)",
@@ -63,7 +74,7 @@ def test_run_output_is_not_overwritten_without_force(tmp_path, capsys):
     assert_usage_error(result, f"error: {out}: file exists; use --force to overwrite it")
     assert out.read_text() == "keep me\n"
     assert fray(capsys, "run", DUEL, "--output", str(out), "--force").code == 0
-    assert out.read_text().startswith("Sword duel under ore")
+    assert out.read_text().startswith(f"Sword duel under {scenario_mod.load(DUEL).ruleset}")
     assert [p.name for p in tmp_path.iterdir()] == ["log.txt"]  # no .part file left
 
 
@@ -241,16 +252,17 @@ def test_batch_all_rulesets_resume_with_nothing_to_resume(tmp_path, capsys):
 def test_ruleset_types_share_their_messages():
     one, listed = params.RulesetType(allow_all=True), params.RulesetListType()
     assert one.convert("all", None, None) == "all"
-    assert listed.convert("ore, opend6,ore", None, None) == ["ore", "opend6"]
+    first, second = two_rulesets()
+    assert listed.convert(f"{first}, {second},{first}", None, None) == [first, second]
     assert listed.convert("all", None, None) == registry.names()
-    with pytest.raises(click.BadParameter, match="did you mean 'opend6'"):
-        listed.convert("opnd6", None, None)
-    with pytest.raises(click.BadParameter, match="did you mean 'ore'"):
-        params.RulesetType().convert("oer", None, None)
+    with pytest.raises(click.BadParameter, match=f"did you mean '{second}'"):
+        listed.convert(typo(second), None, None)
+    with pytest.raises(click.BadParameter, match=f"did you mean '{first}'"):
+        params.RulesetType().convert(typo(first), None, None)
     with pytest.raises(click.BadParameter, match=f"allowed: .*{registry.names()[-1]}$"):
         params.RulesetType().convert("all", None, None)  # not where only one is allowed
     assert params.expand_rulesets("all") == registry.names()
-    assert params.expand_rulesets("ore") == ["ore"] and params.expand_rulesets(None) is None
+    assert params.expand_rulesets(first) == [first] and params.expand_rulesets(None) is None
 
 
 @pytest.mark.parametrize("address, ok", [
@@ -291,23 +303,24 @@ def test_resume_never_replaces_a_finished_batch_of_something_else(capsys, tmp_pa
 
 def test_compare_resume_with_nothing_to_resume_is_refused(capsys, tmp_path):
     for out in (tmp_path / "missing", tmp_path):  # no folder; a folder with no results
-        result = fray(capsys, "compare", DUEL, "--rulesets", "ore", "-n", "5", "--out",
+        result = fray(capsys, "compare", DUEL, "--rulesets", any_ruleset(), "-n", "5", "--out",
                       str(out), "--resume", "-q")
         assert result.code == 2 and "no interrupted comparison to resume here" in result.err
     assert not (tmp_path / "missing").exists()
 
 
 def test_compare_takes_ruleset_as_the_other_commands_spell_it(capsys, tmp_path):
-    result = fray(capsys, "compare", DUEL, "--ruleset", "ore,opencore", "-n", "5",
+    names = two_rulesets()
+    result = fray(capsys, "compare", DUEL, "--ruleset", ",".join(names), "-n", "5",
                   "--out", str(tmp_path / "cmp"), "-q")
     assert result.code == 0
-    assert set(json.loads((tmp_path / "cmp" / "lethality.json").read_text())["rulesets"]) == {
-        "ore", "opencore"}
+    assert set(json.loads((tmp_path / "cmp" / "lethality.json").read_text())["rulesets"]) == \
+        set(names)
 
 
 def test_compare_resume_keeps_a_finished_comparison_of_something_else(capsys, tmp_path):
     out = str(tmp_path / "cmp")
-    args = ("compare", DUEL, "--rulesets", "ore,opencore", "--out", out, "-q")
+    args = ("compare", DUEL, "--rulesets", ",".join(two_rulesets()), "--out", out, "-q")
     assert fray(capsys, *args, "-n", "20").code == 0
     before = (tmp_path / "cmp" / "lethality.json").read_text()
     again = fray(capsys, *args, "-n", "10", "--resume")
@@ -343,25 +356,10 @@ def test_help_imports_no_command():
     assert "HEAVY []" in out
 
 
-def test_validate_imports_only_the_rulesets_a_scenario_names(tmp_path):
+def test_validate_imports_no_ruleset_for_a_scenario_naming_none(tmp_path):
     # every ruleset pulls in the engine and networkx: checking a file without a ruleset's
-    # block or options needs none of them; a block of one ruleset imports that one (and
-    # what it builds on: B-Grade on ORE), not the others
-    import subprocess
-    import sys
-    plain = tmp_path / "plain.yaml"
-    plain.write_text("name: x\nsides:\n  a: [{name: A}]\n  b: [{name: B}]\n")
-    native = tmp_path / "native.yaml"
-    native.write_text("name: x\nsides:\n  a: [{name: A, bgrade: {}}]\n  b: [{name: B}]\n")
-    code = ("import sys; from sim.cli.main import main; sys.argv = ['fray', 'validate', {!r}]\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('LOADED', sorted(m for m in sys.modules if m.startswith('sim.rulesets.') "
-            "or m in ('networkx', 'sim.core.engine', 'rich')))")
-    for path, loaded in ((plain, []), (native, ["bgrade", "ore"])):
-        out = subprocess.run([sys.executable, "-c", code.format(str(path))],
-                             capture_output=True, text=True, check=True).stdout
-        assert f"{path}: OK" in out
-        shown = out.split("LOADED ")[1]
-        assert "networkx" in shown if loaded else "networkx" not in shown
-        for name in ("ore", "bgrade", "opencore", "opend6"):
-            assert (f"sim.rulesets.{name}.ruleset" in shown) == (name in loaded), (path, shown)
+    # block or options needs none of them (that a block imports its ruleset alone:
+    # tests/rulesets/bgrade/test_validate.py)
+    out = validated_with_imports(tmp_path, "name: x\nsides:\n  a: [{name: A}]\n  b: [{name: B}]\n")
+    assert "networkx" not in out
+    assert not [module for module in ruleset_modules() if module in out], out

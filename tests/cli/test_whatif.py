@@ -11,7 +11,7 @@ import json
 import math
 
 import pytest
-from helpers import SCENARIOS, fray
+from helpers import SCENARIOS, any_ruleset, fray
 
 from sim import scenario as scenario_mod
 from sim.batch.runner import run_chunk
@@ -26,7 +26,7 @@ def play(capsys, monkeypatch, answers: str, *args: str):
     return fray(capsys, "play", *args)
 
 
-@pytest.mark.parametrize("ruleset", ["ore", "opend6"])
+@pytest.mark.parametrize("ruleset", registry.names())
 def test_asking_what_if_leaves_the_fight_and_its_record_as_they_were(
         capsys, monkeypatch, tmp_path, ruleset):
     asked, plain = tmp_path / "asked.json", tmp_path / "plain.json"
@@ -59,7 +59,7 @@ def _advise(capsys, *args: str) -> dict:
 
 
 def test_advise_prints_every_first_choice_once_with_the_profiles_marked(capsys):
-    out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", "opencore")
+    out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", any_ruleset())
     options = out["options"]
     assert sum(o["ai"] for o in options) == 1
     assert {"label", "ai", "p_win", "low", "high", "p_standing", "n"} == set(options[0])

@@ -120,7 +120,7 @@ def test_a_4000_node_chain_fights_in_little_memory():
     start = time.process_time()
     scen = parse(doc)
     for seed in range(3):
-        Encounter(scen, "ore", seed).run()
+        Encounter(scen, registry.default(), seed).run()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 50e6, peak  # all-pairs tables: gigabytes

@@ -1,10 +1,11 @@
 """The engine: morale, taking out and bringing back, effects, simultaneous actions."""
 
-from helpers import SCENARIOS, scenario
+from helpers import SCENARIOS, any_ruleset, scenario
 
 from sim import scenario as scenario_mod
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
+from sim.rulesets import registry
 
 
 def four_a_side(morale, b_at="field", **top):
@@ -15,7 +16,7 @@ def four_a_side(morale, b_at="field", **top):
 
 
 def test_morale_breaks_at_the_threshold_and_surrenders_when_engaged():
-    enc = Encounter(four_a_side(0.5), "ore", seed=1)
+    enc = Encounter(four_a_side(0.5), any_ruleset(), seed=1)
     a = enc.sides["a"]
     enc.take_out(a[0], Status.DEAD)
     enc.check_morale()
@@ -29,7 +30,7 @@ def test_morale_breaks_at_the_threshold_and_surrenders_when_engaged():
 def test_morale_flees_when_no_foe_is_in_reach():
     scen = four_a_side(0.25, b_at="far", map={"nodes": {"near": {}, "far": {}},
                                               "edges": [["near", "far", 30]]})
-    enc = Encounter(scen, "ore", seed=1)
+    enc = Encounter(scen, any_ruleset(), seed=1)
     enc.take_out(enc.sides["a"][0], Status.DEAD)
     enc.check_morale()
     assert {m.status for m in enc.sides["a"][1:]} == {Status.FLED}
@@ -39,7 +40,7 @@ def test_fled_and_surrendered_are_counted_apart_from_deaths():
     scen = four_a_side(0.5)
     totals = {"deaths": 0, "surrendered": 0, "fled": 0, "out": 0}
     for seed in range(60):
-        side = Encounter(scen, "ore", seed).run().sides[0]
+        side = Encounter(scen, any_ruleset(), seed).run().sides[0]
         totals["deaths"] += side.deaths
         totals["surrendered"] += side.surrendered
         totals["fled"] += side.fled
@@ -49,7 +50,7 @@ def test_fled_and_surrendered_are_counted_apart_from_deaths():
 
 
 def test_no_morale_means_fighting_to_the_last():
-    enc = Encounter(four_a_side(None), "ore", seed=1)
+    enc = Encounter(four_a_side(None), any_ruleset(), seed=1)
     for m in enc.sides["a"][:3]:
         enc.take_out(m, Status.DEAD)
     enc.check_morale()
@@ -57,7 +58,7 @@ def test_no_morale_means_fighting_to_the_last():
 
 
 def test_bring_back_restores_the_side_count():
-    enc = Encounter(four_a_side(None), "ore", seed=1)
+    enc = Encounter(four_a_side(None), any_ruleset(), seed=1)
     b = enc.sides["b"]
     for m in b:
         enc.take_out(m, Status.UNCONSCIOUS)
@@ -70,7 +71,7 @@ def test_bring_back_restores_the_side_count():
 
 
 def test_effects_are_interrupted_when_taken_out_unless_persistent():
-    enc = Encounter(four_a_side(None), "ore", seed=1)
+    enc = Encounter(four_a_side(None), any_ruleset(), seed=1)
     c = enc.sides["a"][0]
     ticks = {"stun": 0, "bleed": 0}
 
@@ -99,7 +100,7 @@ def test_result_counts_and_winner():
                     max_rounds=40)
     winners = set()
     for seed in range(20):
-        result = Encounter(scen, "ore", seed=seed).run()
+        result = Encounter(scen, any_ruleset(), seed=seed).run()
         standing = {s.name: s.standing for s in result.sides}
         winners.add(result.winner)
         if result.winner is None:  # a draw: both sides still up at max_rounds, or none
@@ -129,13 +130,14 @@ def test_every_ruleset_counts_damage_dealt_by_hits():
 
 
 def test_every_ruleset_runs_a_scenario_with_every_kind_of_native_block():
+    from helpers import support
+
     from sim.rulesets import registry
 
-    a = {"name": "A", "weapon": "sword",
-         "ore": {"expert": ["fight"], "master": ["dodge"]},
-         "bgrade": {"expert": ["fight"]},
-         "opend6": {"attributes": {"agility": "3D+1"}},
-         "opencore": {"skills": {"melee": 60}}}
+    # each ruleset's folder gives one (tests/rulesets/<folder>/support.py: NATIVE_BLOCK)
+    blocks = {registry.get(name).native_key: support(name).NATIVE_BLOCK
+              for name in registry.names()}
+    a = {"name": "A", "weapon": "sword", **blocks}
     scen = scenario({"a": [a], "b": [{"name": "B", "weapon": "club"}]})
     hash(scen)  # frozen all the way down: members are cache keys for the conversions
     for name in registry.names():
@@ -148,7 +150,7 @@ def test_the_log_says_in_range_for_shooters_and_in_reach_for_melee():
     scen = scenario({"a": [{"name": "Archer", "weapon": "bow"},
                            {"name": "Swordsman", "weapon": "sword"}],
                      "b": [{"name": "B"}]})
-    enc = Encounter(scen, "ore", 0)
+    enc = Encounter(scen, any_ruleset(), 0)
     archer, swordsman, _ = enc.combatants
     decide(enc, archer)
     decide(enc, swordsman)
@@ -175,7 +177,7 @@ def test_a_move_tells_the_distance_at_the_end_of_its_instant():
     from sim.core.battlefield import Position
     skirmish = scenario_mod.load(str(SCENARIOS / "neutral_skirmish.yaml"))
     checked = 0
-    for ruleset in ("ore", "opencore"):
+    for ruleset in registry.names():
         for seed in range(1, 6):
             enc = Encounter(skirmish, ruleset, seed, log=True)
             enc.run()

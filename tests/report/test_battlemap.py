@@ -13,7 +13,7 @@ from pathlib import Path
 
 import helpers
 import pytest
-from helpers import SCENARIOS
+from helpers import SCENARIOS, any_ruleset
 
 from sim import scenario as scenario_mod
 from sim.core.battlefield import Position
@@ -90,8 +90,8 @@ def test_copies_of_a_member_share_a_line():
 @pytest.mark.parametrize("path, seed", [("ambush.yaml", 3), ("last_stand.yaml", 2)])
 def test_recording_positions_changes_nothing(path, seed):
     scenario = scenario_mod.load(SCENARIOS / path)
-    plain = Encounter(scenario, "ore", seed, log=True)
-    mapped = battlemap.MappedEncounter(scenario, "ore", seed)
+    plain = Encounter(scenario, any_ruleset(), seed, log=True)
+    mapped = battlemap.MappedEncounter(scenario, any_ruleset(), seed)
     assert mapped.run() == plain.run()
     assert mapped.log == plain.log
     rounds = next(e for e in plain.log if e["type"] == "end")["rounds"]
@@ -109,9 +109,9 @@ def test_recording_positions_changes_nothing(path, seed):
 def test_round_pictures_replace_an_earlier_fights(tmp_path):
     scenario = scenario_mod.load(SCENARIOS / "last_stand.yaml")
     (tmp_path / "round-40.png").write_bytes(b"old")
-    enc = battlemap.MappedEncounter(scenario, "ore", 2)
+    enc = battlemap.MappedEncounter(scenario, any_ruleset(), 2)
     enc.run()
-    pictures = battlemap.draw_rounds(scenario, enc.frames[:3], tmp_path, "ore")
+    pictures = battlemap.draw_rounds(scenario, enc.frames[:3], tmp_path, any_ruleset())
     assert [p.name for p in pictures] == ["round-00.png", "round-01.png", "round-02.png"]
     assert battlemap.pictures_in(tmp_path) == pictures
     assert all(png_size(p)[0] == 1100 for p in pictures)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import any_ruleset, longest_ruleset
 
 from sim.report.campaign import campaign_table, compare_markdown, compare_table, stopped
 from sim.report.charts import FEW_LABEL, campaign_figure, sweep_figure
@@ -23,7 +24,12 @@ def _row(outcomes: list[str]) -> dict[str, str]:
     return row
 
 
-def summary(runs: dict[tuple[str, ...], int], ruleset: str = "ore") -> dict:
+# two rulesets as labels; the other the longest name, for the tables' widths
+FIRST = any_ruleset()
+OTHER = longest_ruleset(besides=FIRST)
+
+
+def summary(runs: dict[tuple[str, ...], int], ruleset: str = FIRST) -> dict:
     """A campaign batch's ``summary.json`` from run outcomes and how many runs had each."""
     tally = CampaignTally("road", "Road", "x", ruleset, 1, "heroes", 3,
                           [StageFold(label, "short") for label in STAGES])
@@ -36,7 +42,7 @@ def summary(runs: dict[tuple[str, ...], int], ruleset: str = "ore") -> dict:
 ORE = summary({("won", "won", "won"): 83, ("won", "won", "lost"): 14, ("draw",): 3})
 # 40 runs: stage 3 reached by 6 of them, too few for its rates to mean much
 FEW_RUNS = summary({("won", "won", "won"): 4, ("won", "won", "lost"): 2, ("lost",): 8,
-                    ("won", "lost"): 24, ("won", "draw"): 2}, "opencore")
+                    ("won", "lost"): 24, ("won", "draw"): 2}, OTHER)
 
 
 def test_the_campaign_table_says_where_runs_stopped_and_fits_100_columns():
@@ -65,7 +71,7 @@ def test_the_campaign_comparison_says_where_each_rulesets_runs_stopped():
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "0.150*" in text and "reached by fewer than 30 runs" in text
     flat = " ".join(text.split())
-    assert "ore: runs stopped: lost at stage 3 keep_gate (14); drawn at stage 1 ambush (3)" \
+    assert f"{FIRST}: runs stopped: lost at stage 3 keep_gate (14); drawn at stage 1 ambush (3)" \
         in flat
     report = compare_markdown([ORE, FEW_RUNS], chart=False)
     assert "| runs stopped |" in report
@@ -91,7 +97,7 @@ def test_the_campaign_chart_marks_points_resting_on_few_runs():
 
 @pytest.mark.parametrize(("n", "hollow"), [(20, True), (30, False)])
 def test_a_sweep_of_few_fights_a_value_is_drawn_hollow(n, hollow):
-    rows = [{"ruleset": "ore", "value": v, "encounters": n, "a_win_rate": 0.5,
+    rows = [{"ruleset": FIRST, "value": v, "encounters": n, "a_win_rate": 0.5,
              "b_win_rate": 0.4, "draw_rate": 0.1, "a_death_rate": 0.2, "b_death_rate": 0.3}
             for v in (1, 2)]
     fig = sweep_figure(rows, ["a", "b"], "count")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from helpers import morale_document
+from helpers import MORALE_RUN, any_ruleset, morale_document, stored_ruleset, two_rulesets
 from matplotlib.colors import to_hex
 
 from sim.report.charts import (
@@ -32,9 +32,12 @@ def doc():
     return morale_document(LIMIT)
 
 
-def _sweep_rows(sides=("heroes", "bandits"), rulesets=("ore",)):
+STORED = stored_ruleset(MORALE_RUN)  # the ruleset of the document's first entry
+
+
+def _sweep_rows(sides=("heroes", "bandits"), rulesets=None):
     rows = []
-    for name in rulesets:
+    for name in rulesets or (any_ruleset(),):
         for v in (1, 2, 3):
             row = {"path": "sides.bandits[0].count", "value": v, "ruleset": name,
                    "encounters": 50, "draw_rate": 0.1, "rounds_mean": 4.0,
@@ -74,7 +77,7 @@ def test_compare_charts_are_titled_and_labelled_with_units(doc, name):
     assert "morale" in " ".join(texts["suptitle"] + texts["titles"])
     assert all(texts["titles"]) and all(texts["xlabels"]) and all(texts["ylabels"])
     assert all(Y_UNITS[name] in label for label in texts["ylabels"])
-    assert {"opend6", "copy"} <= {t.split(" ")[0] for t in texts["legend"]}
+    assert {STORED, "copy"} <= {t.split(" ")[0] for t in texts["legend"]}
 
 
 @pytest.mark.parametrize("figure", [survival_figure, rounds_figure])
@@ -139,7 +142,8 @@ def test_rate_intervals_never_leave_0_to_1(doc):
 
 
 def test_sweep_chart_shows_draws_and_tells_the_sides_apart():
-    rows = _sweep_rows(rulesets=("ore", "opencore"))
+    first, second = two_rulesets()
+    rows = _sweep_rows(rulesets=(first, second))
     fig = sweep_figure(rows, ["heroes", "bandits"], "sides.bandits[0].count", "ambush")
     texts = _texts(fig)
     assert texts["suptitle"] == ["ambush: sweep over sides.bandits[0].count "
@@ -147,8 +151,8 @@ def test_sweep_chart_shows_draws_and_tells_the_sides_apart():
     assert texts["legend"] == ["heroes: wins", "heroes: deaths", "bandits: wins",
                                "bandits: deaths", "draws"]
     assert len(fig.axes) == 4  # a row of two panels per ruleset
-    assert texts["titles"] == ["ore: who wins", "ore: who dies", "opencore: who wins",
-                               "opencore: who dies"]
+    assert texts["titles"] == [f"{first}: who wins", f"{first}: who dies",
+                               f"{second}: who wins", f"{second}: who dies"]
     assert all("sides.bandits[0].count" in x for x in texts["xlabels"])
     assert all("(%)" in y for y in texts["ylabels"])
     # one colour per side, from the colour-blind-safe palette; a line style per metric
@@ -186,7 +190,7 @@ def test_compare_charts_use_the_safe_palette_one_colour_per_ruleset(doc):
     fig = survival_figure(doc)
     ax = fig.axes[0]
     colours = [to_hex(line.get_color()) for line in ax.get_lines()
-               if line.get_label() in ("opend6", "copy")]
+               if line.get_label() in (STORED, "copy")]
     assert colours == [SAFE_COLOURS[0].lower(), SAFE_COLOURS[1].lower()]
     bars = death_rate_figure(doc).axes[0].containers
     assert [to_hex(c.patches[0].get_facecolor()) for c in bars if hasattr(c, "patches")] \

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import longest_ruleset
 
 from sim.report import deaths
 from sim.report.tables import batch_table, fighter_table
@@ -45,13 +46,16 @@ def test_tended_deaths_and_none_after_the_fight():
     assert deaths.explain(None) == ""
 
 
+LONGEST = longest_ruleset()  # the widest title
+
+
 def summary(n: int = 300) -> dict:
     """A batch's ``summary.json`` whose deaths column once wrapped at 100 columns."""
     side = {"members": 4, "win_rate": 0.61, "win_rate_ci95": [0.554, 0.663],
             "hit_rate": 0.612, "deaths": 357, "deaths_after": 300, "deaths_in_fight": 57,
             "deaths_after_tended": 0, "deaths_after_untended": 300,
             "deaths_after_untended_in_draws": 12, "out_of_fight": 1200}
-    return {"scenario": "neutral_skirmish_long_name", "ruleset": "opend6-hp", "encounters": n,
+    return {"scenario": "neutral_skirmish_long_name", "ruleset": LONGEST, "encounters": n,
             "seed": 1, "outcomes": {"soldiers": 180, "raiders": 100, "draw": 20},
             "rounds": {"mean": 9.1, "median": 9, "p90": 13, "max": 30},
             "sides": {"soldiers": side, "raiders": dict(side, deaths=1357)},

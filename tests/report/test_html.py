@@ -14,7 +14,15 @@ from html import escape
 from html.parser import HTMLParser
 
 import pytest
-from helpers import SCENARIOS, fray, morale_document
+from helpers import (
+    MORALE_RUN,
+    SCENARIOS,
+    any_ruleset,
+    fray,
+    morale_document,
+    stored_ruleset,
+    two_rulesets,
+)
 
 from sim.report import glance
 from sim.report.charts import COMPARE_CHARTS, sweep_chart
@@ -23,6 +31,7 @@ from sim.report.html import compare_html, sweep_html
 from sim.report.sweep import sweep_answer
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+STORED = stored_ruleset(MORALE_RUN)  # the ruleset of the document's first entry
 DATA_URI = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
 
 
@@ -90,28 +99,28 @@ def test_answer_opens_the_report_before_the_tables(doc):
 
 def test_who_wins_and_who_dies_are_small_tables_of_the_document(doc):
     (_, wins_header, wins, note), (_, dies_header, dies, _) = glance.tables(doc)
-    heroes = doc["rulesets"]["opend6"]["sides"]["heroes"]
+    heroes = doc["rulesets"][STORED]["sides"]["heroes"]
     # 25 of 30 fights won by the heroes: 83% [66-93%] (the batch table's 0.833 0.664-0.927)
     assert heroes["win_rate"]["value"] == pytest.approx(25 / 30, abs=1e-6)
     assert wins_header == ["ruleset", "heroes win", "bandits win", "draws"]
-    assert [row[0] for row in wins] == ["opend6", "copy"]  # one row per ruleset
+    assert [row[0] for row in wins] == [STORED, "copy"]  # one row per ruleset
     assert wins[0][1] == "83% [66–93%]"
     assert "round limit (12 rounds)" in note
-    deaths = doc["rulesets"]["opend6"]["sides"]["bandits"]["deaths_per_encounter"]
+    deaths = doc["rulesets"][STORED]["sides"]["bandits"]["deaths_per_encounter"]
     assert dies_header[:3] == ["ruleset", "heroes deaths a fight (of 3)",
                                "bandits deaths a fight (of 4)"]
     assert dies[0][2] == (f"{deaths['value']:.2f} [{deaths['ci95'][0]:.2f}–"
                           f"{deaths['ci95'][1]:.2f}]")
     # rows that predate the tended/untended split: no columns for it
     assert len(dies_header) == 3
-    assert "Under opend6 the heroes win" not in report_markdown(doc)  # no sentence per ruleset
+    assert f"Under {STORED} the heroes win" not in report_markdown(doc)  # no sentence per ruleset
 
 
 def test_answer_says_where_the_deaths_after_the_fight_came_from(doc):
     split = copy.deepcopy(doc)
-    blocks = {"opend6": {"deaths_in_fight": 0, "deaths_after_tended": 0,
-                         "deaths_after_untended": 199, "deaths_after_untended_in_draws": 0,
-                         "tend_all_would_tend": 199},
+    blocks = {STORED: {"deaths_in_fight": 0, "deaths_after_tended": 0,
+                       "deaths_after_untended": 199, "deaths_after_untended_in_draws": 0,
+                       "tend_all_would_tend": 199},
               "copy": {"deaths_in_fight": 102, "deaths_after_tended": 0,
                        "deaths_after_untended": 0, "deaths_after_untended_in_draws": 0,
                        "tend_all_would_tend": 0}}
@@ -123,7 +132,7 @@ def test_answer_says_where_the_deaths_after_the_fight_came_from(doc):
     label, text = answer(split)[-1]
     assert label == "Deaths after the fight"
     assert text == ("Aftermath: tend own (the side holding the field tends only its own "
-                    "fallen). Under opend6, all 199 deaths after the fight were of fighters "
+                    f"fallen). Under {STORED}, all 199 deaths after the fight were of fighters "
                     "left untended; with tend: all, all 199 would have been tended. Under copy "
                     "nobody died after the fight.")
     _, header, rows, _ = glance.who_dies(split)
@@ -138,7 +147,7 @@ def _scaled(doc, factors):
     """``doc`` with one ruleset per factor, its overall deaths per fight (and interval)
     times the factor."""
     out = copy.deepcopy(doc)
-    entry = out["rulesets"]["opend6"]
+    entry = out["rulesets"][STORED]
     out["rulesets"] = {}
     for name, factor in factors.items():
         mine = copy.deepcopy(entry)
@@ -152,33 +161,34 @@ def _scaled(doc, factors):
 def test_where_it_is_deadliest_names_every_ruleset_of_a_tie_whatever_the_order(doc):
     import itertools
 
-    factors = {"ore": 3.0, "opencore": 3.0, "bgrade": 2.0, "opend6": 1.0, "opend6-hp": 1.0}
+    # labels, not registered rulesets: the answer words whatever the document names
+    factors = {"ember": 3.0, "cinder": 3.0, "bolt": 2.0, "dusk": 1.0, "dusk-hp": 1.0}
     texts = {answer(_scaled(doc, dict(order)))[-1][1]
              for order in itertools.permutations(factors.items())}
     assert len(texts) == 1  # the order the rulesets were given in changes nothing
     text = texts.pop()
-    assert text.startswith("Deadliest under opencore and ore, ")
-    assert "; then bgrade " in text and "; least deadly under opend6 " in text
-    assert "opend6-hp " in text[text.index("least deadly"):]
+    assert text.startswith("Deadliest under cinder and ember, ")
+    assert "; then bolt " in text and "; least deadly under dusk " in text
+    assert "dusk-hp " in text[text.index("least deadly"):]
     assert "not clearly apart" not in text  # 3.0 and 2.0 times: the intervals are apart
     # one deadliest and a tie next to it: the overlap is told against the tie
-    text = answer(_scaled(doc, {"ore": 1.01, "opencore": 1.0, "bgrade": 1.0}))[-1][1]
-    assert text.startswith("Deadliest under ore: ")
-    assert "least deadly under bgrade and opencore: bgrade " in text
-    assert text.endswith(" ore is not clearly apart from bgrade and opencore: the 95% "
+    text = answer(_scaled(doc, {"ember": 1.01, "cinder": 1.0, "bolt": 1.0}))[-1][1]
+    assert text.startswith("Deadliest under ember: ")
+    assert "least deadly under bolt and cinder: bolt " in text
+    assert text.endswith(" ember is not clearly apart from bolt and cinder: the 95% "
                          "intervals overlap.")
     # a tie at the top whose intervals reach the next ruleset's: said as well
-    text = answer(_scaled(doc, {"ore": 1.02, "opencore": 1.02, "bgrade": 1.0}))[-1][1]
-    assert text.startswith("Deadliest under opencore and ore, ")
-    assert text.endswith(" opencore and ore are not clearly apart from bgrade: the 95% "
+    text = answer(_scaled(doc, {"ember": 1.02, "cinder": 1.02, "bolt": 1.0}))[-1][1]
+    assert text.startswith("Deadliest under cinder and ember, ")
+    assert text.endswith(" cinder and ember are not clearly apart from bolt: the 95% "
                          "intervals overlap.")
 
 
 def test_answer_of_one_ruleset_and_of_nobody_dying(doc):
-    one = {**doc, "rulesets": {"opend6": doc["rulesets"]["opend6"]}}
+    one = {**doc, "rulesets": {STORED: doc["rulesets"][STORED]}}
     assert "nothing to compare" in answer(one)[-1][1]
     calm = copy.deepcopy(one)
-    calm["rulesets"]["opend6"]["overall"]["deaths_per_encounter"]["value"] = 0.0
+    calm["rulesets"][STORED]["overall"]["deaths_per_encounter"]["value"] = 0.0
     assert answer(calm)[-1][1] == "Nobody died, under any ruleset."
 
 
@@ -219,7 +229,7 @@ def test_compare_html_is_self_contained_with_the_answer_and_tables(doc, images):
                     "Still fighting after round r", "How the numbers are computed"):
         assert f">{heading}</h2>" in text
     assert "<td>death rate per combatant</td><td>0.617 [0.527, 0.699]</td>" in text
-    assert "<code>fray compare morale.yaml --rulesets opend6,copy -n 30 --seed 2</code>" in text
+    assert f"<code>fray compare morale.yaml --rulesets {STORED},copy -n 30 --seed 2</code>" in text
 
 
 def test_compare_html_escapes_names(doc):
@@ -232,7 +242,7 @@ def test_compare_html_escapes_names(doc):
 
 
 def test_sweep_html(tmp_path):
-    rows = [{"path": "max_rounds", "value": v, "ruleset": "ore", "encounters": 10,
+    rows = [{"path": "max_rounds", "value": v, "ruleset": any_ruleset(), "encounters": 10,
              "draw_rate": 0.1, "rounds_mean": 3.0, "a_members": 2, "a_win_rate": w,
              "a_win_lo": w - 0.1, "a_win_hi": w + 0.1, "a_death_rate": 0.3,
              "a_death_lo": 0.1, "a_death_hi": 0.6, "b_members": 2, "b_win_rate": 0.9 - w,
@@ -245,18 +255,18 @@ def test_sweep_html(tmp_path):
     _check_self_contained(text, pictures=1)
     shown = _answer_html(text)
     label, body = sweep_answer(rows, ["a", "b"], "max_rounds")[1]
-    assert label == "Under ore"
+    assert label == f"Under {any_ruleset()}"
     assert body.startswith("As max_rounds goes from 2 to 4, the a win from 20% [10–30%] to "
                            "70% [60–80%] of fights, the b from 70% [60–80%] to 20% [10–30%]; "
                            "draws 10% [2–30%] at both ends.")
     assert "More often the winner: the b at 2; the a at 4." in body
-    assert "<strong>Under ore.</strong> As max_rounds goes" in shown
+    assert f"<strong>Under {any_ruleset()}.</strong> As max_rounds goes" in shown
     assert "<th>a win rate</th>" in text and "<td>0.200 [0.100, 0.300]</td>" in text
 
 
 def test_sweep_answer_names_the_draws_where_they_outnumber_every_win():
     """At 4, 72% draws and the heroes 28%: "more often the winner" is nobody there."""
-    rows = [{"path": "count", "value": v, "ruleset": "ore", "encounters": 100,
+    rows = [{"path": "count", "value": v, "ruleset": any_ruleset(), "encounters": 100,
              "draw_rate": d, "draw_lo": d, "draw_hi": d, "rounds_mean": 3.0,
              "heroes_members": 2, "heroes_win_rate": 1 - d, "heroes_win_lo": 0,
              "heroes_win_hi": 1, "heroes_death_rate": 0.0, "heroes_death_lo": 0,
@@ -270,7 +280,7 @@ def test_sweep_answer_names_the_draws_where_they_outnumber_every_win():
 
 
 def test_sweep_answer_says_of_fights_before_at_both_ends():
-    rows = [{"path": "max_rounds", "value": v, "ruleset": "ore", "encounters": 10,
+    rows = [{"path": "max_rounds", "value": v, "ruleset": any_ruleset(), "encounters": 10,
              "draw_rate": 0.0, "draw_lo": 0.0, "draw_hi": 0.3, "a_members": 1,
              "a_win_rate": 0.05, "a_win_lo": 0.01, "a_win_hi": 0.24, "a_death_rate": 0.9,
              "a_death_lo": 0.7, "a_death_hi": 1.0, "b_members": 1, "b_win_rate": 0.95,
@@ -285,7 +295,7 @@ def test_sweep_answer_says_of_fights_before_at_both_ends():
 def test_fray_compare_and_sweep_write_report_html(tmp_path, capsys):
     duel = str(SCENARIOS / "neutral_duel.yaml")
     out = tmp_path / "cmp"
-    result = fray(capsys, "compare", duel, "--rulesets", "ore,opencore", "-n", "12",
+    result = fray(capsys, "compare", duel, "--rulesets", ",".join(two_rulesets()), "-n", "12",
                   "--workers", "1", "--out", str(out), "-q", "--html")
     assert result.code == 0, result.err
     assert "report.html" in result.out
@@ -307,7 +317,7 @@ def test_fray_compare_and_sweep_write_report_html(tmp_path, capsys):
 def test_no_report_html_unless_asked(tmp_path, capsys):
     out = tmp_path / "cmp"
     result = fray(capsys, "compare", str(SCENARIOS / "neutral_duel.yaml"), "--rulesets",
-                  "ore", "-n", "5", "--workers", "1", "--out", str(out), "-q")
+                  any_ruleset(), "-n", "5", "--workers", "1", "--out", str(out), "-q")
     assert result.code == 0, result.err
     assert not (out / "report.html").exists()
 
@@ -349,7 +359,8 @@ def test_the_reproduce_lines_run_and_give_the_same_numbers(tmp_path, capsys):
     assert (again / "sweep.csv").read_text() == (first / "sweep.csv").read_text()
 
     first, again = tmp_path / "cmp", tmp_path / "cmp-again"
-    result = fray(capsys, "compare", duel, "--rulesets", "opencore,ore", "-n", "4",
+    result = fray(capsys, "compare", duel, "--rulesets", ",".join(reversed(two_rulesets())),
+                  "-n", "4",
                   "--workers", "1", "--out", str(first), "-q")
     assert result.code == 0, result.err
     words = _reproduce_line((first / "report.md").read_text())
@@ -362,14 +373,15 @@ def test_a_sweep_reproduces_with_one_ruleset_all_or_its_own():
     from sim.batch.sweep import command
     from sim.rulesets import registry
 
-    rows = [{"value": v, "ruleset": r, "encounters": 9} for v in (1, 5) for r in ("ore",)]
-    line = command(rows, "sides.a[0].count", "my duel.yaml", 3, ["ore"])
-    assert line == ("fray sweep 'my duel.yaml' --set 'sides.a[0].count=1,5' --ruleset ore "
-                    "-n 9 --seed 3")
+    first = any_ruleset()
+    rows = [{"value": v, "ruleset": r, "encounters": 9} for v in (1, 5) for r in (first,)]
+    line = command(rows, "sides.a[0].count", "my duel.yaml", 3, [first])
+    assert line == ("fray sweep 'my duel.yaml' --set 'sides.a[0].count=1,5' --ruleset "
+                    f"{first} -n 9 --seed 3")
     assert "--ruleset all " in command(rows, "max_rounds", "d.yaml", 1,
                                        list(reversed(registry.names())))
     assert "--ruleset" not in command(rows, "ruleset", "d.yaml", 1, None)  # each its own
-    assert command(rows, "max_rounds", "d.yaml", 1, ["ore", "opencore"]) == ""
+    assert command(rows, "max_rounds", "d.yaml", 1, two_rulesets()) == ""
 
 
 # ---------------------------------------------------------------------------- survival
@@ -377,13 +389,13 @@ def test_still_fighting_shows_every_round_to_the_longest_fight(doc):
     """A fight of 30 rounds: all 30 in report.md and report.html (they once stopped at 12)."""
     long = copy.deepcopy(doc)
     long["rulesets"] = {n: copy.deepcopy(r) for n, r in long["rulesets"].items()}  # unshared
-    curves = {"opend6": [round(1 - r / 40, 6) for r in range(1, 31)],
+    curves = {STORED: [round(1 - r / 40, 6) for r in range(1, 31)],
               "copy": [1.0, 0.5, 0.25]}  # its fights all ended by round 3
     for name, curve in curves.items():
         long["rulesets"][name]["sides"]["heroes"]["survival"]["value"] = curve
     text = report_markdown(long, charts=False)
     section = text[text.index("## Still fighting"):text.index("## How the numbers")]
-    assert "| after round | opend6 | copy |" in section
+    assert f"| after round | {STORED} | copy |" in section
     assert "| 30 | 0.250 | 0.250 |" in section and "| 4 | 0.900 | 0.250 |" in section
     # rounds 1 to 5, every fifth and the last: 10 rows, not 30
     shown = [line.split("|")[1].strip() for line in section.splitlines()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from importlib import resources
 
 import pytest
 from click.testing import CliRunner
-from helpers import SCENARIOS, fray
+from helpers import SCENARIOS, any_ruleset, fray
 
 from sim import scenario as scenario_mod
 from sim.cli.main import cli
@@ -75,7 +76,7 @@ def test_a_route_follows_the_paths_through_the_places_between():
 
 def test_every_move_of_a_fight_has_a_track_to_where_the_log_puts_it():
     scenario = scenario_mod.load(AMBUSH)
-    _, events = run_encounter(scenario, "ore", 4, log=True)
+    _, events = run_encounter(scenario, any_ruleset(), 4, log=True)
     data = replay.fight(scenario, events)
     field = battlefield_for(scenario.map)
     coords = layout(field)
@@ -95,7 +96,7 @@ def test_every_move_of_a_fight_has_a_track_to_where_the_log_puts_it():
 
 def test_the_page_holds_everything_and_names_no_address():
     scenario = scenario_mod.load(AMBUSH)
-    _, events = run_encounter(scenario, "opencore", 4, log=True)
+    _, events = run_encounter(scenario, any_ruleset(), 4, log=True)
     events[3] = {**events[3], "text": events[3]["text"] + " </script><b>"}  # cannot end it
     html = replay.page([replay.fight(scenario, events)], "A <fight>")
     assert "<title>A &lt;fight&gt;</title>" in html
@@ -114,8 +115,10 @@ def test_the_page_holds_everything_and_names_no_address():
 def test_a_thirty_round_fight_of_eight_stays_under_a_megabyte():
     scenario = scenario_mod.load(SCENARIOS / "shootout.yaml")
     assert sum(len(s.members) for s in scenario.sides) == 8
-    for seed in range(100):  # the first fight that goes all 30 rounds (about one in twelve)
-        result, events = run_encounter(scenario, "opencore", seed, log=True)
+    # the first fight that goes all 30 rounds (under OpenCore about one in twelve): the
+    # rulesets in turn, a hundred seeds each
+    for ruleset, seed in itertools.product(registry.names(), range(100)):
+        result, events = run_encounter(scenario, ruleset, seed, log=True)
         if result.rounds == 30:
             break
     assert result.rounds == 30
@@ -125,11 +128,13 @@ def test_a_thirty_round_fight_of_eight_stays_under_a_megabyte():
 
 def test_fray_run_html_writes_the_page_and_keeps_an_existing_file(capsys, tmp_path):
     out = tmp_path / "fight.html"
-    got = fray(capsys, "run", str(AMBUSH), "--seed", "4", "--ruleset", "bgrade",
+    own = scenario_mod.load(AMBUSH).ruleset
+    other = next(name for name in registry.names() if name != own)
+    got = fray(capsys, "run", str(AMBUSH), "--seed", "4", "--ruleset", other,
                "--html", str(out))
     assert got.code == 0, got.err
     data = page_data(out.read_text())
-    assert data["fights"][0]["ruleset"] == "bgrade"
+    assert data["fights"][0]["ruleset"] == other
     assert data["fights"][0]["events"][-1]["type"] == "rollcall"
     assert [e["text"] for e in data["fights"][0]["events"] if e["type"] == "round"] == \
         re.findall(r"== (Round \d+) ==", got.out)
@@ -140,7 +145,7 @@ def test_fray_run_html_writes_the_page_and_keeps_an_existing_file(capsys, tmp_pa
     forced = fray(capsys, "run", str(AMBUSH), "--html", str(out), "--force",
                   "--map", str(tmp_path / "maps"))
     assert forced.code == 0, forced.err
-    assert page_data(out.read_text())["fights"][0]["ruleset"] == "ore"
+    assert page_data(out.read_text())["fights"][0]["ruleset"] == own  # the scenario's
 
 
 def test_a_solo_campaign_puts_every_stage_in_one_page(capsys, tmp_path):

@@ -11,7 +11,7 @@ import math
 
 import pytest
 from browser import chromium, launch, open_page
-from helpers import SCENARIOS
+from helpers import SCENARIOS, any_ruleset
 
 from sim import scenario as scenario_mod
 from sim.core.engine import run_encounter
@@ -112,7 +112,7 @@ def test_the_replay_follows_the_log_line_by_line(browser, tmp_path, ruleset):
 
 
 def test_the_slider_keys_and_a_click_take_map_and_log_together(browser, tmp_path):
-    path, events = fight_page(tmp_path, "ore")
+    path, events = fight_page(tmp_path, any_ruleset())
     asked: list[str] = []
     page = open_page(browser, path, asked)
     seg = segments(events)
@@ -143,7 +143,7 @@ def test_the_slider_keys_and_a_click_take_map_and_log_together(browser, tmp_path
 
 
 def test_play_walks_on_by_itself(browser, tmp_path):
-    path, _ = fight_page(tmp_path, "ore")
+    path, _ = fight_page(tmp_path, any_ruleset())
     page = open_page(browser, path, [])
     page.select_option("#speed", "4")
     page.keyboard.press("Space")
@@ -197,7 +197,6 @@ def test_a_campaign_page_switches_between_its_stages(browser, tmp_path):
 
 BENT = """
 name: Bent paths
-ruleset: ore
 max_rounds: 10
 map:
   nodes: {west: {}, middle: {cover: light}, east: {}}

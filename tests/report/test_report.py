@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, without_added_keys
+from helpers import SCENARIOS, any_ruleset, stored_ruleset, two_rulesets, without_added_keys
 
 from sim import scenario as scenario_mod
 from sim.report.charts import COMPARE_CHARTS, sweep_chart
@@ -23,12 +23,13 @@ from sim.results.lethality import document
 from sim.results.tally import Tally
 
 DATA = Path(__file__).parent.parent / "results" / "data" / "morale-opend6"
+STORED = stored_ruleset(DATA)  # the ruleset the stored batch ran under
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture(scope="module")
 def tally() -> Tally:
-    tally = Tally.for_sides("morale", "opend6", 2, {"heroes": 3, "bandits": 4})
+    tally = Tally.for_sides("morale", STORED, 2, {"heroes": 3, "bandits": 4})
     with open(DATA / "encounters.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             tally.add(row)
@@ -39,7 +40,7 @@ def tally() -> Tally:
 def doc(tally):
     """A two-ruleset ``lethality.json`` (the same entry under two names)."""
     entry = tally.lethality()
-    doc = document("morale", 30, 2, {"opend6": entry, "copy": {**entry, "ruleset": "copy"}})
+    doc = document("morale", 30, 2, {STORED: entry, "copy": {**entry, "ruleset": "copy"}})
     doc.update(scenario_name="Morale at the ford", scenario_file="morale.yaml",
                members={"heroes": 3, "bandits": 4})
     return doc
@@ -47,7 +48,7 @@ def doc(tally):
 
 def test_batch_table(tally):
     text = batch_table(tally.summary())
-    assert text.startswith("morale under opend6: 30 encounters, seed 2")
+    assert text.startswith(f"morale under {STORED}: 30 encounters, seed 2")
     assert "0.833 (0.664-0.927)" in text and "74 (2.47/fight)" in text
     assert "108 (3.60/fight)" in text
     # rows that predate the tended/untended split: in the fight and after, as they were
@@ -59,7 +60,7 @@ def test_batch_table(tally):
 def test_compare_table_has_every_ruleset_and_the_verdict(doc):
     text = compare_table(doc)
     header = next(line for line in text.splitlines() if "┃" in line)
-    assert "opend6" in header and "copy" in header
+    assert STORED in header and "copy" in header
     assert "heroes (3 per fight)" in text and "bandits (4 per fight)" in text
     # the verdict, wrapped at 100 columns like every line of the table
     assert " ".join(text.split()).endswith(f"verdict: {doc['verdict']['text']}")
@@ -70,7 +71,7 @@ def test_compare_table_has_every_ruleset_and_the_verdict(doc):
 def test_report_markdown_reads_only_the_document(doc):
     text = report_markdown(doc, charts=False)
     assert text.startswith("# Lethality: Morale at the ford\n")
-    assert "`fray compare morale.yaml --rulesets opend6,copy -n 30 --seed 2`" in text
+    assert f"`fray compare morale.yaml --rulesets {STORED},copy -n 30 --seed 2`" in text
     assert "| death rate per combatant | 0.617 [0.527, 0.699] | 0.617 [0.527, 0.699] |" in text
     for key, method in doc["methods"].items():
         assert f"- `{key}`: {method}" in text
@@ -86,7 +87,7 @@ def test_compare_charts_write_png_whatever_the_file_name(doc, tmp_path):
 
 
 def test_sweep_table_and_chart(tmp_path):
-    rows = [{"path": "max_rounds", "value": v, "ruleset": "ore", "encounters": 10,
+    rows = [{"path": "max_rounds", "value": v, "ruleset": any_ruleset(), "encounters": 10,
              "draw_rate": 0.1, "rounds_mean": 3.0, "a_members": 1,
              "a_win_rate": 0.5, "a_win_lo": 0.2, "a_win_hi": 0.8,
              "a_death_rate": 0.3, "a_death_lo": 0.1, "a_death_hi": 0.6} for v in (2, 4)]
@@ -98,14 +99,16 @@ def test_sweep_table_and_chart(tmp_path):
 
 def test_conversion_text_names_every_combatant_and_builder():
     scen = scenario_mod.load(SCENARIOS / "duel.yaml")
-    text = conversion_text(scen, ["ore", "opend6"])
+    names = two_rulesets()
+    text = conversion_text(scen, names)
     lines = text.splitlines()
-    assert lines[0] == f"{scen.name} ({scen.source}): combatants under ore, opend6"
+    assert lines[0] == f"{scen.name} ({scen.source}): combatants under {', '.join(names)}"
     for side in scen.sides:
         for member in side.members:
             assert f"{member.name} ({side.name}): {neutral(member)}" in lines
-    assert any(line.startswith("ore     built by ") for line in lines)
-    assert any(line.startswith("opend6  built by ") for line in lines)
+    width = max(map(len, names)) + 2  # the names in a column
+    for name in names:
+        assert any(line.startswith(f"{name:<{width}}built by ") for line in lines), name
 
 
 def test_summary_file_renders_like_the_tally(tally):
@@ -147,17 +150,18 @@ def test_campaign_compare_names_every_ruleset_of_a_tie_whatever_the_order():
 
     from sim.report.campaign import compare_markdown
 
-    clears = {"ore": 0.2, "bgrade": 0.7, "opencore": 0.0, "opend6": 0.0, "opend6-hp": 0.0}
+    # labels, not registered rulesets: the report words whatever the summaries name
+    clears = {"ember": 0.2, "bolt": 0.7, "cinder": 0.0, "dusk": 0.0, "dusk-hp": 0.0}
     texts = {compare_markdown(_campaign_summaries(dict(order)), chart=False).split("\n")[2]
              for order in itertools.permutations(clears.items())}
     assert len(texts) == 1  # only the table's rows follow the order given
-    assert texts.pop().endswith("The party clears every stage most often under **bgrade** "
-                                "(70.0%) and least under **opencore**, **opend6** and "
-                                "**opend6-hp** (0.0%).")
-    same = compare_markdown(_campaign_summaries({"ore": 0.5, "bgrade": 0.5}), chart=False)
-    assert "clears every stage equally often under **bgrade** and **ore** (50.0%)." in same
-    one = compare_markdown(_campaign_summaries({"ore": 0.5}), chart=False)
-    assert "clears every stage in 50.0% of runs under **ore**." in one
+    assert texts.pop().endswith("The party clears every stage most often under **bolt** "
+                                "(70.0%) and least under **cinder**, **dusk** and "
+                                "**dusk-hp** (0.0%).")
+    same = compare_markdown(_campaign_summaries({"ember": 0.5, "bolt": 0.5}), chart=False)
+    assert "clears every stage equally often under **bolt** and **ember** (50.0%)." in same
+    one = compare_markdown(_campaign_summaries({"ember": 0.5}), chart=False)
+    assert "clears every stage in 50.0% of runs under **ember**." in one
 
 
 def test_report_markdown_escapes_the_users_names(doc):

@@ -4,7 +4,7 @@ is "n/a" (null), not 0."""
 from __future__ import annotations
 
 import pytest
-from helpers import SCENARIOS, fray, scenario
+from helpers import SCENARIOS, any_ruleset, fray, scenario, two_rulesets
 
 from sim import registry
 from sim import scenario as scenario_mod
@@ -35,7 +35,7 @@ def test_fighters_add_up_to_their_sides(tmp_path, ruleset):
 def test_nothing_to_rate_is_null_and_shown_as_n_a(tmp_path):
     scen = scenario({"red": [{"name": "A", "weapon": "sword", "skills": {"melee": 3}}],
                      "dummy": [{"name": "D", "ai": "passive"}]})
-    doc = run_batch(BatchSpec(scen, "ore", 20, seed=1), tmp_path / "x")
+    doc = run_batch(BatchSpec(scen, any_ruleset(), 20, seed=1), tmp_path / "x")
     assert doc["sides"]["dummy"]["attacks"] == 0
     assert doc["sides"]["dummy"]["hit_rate"] is None
     assert doc["sides"]["dummy"]["damage_per_hit"] is None
@@ -63,7 +63,7 @@ def test_compare_reports_each_combatant(tmp_path):
     from sim.batch.compare import run_compare
 
     scen = scenario_mod.load(SCENARIOS / "brawl.yaml")
-    doc = run_compare(scen, ["ore", "opend6"], 30, tmp_path, charts=False)
+    doc = run_compare(scen, two_rulesets(), 30, tmp_path, charts=False)
     names = [m.name for s in scen.sides for m in s.members]
     for entry in doc["rulesets"].values():
         assert list(entry["combatants"]) == names

@@ -1,4 +1,8 @@
-"""Lethality across rulesets: the verdict rule and its wording."""
+"""Lethality across rulesets: the verdict rule and its wording.
+
+The documents are made by hand under made-up ruleset names (``orchid``, ``opal``, ...): the
+verdict words whatever names a document holds, registered or not.
+"""
 
 from __future__ import annotations
 
@@ -30,40 +34,40 @@ def _rulesets(rates: dict[str, tuple[float, float, float]], deaths=10, members=3
 
 
 def test_verdict_ratio_when_intervals_are_apart():
-    v = verdict(_rulesets({"ore": (0.10, 0.08, 0.12), "opencore": (0.24, 0.21, 0.27),
-                           "bgrade": (0.15, 0.13, 0.17)}))
-    assert (v["side"], v["most"], v["least"], v["overlap"]) == ("heroes", "opencore", "ore",
+    v = verdict(_rulesets({"orchid": (0.10, 0.08, 0.12), "opal": (0.24, 0.21, 0.27),
+                           "bolt": (0.15, 0.13, 0.17)}))
+    assert (v["side"], v["most"], v["least"], v["overlap"]) == ("heroes", "opal", "orchid",
                                                                 False)
     assert v["ratio"] == approx(2.4)
-    assert v["text"].startswith("under opencore the heroes die 2.4× as often as under ore")
+    assert v["text"].startswith("under opal the heroes die 2.4× as often as under orchid")
 
 
 def test_verdict_shows_small_rates_that_give_the_ratio_it_states():
     """1.000 vs 0.00179 for 559x: printed as 0.002 the rates read as 500x."""
-    v = verdict(_rulesets({"ore": (1.0, 0.99, 1.0), "bgrade": (0.00179, 0.0005, 0.006)}))
-    assert "559× as often as under bgrade (death rate per combatant 1.000 vs 0.00179)" in \
+    v = verdict(_rulesets({"orchid": (1.0, 0.99, 1.0), "bolt": (0.00179, 0.0005, 0.006)}))
+    assert "559× as often as under bolt (death rate per combatant 1.000 vs 0.00179)" in \
         v["text"]
-    v = verdict(_rulesets({"ore": (1.0, 0.99, 1.0), "bgrade": (0.0105, 0.005, 0.02)}))
-    assert "95× as often as under bgrade (death rate per combatant 1.000 vs 0.0105)" in \
+    v = verdict(_rulesets({"orchid": (1.0, 0.99, 1.0), "bolt": (0.0105, 0.005, 0.02)}))
+    assert "95× as often as under bolt (death rate per combatant 1.000 vs 0.0105)" in \
         v["text"]
-    v = verdict(_rulesets({"ore": (0.5, 0.45, 0.55), "bgrade": (0.125, 0.1, 0.15)}))
+    v = verdict(_rulesets({"orchid": (0.5, 0.45, 0.55), "bolt": (0.125, 0.1, 0.15)}))
     assert "(death rate per combatant 0.500 vs 0.125)" in v["text"]
 
 
 def test_verdict_about_as_often_when_intervals_overlap():
-    v = verdict(_rulesets({"ore": (0.10, 0.07, 0.13), "opend6": (0.12, 0.09, 0.15)}))
+    v = verdict(_rulesets({"orchid": (0.10, 0.07, 0.13), "optic": (0.12, 0.09, 0.15)}))
     assert v["overlap"] is True and v["ratio"] is None
-    assert "the heroes die about as often as under ore" in v["text"]
+    assert "the heroes die about as often as under orchid" in v["text"]
 
 
 def test_verdict_never_and_nobody():
-    v = verdict(_rulesets({"ore": (0.0, 0.0, 0.03), "opend6": (0.3, 0.25, 0.35)}, members=1))
-    assert v["text"].startswith("under opend6 the heroes dies (")
-    assert "under ore it never died in 100 fights" in v["text"]
-    v = verdict(_rulesets({"ore": (0.0, 0.0, 0.03)}, deaths=0))
+    v = verdict(_rulesets({"orchid": (0.0, 0.0, 0.03), "optic": (0.3, 0.25, 0.35)}, members=1))
+    assert v["text"].startswith("under optic the heroes dies (")
+    assert "under orchid it never died in 100 fights" in v["text"]
+    v = verdict(_rulesets({"orchid": (0.0, 0.0, 0.03)}, deaths=0))
     assert v["side"] == "foes"  # the side with the most deaths
-    nobody = _rulesets({"ore": (0.0, 0.0, 0.03)}, deaths=0)
-    nobody["ore"]["sides"]["foes"]["counts"]["deaths"] = 0
+    nobody = _rulesets({"orchid": (0.0, 0.0, 0.03)}, deaths=0)
+    nobody["orchid"]["sides"]["foes"]["counts"]["deaths"] = 0
     assert verdict(nobody)["text"].startswith("nobody died")
 
 
@@ -79,14 +83,14 @@ def test_ratio_wording():
 
 
 def test_verdict_with_one_ruleset():
-    v = verdict(_rulesets({"ore": (0.25, 0.2, 0.3)}, members=1))
-    assert v["text"] == ("under ore the heroes dies at a rate of 0.250 per combatant per fight "
+    v = verdict(_rulesets({"orchid": (0.25, 0.2, 0.3)}, members=1))
+    assert v["text"] == ("under orchid the heroes dies at a rate of 0.250 per combatant per fight "
                          "(one ruleset, nothing to compare)")
     assert v["overlap"] is None
 
 
 def test_document_holds_the_entries_the_verdict_and_the_methods():
-    rulesets = _rulesets({"ore": (0.10, 0.08, 0.12), "opend6": (0.24, 0.21, 0.27)})
+    rulesets = _rulesets({"orchid": (0.10, 0.08, 0.12), "optic": (0.24, 0.21, 0.27)})
     doc = document("ambush", 100, 7, rulesets)
     assert list(doc) == ["scenario", "encounters", "seed", "rulesets", "verdict", "methods"]
     assert (doc["scenario"], doc["encounters"], doc["seed"]) == ("ambush", 100, 7)
@@ -98,22 +102,22 @@ def test_document_holds_the_entries_the_verdict_and_the_methods():
 
 # ---------------------------------------------------------------------------- ties
 def test_verdict_names_every_ruleset_of_a_tie_and_never_one_against_itself():
-    v = verdict(_rulesets({"ore": (0.25, 0.2, 0.3), "opencore": (0.25, 0.2, 0.3)}))
-    assert v["text"] == ("under opencore and ore the heroes die about as often (death rate "
+    v = verdict(_rulesets({"orchid": (0.25, 0.2, 0.3), "opal": (0.25, 0.2, 0.3)}))
+    assert v["text"] == ("under opal and orchid the heroes die about as often (death rate "
                          "per combatant 0.250 under each)")
-    assert v["most_rulesets"] == v["least_rulesets"] == ["opencore", "ore"]
-    assert (v["most"], v["least"], v["overlap"]) == ("opencore", "opencore", True)
+    assert v["most_rulesets"] == v["least_rulesets"] == ["opal", "orchid"]
+    assert (v["most"], v["least"], v["overlap"]) == ("opal", "opal", True)
 
 
 def test_verdict_a_tie_at_the_top_or_the_bottom():
-    v = verdict(_rulesets({"ore": (0.30, 0.27, 0.33), "bgrade": (0.10, 0.08, 0.12),
-                           "opencore": (0.30, 0.26, 0.34)}))
-    assert v["text"].startswith("under opencore and ore the heroes die 3.0× as often as under "
-                                "bgrade (")
-    assert (v["most_rulesets"], v["least_rulesets"]) == (["opencore", "ore"], ["bgrade"])
-    v = verdict(_rulesets({"opend6": (0.0, 0.0, 0.03), "ore": (0.3, 0.25, 0.35),
-                           "opencore": (0.0, 0.0, 0.03)}))
-    assert v["text"].endswith("under opencore and opend6 they never died in 100 fights")
+    v = verdict(_rulesets({"orchid": (0.30, 0.27, 0.33), "bolt": (0.10, 0.08, 0.12),
+                           "opal": (0.30, 0.26, 0.34)}))
+    assert v["text"].startswith("under opal and orchid the heroes die 3.0× as often as under "
+                                "bolt (")
+    assert (v["most_rulesets"], v["least_rulesets"]) == (["opal", "orchid"], ["bolt"])
+    v = verdict(_rulesets({"optic": (0.0, 0.0, 0.03), "orchid": (0.3, 0.25, 0.35),
+                           "opal": (0.0, 0.0, 0.03)}))
+    assert v["text"].endswith("under opal and optic they never died in 100 fights")
     # a tie overlaps when any of one group overlaps any of the other
     v = verdict(_rulesets({"a": (0.30, 0.28, 0.32), "b": (0.30, 0.20, 0.40),
                            "c": (0.15, 0.13, 0.17)}))
@@ -126,8 +130,8 @@ def test_verdict_a_tie_at_the_top_or_the_bottom():
 def test_verdict_does_not_depend_on_the_order_of_the_rulesets():
     import itertools
 
-    rates = {"ore": (0.25, 0.2, 0.3), "opencore": (0.25, 0.2, 0.3), "bgrade": (0.1, 0.05, 0.15),
-             "opend6": (0.1, 0.06, 0.14)}
+    rates = {"orchid": (0.25, 0.2, 0.3), "opal": (0.25, 0.2, 0.3), "bolt": (0.1, 0.05, 0.15),
+             "optic": (0.1, 0.06, 0.14)}
     seen = {json.dumps(verdict(_rulesets(dict(order))), sort_keys=True)
             for order in itertools.permutations(rates.items())}
     assert len(seen) == 1
@@ -138,7 +142,7 @@ def test_verdict_side_of_a_tie_in_deaths_does_not_follow_the_file():
     def summaries(first, second):
         side = {"members": 1, "counts": {"deaths": 5},
                 "death_rate": {"value": 0.5, "ci95": [0.3, 0.7]}}
-        return {"ore": {"encounters": 10, "sides": {first: side, second: side}}}
+        return {"orchid": {"encounters": 10, "sides": {first: side, second: side}}}
 
     a, b = verdict(summaries("red", "blue")), verdict(summaries("blue", "red"))
     assert a["side"] == b["side"] == "blue"
@@ -146,23 +150,23 @@ def test_verdict_side_of_a_tie_in_deaths_does_not_follow_the_file():
 
 
 def test_verdict_states_no_ratio_on_fewer_than_ten_deaths():
-    """One death in 600 fights under bgrade read "600× as often": too few to compare."""
-    rulesets = _rulesets({"ore": (1.0, 0.99, 1.0), "bgrade": (0.00167, 0.0003, 0.009)},
+    """One death in 600 fights under bolt read "600× as often": too few to compare."""
+    rulesets = _rulesets({"orchid": (1.0, 0.99, 1.0), "bolt": (0.00167, 0.0003, 0.009)},
                          deaths=600)
-    rulesets["bgrade"]["sides"]["heroes"]["counts"]["deaths"] = 1
+    rulesets["bolt"]["sides"]["heroes"]["counts"]["deaths"] = 1
     v = verdict(rulesets)
     assert v["ratio"] is None and v["too_few"] is True
     assert "×" not in v["text"]
     assert "the counts are too small to compare" in v["text"]
-    assert "1 death in 100 fights under bgrade" in v["text"]
-    assert v["text"].startswith("under ore the heroes die more often than under bgrade")
+    assert "1 death in 100 fights under bolt" in v["text"]
+    assert v["text"].startswith("under orchid the heroes die more often than under bolt")
 
 
 @pytest.mark.parametrize(("few", "ratio"), [(9, None), (10, 2.4)])
 def test_verdict_ratio_from_ten_deaths_on_each_side(few, ratio):
-    rulesets = _rulesets({"ore": (0.10, 0.08, 0.12), "opencore": (0.24, 0.21, 0.27)},
+    rulesets = _rulesets({"orchid": (0.10, 0.08, 0.12), "opal": (0.24, 0.21, 0.27)},
                          deaths=50)
-    rulesets["ore"]["sides"]["heroes"]["counts"]["deaths"] = few
+    rulesets["orchid"]["sides"]["heroes"]["counts"]["deaths"] = few
     v = verdict(rulesets)
     assert v["ratio"] == (approx(ratio) if ratio else None)
     assert v["too_few"] is (ratio is None)

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import without_added_keys
+from helpers import stored_ruleset, without_added_keys
 
 from sim.results.stats import wilson
 from sim.results.tally import Tally
@@ -25,6 +25,7 @@ from sim.results.tally import Tally
 DATA = Path(__file__).parent / "data" / "morale-opend6"
 
 MORALE = {"heroes": 3, "bandits": 4}
+STORED = stored_ruleset(DATA)  # the ruleset the stored batch ran under
 
 
 def approx(x, abs=2e-6):  # noqa: A002 - pytest's name; metrics are stored to 6 decimals
@@ -202,7 +203,7 @@ def read_rows() -> list[dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def batch():
-    return fold(read_rows(), MORALE, "morale", "opend6", 2)
+    return fold(read_rows(), MORALE, "morale", STORED, 2)
 
 
 def test_one_fold_gives_summary_json_and_lethality_as_before(batch):
@@ -253,9 +254,9 @@ def test_any_chunking_of_the_batch_gives_the_same_tally(batch):
     rng = random.Random(3)
     for _ in range(5):
         cuts = sorted(rng.sample(range(1, len(rows)), 4))
-        merged = fold([], MORALE, "morale", "opend6", 2)
+        merged = fold([], MORALE, "morale", STORED, 2)
         for a, b in zip([0, *cuts], [*cuts, len(rows)], strict=True):
-            merged.merge(fold(rows[a:b], MORALE, "morale", "opend6", 2))
+            merged.merge(fold(rows[a:b], MORALE, "morale", STORED, 2))
         assert merged == batch
         assert merged.summary() == batch.summary()
         assert merged.lethality() == batch.lethality()
@@ -263,15 +264,15 @@ def test_any_chunking_of_the_batch_gives_the_same_tally(batch):
 
 def test_draws_say_who_was_left_standing():
     """``draws``: each side's members standing at the end of the drawn fights, and by name."""
-    from helpers import scenario
+    from helpers import any_ruleset, scenario
 
     from sim.batch.runner import new_tally, run_chunk
 
     bow = {"weapon": "bow", "skills": {"ranged": 1}}
     scen = scenario({"a": [{"name": "A", "count": 2, **bow}],
                      "b": [{"name": "B", **bow}]}, max_rounds=2)
-    rows = run_chunk(scen, "ore", 3, 0, 40)
-    tally = new_tally(scen, "ore", 3)
+    rows = run_chunk(scen, any_ruleset(), 3, 0, 40)
+    tally = new_tally(scen, any_ruleset(), 3)
     for row in rows:
         tally.add(row)
     block = tally.summary()["draws"]

@@ -6,6 +6,7 @@ import pytest
 import yaml
 from helpers import SCENARIOS
 
+from sim import registry
 from sim.scenario.campaign import is_campaign, load_campaign, parse_campaign
 from sim.scenario.errors import ScenarioError
 
@@ -22,7 +23,7 @@ def _problems(data, source=WHERE) -> str:
 def test_the_bundled_campaign_loads():
     camp = load_campaign(ROAD)
     assert camp.name == "Road to the keep" and camp.party == "heroes"
-    assert camp.ruleset == "ore"  # the first stage's
+    assert camp.ruleset == camp.stages[0].scenario.ruleset  # the first stage's
     assert [s.label for s in camp.stages] == ["ambush", "night_camp", "keep_gate"]
     assert [s.rest for s in camp.stages] == ["short", "long", "none"]
     assert camp.roster() == ["Wolfman", "Brother Ansel", "Kestrel"]
@@ -32,9 +33,10 @@ def test_the_bundled_campaign_loads():
 
 def test_inline_stage_and_ruleset_override():
     duel = yaml.safe_load((SCENARIOS / "duel.yaml").read_text())
-    camp = parse_campaign({"name": "c", "party": "red", "ruleset": "opend6",
+    other = registry.names()[-1]  # not the stages' own
+    camp = parse_campaign({"name": "c", "party": "red", "ruleset": other,
                            "stages": [{"scenario": duel}, {"scenario": "duel.yaml"}]}, WHERE)
-    assert camp.ruleset == "opend6" and camp.stages[0].label == "sword_duel"
+    assert camp.ruleset == other and camp.stages[0].label == "sword_duel"
 
 
 @pytest.mark.parametrize("data, needle", [

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import Result, fray
+from helpers import Result, fray, typo
 
 from sim.rulesets import registry
+
+FIRST = registry.default()  # the scenario's ruleset: any would do
 
 
 def assert_input_error(result: Result, path: Path | str, field: str, *needles: str) -> None:
@@ -37,7 +39,7 @@ def assert_input_error(result: Result, path: Path | str, field: str, *needles: s
 # ---------------------------------------------------------------------------- data cases
 BASE = {
     "name": "Test",
-    "ruleset": "ore",
+    "ruleset": FIRST,
     "map": {
         "nodes": {"road": {}, "hill": {"cover": "light"}},
         "edges": [["road", "hill", 10]],
@@ -81,8 +83,9 @@ def rename_side(old: str, new: str) -> Callable[[dict], None]:
 
 ALLOWED_TOP = "allowed: name, ruleset, max_rounds, map, sides, options"
 ALLOWED_RULESETS = f"allowed: {', '.join(registry.names())}"
-ORE_OPTIONS = list(registry.option_blocks()["ore"].model_fields)
-ORE_OPTIONS_ALLOWED = f"allowed: {', '.join(ORE_OPTIONS)}" if ORE_OPTIONS else "takes no keys"
+FIRST_OPTIONS = list(registry.option_blocks()[FIRST].model_fields)
+FIRST_OPTIONS_ALLOWED = (f"allowed: {', '.join(FIRST_OPTIONS)}" if FIRST_OPTIONS
+                         else "takes no keys")
 DATA_CASES = [
     # missing required keys
     ("missing-name", drop("name"), "name", "required key is missing"),
@@ -91,7 +94,7 @@ DATA_CASES = [
      "sides.villains[0].name", "required key is missing"),
     ("missing-map-nodes", drop("map", "nodes"), "map.nodes", "required key is missing"),
     # unknown keys, with the nearest valid key and the allowed keys
-    ("unknown-top-key", top(rulset="ore"), "rulset",
+    ("unknown-top-key", top(rulset=FIRST), "rulset",
      "unknown key 'rulset' (did you mean 'ruleset'?)", ALLOWED_TOP),
     ("unknown-member-key", hero(wepon="sword"), "sides.heroes[0].wepon",
      "(did you mean 'weapon'?)", "allowed: name, at, ai, count, traits, skills"),
@@ -105,13 +108,13 @@ DATA_CASES = [
      "(did you mean 'stats'?)", "allowed: stats, skills, expert, master"),
     ("unknown-ore-stat", hero(ore={"stats": {"bdy": 3}}), "sides.heroes[0].ore.stats.bdy",
      "(did you mean 'body'?)", "allowed: body, coordination, sense"),
-    ("unknown-options-ruleset", top(options={"oree": {}}), "options.oree",
-     "unknown ruleset 'oree' (did you mean 'ore'?)", ALLOWED_RULESETS),
-    ("unknown-option-key", top(options={"ore": {"hit_locations": False}}),
-     "options.ore.hit_locations", "unknown key 'hit_locations'", ORE_OPTIONS_ALLOWED),
+    ("unknown-options-ruleset", top(options={f"{FIRST}e": {}}), f"options.{FIRST}e",
+     f"unknown ruleset '{FIRST}e' (did you mean '{FIRST}'?)", ALLOWED_RULESETS),
+    ("unknown-option-key", top(options={FIRST: {"hit_locations": False}}),
+     f"options.{FIRST}.hit_locations", "unknown key 'hit_locations'", FIRST_OPTIONS_ALLOWED),
     # unknown names
-    ("unknown-ruleset", top(ruleset="oer"), "ruleset",
-     "unknown ruleset 'oer' (did you mean 'ore'?)", ALLOWED_RULESETS),
+    ("unknown-ruleset", top(ruleset=typo(FIRST)), "ruleset",
+     f"unknown ruleset '{typo(FIRST)}' (did you mean '{FIRST}'?)", ALLOWED_RULESETS),
     ("unknown-weapon", hero(weapon="swrod"), "sides.heroes[0].weapon",
      "unknown weapon 'swrod' (did you mean 'sword'?)", "allowed: unarmed, knife"),
     ("unknown-armor", villain(armor="chian"), "sides.villains[0].armor",
@@ -183,7 +186,7 @@ DATA_CASES = [
     ("weapon-list", hero(weapon=["sword"]), "sides.heroes[0].weapon", "expected a string"),
     ("side-name-number", lambda d: d["sides"].update({7: d["sides"].pop("villains")}),
      "sides", "must be strings", "quotes"),
-    ("options-list", top(options=["ore"]), "options", "expected a mapping, got a list"),
+    ("options-list", top(options=[FIRST]), "options", "expected a mapping, got a list"),
     # structure
     ("one-side", lambda d: d["sides"].pop("villains"), "sides",
      "at least two sides; found 1"),
@@ -356,21 +359,6 @@ def test_weapon_aliases_name_the_neutral_weapon():
         "a": [{"name": "A", "weapon": "fists"}, {"name": "B", "weapon": "dagger"}],
         "b": [{"name": "C", "weapon": "longsword"}]}})
     assert [m.weapon for s in scen.sides for m in s.members] == ["unarmed", "knife", "sword"]
-
-
-def test_opencore_abilities_in_the_rulebooks_capitals():
-    from sim.scenario import parse
-    from sim.scenario.errors import ScenarioError
-
-    scen = parse({"name": "t", "sides": {
-        "a": [{"name": "A", "opencore": {"abilities": {"CON": 70, "str": 60}}}],
-        "b": [{"name": "B"}]}})
-    block = scen.sides[0].members[0].native_block("opencore")
-    assert (block.abilities.con, block.abilities.str) == (70, 60)
-    with pytest.raises(ScenarioError, match="'con' is given twice .as 'CON' and 'con'."):
-        parse({"name": "t", "sides": {
-            "a": [{"name": "A", "opencore": {"abilities": {"CON": 70, "con": 60}}}],
-            "b": [{"name": "B"}]}})
 
 
 def test_a_map_edge_given_twice_with_two_lengths_is_refused():

@@ -55,14 +55,6 @@ def test_an_edge_has_an_upper_bound(metres, shown):
         parse(doc)
 
 
-@pytest.mark.parametrize("key, value", [("hp", 1_000_001), ("toughness", 1_000_001)])
-def test_opencore_hp_and_toughness_have_upper_bounds(key, value):
-    doc = {"name": "x", "sides": {"a": [{"name": "A", "opencore": {key: value}}],
-                                  "b": [{"name": "B"}]}}
-    with pytest.raises(ScenarioError, match=rf"sides.a\[0\].opencore.{key}"):
-        parse(doc)
-
-
 def test_sweep_set_refuses_a_number_too_long(capsys, tmp_path):
     result = fray(capsys, "sweep", DUEL, "--set", f"max_rounds={LONG}", "-n", "2",
                   "--out", str(tmp_path / "s"))

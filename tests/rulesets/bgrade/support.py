@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 RULESETS = ("bgrade",)
+# a member's native block, valid, beside every other ruleset's (a scenario may hold them all)
+NATIVE_BLOCK = {"expert": ["fight"]}
 
 
 def check_conversion(f, unarmed: bool) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 RULESETS = ("opencore",)
+# a member's native block, valid, beside every other ruleset's (a scenario may hold them all)
+NATIVE_BLOCK = {"skills": {"melee": 60}}
 
 
 def check_conversion(f, unarmed: bool) -> None:

@@ -11,6 +11,7 @@ import pytest
 from helpers import SCENARIOS, StubRandom, face
 from opencore_helpers import BIG, attack, d100, duel, member, parse
 
+from sim import registry
 from sim import scenario as scenario_mod
 from sim.core.actions import Attack, Bide, Defend, Move, Reload, TimedAction
 from sim.core.combatant import Status
@@ -522,3 +523,8 @@ def test_a_critical_names_where_its_shift_comes_from():
     lines = [e["text"] for e in enc.log if e["type"] == "critical"]
     assert any("(weak strike -20) = " in t for t in lines), lines
     assert any("(strong strike +20) = " in t for t in lines), lines
+
+
+def test_armor_wears_with_each_hit():
+    """OpenCore's armor is spent by the hits it stops (the stand-off counts them as harm)."""
+    assert registry.get("opencore").armor_wears

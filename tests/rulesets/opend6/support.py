@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 RULESETS = ("opend6", "opend6-hp")  # the hit-point variant converts alike
+# a member's native block, valid, beside every other ruleset's (a scenario may hold them all)
+NATIVE_BLOCK = {"attributes": {"agility": "3D+1"}}
 
 
 def check_conversion(f, unarmed: bool) -> None:

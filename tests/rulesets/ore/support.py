@@ -10,6 +10,8 @@ from __future__ import annotations
 from sim.rulesets.ore.catalog import HEAD
 
 RULESETS = ("ore",)
+# a member's native block, valid, beside every other ruleset's (a scenario may hold them all)
+NATIVE_BLOCK = {"expert": ["fight"], "master": ["dodge"]}
 
 
 def check_conversion(f, unarmed: bool) -> None:

@@ -6,6 +6,7 @@ from math import perm
 import pytest
 from helpers import StubRandom, faces, scenario
 
+from sim import registry
 from sim.core.actions import Attack, Defend, Move, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
@@ -526,3 +527,8 @@ def test_a_hit_costs_a_die_exactly_when_it_marks_a_box(weapon, armor):
             ar = REIGN_AR[armor][height - 1]
             marks = max(0, killing - ar) + max(0, shock - ar)
             assert pending.payload.width == (1 if marks else 2), (width, height, marks)
+
+
+def test_armor_wears_never():
+    """ORE's armor does not wear: a hit it stops whole harms nothing."""
+    assert not registry.get("ore").armor_wears
