@@ -343,6 +343,17 @@ def test_help_imports_no_command():
     assert "HEAVY []" in out
 
 
+def test_python_dash_m_runs_fray_from_a_checkout():
+    # a checkout without `pip install -e .` runs fray as `python -m sim.cli`; its usage line
+    # still says `fray`, as every example in the help does
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "sim.cli", "rulesets", "--help"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: fray rulesets")
+
+
 def test_validate_imports_only_the_rulesets_a_scenario_names(tmp_path):
     # every ruleset pulls in the engine and networkx: checking a file without a ruleset's
     # block or options needs none of them; a block of one ruleset imports that one (and
