@@ -33,7 +33,8 @@ EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets ore,op
                   "-n 2000 --out results/ambush-compare")
 HTML_HELP = ("Also write report.html: the answer, the tables and the charts in one file that "
              "reads offline (nothing to download), to share.")
-EPILOG_SWEEP = ("Example: fray sweep scenarios/ambush.yaml --set 'sides.bandits[0].count=1..6' "
+# the melee bandits (bandits[1]): the archers at the treeline never swing the ambush
+EPILOG_SWEEP = ("Example: fray sweep scenarios/ambush.yaml --set 'sides.bandits[1].count=1..8' "
                 "--ruleset all -n 500")
 
 
