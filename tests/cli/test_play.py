@@ -362,6 +362,22 @@ def test_at_a_terminal_a_bad_answer_is_asked_again_with_the_reason(monkeypatch):
     assert player.answers[-1] == "2" and "7" not in player.answers
 
 
+def test_at_a_terminal_quit_is_refused_with_the_way_to_stop(monkeypatch):
+    # no menu line stops a fight: a player who types quit is told how (Ctrl-C), not only
+    # that quit is not on the menu; a real answer is refused without that hint
+    from sim.cli.play import STOP_HINT, Player
+
+    typed = iter(["quit", "swing wildly", "attack B twice"])
+    monkeypatch.setattr("click.prompt", lambda *a, **k: next(typed))
+    said: list[str] = []
+    player = Player(None, said.append)
+    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    player._choose(enc, a, menu, [], menus.top(menu), "")
+    assert "'quit' is not on the menu" in said[0] and STOP_HINT in said[0]
+    assert "Ctrl-C" in STOP_HINT and STOP_HINT not in said[1]
+    assert player.answers == ["attack B twice"]
+
+
 def test_a_replay_refuses_options_it_would_ignore(capsys, monkeypatch, tmp_path):
     record = tmp_path / "r.json"
     first = play(capsys, monkeypatch, "1\n", DUEL, "--as", "Ser Aldric", "--seed", "3",
