@@ -36,6 +36,7 @@ def assert_usage_error(result: Result, *needles: str) -> None:
     (["run", DUEL, "--ruleset", "oer"],
      ["--ruleset", "unknown ruleset 'oer' (did you mean 'ore'?)",
       f"allowed: {', '.join(registry.names())}"]),
+    (["run", DUEL, "--ruleset", "ORE"], ["unknown ruleset 'ORE' (did you mean 'ore'?)"]),
     (["batch", DUEL, "--ruleset", "alll"],
      ["unknown ruleset 'alll' (did you mean 'all'?)",
       f"allowed: {', '.join(registry.names())}, all"]),
@@ -50,8 +51,9 @@ def assert_usage_error(result: Result, *needles: str) -> None:
     (["run"], ["Missing argument 'SCENARIO'", "Usage: fray run"]),
     (["validate"], ["Missing argument 'SCENARIO...'"]),
     (["bogus"], ["No such command 'bogus'"]),
-], ids=["run-ruleset", "batch-ruleset", "n-zero", "n-negative", "n-word", "seed-word",
-        "format", "seed-negative", "run-no-file", "validate-no-file", "unknown-command"])
+], ids=["run-ruleset", "run-ruleset-capitals", "batch-ruleset", "n-zero", "n-negative",
+        "n-word", "seed-word", "format", "seed-negative", "run-no-file", "validate-no-file",
+        "unknown-command"])
 def test_bad_options(capsys, args, needles):
     assert_usage_error(fray(capsys, *args), *needles)
 

@@ -112,6 +112,9 @@ DATA_CASES = [
     # unknown names
     ("unknown-ruleset", top(ruleset="oer"), "ruleset",
      "unknown ruleset 'oer' (did you mean 'ore'?)", ALLOWED_RULESETS),
+    # another case is no typo far from the name: the hint finds it
+    ("ruleset-in-capitals", top(ruleset="OpenD6"), "ruleset",
+     "unknown ruleset 'OpenD6' (did you mean 'opend6'?)", ALLOWED_RULESETS),
     ("unknown-weapon", hero(weapon="swrod"), "sides.heroes[0].weapon",
      "unknown weapon 'swrod' (did you mean 'sword'?)", "allowed: unarmed, knife"),
     ("unknown-armor", villain(armor="chian"), "sides.villains[0].armor",
