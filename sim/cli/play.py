@@ -320,7 +320,7 @@ def _intents_text(intents: list) -> str:
               help="Also write the fight as one HTML page to watch it again on its map "
                    "(docs/replay.md).")
 @params.force_option("Overwrite --log, --record and --html if they exist.")
-@click.option("--rollouts", type=click.IntRange(1, 100_000), default=200, show_default=True,
+@click.option("--rollouts", type=params.WholeNumber(1, 100_000), default=200, show_default=True,
               help="How many times '?' at a menu plays the fight on for each line.")
 def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force,
          html_file, rollouts):

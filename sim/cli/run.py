@@ -22,7 +22,7 @@ EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
 @params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
 @params.seed_option("Encounter seed; a batch's encounters.csv lists each fight's seed.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
-              show_default=True, help="Log format.")
+              show_default=True, help="Log format (the HTML replay page: --html FILE).")
 @click.option("--output", "-o", type=params.FilePath(),
               help="Write the log to FILE instead of the terminal.")
 @click.option("--map", "map_dir", metavar="DIR",

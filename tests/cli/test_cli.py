@@ -37,6 +37,8 @@ def assert_usage_error(result: Result, *needles: str) -> None:
      ["--ruleset", "unknown ruleset 'oer' (did you mean 'ore'?)",
       f"allowed: {', '.join(registry.names())}"]),
     (["run", DUEL, "--ruleset", "ORE"], ["unknown ruleset 'ORE' (did you mean 'ore'?)"]),
+    (["play", DUEL, "--as", "Ser Aldric", "--rollouts", "0"],
+     ["--rollouts", "0 is out of range; allowed: 1 to 100000"]),
     (["batch", DUEL, "--ruleset", "alll"],
      ["unknown ruleset 'alll' (did you mean 'all'?)",
       f"allowed: {', '.join(registry.names())}, all"]),
@@ -51,9 +53,9 @@ def assert_usage_error(result: Result, *needles: str) -> None:
     (["run"], ["Missing argument 'SCENARIO'", "Usage: fray run"]),
     (["validate"], ["Missing argument 'SCENARIO...'"]),
     (["bogus"], ["No such command 'bogus'"]),
-], ids=["run-ruleset", "run-ruleset-capitals", "batch-ruleset", "n-zero", "n-negative",
-        "n-word", "seed-word", "format", "seed-negative", "run-no-file", "validate-no-file",
-        "unknown-command"])
+], ids=["run-ruleset", "run-ruleset-capitals", "rollouts-zero", "batch-ruleset", "n-zero",
+        "n-negative", "n-word", "seed-word", "format", "seed-negative", "run-no-file",
+        "validate-no-file", "unknown-command"])
 def test_bad_options(capsys, args, needles):
     assert_usage_error(fray(capsys, *args), *needles)
 
