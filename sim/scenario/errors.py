@@ -60,6 +60,11 @@ def unknown(kind: str, word: object, choices: Iterable[str]) -> str:
     return f"unknown {kind} '{word}'{suggest(str(word), choices)}; allowed: {', '.join(choices)}"
 
 
+def not_a_name(kind: str, value: object, choices: Iterable[str]) -> str:
+    """Message for a value that is no name at all (``armor: 5``): what is wanted, and the names."""
+    return f"expected the name of {kind}, got {_show(value)}; allowed: {', '.join(choices)}"
+
+
 def field_path(loc: Iterable[object]) -> str:
     """``('sides', 'heroes', 0, 'weapon')`` -> ``sides.heroes[0].weapon``."""
     out = ""
