@@ -177,3 +177,12 @@ def test_report_markdown_escapes_the_users_names(doc):
     widths = {line.count("|") - line.count("\\|") for line in report.splitlines()
               if line.startswith("| death rate per combatant")}
     assert widths == {4}  # metric, two rulesets: no cell split by a name
+
+
+def test_a_rare_draw_reads_as_under_a_tenth_of_a_percent_not_zero():
+    # 1 draw in 2,250 fights read "(0.0%; ...)" in report.md, beside "<0.1%" in its table
+    from sim.report.compare import round_limit
+    doc = {"rulesets": {"opencore": {"encounters": 2250, "draws": {
+        "fights": 1, "standing": {"fencer": 0, "bruiser": 0}}}}}
+    text = round_limit(doc)
+    assert "opencore 1 of 2250 (<0.1%;" in text and "0.0%" not in text
