@@ -114,8 +114,12 @@ def _sections(doc: dict[str, Any]) -> list[tuple[str, list[tuple[str, list[Any],
 
 
 def _title(doc: dict[str, Any]) -> str:
-    return (f"{doc.get('scenario_name', doc['scenario'])}: {fights_text(doc)}, seed "
-            f"{doc['seed']}, the same encounter seeds under every ruleset")
+    name = doc.get("scenario_name", doc["scenario"])
+    seeds = f"seed {doc['seed']}, the same encounter seeds under every ruleset"
+    if doc.get("precision"):
+        # the seed first: after the run-until-sure clause it read as one of "other rates"
+        return f"{name}: {seeds}; {fights_text(doc)}"
+    return f"{name}: {fights_text(doc)}, {seeds}"
 
 
 def fights_text(doc: dict[str, Any]) -> str:
