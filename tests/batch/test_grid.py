@@ -58,9 +58,21 @@ def test_a_sweep_says_when_two_values_build_the_same_fighters(capsys, tmp_path):
                   "--workers", "1", "-q", "--no-charts", "--out", str(tmp_path / "grid"))
     assert result.code == 0, result.err
     out = " ".join(result.out.split())
-    assert "Ilse perception and round limit 1; 10 and 5; 10 build the same" in out
-    assert "1; 20 and 5; 20 build the same" in out
-    assert "1; 10 and 1; 20" not in out  # the round limit is part of the fight
+    # one note for the grid's two groups, not one note each
+    assert out.count("note:") == 1, out
+    assert "under opencore, these Ilse perception and round limit values build the same" in out
+    assert "(1; 10 = 5; 10), (1; 20 = 5; 20)" in out
+    assert "1; 10 = 1; 20" not in out  # the round limit is part of the fight
+
+
+def test_alike_notes_are_one_per_ruleset():
+    from sim.batch.alike import alike_notes
+    notes = alike_notes([("ore", [(1, 3), (1, 4)]), ("ore", [(2, 3), (2, 4)]),
+                         ("opencore", [(1, 3), (2, 3)])], "Bandit count and Wolfman strength")
+    assert len(notes) == 2
+    assert "(1; 3 = 1; 4), (2; 3 = 2; 4)" in " ".join(notes[0].split())
+    assert "under opencore, Bandit count and Wolfman strength 1; 3 and 2; 3 build the same" in (
+        " ".join(notes[1].split()))
 
 
 def test_the_heat_map_colours_span_the_rates_measured():
