@@ -39,6 +39,10 @@ def assert_usage_error(result: Result, *needles: str) -> None:
     (["run", DUEL, "--ruleset", "ORE"], ["unknown ruleset 'ORE' (did you mean 'ore'?)"]),
     (["play", DUEL, "--as", "Ser Aldric", "--rollouts", "0"],
      ["--rollouts", "0 is out of range; allowed: 1 to 100000"]),
+    (["batch", DUEL, "--precision", "abc"],
+     ["--precision", "'abc' is not a number; allowed: 0 or more, below 0.5"]),
+    (["balance", DUEL, "--vary", "max_rounds", "--range", "1..3", "--target", "2"],
+     ["--target", "2 is out of range; allowed: 0 to 1"]),
     (["batch", DUEL, "--ruleset", "alll"],
      ["unknown ruleset 'alll' (did you mean 'all'?)",
       f"allowed: {', '.join(registry.names())}, all"]),
@@ -53,7 +57,8 @@ def assert_usage_error(result: Result, *needles: str) -> None:
     (["run"], ["Missing argument 'SCENARIO'", "Usage: fray run"]),
     (["validate"], ["Missing argument 'SCENARIO...'"]),
     (["bogus"], ["No such command 'bogus'"]),
-], ids=["run-ruleset", "run-ruleset-capitals", "rollouts-zero", "batch-ruleset", "n-zero",
+], ids=["run-ruleset", "run-ruleset-capitals", "rollouts-zero", "precision-word",
+        "target-above-1", "batch-ruleset", "n-zero",
         "n-negative", "n-word", "seed-word", "format", "seed-negative", "run-no-file",
         "validate-no-file", "unknown-command"])
 def test_bad_options(capsys, args, needles):
