@@ -43,7 +43,7 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 
 @click.command(epilog=EPILOG_CAMPAIGN)
 @click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path())
-@params.count_option(1000, "Runs of the whole campaign (with --precision: the cap).")
+@params.count_option(None, "Runs of the whole campaign (with --precision: the cap).")
 @params.precision_option(DEFAULT_PRECISION)
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the campaign's).")
 @params.seed_option("Batch seed (run i has a seed derived from it); with --solo or --play, "

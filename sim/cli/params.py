@@ -158,13 +158,22 @@ MAX_COUNT = 100_000_000  # encounters or runs in one batch: days of CPU, far bey
 MAX_WORKERS = 256  # processes on one machine; a cluster is for more
 
 
-def count_option(default: int, help: str) -> Decorator:  # noqa: A002 - click's name
-    """``-n N``: encounters (per batch), from 1 to ``MAX_COUNT``."""
+PRECISION_CAP = 20_000  # the default -n of a run until sure: a cap far above any need at +-0.02
+
+
+def count_option(default: int | None, help: str) -> Decorator:  # noqa: A002 - click's name
+    """``-n N``: encounters (per batch), from 1 to ``MAX_COUNT``.
+
+    ``default`` None: a command that runs until sure when ``-n`` is not given
+    (``run_size``); its help says so, not a count it never runs (it showed 1000 there).
+    """
+    if default is None:
+        return click.option("-n", "count", type=WholeNumber(min=1, max=MAX_COUNT),
+                            default=PRECISION_CAP, show_default=False,
+                            help=f"{help} Without -n: until sure (--precision), at most "
+                                 f"{PRECISION_CAP}.")
     return click.option("-n", "count", type=WholeNumber(min=1, max=MAX_COUNT),
                         default=default, show_default=True, help=help)
-
-
-PRECISION_CAP = 20_000  # the default -n of a run until sure: a cap far above any need at +-0.02
 
 
 def precision_option(default: float) -> Decorator:

@@ -352,6 +352,17 @@ def test_help_imports_no_command():
     assert "HEAVY []" in out
 
 
+@pytest.mark.parametrize("command", ["compare", "campaign", "sweep"])
+def test_help_of_a_run_until_sure_gives_no_count_it_never_runs(capsys, command):
+    # without -n these run until sure (at most PRECISION_CAP); "[default: 1000]" was a
+    # count they never ran
+    result = fray(capsys, command, "--help")
+    text = " ".join(result.out.split())
+    assert result.code == 0
+    assert f"Without -n: until sure (--precision), at most {params.PRECISION_CAP}" in text
+    assert "[default: 1000" not in text and "[default: 500;" not in text
+
+
 def test_python_dash_m_runs_fray_from_a_checkout():
     # a checkout without `pip install -e .` runs fray as `python -m sim.cli`; its usage line
     # still says `fray`, as every example in the help does
