@@ -84,7 +84,7 @@ def heatmap_figure(rows: list[dict[str, Any]], paths: list[str], labels: list[st
         # two lines: on one, the label ran past the top and bottom of a grid three values
         # high; ticks in percent, as the cells read
         bar.set_label(f"{side} win rate\n({span_words(low, high)})")
-        bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     about = f"{scenario}: " if scenario else ""
     fig.suptitle(f"{about}{side} win rate\nby {labels[0]} and {labels[1]}")
     return fig
