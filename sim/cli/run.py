@@ -68,11 +68,8 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
     click.echo(f"wrote {output}", err=True)
 
 
-@click.command("rulesets")
+@click.command("rulesets", epilog="Example: fray rulesets")
 def rulesets_command():
-    """List the registered rulesets.
-
-    Example: fray rulesets
-    """
+    """List the registered rulesets."""
     for name, summary in registry.describe():
         click.echo(f"{name:<10} {summary}")

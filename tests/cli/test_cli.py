@@ -55,7 +55,7 @@ def assert_usage_error(result: Result, *needles: str) -> None:
      ["'--format'", "'bogus' is not one of 'text', 'markdown', 'jsonl'"]),
     (["run", DUEL, "--seed", "-1"], ["'--seed'", "-1 is out of range; allowed: 0 or more"]),
     (["run"], ["Missing argument 'SCENARIO'", "Usage: fray run"]),
-    (["validate"], ["Missing argument 'SCENARIO...'"]),
+    (["validate"], ["Missing argument 'FILE...'"]),
     (["bogus"], ["No such command 'bogus'"]),
 ], ids=["run-ruleset", "run-ruleset-capitals", "rollouts-zero", "precision-word",
         "target-above-1", "batch-ruleset", "n-zero",
