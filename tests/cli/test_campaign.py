@@ -813,7 +813,7 @@ def test_compare_a_campaign_under_two_rulesets(capsys, tmp_path):
     for name in ("ore/summary.json", "ore/campaign.csv", "opend6/summary.json",
                  "opend6/campaign.csv", "report.md", "survival.png"):
         assert (out / name).exists(), name
-    assert "reach 2" in result.out and "second_duel" in result.out and "opend6" in result.out
+    assert "P(reach)" in result.out and "2 second_duel" in result.out and "opend6" in result.out
     for name in ("ore", "opend6"):
         summary = json.loads((out / name / "summary.json").read_text())
         assert (summary["ruleset"], summary["runs"]) == (name, 20)
