@@ -57,14 +57,38 @@ def same_fights(cases: Sequence[tuple[Any, Scenario]], rows: Sequence[dict[str, 
     return [(ruleset, values) for (ruleset, _, _), values in groups.items() if len(values) > 1]
 
 
+WHY = ("the ruleset does not read this value, or maps these to one native stat; fray "
+       "convert shows them")
+
+
 def alike_notes(groups: list[tuple[str, list[Any]]], label: str) -> list[str]:
-    """One line per group, for the terminal after the sweep's table."""
-    return [textwrap.fill(
-        f"note: under {ruleset}, {label} {_values(values)} build the same fighters (the "
-        "ruleset does not read this value, or maps these to one native stat; fray convert "
-        "shows them): their rows are the same fights", width=100) for ruleset, values in groups]
+    """One note per ruleset, for the terminal after the sweep's table.
+
+    A ruleset with one group names its values in a sentence; one with several (a grid where
+    one path's values build the same fighters in every row) lists the groups in one note,
+    not one repeated note per group.
+    """
+    by_ruleset: dict[str, list[list[Any]]] = {}
+    for ruleset, values in groups:
+        by_ruleset.setdefault(ruleset, []).append(values)
+    notes = []
+    for ruleset, found in by_ruleset.items():
+        if len(found) == 1:
+            text = (f"note: under {ruleset}, {label} {_values(found[0])} build the same "
+                    f"fighters ({WHY}): their rows are the same fights")
+        else:
+            listed = ", ".join(f"({' = '.join(_value(v) for v in values)})" for values in found)
+            text = (f"note: under {ruleset}, these {label} values build the same fighters "
+                    f"({WHY}), so their rows are the same fights: {listed}")
+        notes.append(textwrap.fill(text, width=100))
+    return notes
+
+
+def _value(value: Any) -> str:
+    """A swept value as the table's value column writes it (a grid's: ``1; 3``)."""
+    return "; ".join(map(str, value)) if isinstance(value, tuple) else str(value)
 
 
 def _values(values: list[Any]) -> str:
-    text = [("; ".join(map(str, v)) if isinstance(v, tuple) else str(v)) for v in values]
+    text = [_value(v) for v in values]
     return ", ".join(text[:-1]) + f" and {text[-1]}"

@@ -64,6 +64,6 @@ def advise(scenario_file, name, count, seed, ruleset, as_json, workers, quiet):
                        varied=True)
     weighed = whatif.weigh(m, first.choices, count, workers, bar=not (quiet or as_json))
     if as_json:
-        click.echo(json.dumps(whatif.as_json(weighed)))
+        click.echo(json.dumps(whatif.as_json(weighed, first.side, name[0])))
         return
     click.echo(whatif.table(weighed, first.side, name[0], count))

@@ -43,7 +43,7 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 
 @click.command(epilog=EPILOG_CAMPAIGN)
 @click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path())
-@params.count_option(1000, "Runs of the whole campaign (with --precision: the cap).")
+@params.count_option(None, "Runs of the whole campaign (with --precision: the cap).")
 @params.precision_option(DEFAULT_PRECISION)
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the campaign's).")
 @params.seed_option("Batch seed (run i has a seed derived from it); with --solo or --play, "
@@ -66,7 +66,7 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
               type=params.FilePath(),
               help="With --solo or --play: also write every stage's fight into one HTML page "
                    "to watch on its map (docs/replay.md).")
-@click.option("--rollouts", type=click.IntRange(1, 100_000), default=200, show_default=True,
+@click.option("--rollouts", type=params.WholeNumber(1, 100_000), default=200, show_default=True,
               help="With --play: how many times '?' at a menu plays the fight on for each "
                    "line.")
 @params.charts_option()

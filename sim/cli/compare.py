@@ -34,7 +34,8 @@ EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets "
                   f"{','.join(registry.names()[:2])} -n 2000 --out results/ambush-compare")
 HTML_HELP = ("Also write report.html: the answer, the tables and the charts in one file that "
              "reads offline (nothing to download), to share.")
-EPILOG_SWEEP = ("Example: fray sweep scenarios/ambush.yaml --set 'sides.bandits[0].count=1..6' "
+# the melee bandits (bandits[1]): the archers at the treeline never swing the ambush
+EPILOG_SWEEP = ("Example: fray sweep scenarios/ambush.yaml --set 'sides.bandits[1].count=1..8' "
                 "--ruleset all -n 500")
 
 
@@ -59,7 +60,7 @@ def convert(scenario_file, ruleset):
               default="all", show_default=True,
               help="Comma-separated rulesets to compare, or 'all' (--ruleset, as the other "
                    "commands spell it, works too).")
-@params.count_option(1000, "Encounters per ruleset (for a campaign: runs); with "
+@params.count_option(None, "Encounters per ruleset (for a campaign: runs); with "
                           "--precision, the cap.")
 @params.precision_option(DEFAULT_PRECISION)
 @params.seed_option("Batch seed; encounter i has the same seed under every ruleset.")
@@ -130,7 +131,7 @@ def compare(scenario_file, rulesets, count, precision, seed, workers, out_dir, f
                    "as a..b (whole numbers) or a comma list. Two or more --set run every "
                    "combination (a grid; with two, a heat map too).")
 @params.ruleset_option(help="Ruleset, or 'all' (default: the scenario's).")
-@params.count_option(500, "Encounters per value and ruleset (with --precision: the cap).")
+@params.count_option(None, "Encounters per value and ruleset (with --precision: the cap).")
 @params.precision_option(DEFAULT_PRECISION)
 @params.seed_option("Batch seed, the same for every value.")
 @params.workers_option()

@@ -104,6 +104,43 @@ class WholeNumber(click.IntRange):
         return f"{self.min} to {self.max}"
 
 
+class Number(click.FloatRange):
+    """A number in a range, refused in plain terms (not "float range", ``0<=x<0.5``)."""
+
+    name = "number"
+
+    def convert(self, value, param, ctx):
+        """``float(value)`` checked against the range; each refusal says what is allowed."""
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            text = str(value).strip()
+            try:
+                value = float(text)
+            except ValueError:
+                shown = repr(text if len(text) <= 40 else text[:37] + "...")
+                self.fail(f"{shown} is not a number; allowed: {self._allowed()}", param, ctx)
+        low, high = self.min, self.max
+        if (value != value  # NaN
+                or (low is not None and (value < low or (self.min_open and value == low)))
+                or (high is not None and (value > high or (self.max_open and value == high)))):
+            self.fail(f"{value:g} is out of range; allowed: {self._allowed()}", param, ctx)
+        return float(value)
+
+    def _describe_range(self) -> str:
+        """The range in the help's words (click writes ``0<=x<0.5``)."""
+        return self._allowed()
+
+    def _allowed(self) -> str:
+        low, high = self.min, self.max
+        if low is not None and high is not None and not (self.min_open or self.max_open):
+            return f"{low:g} to {high:g}"
+        parts = []
+        if low is not None:
+            parts.append(f"above {low:g}" if self.min_open else f"{low:g} or more")
+        if high is not None:
+            parts.append(f"below {high:g}" if self.max_open else f"{high:g} or less")
+        return ", ".join(parts)
+
+
 def expand_rulesets(value: str | None) -> list[str] | None:
     """A ``RulesetType(allow_all=True)`` value as a list: ``all`` is every ruleset."""
     if value is None:
@@ -121,13 +158,22 @@ MAX_COUNT = 100_000_000  # encounters or runs in one batch: days of CPU, far bey
 MAX_WORKERS = 256  # processes on one machine; a cluster is for more
 
 
-def count_option(default: int, help: str) -> Decorator:  # noqa: A002 - click's name
-    """``-n N``: encounters (per batch), from 1 to ``MAX_COUNT``."""
+PRECISION_CAP = 20_000  # the default -n of a run until sure: a cap far above any need at +-0.02
+
+
+def count_option(default: int | None, help: str) -> Decorator:  # noqa: A002 - click's name
+    """``-n N``: encounters (per batch), from 1 to ``MAX_COUNT``.
+
+    ``default`` None: a command that runs until sure when ``-n`` is not given
+    (``run_size``); its help says so, not a count it never runs (it showed 1000 there).
+    """
+    if default is None:
+        return click.option("-n", "count", type=WholeNumber(min=1, max=MAX_COUNT),
+                            default=PRECISION_CAP, show_default=False,
+                            help=f"{help} Without -n: until sure (--precision), at most "
+                                 f"{PRECISION_CAP}.")
     return click.option("-n", "count", type=WholeNumber(min=1, max=MAX_COUNT),
                         default=default, show_default=True, help=help)
-
-
-PRECISION_CAP = 20_000  # the default -n of a run until sure: a cap far above any need at +-0.02
 
 
 def precision_option(default: float) -> Decorator:
@@ -139,7 +185,7 @@ def precision_option(default: float) -> Decorator:
     told = (f" Default: {default:g} when -n is not given (-n alone runs exactly -n)."
             if default else "")
     return click.option(
-        "--precision", type=click.FloatRange(0, 0.5, max_open=True), default=None,
+        "--precision", type=Number(0, 0.5, max_open=True), default=None,
         metavar="W",
         help="Run chunks until the 95% interval of every side's win rate and death rate is "
              "at most +-W (e.g. 0.02), then stop and say how many fights it took; -n is "

@@ -39,6 +39,11 @@ EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 
                "--log journal.md")
 
 
+# what a player types to stop a fight at the prompt: refused (it is no answer) with the way
+QUIT_WORDS = ("q", "quit", "exit", "stop", "end")
+STOP_HINT = "to stop the fight, press Ctrl-C (what --log and --record wrote so far is kept)"
+
+
 class Player:
     """The mind of the player's fighters: shows the panel and the menu, reads an answer.
 
@@ -219,11 +224,13 @@ class Player:
     def _refuse(self, reason: str) -> None:
         """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""
         number = len(self.answers)
-        self.answers.pop()  # a refused answer is never recorded
+        answer = self.answers.pop()  # a refused answer is never recorded
         if self.lines is not None:
             where = f"answer {number}"
             raise FrayInputError(where if self.source is None else f"{self.source}: answers: "
                                  f"{where}", [("", reason)])
+        if answer.strip().lower() in QUIT_WORDS:  # no menu has a line to stop the fight
+            reason += f"; {STOP_HINT}"
         self.say(reason)
 
     def _end(self, enc: Encounter, c) -> None:
@@ -313,14 +320,16 @@ def _intents_text(intents: list) -> str:
               help="Also write the fight as one HTML page to watch it again on its map "
                    "(docs/replay.md).")
 @params.force_option("Overwrite --log, --record and --html if they exist.")
-@click.option("--rollouts", type=click.IntRange(1, 100_000), default=200, show_default=True,
+@click.option("--rollouts", type=params.WholeNumber(1, 100_000), default=200, show_default=True,
               help="How many times '?' at a menu plays the fight on for each line.")
 def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force,
          html_file, rollouts):
     """Play your own combatants; the AI runs everyone else.
 
-    When stdin is not a terminal, each line is one answer (a menu number or a keyword such as
-    `attack Bandit 1`); at the end of the input the fighters' own AI profiles decide.
+    At a menu, Enter takes the AI's choice and `?` weighs every line by playing the fight on;
+    Ctrl-C stops the fight (what --log and --record wrote so far is kept). When stdin is not a
+    terminal, each line is one answer (a menu number or a keyword such as `attack Bandit 1`);
+    at the end of the input the fighters' own AI profiles decide.
     """
     scenario = params.load_scenario(scenario_file)
     everyone = [m.name for side in scenario.sides for m in side.members]

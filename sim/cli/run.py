@@ -22,7 +22,7 @@ EPILOG_RUN = "Example: fray run scenarios/duel.yaml --seed 7 --format markdown"
 @params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
 @params.seed_option("Encounter seed; a batch's encounters.csv lists each fight's seed.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
-              show_default=True, help="Log format.")
+              show_default=True, help="Log format (the HTML replay page: --html FILE).")
 @click.option("--output", "-o", type=params.FilePath(),
               help="Write the log to FILE instead of the terminal.")
 @click.option("--map", "map_dir", metavar="DIR",
@@ -68,11 +68,8 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
     click.echo(f"wrote {output}", err=True)
 
 
-@click.command("rulesets")
+@click.command("rulesets", epilog="Example: fray rulesets")
 def rulesets_command():
-    """List the registered rulesets.
-
-    Example: fray rulesets
-    """
+    """List the registered rulesets."""
     for name, summary in registry.describe():
         click.echo(f"{name:<10} {summary}")

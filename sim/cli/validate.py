@@ -14,14 +14,16 @@ import click
 from sim.cli import params
 from sim.scenario.errors import FrayInputError
 
+EPILOG_VALIDATE = ("Example: fray validate scenarios/*.yaml "
+                   "scenarios/campaigns/road_to_the_keep.yaml")
 
-@click.command()
-@click.argument("scenario_files", metavar="SCENARIO...", nargs=-1, required=True)
+
+# FILE..., not SCENARIO...: a campaign file is checked too (README: fray validate FILE...);
+# the example after the options, as every other command has it
+@click.command(epilog=EPILOG_VALIDATE)
+@click.argument("scenario_files", metavar="FILE...", nargs=-1, required=True)
 def validate(scenario_files):
-    """Check scenario and campaign files (a campaign with its stages); print OK per valid file.
-
-    Example: fray validate scenarios/*.yaml scenarios/campaigns/road_to_the_keep.yaml
-    """
+    """Check scenario and campaign files (a campaign with its stages); print OK per valid file."""
     bad = 0
     for path in scenario_files:
         try:

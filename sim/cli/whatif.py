@@ -137,8 +137,14 @@ def _short(label: str) -> str:
     return label if len(label) <= LABEL else label[:LABEL - 3].rstrip() + "..."
 
 
-def as_json(weighed: list[Weighed]) -> dict:
-    """``fray advise --json``: one object, its options best first."""
-    return {"options": [{"label": w.choice.label, "ai": w.choice.ai, "p_win": w.p_win,
-                         "low": w.interval[0], "high": w.interval[1],
-                         "p_standing": w.p_standing, "n": w.n} for w in weighed]}
+def as_json(weighed: list[Weighed], side: str | None = None, name: str | None = None) -> dict:
+    """``fray advise --json``: one object, its options best first.
+
+    ``combatant`` and ``side`` say whose win ``p_win`` is and who ``p_standing`` is (the
+    table's column heads); ``rounds`` is the table's "rounds left".
+    """
+    head = {} if name is None else {"combatant": name, "side": side}
+    return {**head, "options": [{"label": w.choice.label, "ai": w.choice.ai, "p_win": w.p_win,
+                                 "low": w.interval[0], "high": w.interval[1],
+                                 "p_standing": w.p_standing, "n": w.n, "rounds": w.rounds}
+                                for w in weighed]}

@@ -112,7 +112,8 @@ def compare_table(summaries: list[dict[str, Any]]) -> str:
                         f"{first['seed']}", title_justify="left")
     table.add_column("ruleset", no_wrap=True)
     for s in first["stages"]:
-        table.add_column(f"reach {s['stage']}\n{s['scenario']}", justify="right")
+        # P(reach): "reach 1" read like a count of runs, as the campaign table's "reached" is
+        table.add_column(f"P(reach)\n{s['stage']} {s['scenario']}", justify="right")
     for column in ("P(clear)\n(95% CI)", "deaths\n/run", "alive\nat end"):
         table.add_column(column, justify="right", no_wrap=True)
     for doc in summaries:

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from sim.report import deaths, glance, reproduce
 from sim.report.markdown import escaped_names, lethality_names
-from sim.report.numbers import mean_text, rate_text
+from sim.report.numbers import mean_text, percent, rate_text
 from sim.results.lethality import MIN_EVENTS, names_text
 
 Getter = Callable[[dict[str, Any]], Any]
@@ -114,8 +114,12 @@ def _sections(doc: dict[str, Any]) -> list[tuple[str, list[tuple[str, list[Any],
 
 
 def _title(doc: dict[str, Any]) -> str:
-    return (f"{doc.get('scenario_name', doc['scenario'])}: {fights_text(doc)}, seed "
-            f"{doc['seed']}, the same encounter seeds under every ruleset")
+    name = doc.get("scenario_name", doc["scenario"])
+    seeds = f"seed {doc['seed']}, the same encounter seeds under every ruleset"
+    if doc.get("precision"):
+        # the seed first: after the run-until-sure clause it read as one of "other rates"
+        return f"{name}: {seeds}; {fights_text(doc)}"
+    return f"{name}: {fights_text(doc)}, {seeds}"
 
 
 def fights_text(doc: dict[str, Any]) -> str:
@@ -263,7 +267,8 @@ def round_limit(doc: dict[str, Any]) -> str:
             continue
         k, n = block["fights"], r["encounters"]
         left = ", ".join(f"{side} {count / k:.1f}" for side, count in block["standing"].items())
-        parts.append(f"{name} {k} of {n} ({k / n:.1%}; still in the fight when it ended, on "
+        # percent(): 1 draw in 2250 fights reads 0.04%, not "0.0%" beside the table's "<0.1%"
+        parts.append(f"{name} {k} of {n} ({percent(k / n)}; still in the fight when it ended, on "
                      f"average: {left})")
     if not parts:
         return ""

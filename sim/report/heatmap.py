@@ -55,8 +55,9 @@ def heatmap_figure(rows: list[dict[str, Any]], paths: list[str], labels: list[st
     """``side``'s win rate over the grid of ``paths`` (x: the first, y: the second)."""
     xs, ys = _axes(rows, paths)
     rulesets = list(dict.fromkeys(row["ruleset"] for row in rows))
+    # at least 4.2 inches high: the colour bar's two-line label needs that much
     fig, grid = _canvas(1, len(rulesets), max(7.0, 2.0 + 1.2 * len(xs) * len(rulesets)),
-                        1.8 + 0.8 * len(ys))
+                        max(4.2, 1.8 + 0.8 * len(ys)))
     image = None
     low, high = span(rows, side)
     for ax, name in zip(grid[0], rulesets, strict=True):
@@ -77,8 +78,13 @@ def heatmap_figure(rows: list[dict[str, Any]], paths: list[str], labels: list[st
         ax.set_ylabel(labels[1])
         ax.set_title(name)
     if image is not None:
+        from matplotlib.ticker import PercentFormatter
+
         bar = fig.colorbar(image, ax=list(grid[0]), shrink=0.9)
-        bar.set_label(f"{side} win rate ({span_words(low, high)})")
+        # two lines: on one, the label ran past the top and bottom of a grid three values
+        # high; ticks in percent, as the cells read
+        bar.set_label(f"{side} win rate\n({span_words(low, high)})")
+        bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     about = f"{scenario}: " if scenario else ""
     fig.suptitle(f"{about}{side} win rate\nby {labels[0]} and {labels[1]}")
     return fig

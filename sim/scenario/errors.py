@@ -42,15 +42,27 @@ class ScenarioError(FrayInputError):
 
 
 def suggest(word: str, choices: Iterable[str]) -> str:
-    """A ``" (did you mean 'x'?)"`` hint for a typo, or an empty string."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    """A ``" (did you mean 'x'?)"`` hint for a typo, or an empty string.
+
+    Case is ignored in the comparison (``ORE`` and ``OpenD6`` are a ruleset's name in other
+    capitals, not typos far from it); the hint spells the choice as it is allowed.
+    """
+    spelled: dict[str, str] = {}
+    for choice in choices:
+        spelled.setdefault(choice.lower(), choice)
+    close = difflib.get_close_matches(str(word).lower(), list(spelled), n=1, cutoff=0.6)
+    return f" (did you mean '{spelled[close[0]]}'?)" if close else ""
 
 
 def unknown(kind: str, word: object, choices: Iterable[str]) -> str:
     """Message for an unknown name: the hint and the allowed names."""
     choices = list(choices)
     return f"unknown {kind} '{word}'{suggest(str(word), choices)}; allowed: {', '.join(choices)}"
+
+
+def not_a_name(kind: str, value: object, choices: Iterable[str]) -> str:
+    """Message for a value that is no name at all (``armor: 5``): what is wanted, and the names."""
+    return f"expected the name of {kind}, got {_show(value)}; allowed: {', '.join(choices)}"
 
 
 def field_path(loc: Iterable[object]) -> str:

@@ -10,10 +10,10 @@ from functools import lru_cache
 from types import GenericAlias
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
 
 from sim.scenario import vocabulary as catalog
-from sim.scenario.errors import unknown
+from sim.scenario.errors import not_a_name, unknown
 from sim.scenario.vocabulary import AI_PROFILES, COVERS, FOCUSES, TENDS, VISIBILITIES
 
 
@@ -90,6 +90,17 @@ class MemberModel(Strict):
         if isinstance(value, str) and value not in AI_PROFILES:
             raise ValueError(unknown("AI profile", value, AI_PROFILES))
         return value
+
+    @field_validator("weapon", "armor", mode="before")
+    @classmethod
+    def _a_name(cls, value: object, info: ValidationInfo) -> object:
+        # `armor: 5` (a rating) or `weapon: 2` was refused as "expected a string": the
+        # message now says a name is wanted, and which names there are
+        if isinstance(value, str):
+            return value
+        if info.field_name == "armor":
+            raise ValueError(not_a_name("an armor", value, catalog.ARMORS))
+        raise ValueError(not_a_name("a weapon", value, catalog.WEAPONS))
 
     @field_validator("weapon")
     @classmethod

@@ -42,6 +42,16 @@ def test_the_same_path_twice_is_bad_input(capsys, tmp_path):
     assert result.code == 2 and "set twice" in result.err
 
 
+def test_alike_notes_are_one_per_ruleset():
+    from sim.batch.alike import alike_notes
+    notes = alike_notes([("bolt", [(1, 3), (1, 4)]), ("bolt", [(2, 3), (2, 4)]),
+                         ("cinder", [(1, 3), (2, 3)])], "Bandit count and Wolfman strength")
+    assert len(notes) == 2
+    assert "(1; 3 = 1; 4), (2; 3 = 2; 4)" in " ".join(notes[0].split())
+    assert "under cinder, Bandit count and Wolfman strength 1; 3 and 2; 3 build the same" in (
+        " ".join(notes[1].split()))
+
+
 def test_the_heat_map_colours_span_the_rates_measured():
     # a grid whose rates lie between 40% and 60% would be one shade on a 0-100% scale
     from sim.report.heatmap import heatmap_figure, heatmap_html, span
@@ -57,3 +67,21 @@ def test_the_heat_map_colours_span_the_rates_measured():
     page = heatmap_html(rows, ["a", "b"], ["A", "B"], "red")
     assert "colours span 40%-60%" in page and "rgb(255,255,255)" in page  # lowest is palest
     assert "rgb(100,100,255)" in page  # the highest measured is the deepest shade
+
+
+@pytest.mark.parametrize("rows_high", [2, 3])
+def test_the_heat_map_colour_bar_label_fits_on_the_page(rows_high):
+    # on one line the label ran past the picture's top and bottom (a 4 x 3 grid showed
+    # "oes win rate (colours span 95%-100%, the rat"); its ticks read in percent, as the cells
+    from sim.report.heatmap import heatmap_figure
+    rows = [{"a": x, "b": y, "ruleset": "bolt", "encounters": 100,
+             "heroes_win_rate": 0.95 + x / 100} for x in range(4) for y in range(rows_high)]
+    fig = heatmap_figure(rows, ["a", "b"], ["Bandit archer count", "Wolfman strength"], "heroes",
+                         "ambush")
+    fig.canvas.draw()
+    bar = fig.axes[-1]
+    label = bar.yaxis.label.get_window_extent()
+    page = fig.bbox
+    assert page.y0 <= label.y0 and label.y1 <= page.y1 and label.x1 <= page.x1
+    assert all(tick.get_text().endswith("%") for tick in bar.get_yticklabels()
+               if tick.get_text())

@@ -789,7 +789,7 @@ def test_compare_a_campaign_under_two_rulesets(capsys, tmp_path):
     for name in (f"{OWN}/summary.json", f"{OWN}/campaign.csv", f"{OTHER}/summary.json",
                  f"{OTHER}/campaign.csv", "report.md", "survival.png"):
         assert (out / name).exists(), name
-    assert "reach 2" in result.out and "second_duel" in result.out and OTHER in result.out
+    assert "P(reach)" in result.out and "2 second_duel" in result.out and OTHER in result.out
     for name in (OWN, OTHER):
         summary = json.loads((out / name / "summary.json").read_text())
         assert (summary["ruleset"], summary["runs"]) == (name, 20)

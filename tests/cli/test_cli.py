@@ -47,6 +47,14 @@ def assert_usage_error(result: Result, *needles: str) -> None:
     (["run", DUEL, "--ruleset", typo(any_ruleset())],
      ["--ruleset", f"unknown ruleset '{typo(any_ruleset())}' (did you mean '{any_ruleset()}'?)",
       f"allowed: {', '.join(registry.names())}"]),
+    (["run", DUEL, "--ruleset", any_ruleset().upper()],
+     [f"unknown ruleset '{any_ruleset().upper()}' (did you mean '{any_ruleset()}'?)"]),
+    (["play", DUEL, "--as", "Ser Aldric", "--rollouts", "0"],
+     ["--rollouts", "0 is out of range; allowed: 1 to 100000"]),
+    (["batch", DUEL, "--precision", "abc"],
+     ["--precision", "'abc' is not a number; allowed: 0 or more, below 0.5"]),
+    (["balance", DUEL, "--vary", "max_rounds", "--range", "1..3", "--target", "2"],
+     ["--target", "2 is out of range; allowed: 0 to 1"]),
     (["batch", DUEL, "--ruleset", "alll"],
      ["unknown ruleset 'alll' (did you mean 'all'?)",
       f"allowed: {', '.join(registry.names())}, all"]),
@@ -59,10 +67,12 @@ def assert_usage_error(result: Result, *needles: str) -> None:
      ["'--format'", "'bogus' is not one of 'text', 'markdown', 'jsonl'"]),
     (["run", DUEL, "--seed", "-1"], ["'--seed'", "-1 is out of range; allowed: 0 or more"]),
     (["run"], ["Missing argument 'SCENARIO'", "Usage: fray run"]),
-    (["validate"], ["Missing argument 'SCENARIO...'"]),
+    (["validate"], ["Missing argument 'FILE...'"]),
     (["bogus"], ["No such command 'bogus'"]),
-], ids=["run-ruleset", "batch-ruleset", "n-zero", "n-negative", "n-word", "seed-word",
-        "format", "seed-negative", "run-no-file", "validate-no-file", "unknown-command"])
+], ids=["run-ruleset", "run-ruleset-capitals", "rollouts-zero", "precision-word",
+        "target-above-1", "batch-ruleset", "n-zero",
+        "n-negative", "n-word", "seed-word", "format", "seed-negative", "run-no-file",
+        "validate-no-file", "unknown-command"])
 def test_bad_options(capsys, args, needles):
     assert_usage_error(fray(capsys, *args), *needles)
 
@@ -354,6 +364,28 @@ def test_help_imports_no_command():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert "HEAVY []" in out
+
+
+@pytest.mark.parametrize("command", ["compare", "campaign", "sweep"])
+def test_help_of_a_run_until_sure_gives_no_count_it_never_runs(capsys, command):
+    # without -n these run until sure (at most PRECISION_CAP); "[default: 1000]" was a
+    # count they never ran
+    result = fray(capsys, command, "--help")
+    text = " ".join(result.out.split())
+    assert result.code == 0
+    assert f"Without -n: until sure (--precision), at most {params.PRECISION_CAP}" in text
+    assert "[default: 1000" not in text and "[default: 500;" not in text
+
+
+def test_python_dash_m_runs_fray_from_a_checkout():
+    # a checkout without `pip install -e .` runs fray as `python -m sim.cli`; its usage line
+    # still says `fray`, as every example in the help does
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "sim.cli", "rulesets", "--help"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: fray rulesets")
 
 
 def test_validate_imports_no_ruleset_for_a_scenario_naming_none(tmp_path):

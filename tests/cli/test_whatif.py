@@ -62,7 +62,10 @@ def test_advise_prints_every_first_choice_once_with_the_profiles_marked(capsys):
     out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", any_ruleset())
     options = out["options"]
     assert sum(o["ai"] for o in options) == 1
-    assert {"label", "ai", "p_win", "low", "high", "p_standing", "n"} == set(options[0])
+    assert {"label", "ai", "p_win", "low", "high", "p_standing", "n", "rounds"} == set(options[0])
+    # whose win p_win is, as the table's column heads say (fencer wins, Ilse standing)
+    assert out["combatant"] == "Ilse" and out["side"] == "fencer"
+    assert all(o["rounds"] >= 1 for o in options)
     assert all(o["low"] <= o["p_win"] <= o["high"] and o["n"] == 12 for o in options)
     assert [o["p_win"] for o in options] == sorted((o["p_win"] for o in options), reverse=True)
     assert any(o["label"].startswith("yield") and o["p_win"] == 0 for o in options)

@@ -70,6 +70,8 @@ def test_the_campaign_comparison_says_where_each_rulesets_runs_stopped():
     text = compare_table([ORE, FEW_RUNS])
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "0.150*" in text and "reached by fewer than 30 runs" in text
+    head = text.splitlines()[1:4]
+    assert "P(reach)" in " ".join(head)  # a chance, not a count of runs as "reach 1" read
     flat = " ".join(text.split())
     assert f"{FIRST}: runs stopped: lost at stage 3 keep_gate (14); drawn at stage 1 ambush (3)" \
         in flat

@@ -181,3 +181,26 @@ def test_report_markdown_escapes_the_users_names(doc):
     widths = {line.count("|") - line.count("\\|") for line in report.splitlines()
               if line.startswith("| death rate per combatant")}
     assert widths == {4}  # metric, two rulesets: no cell split by a name
+
+
+def test_a_rare_draw_reads_as_under_a_tenth_of_a_percent_not_zero():
+    # 1 draw in 2,250 fights read "(0.0%; ...)" in report.md, beside "<0.1%" in its table
+    from sim.report.compare import round_limit
+    doc = {"rulesets": {"cinder": {"encounters": 2250, "draws": {
+        "fights": 1, "standing": {"fencer": 0, "bruiser": 0}}}}}
+    text = round_limit(doc)
+    assert "cinder 1 of 2250 (<0.1%;" in text and "0.0%" not in text
+
+
+def test_a_comparison_run_until_sure_names_its_seed_before_the_rates_it_knows_less_well():
+    # "... may be known less closely, seed 1, the same encounter seeds ..." read the seed as
+    # one of the rates known less closely
+    from sim.report.compare import _title
+    doc = {"scenario": "neutral_duel", "scenario_name": "Neutral duel", "seed": 1,
+           "encounters": 20000, "precision": 0.02, "rulesets": {"bolt": {"encounters": 1800}}}
+    assert _title(doc).startswith("Neutral duel: seed 1, the same encounter seeds under every "
+                                  "ruleset; encounters run until")
+    assert _title(doc).endswith("may be known less closely")
+    fixed = {**doc, "precision": None, "encounters": 200}
+    assert _title(fixed) == ("Neutral duel: 200 encounters per ruleset, seed 1, the same "
+                             "encounter seeds under every ruleset")

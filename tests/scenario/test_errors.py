@@ -19,6 +19,7 @@ from helpers import Result, fray, typo
 from sim.rulesets import registry
 
 FIRST = registry.default()  # the scenario's ruleset: any would do
+LAST = registry.names()[-1]  # a second name, written here in capitals
 
 
 def assert_input_error(result: Result, path: Path | str, field: str, *needles: str) -> None:
@@ -115,6 +116,9 @@ DATA_CASES = [
     # unknown names
     ("unknown-ruleset", top(ruleset=typo(FIRST)), "ruleset",
      f"unknown ruleset '{typo(FIRST)}' (did you mean '{FIRST}'?)", ALLOWED_RULESETS),
+    # another case is no typo far from the name: the hint finds it
+    ("ruleset-in-capitals", top(ruleset=LAST.upper()), "ruleset",
+     f"unknown ruleset '{LAST.upper()}' (did you mean '{LAST}'?)", ALLOWED_RULESETS),
     ("unknown-weapon", hero(weapon="swrod"), "sides.heroes[0].weapon",
      "unknown weapon 'swrod' (did you mean 'sword'?)", "allowed: unarmed, knife"),
     ("unknown-armor", villain(armor="chian"), "sides.villains[0].armor",
@@ -183,7 +187,13 @@ DATA_CASES = [
     ("name-empty", hero(name=""), "sides.heroes[0].name", "must not be empty"),
     ("name-long", hero(name="x" * 81), "sides.heroes[0].name",
      "too long: at most 80 characters, got 81"),
-    ("weapon-list", hero(weapon=["sword"]), "sides.heroes[0].weapon", "expected a string"),
+    ("weapon-list", hero(weapon=["sword"]), "sides.heroes[0].weapon",
+     "expected the name of a weapon, got a list", "allowed: unarmed, knife"),
+    # a number where a name goes (an armor rating, say): which names there are
+    ("armor-number", villain(armor=5), "sides.villains[0].armor",
+     "expected the name of an armor, got 5 (int)", "allowed: none, leather, chain"),
+    ("weapon-empty", hero(weapon=None), "sides.heroes[0].weapon",
+     "expected the name of a weapon, got nothing", "allowed: unarmed, knife"),
     ("side-name-number", lambda d: d["sides"].update({7: d["sides"].pop("villains")}),
      "sides", "must be strings", "quotes"),
     ("options-list", top(options=[FIRST]), "options", "expected a mapping, got a list"),

@@ -142,3 +142,19 @@ def test_the_player_sets_the_master_die(capsys, monkeypatch, tmp_path):
     assert "the master die shows?" in nine.out
     assert "rolls 6d (fight pool 6, master die): 9 8 7 7 7 4" in ai_face.out  # the AI: 3x7
     assert "rolls 6d (fight pool 6, master die): 9 9 8 7 7 4" in nine.out
+
+
+def test_at_a_terminal_quit_is_refused_with_the_way_to_stop(monkeypatch):
+    # no menu line stops a fight: a player who types quit is told how (Ctrl-C), not only
+    # that quit is not on the menu; a real answer is refused without that hint
+    from sim.cli.play import STOP_HINT, Player
+
+    typed = iter(["quit", "swing wildly", "attack B twice"])
+    monkeypatch.setattr("click.prompt", lambda *a, **k: next(typed))
+    said: list[str] = []
+    player = Player(None, said.append)
+    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    player._choose(enc, a, menu, [], menus.top(menu), "")
+    assert "'quit' is not on the menu" in said[0] and STOP_HINT in said[0]
+    assert "Ctrl-C" in STOP_HINT and STOP_HINT not in said[1]
+    assert player.answers == ["attack B twice"]
