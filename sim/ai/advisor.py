@@ -74,6 +74,17 @@ class Advisor(ABC, Generic[F]):
         """
         return None
 
+    def move_attack_odds(self, enc: Encounter, actor: F,
+                         intents: list[Intent]) -> float | None:
+        """Chance a declaration that moves, then attacks, gets its attack off, as rolled now.
+
+        Only where the rules roll the whole declaration now (ORE, B-Grade: one roll, a set
+        for the move and a set for the attack); 0 is a declaration that cannot work. None
+        where the attack is rolled after the move, from where it ends (a player's menu then
+        shows no odds for it).
+        """
+        return None
+
     def harm_odds(self, enc: Encounter, actor: F,
                   intents: list[Intent]) -> tuple[tuple[str, float], ...]:
         """What the first attack of ``intents`` may do beyond hitting, and each chance.

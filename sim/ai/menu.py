@@ -272,9 +272,14 @@ def _offer(enc: Encounter, c: Combatant, out: list[Option], key: str, label: str
            intents: tuple[Intent, ...], group: dict[str, Any]) -> None:
     """Add a declaration that moves, then attacks, listed in ``group`` (``MOVES``, ...).
 
-    No odds on the menu: the attack is rolled from where the move ends, not from here.
+    With the odds where the rules roll it all now (``Advisor.move_attack_odds``: ORE's
+    and B-Grade's one roll, a set each), and not at all when that roll cannot carry both;
+    elsewhere the attack is rolled from where the move ends, and no odds are shown.
     """
-    out.append(Option(key, label, intents, **group))
+    odds = enc.advisor.move_attack_odds(enc, c, list(intents))
+    if odds == 0:  # one die cannot hold two sets: a line certain to fail
+        return
+    out.append(Option(key, label, intents, odds, **group))
 
 
 def number(answer: str) -> int | None:

@@ -24,6 +24,7 @@ from sim.rulesets.bgrade.rules import (
     p_beats_difficulty,
 )
 from sim.rulesets.ore.advisor import (
+    MOVES_FIRST,
     MULTI_ACTION_MIN_DICE,
     MULTI_ACTION_ODDS,
     OreAdvisor,
@@ -107,7 +108,7 @@ class BGradeAdvisor(OreAdvisor[BGradeFighter]):
         if not any(type(i) is Attack for i in intents):
             return None
         dice = self.dice(enc, actor, intents) + actor.bonus
-        if type(intents[0]) is Move:  # a charge: two sets, the faster moves (``p_sets``)
+        if type(intents[0]) in MOVES_FIRST:  # two sets, the faster moves (``p_sets``)
             return p_sets(dice, 2, over=self.rules.options.difficulty)
         return p_beats_difficulty(dice, self.rules.options.difficulty)
 

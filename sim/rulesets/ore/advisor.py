@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.ai import tactics
 from sim.ai.advisor import Advisor
-from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, attack_on
+from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Retreat, attack_on
 from sim.rulesets.ore.catalog import (
     BOXES,
     CALLED_HEIGHT,
@@ -61,6 +61,9 @@ EXTRA_ATTACK_GAIN = 1.1
 # Ruling (cautious AI): the share of an attack a defense set stops when the pool holds one:
 # its gobble dice work only on sets no faster and no higher than it, about half of them.
 GOBBLE_SHARE = 0.5
+# A declaration whose first action moves (a charge, a run to cover) rolls one pool for the
+# move and the attack after it: two sets, the faster to move.
+MOVES_FIRST = (Move, Retreat)
 
 
 # ---------------------------------------------------------------------------- exact odds
@@ -289,11 +292,16 @@ class OreAdvisor(Advisor[OF]):
             return None
         plan = self.rules.planner.plan(enc, actor, intents)
         least = getattr(self.rules.options, "difficulty", 0)
-        if type(intents[0]) is Move:  # a charge: the faster set moves, the slower strikes
+        if type(intents[0]) in MOVES_FIRST:  # the faster set moves, the slower strikes
             return p_sets(plan.dice, 2, max(1, least))
         skill = plan.skill
         fixed = (plan.called is not None) + (skill in actor.expert)
         return p_set_at_least(plan.dice, min(fixed, plan.dice), least)
+
+    def move_attack_odds(self, enc: Encounter, actor: OF,
+                         intents: list[Intent]) -> float | None:
+        """The roll's chance of two sets, one to move and one to strike (``attack_odds``)."""
+        return self.attack_odds(enc, actor, intents)
 
     def harm_odds(self, enc: Encounter, actor: OF,
                   intents: list[Intent]) -> tuple[tuple[str, float], ...]:

@@ -158,3 +158,40 @@ def test_at_a_terminal_quit_is_refused_with_the_way_to_stop(monkeypatch):
     assert "'quit' is not on the menu" in said[0] and STOP_HINT in said[0]
     assert "Ctrl-C" in STOP_HINT and STOP_HINT not in said[1]
     assert player.answers == ["attack B twice"]
+
+
+COVER_MAP = {"nodes": {"open": {}, "wall": {"cover": "medium"}, "far": {}},
+             "edges": [["open", "wall", 4], ["open", "far", 30]]}
+
+
+def _shooter_menu(ruleset: str, traits: int, ranged: int):
+    foe = {"name": "B", "at": "far", "weapon": "bow", "skills": {"ranged": 2}}
+    me = {"name": "A", "at": "open", "weapon": "bow",
+          "traits": {t: traits for t in ("strength", "endurance", "dexterity")},
+          "skills": {"ranged": ranged, "dodge": ranged}}
+    scen = scenario({"a": [me], "b": [foe]}, ruleset=ruleset, map=COVER_MAP)
+    enc = Encounter(scen, ruleset, 0)
+    return enc, enc.combatants[0], menus.options(enc, enc.combatants[0])
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_a_run_to_cover_and_a_shot_shows_the_chance_of_its_two_sets(ruleset):
+    """One roll for the move and the shot: the line shows the chance of two sets."""
+    from sim.rulesets.ore.advisor import p_sets
+    enc, a, menu = _shooter_menu(ruleset, 5, 3)
+    line = menus.find(menu, "cover wall and shoot B")
+    assert line is not None
+    plan = enc.ruleset.planner.plan(enc, a, list(line.intents))
+    assert 0 < line.odds < 1
+    assert line.odds == pytest.approx(p_sets(plan.dice + getattr(a, "bonus", 0), 2, 1))
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+def test_a_run_to_cover_and_a_shot_that_cannot_roll_two_sets_is_not_offered(ruleset):
+    # three dice less one for the second action (ORE): no roll holds two sets
+    enc, a, menu = _shooter_menu(ruleset, 1, 0)
+    plan = enc.ruleset.planner.plan(enc, a, [menus.find(menu, "cover wall").intents[0],
+                                             a.plain_attack])
+    assert plan.dice < 4
+    assert menus.find(menu, "cover wall") is not None  # the run alone still is
+    assert menus.find(menu, "cover wall and shoot B") is None
