@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench import plain_duel  # noqa: E402
 from sim import scenario as scenario_mod  # noqa: E402
-from sim.batch.runner import ENCOUNTERS, BatchSpec, run_batch, run_chunk_packed  # noqa: E402
+from sim.batch.chunks import ENCOUNTERS, run_chunk_packed  # noqa: E402
+from sim.batch.runner import BatchSpec, run_batch  # noqa: E402
 from sim.core.engine import Encounter  # noqa: E402
 from sim.core.seeds import encounter_seed  # noqa: E402
 from sim.rulesets import registry  # noqa: E402

@@ -52,7 +52,7 @@ def summary(path: Path, ruleset: str) -> str:
 def digests(path: Path, ruleset: str) -> dict[str, str]:
     """SHA-256 of the batch's ``encounters.csv`` and of the first ``LOGGED`` event logs."""
     from sim import scenario as scenario_mod
-    from sim.batch.runner import columns, csv_text, run_chunk
+    from sim.batch.chunks import columns, csv_text, run_chunk
     from sim.core.engine import Encounter
     from sim.core.seeds import encounter_seed
 

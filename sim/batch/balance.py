@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.batch import precision as prec
-from sim.batch.runner import BatchSpec, fold_chunk, iter_rows
+from sim.batch.chunks import fold_chunk
+from sim.batch.runner import BatchSpec, iter_rows
 from sim.batch.sweep import parse_path, set_value
 from sim.results.stats import wilson
 from sim.scenario import Scenario, parse

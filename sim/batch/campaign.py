@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.batch import files
+from sim.batch.chunks import Work, fold_csv
 from sim.batch.compare import ProgressFactory, prepare_out_dir, silent
-from sim.batch.runner import BatchSpec, Work, finished_here, fold_csv, run_tally, summary_of
+from sim.batch.runner import BatchSpec, finished_here, run_tally, summary_of
 from sim.core.campaign import CampaignResult, run_campaign
 from sim.core.seeds import encounter_seed
 from sim.report import charts

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from sim.batch import files, lock
-from sim.batch.runner import BatchSpec, finished_here, fold_csv, members, run_tally
+from sim.batch.chunks import fold_csv, members
+from sim.batch.runner import BatchSpec, finished_here, run_tally
 from sim.report import charts as charts_mod
 from sim.report.compare import report_markdown
 from sim.report.html import compare_html

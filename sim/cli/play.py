@@ -24,7 +24,7 @@ from sim.ai import menu as menus
 from sim.ai import profiles as ai
 from sim.ai import rollout
 from sim.batch import files
-from sim.batch.runner import scenario_digest
+from sim.batch.chunks import scenario_digest
 from sim.cli import params, records, whatif
 from sim.core.actions import Yield
 from sim.core.doctrine import Policy

@@ -1,6 +1,6 @@
 """One tally of encounter rows, from which ``summary.json`` and the lethality metrics come.
 
-``Tally`` folds ``encounters.csv`` rows (as ``sim.batch.runner.result_row`` makes them, or as
+``Tally`` folds ``encounters.csv`` rows (as ``sim.batch.chunks.result_row`` makes them, or as
 read back by ``csv.DictReader``) one at a time, each row once, and keeps only counters, sums,
 sums of squares, cross-products and histograms, so its memory stays flat however many
 encounters are folded in. Every sum is a whole number, so tallies of chunks merge exactly:

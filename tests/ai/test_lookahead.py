@@ -12,7 +12,7 @@ import json
 from helpers import ROOT, any_ruleset, fray, pitted
 
 from sim import scenario as scenario_mod
-from sim.batch.runner import run_chunk
+from sim.batch.chunks import run_chunk
 from sim.core.engine import Encounter
 
 DUEL_FILE = ROOT / "tests" / "data" / "mirror_duel.yaml"

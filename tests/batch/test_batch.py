@@ -8,7 +8,8 @@ import sys
 from helpers import SCENARIOS, any_ruleset, fray
 
 from sim import scenario as scenario_mod
-from sim.batch.runner import BatchSpec, fold_csv, run_batch, run_tally
+from sim.batch.chunks import fold_csv
+from sim.batch.runner import BatchSpec, run_batch, run_tally
 from sim.core.engine import Encounter
 from sim.core.seeds import encounter_seed
 

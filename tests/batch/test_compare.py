@@ -15,8 +15,8 @@ import pytest
 from helpers import SCENARIOS, Result, any_ruleset, fray, two_rulesets, typo
 
 from sim import scenario as scenario_mod
+from sim.batch.chunks import fold_csv
 from sim.batch.compare import prepare_out_dir, run_compare
-from sim.batch.runner import fold_csv
 from sim.batch.sweep import parse_set
 from sim.cli.main import main
 from sim.results.difficulty import with_words

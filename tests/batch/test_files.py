@@ -128,18 +128,18 @@ def test_a_resume_folds_the_part_file_row_by_row(tmp_path):
     from helpers import SCENARIOS
 
     from sim import scenario as scenario_mod
-    from sim.batch import runner
+    from sim.batch import chunks, runner
     from sim.core.seeds import encounter_seed
 
     scen = scenario_mod.load(SCENARIOS / "duel.yaml")
-    cols = runner.columns(scen)
-    rows = runner.run_chunk(scen, any_ruleset(), 4, 0, 20)
+    cols = chunks.columns(scen)
+    rows = chunks.run_chunk(scen, any_ruleset(), 4, 0, 20)
     copies = 500  # 10,000 rows (the 20 again, each with its own index and seed), about a MB
     part = tmp_path / files.PART
     with open(part, "wb") as handle:
-        handle.write(runner.csv_text([], cols, header=True))
+        handle.write(chunks.csv_text([], cols, header=True))
         for c in range(copies):
-            handle.write(runner.csv_text([
+            handle.write(chunks.csv_text([
                 {**row, "index": 20 * c + k, "seed": encounter_seed(4, 20 * c + k)}
                 for k, row in enumerate(rows)], cols))
         size = handle.tell()
@@ -148,7 +148,7 @@ def test_a_resume_folds_the_part_file_row_by_row(tmp_path):
     spec = runner.BatchSpec(scen, any_ruleset(), 50000, seed=4, chunk_size=20)
     files.write_state(tmp_path, {**spec.identity(), "rows": 20 * copies, "bytes": size,
                                  "sha256": digest})
-    tally = runner.new_tally(scen, any_ruleset(), 4)
+    tally = chunks.new_tally(scen, any_ruleset(), 4)
     tracemalloc.start()
     try:
         kept = runner._recover(spec, tmp_path, tally)

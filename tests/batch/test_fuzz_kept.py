@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from sim import scenario as scenario_mod
+from sim.batch.chunks import scenario_digest
 from sim.batch.files import PART, STATE
-from sim.batch.runner import BatchSpec, run_batch, scenario_digest
+from sim.batch.runner import BatchSpec, run_batch
 from sim.cli import records
 from sim.scenario.errors import FrayInputError
 

@@ -23,10 +23,11 @@ from helpers import (
 from helpers import batch_outputs as outputs
 
 from sim import scenario as scenario_mod
-from sim.batch import campaign, runner
+from sim.batch import campaign, chunks
 from sim.batch import files as files_mod
+from sim.batch.chunks import ENCOUNTERS
 from sim.batch.files import PART, STATE, read_state
-from sim.batch.runner import ENCOUNTERS, BatchSpec, run_batch
+from sim.batch.runner import BatchSpec, run_batch
 from sim.scenario.campaign import load_campaign
 from sim.scenario.errors import FrayInputError
 
@@ -54,7 +55,7 @@ def _wait_for_the_stop(start: int) -> None:
 
 def gated_rows(subject, ruleset, seed, start, stop):
     _wait_for_the_stop(start)
-    return runner.run_chunk(subject, ruleset, seed, start, stop)
+    return chunks.run_chunk(subject, ruleset, seed, start, stop)
 
 
 def gated_runs(subject, ruleset, seed, start, stop):

@@ -14,7 +14,7 @@ import pytest
 from helpers import SCENARIOS, any_ruleset, fray
 
 from sim import scenario as scenario_mod
-from sim.batch.runner import run_chunk
+from sim.batch.chunks import run_chunk
 from sim.rulesets import registry
 
 DUEL = str(SCENARIOS / "neutral_duel.yaml")

@@ -266,7 +266,7 @@ def test_draws_say_who_was_left_standing():
     """``draws``: each side's members standing at the end of the drawn fights, and by name."""
     from helpers import any_ruleset, scenario
 
-    from sim.batch.runner import new_tally, run_chunk
+    from sim.batch.chunks import new_tally, run_chunk
 
     bow = {"weapon": "bow", "skills": {"ranged": 1}}
     scen = scenario({"a": [{"name": "A", "count": 2, **bow}],

@@ -8,7 +8,8 @@ import pytest
 from helpers import SCENARIOS
 
 from sim import scenario as scenario_mod
-from sim.batch.runner import BatchSpec, columns, run_tally
+from sim.batch.chunks import columns
+from sim.batch.runner import BatchSpec, run_tally
 from sim.scenario.specs import AftermathSpec
 
 

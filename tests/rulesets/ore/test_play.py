@@ -113,7 +113,7 @@ def test_a_record_before_the_two_step_menu_replays_with_its_one_long_list(
     """Its numbers count in the long list: 9 there was the called head shot (here 9 is not
     on the first menu at all)."""
     from sim import scenario as scenario_mod
-    from sim.batch.runner import scenario_digest
+    from sim.batch.chunks import scenario_digest
 
     digest = scenario_digest(scenario_mod.load(DUEL))
     old = {"scenario": "duel", "digest": digest, "ruleset": "ore", "seed": 3,
