@@ -336,7 +336,9 @@ class Encounter:
         if self.log is not None:
             self.emit("end", winner=winner or "draw", rounds=rounds,  # as encounters.csv
                       text=f"Victory to {winner} after {count(rounds, 'round')}." if winner
-                      else f"Draw after {count(rounds, 'round')}.")
+                      else f"Draw after {count(rounds, 'round')}: " + (
+                          "the round limit, with more than one side still in the fight."
+                          if standing else "nobody is left in the fight."))
         self.fight_over = True
         aftermath.settle(self, winner)
         return self._result(winner, rounds)

@@ -203,3 +203,14 @@ def test_a_move_tells_the_distance_at_the_end_of_its_instant():
                 if event.get("type") == "move" and found and found.group(3) in at:
                     moves.append((found.group(1), found.group(3), float(found.group(2))))
     assert checked > 50
+
+
+def test_a_draw_says_whether_the_round_limit_came_or_nobody_was_left():
+    # "Draw after 20 rounds." did not say which
+    scen = scenario({"a": [{"name": "A", "ai": "passive"}],
+                     "b": [{"name": "B", "ai": "passive"}]}, max_rounds=2)
+    enc = Encounter(scen, any_ruleset(), seed=1, log=True)
+    assert enc.run().winner is None
+    end = next(e for e in enc.log if e["type"] == "end")
+    assert end["text"] == ("Draw after 2 rounds: the round limit, with more than one side "
+                           "still in the fight.")

@@ -443,6 +443,9 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                 f"{harm}; {f'+{bonus}d on the next attack and ' if bonus else ''}"
                 f"{benefit.value}{' (stopped by armor)' if shock_stopped else ''} -> "
                 f"{target.wounds.summary()}.")
+        track = target.wounds
+        if benefit is DISARM and not (track.dead or track.unconscious):  # (``disarm``)
+            text += f" {target.name} fights on with its fists."
         if lost is not None:
             text += (f" {target.name} loses a die from the set of its "
                      f"{WORDS.text(lost.intent)} (now {lost.payload}).")

@@ -104,7 +104,7 @@ def fumble_text(fumble: Fumble) -> str:
                    if fumble.self_damage_multiplier > 1 else ""))
     if fumble.damage_multiplier > 1:
         return f"zigs when he should have zagged: x{fumble.damage_multiplier} damage"
-    return "recovers"
+    return "recovers (no harm done)"
 
 
 def stopped_by(res: DamageResult) -> str:

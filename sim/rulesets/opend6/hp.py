@@ -39,8 +39,9 @@ class OpenD6HpRuleset(D6Ruleset):
     harm_words = "to take HP"
     summary = "OpenD6 with hit points: HP 20 + Endurance roll, damage minus resistance"
     legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "
-              "are the dice, then the wild die's throws (a 6 explodes, a first 1 is a fumble). "
-              "An attack hits when its total meets the difficulty (10) or the defender's roll; "
+              "are the dice, then the wild die's throws (a 6 explodes; a first 1 is a fumble on "
+              "an action roll only, elsewhere it counts as 1). An attack hits when its total "
+              "meets the difficulty (10) or the defender's roll; "
               "damage minus the resistance roll comes off the hit points (HP 12/27); fewer "
               "HP cost dice (-1D to -3D), 0 is dead. Each -1D says why.")
     Options = HpOptions

@@ -28,8 +28,9 @@ class OpenD6Ruleset(D6Ruleset):
     harm_words = "to wound"  # what a hit that harms does, on a player's menu
     summary = "OpenD6: d6 pools with a wild die vs difficulty 10 or a defense roll; wound levels"
     legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "
-              "are the dice, then the wild die's throws (a 6 explodes, a first 1 is a fumble "
-              "that removes it and the highest die). An attack hits when its total meets the "
+              "are the dice, then the wild die's throws (a 6 explodes; on an action roll a first "
+              "1 is a fumble that removes it and the highest die, on damage, resistance and "
+              "initiative it counts as 1). An attack hits when its total meets the "
               "difficulty (10) or the defender's roll; damage against the resistance roll "
               "gives wounds (1 stunned, 2 wounded -1D, 3 -2D, 4 -3D, 5 dead). Each -1D says "
               "why.")

@@ -61,7 +61,9 @@ def recover(f: OreFighter[Any], rest: str, rng: random.Random, cap: int | None) 
     healed = f.wounds.heal_shock(width)
     rolled = " ".join(map(str, sorted(faces, reverse=True)))
     said.append(f"rest roll Body + Vigor {pool}d: {rolled} -> "
-                + (f"a set of width {width}, {healed} Shock healed" if width
+                + (f"a set of width {width}, {healed} Shock healed" if healed
+                   # a set heals at least its width: healing nothing, there was no Shock
+                   else f"a set of width {width}, no Shock to heal" if width
                    else "no set, no Shock healed"))
     if rest == "long":
         healed_killing = f.wounds.heal_killing()

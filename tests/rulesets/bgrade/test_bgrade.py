@@ -295,6 +295,15 @@ def test_shock_weapon_deals_shock_and_width_four_disarms():
     assert b.weapon.unarmed and b.reach == 2.0
 
 
+def test_the_log_says_a_disarmed_fighter_fights_on_with_its_fists():
+    # the log said "disarm" and the next rounds read as if nothing had changed
+    enc, a, b = encounter(fighter("A", weapon="club"), fighter("B"), drama_deck=False)
+    enc.log = []
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 6, 6, 1, 2]))
+    hit = next(e for e in enc.log if e["type"] == "hit")
+    assert "disarm" in hit["text"] and "B fights on with its fists." in hit["text"]
+
+
 def test_width_five_knocks_out():
     enc, a, b = encounter(fighter("A"), fighter("B"), drama_deck=False)
     resolve(enc, plan(enc, [(a, [Attack(b)])], [3, 3, 3, 3, 3, 1]))

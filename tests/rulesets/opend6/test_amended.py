@@ -329,3 +329,11 @@ def test_an_extra_moves_agility_roll_is_an_action_and_fumbles():
         enc, a, b = duel(member("A", at="x", agility=3), member("B", at="y"), **edges)
         turn(enc, a, Move(b, 2.0), Move(b, 2.0), dice=[6, 6, wild])
         assert enc.field.distance(a.pos, b.pos) == gap, wild
+
+
+def test_the_log_legend_says_the_wild_one_fumbles_an_action_roll_only():
+    # the legend said "a first 1 is a fumble" while a damage roll's sum counted the 1
+    from sim.rulesets import registry
+    for name in ("opend6", "opend6-hp"):
+        legend = registry.get(name).legend
+        assert "action roll" in legend and "counts as 1" in legend, legend

@@ -67,6 +67,13 @@ def test_ore_short_rest_rolls_body_plus_vigor_and_heals_its_width_head_first():
     assert any("reloads the heavy crossbow" in s for s in said)
 
 
+def test_ore_rest_roll_of_an_unhurt_fighter_says_there_was_nothing_to_heal():
+    # "a set of width 3, 0 Shock healed" read as a roll that failed
+    enc, f = _fighter("ore")
+    said = enc.ruleset.recover(f, "short", StubRandom(faces(7, 7, 7, 2)))
+    assert any("a set of width 3, no Shock to heal" in s for s in said), said
+
+
 def test_ore_rest_roll_without_a_set_heals_nothing():
     enc, f = _fighter("ore")
     f.wounds.take(TORSO, 0, 4)
