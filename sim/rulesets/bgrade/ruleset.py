@@ -295,9 +295,8 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
     def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: Sequence[Intent],
                       dice: int) -> bool:
         """A possibility point on this roll: the advisor's choice, or a player's."""
-        return enc.yes_or_no(f, self.advisor.spends_point(enc, f, rolled, dice), lambda: (
-            f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
-            f"{f.points} left)?"))
+        return enc.yes_or_no(f, self.advisor.spends_point(enc, f, rolled, dice),
+                             _point_question, f, dice)
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
                        actions: list[TimedAction[RolledSet]]) -> list[Roll]:
@@ -449,3 +448,9 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                  degree=degree, wounds=wounds, shock=shock, armor=sum(ar),
                  benefit=benefit.name,
                  **({"benefit_stopped": True} if shock_stopped else {}), text=text)
+
+
+def _point_question(f: BGradeFighter, dice: int) -> str:
+    """A player's question (``Encounter.yes_or_no``): a plain function, no closure a roll."""
+    return (f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
+            f"{f.points} left)?")

@@ -36,6 +36,7 @@ from sim.rulesets.opend6.rules import (
 if TYPE_CHECKING:
     from sim.core.actions import Attack
     from sim.core.engine import Encounter
+    from sim.rulesets.opend6.advisor import OpenD6Advisor
     from sim.rulesets.opend6.fighter import D6Fighter
     from sim.rulesets.opend6.ruleset import D6Ruleset
 
@@ -189,7 +190,9 @@ class OpenD6Combat:
 
     def attack(self, enc: Encounter, f: D6Fighter, intent: Attack, penalty: int) -> None:
         """One attack: pool, modifiers, points, the roll against the target number."""
-        target = cast("D6Fighter", intent.target)  # every fighter of an OpenD6 fight is one
+        target = intent.target
+        if TYPE_CHECKING:  # every fighter of an OpenD6 fight is one (no cast call every attack)
+            target = cast("D6Fighter", target)
         log = enc.log
         if not target.in_fight:
             retarget = self.rules.retarget(enc, f, in_reach=True)
@@ -271,22 +274,15 @@ class OpenD6Combat:
 
     def _character_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> bool:
         """Whether ``f`` spends a character point (+1D) before rolling (a player asks)."""
-        return enc.yes_or_no(f, self.rules.advisor.character_point(f, target), lambda: (
-            f"{f.name} attacks {target.name}: spend a character point (+1D, {f.cp} left)?"))
+        return enc.yes_or_no(f, self.rules.advisor.character_point(f, target),
+                             _character_point_question, f, target)
 
     def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
                     extra: int) -> bool:
         """Whether ``f`` spends a fate point on the ``total`` it has rolled (a player asks)."""
-        def question() -> str | None:
-            now, boosted = self.rules.advisor.fate_odds(enc, f, target, total, extra)
-            if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
-                return None
-            return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
-                    f"rolled, {boosted:.0%} with the fate point): spend a fate point "
-                    f"(+{extra}D, {f.fate} left)?")
-
-        return enc.yes_or_no(f, self.rules.advisor.fate_point(enc, f, target, total, extra),
-                             question)
+        advisor = self.rules.advisor
+        return enc.yes_or_no(f, advisor.fate_point(enc, f, target, total, extra),
+                             _fate_point_question, advisor, enc, f, target, total, extra)
 
     @staticmethod
     def _out_of_reach(f: D6Fighter, dist: float) -> str:
@@ -336,9 +332,8 @@ class OpenD6Combat:
         """
         if not (target.cp > 0 and target.policy.spends):
             return 0
-        spend = enc.yes_or_no(target, self.rules.advisor.resist_point(f, target, damage), lambda: (
-            f"{f.name}'s blow deals {damage} damage to {target.name}: spend a character "
-            f"point on the resistance roll (+1D, {target.cp} left)?"))
+        spend = enc.yes_or_no(target, self.rules.advisor.resist_point(f, target, damage),
+                              _resist_point_question, f, target, damage)
         if not spend:
             return 0
         target.cp -= 1
@@ -370,3 +365,23 @@ class OpenD6Combat:
         elif target.level is DEAD:
             enc.take_out(target, Status.DEAD, target.state())
         return dealt
+
+
+# A player's questions (``Encounter.yes_or_no``): plain functions, no closure made per roll.
+def _character_point_question(f: D6Fighter, target: D6Fighter) -> str:
+    return f"{f.name} attacks {target.name}: spend a character point (+1D, {f.cp} left)?"
+
+
+def _fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
+                         target: D6Fighter, total: int, extra: int) -> str | None:
+    now, boosted = advisor.fate_odds(enc, f, target, total, extra)
+    if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
+        return None
+    return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
+            f"rolled, {boosted:.0%} with the fate point): spend a fate point "
+            f"(+{extra}D, {f.fate} left)?")
+
+
+def _resist_point_question(f: D6Fighter, target: D6Fighter, damage: int) -> str:
+    return (f"{f.name}'s blow deals {damage} damage to {target.name}: spend a character "
+            f"point on the resistance roll (+1D, {target.cp} left)?")

@@ -258,7 +258,9 @@ class D6Ruleset(Ruleset[D6Fighter]):
         share the turn, in the order the engine draws for simultaneous actions.
         """
         action.done = True
-        f = cast("D6Fighter", action.actor)  # an OpenD6 fight's fighters are all D6
+        f = action.actor
+        if TYPE_CHECKING:  # an OpenD6 fight's fighters are all D6 (no cast call every turn)
+            f = cast("D6Fighter", f)
         f.shot_at = False  # its turn: no longer pinned, whatever it does
         if self.options.side_declares == "together" and self.options.initiative == "side":
             intents = self._declared_with_side(enc, f)
@@ -353,9 +355,12 @@ class D6Ruleset(Ruleset[D6Fighter]):
         """
         if in_reach:
             foes = [e for e in enc.enemies(f) if tactics.in_reach(enc, f, e)]
-            return cast("D6Fighter | None",
-                        tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos)))
-        return cast("D6Fighter | None", tactics.nearest_enemy(enc, f))
+            found = tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos))
+        else:
+            found = tactics.nearest_enemy(enc, f)
+        if TYPE_CHECKING:  # an OpenD6 fight's fighters are all D6 (no cast call)
+            found = cast("D6Fighter | None", found)
+        return found
 
     # ------------------------------------------------------------ moving
     def _move(self, enc: Encounter, f: D6Fighter, intent: Move, penalty: int,

@@ -123,7 +123,9 @@ class OreRuleset(Ruleset[OF]):
     def build(self, member: MemberSpec, pos: Position, rng: random.Random | None) -> OF:
         """Convert the neutral description (RULES.md), then apply the native block."""
         f = make_fighter(self.fighter_class, member, pos, member.native_block(self.native_key))
-        return cast("OF", f)  # ``fighter_class`` is the ruleset's ``OF``
+        if TYPE_CHECKING:  # ``fighter_class`` is the ruleset's ``OF`` (no cast call a fighter)
+            f = cast("OF", f)
+        return f
 
     def native_block_of(self, f: OF) -> dict[str, Any]:
         """Stats, skills and special dice of a built fighter, as an ``ore:`` block."""
@@ -210,7 +212,11 @@ class OreRuleset(Ruleset[OF]):
         location, after armor), so a 2x10 at the head beats a 3x4 at the arm.
         """
         def worth(intent: Intent, s: Set) -> float:
-            target = cast("OreFighter[Body]", cast(Attack, intent).target)
+            if TYPE_CHECKING:  # sets are weighed for attacks alone (no cast calls per set)
+                intent = cast(Attack, intent)
+            target = intent.target
+            if TYPE_CHECKING:
+                target = cast("OreFighter[Body]", target)
             return hit_value(f, target, s.width, s.height)
 
         return worth
@@ -287,7 +293,9 @@ class OreRuleset(Ruleset[OF]):
         """Carry out one set's action: attack, move, retreat, reload or stand ready."""
         action.done = True
         intent = action.intent
-        f = cast("OF", action.actor)  # built by ``build``
+        f = action.actor
+        if TYPE_CHECKING:  # built by ``build`` (no cast call on every action)
+            f = cast("OF", f)
         # ``type(intent) is``, not ``match``: this runs for every action, and a class
         # pattern costs twice as much (mypy narrows either)
         if type(intent) is Attack:
@@ -321,10 +329,12 @@ class OreRuleset(Ruleset[OF]):
     def _attack(self, enc: Encounter, action: TimedAction[RolledSet], f: OF,
                 intent: Attack) -> None:
         """Resolve ``f``'s attack ``intent`` with its set: a miss, and why, or a hit."""
-        target = cast("OF", intent.target)  # a fighter of this ruleset
+        target = intent.target
+        if TYPE_CHECKING:  # a fighter of this ruleset (no cast call on every attack)
+            target = cast("OF", target)
         s = action.payload
         log = enc.log
-        if enc.finds_down(f, target, s):
+        if not target.in_fight and enc.finds_down(f, target, s):  # a call only when down
             return
         enc.record_attack(f)
         width = s.width
