@@ -2,10 +2,10 @@
 
 :class:`OpenD6Combat` is held by the ruleset (its ``combat``,
 :class:`~sim.rulesets.opend6.ruleset.D6Ruleset`), whose turns call ``attack`` and ``defend``;
-it reads the ruleset's options, advisor, ``health_penalty``, ``harm``, ``short_of_death`` and
-``retarget``. Its other public methods (``attack_dice``, ``damage_dice``, ``defense_code``,
-``defense_against``, ``target_number``) are the one home of those rules, for the ruleset and
-its advisor alike.
+it reads the ruleset's options, advisor, ``harm``, ``short_of_death`` and ``retarget``. Its
+other public methods (``attack_dice``, ``damage_dice``, ``defense_code``,
+``defense_against``, ``target_number``) and ``health_penalty`` (the ruleset's too) are the
+one home of those rules, for the ruleset and its advisor alike.
 
 Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 """
@@ -41,7 +41,20 @@ if TYPE_CHECKING:
     from sim.rulesets.opend6.ruleset import D6Ruleset
 
 DEAD = WoundStatus.DEAD
+STUNNED = WoundStatus.STUNNED
+_PENALTIES = {level: level.penalty for level in WoundStatus}
 _EPS = 1e-6  # a defense lapses just before the same moment of the next round
+
+
+def health_penalty(enc: Encounter, f: D6Fighter) -> int:
+    """Dice off action rolls for wounds (never on resistance): a stun lasts its round.
+
+    A function, not a method: every attack's pool asks, and the AI's (``attack_dice``).
+    """
+    level = f.level
+    if level is STUNNED:
+        return -1 if f.stun_round == enc.round else 0
+    return _PENALTIES[level]  # ``level.penalty`` without the property call
 
 
 class OpenD6Combat:
@@ -79,7 +92,7 @@ class OpenD6Combat:
         and block are all Agility rolls.
         """
         kind, code = self.defense_code(f, kind)
-        dice = code.dice + penalty + self.rules.health_penalty(enc, f)
+        dice = code.dice + penalty + health_penalty(enc, f)
         rolled, r = self.roll(enc, dice, code.pips)
         total = rolled - f.encumbrance
         f.defense = total if total > 0 else 0
@@ -156,7 +169,7 @@ class OpenD6Combat:
             distance: The distance between them, when the caller has measured it already.
         """
         # Counted as plain integers; the log's words are made only when ``notes`` asks.
-        dice = f.attack_code.dice + penalty + self.rules.health_penalty(enc, f)
+        dice = f.attack_code.dice + penalty + health_penalty(enc, f)
         weapon = f.weapon
         band = None
         if weapon.ranged:
@@ -185,7 +198,7 @@ class OpenD6Combat:
         can count on before it knows where a move leaves it.
         """
         worst = RangeBand.LONG.value if f.weapon.ranged else 0
-        return (f.attack_code.dice + self.rules.health_penalty(enc, f) + worst
+        return (f.attack_code.dice + health_penalty(enc, f) + worst
                 + (BLINDED_DICE if f.blinded else 0))
 
     def attack(self, enc: Encounter, f: D6Fighter, intent: Attack, penalty: int) -> None:
@@ -230,7 +243,7 @@ class OpenD6Combat:
             assert r is not None  # a logged roll keeps its dice (``roll``)
             log_attack(enc, f, target, dice=dice, notes=notes or [], r=r, defense=defense,
                        parry=parry, tn=tn, hit=hit, penalty=penalty,
-                       health=self.rules.health_penalty(enc, f),
+                       health=health_penalty(enc, f),
                        why=tn_reasons(enc.field.cover(target.pos),
                                       enc.field.visibility(target.pos),
                                       pinned=pinned, parry=parry, extra=weapon.difficulty))

@@ -31,7 +31,7 @@ from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import recovery
 from sim.rulesets.opend6.advisor import OpenD6Advisor
-from sim.rulesets.opend6.combat import OpenD6Combat
+from sim.rulesets.opend6.combat import OpenD6Combat, health_penalty
 from sim.rulesets.opend6.dice import counts_one, roll_total
 from sim.rulesets.opend6.fighter import (
     D6Fighter,
@@ -48,6 +48,8 @@ from sim.rulesets.opend6.rules import (
     turn_actions,
 )
 
+STUNNED = WoundStatus.STUNNED
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -57,8 +59,6 @@ if TYPE_CHECKING:
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
-STUNNED = WoundStatus.STUNNED
-_PENALTIES = {level: level.penalty for level in WoundStatus}
 
 
 class D6Ruleset(Ruleset[D6Fighter]):
@@ -339,12 +339,7 @@ class D6Ruleset(Ruleset[D6Fighter]):
         enc.declared[f] = intents
         return intents
 
-    def health_penalty(self, enc: Encounter, f: D6Fighter) -> int:
-        """Dice off action rolls for wounds (never on resistance): a stun lasts its round."""
-        level = f.level
-        if level is STUNNED:
-            return -1 if f.stun_round == enc.round else 0
-        return _PENALTIES[level]  # ``level.penalty`` without the property call
+    health_penalty = staticmethod(health_penalty)  # (``combat.health_penalty``)
 
     def retarget(self, enc: Encounter, f: D6Fighter, *,
                   in_reach: bool = False) -> D6Fighter | None:
