@@ -152,7 +152,8 @@ class OpenD6Combat:
     # ------------------------------------------------------------ attacking
     def attack_dice(self, enc: Encounter, f: D6Fighter, target: D6Fighter, *,
                     penalty: int = 0, called: bool = False,
-                    notes: list[str] | None = None, distance: float | None = None) -> int:
+                    notes: list[str] | None = None, distance: float | None = None,
+                    band: RangeBand | None = None) -> int:
         """Dice of ``f``'s attack on ``target`` now, before points (may be 0 or less).
 
         The attack code's dice, the multiple-action ``penalty``, the wound penalty, the range
@@ -167,15 +168,17 @@ class OpenD6Combat:
             called: A called shot.
             notes: When given, the log's words for each modifier are appended to it.
             distance: The distance between them, when the caller has measured it already.
+            band: The range band of a ranged weapon at that distance, when the caller has
+                found it already (``attack``: its reach check finds it first).
         """
         # Counted as plain integers; the log's words are made only when ``notes`` asks.
         dice = f.attack_code.dice + penalty + health_penalty(enc, f)
         weapon = f.weapon
-        band = None
         if weapon.ranged:
-            if distance is None:
-                distance = enc.field.distance(f.pos, target.pos)
-            band = range_band(distance, weapon)
+            if band is None:
+                if distance is None:
+                    distance = enc.field.distance(f.pos, target.pos)
+                band = range_band(distance, weapon)
             # beyond long range (None) the attack cannot be made at all; ``_value_`` is
             # ``band.dice`` without two descriptor calls
             dice += band._value_ or 0
@@ -220,7 +223,9 @@ class OpenD6Combat:
         dist = field.known.get((here, there))  # measured once for reach and range
         if dist is None:
             dist = field.distance(here, there)
-        reason = self._out_of_reach(f, dist)
+        weapon = f.weapon
+        band = range_band(dist, weapon) if weapon.ranged else None  # found once: reach, dice
+        reason = self._out_of_reach(f, dist, band)
         if reason:
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,
@@ -228,13 +233,12 @@ class OpenD6Combat:
             return
         notes: list[str] | None = [] if log is not None else None
         dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
-                                notes=notes, distance=dist)
+                                notes=notes, distance=dist, band=band)
         f.aim_at = None  # an aim is spent by the next attack, at its target or not
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)
         pinned = self.pinned(target) if log is not None else False  # before this shot pins
         total, r, dice = self._roll_attack(enc, f, target, dice, notes)
-        weapon = f.weapon
         if weapon.ranged:
             f.loaded = not weapon.reload_actions
             target.shot_at = True
@@ -298,12 +302,15 @@ class OpenD6Combat:
                              _fate_point_question, advisor, enc, f, target, total, extra)
 
     @staticmethod
-    def _out_of_reach(f: D6Fighter, dist: float) -> str:
-        """Why an attack at ``dist`` m cannot hit (out of reach or range, not loaded), or ""."""
+    def _out_of_reach(f: D6Fighter, dist: float, band: RangeBand | None) -> str:
+        """Why an attack at ``dist`` m cannot hit (out of reach or range, not loaded), or "".
+
+        ``band``: the range band at ``dist`` of a ranged weapon (None for a melee one).
+        """
         weapon = f.weapon
-        if not weapon.ranged:
+        if band is None:
             return f"out of reach at {dist:g} m" if dist > f.reach else ""
-        if range_band(dist, weapon) is RangeBand.OUT_OF_RANGE:
+        if band is RangeBand.OUT_OF_RANGE:
             return f"out of range at {dist:g} m"
         if weapon.reload_actions and not f.loaded:
             return f"the {weapon.name} is not loaded"
