@@ -300,19 +300,22 @@ class OreRuleset(Ruleset[OF]):
         # pattern costs twice as much (mypy narrows either)
         if type(intent) is Attack:
             self._attack(enc, action, f, intent)
-        elif (type(intent) is Move or type(intent) is Retreat) \
-                and action.payload.height and action.payload.width < 2:
-            # a move rolled with other actions needs its Run set: broken, it does not happen
-            if enc.log is not None:
-                enc.emit("move", who=f.name, text=f"{f.name}'s move fails: its set was broken.")
-        elif type(intent) is Move:
-            self.walk_toward(enc, f, intent, self._metres(f))
-        elif type(intent) is Retreat:
-            self.move_to(enc, f, intent, self._metres(f))
-        elif type(intent) is Reload:
+            return
+        kind = type(intent)  # the others tell by it once; ``type(intent) is`` where it narrows
+        if kind is Reload:
             f.loaded = True
             if enc.log is not None:
                 enc.emit("reload", who=f.name, text=f"{f.name} reloads the {f.weapon.name}.")
+        elif kind is Move or kind is Retreat:
+            if action.payload.height and action.payload.width < 2:
+                # a move rolled with other actions needs its Run set: broken, it does not happen
+                if enc.log is not None:
+                    enc.emit("move", who=f.name,
+                             text=f"{f.name}'s move fails: its set was broken.")
+            elif type(intent) is Move:
+                self.walk_toward(enc, f, intent, self._metres(f))
+            elif type(intent) is Retreat:
+                self.move_to(enc, f, intent, self._metres(f))
         elif type(intent) is Defend and enc.log is not None:
             d = action.payload
             text = (f"{f.name} stands ready to {intent.kind} with {d} "
