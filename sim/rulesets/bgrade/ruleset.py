@@ -182,7 +182,10 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         """
         self.deck = None
         if self.options.drama_deck:
-            fighters = cast("list[BGradeFighter]", enc.combatants)  # built by ``build``
+            if TYPE_CHECKING:  # built by ``build`` (a cast is a call at run time)
+                fighters = cast("list[BGradeFighter]", enc.combatants)
+            else:
+                fighters = enc.combatants
             held = frozenset(card for c in fighters for card in c.hand)
             self.deck = DramaDeck(enc.rng, held)
             self.deck.deal_round([c.hand for c in fighters])

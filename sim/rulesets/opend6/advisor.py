@@ -454,7 +454,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
     def wait_intents(self, enc: Encounter, actor: D6Fighter,
                      foes: list[D6Fighter]) -> tuple[list[Intent], str]:
         """Holding: defend when a shooter has it in range and a defense beats the 10."""
-        shooters = tactics.shooters_on(enc, actor, cast("list[Combatant]", foes))
+        shooters = tactics.shooters_on(enc, actor, foes)
         kind = self.defense_kind(enc, actor, ranged=True) if shooters else None
         if kind:
             return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"

@@ -209,7 +209,10 @@ class D6Ruleset(Ruleset[D6Fighter]):
         per side, ties broken by a random draw; a side's members all act at its turn.
         """
         rng, complication = enc.rng, self.options.complication
-        fighters = cast("list[D6Fighter]", enc.combatants)  # an OpenD6 fight's are all D6
+        if TYPE_CHECKING:  # an OpenD6 fight's are all D6 (a cast is a call at run time)
+            fighters = cast("list[D6Fighter]", enc.combatants)
+        else:
+            fighters = enc.combatants
         keys: dict[D6Fighter, tuple[float, ...]] = {}
         self._side_turn = None
         if self.options.initiative == "side":

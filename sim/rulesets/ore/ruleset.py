@@ -270,7 +270,11 @@ class OreRuleset(Ruleset[OF]):
 
         Tending changes nothing: ORE has no bleeding and no first aid to roll.
         """
-        for f in cast("list[OF]", enc.combatants):  # the encounter's, built by ``build``
+        if TYPE_CHECKING:  # the encounter's, built by ``build`` (a cast is a call at run time)
+            fighters = cast("list[OF]", enc.combatants)
+        else:
+            fighters = enc.combatants
+        for f in fighters:
             if f.status is not Status.DEAD:
                 f.wounds.heal_after_fight()
         if enc.log is not None:
