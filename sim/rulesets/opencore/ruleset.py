@@ -227,23 +227,26 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
                 self._redecide(enc, f, target)
             else:
                 self._attack(enc, f, target)
-        elif type(intent) is Move:
+            return
+        if type(intent) is Move:
             self.walk_toward(enc, f, intent, f.speed)
+            return
+        kind = type(intent)  # the rarer ones tell by it once (``type(intent) is`` narrows)
+        if kind is Reload:
+            self._reload(enc, f)
         elif type(intent) is Retreat:
             self.move_to(enc, f, intent, f.speed)
-        elif type(intent) is Defend:
+        elif kind is Defend:
             f.defending = True
             if log is not None:
                 enc.emit("defend", who=f.name, text=f"{f.name} concentrates on defense "
                          f"(evade {f.evade} doubled until its next action).")
-        elif type(intent) is Bide:
+        elif kind is Bide:
             f.bided = True
             if log is not None:
                 enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} initiative "
                          f"next round).")
-        elif type(intent) is Reload:
-            self._reload(enc, f)
-        elif type(intent) is Aim and log is not None:
+        elif kind is Aim and log is not None:
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
 
