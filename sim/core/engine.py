@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 
 import simpy
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 # declares.
 Nearest = dict[tuple["Position", str], list[Combatant]]
 T = TypeVar("T")  # what a choice among options gives (``Encounter.choose``)
+Ts = TypeVarTuple("Ts")  # what a yes-or-no's question is given (``Encounter.yes_or_no``)
 YES_NO = (("no", False), ("yes", True))  # a yes-or-no's options (``Encounter.yes_or_no``)
 
 
@@ -233,16 +234,19 @@ class Encounter:
             self.made.setdefault(c.name, []).append(("choose", k))
         return options[k][1]
 
-    def yes_or_no(self, c: Combatant, ai: bool, question: Callable[[], str | None]) -> bool:
-        """``ai`` (the AI's own answer), or a player's yes or no to ``question()``.
+    def yes_or_no(self, c: Combatant, ai: bool, question: Callable[[*Ts], str | None],
+                  *args: *Ts) -> bool:
+        """``ai`` (the AI's own answer), or a player's yes or no to ``question(*args)``.
 
         The one way a ruleset puts a yes-or-no to a player (a point to spend), the AI's
         answer the default on Enter. ``question`` is called only when ``c`` has a player
         (its words cost nothing otherwise); it gives None when nothing is worth asking.
+        Rules ask on every roll: a plain function and its ``args`` spare them a closure
+        each time, and the test is ``asks``'s, inline.
         """
-        if not self.asks(c):
+        if c.name not in self._askers:  # ``asks``, without the call
             return ai
-        text = question()
+        text = question(*args)
         return ai if text is None else self.choose(c, text, YES_NO, int(ai))
 
     # ---------------------------------------------------------------- changes

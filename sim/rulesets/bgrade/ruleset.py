@@ -182,7 +182,10 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         """
         self.deck = None
         if self.options.drama_deck:
-            fighters = cast("list[BGradeFighter]", enc.combatants)  # built by ``build``
+            if TYPE_CHECKING:  # built by ``build`` (a cast is a call at run time)
+                fighters = cast("list[BGradeFighter]", enc.combatants)
+            else:
+                fighters = enc.combatants
             held = frozenset(card for c in fighters for card in c.hand)
             self.deck = DramaDeck(enc.rng, held)
             self.deck.deal_round([c.hand for c in fighters])
@@ -296,9 +299,8 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
     def _spends_point(self, enc: Encounter, f: BGradeFighter, rolled: Sequence[Intent],
                       dice: int) -> bool:
         """A possibility point on this roll: the advisor's choice, or a player's."""
-        return enc.yes_or_no(f, self.advisor.spends_point(enc, f, rolled, dice), lambda: (
-            f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
-            f"{f.points} left)?"))
+        return enc.yes_or_no(f, self.advisor.spends_point(enc, f, rolled, dice),
+                             _point_question, f, dice)
 
     def _work_together(self, enc: Encounter, rolls: list[Roll],
                        actions: list[TimedAction[RolledSet]]) -> list[Roll]:
@@ -453,3 +455,9 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                  degree=degree, wounds=wounds, shock=shock, armor=sum(ar),
                  benefit=benefit.name,
                  **({"benefit_stopped": True} if shock_stopped else {}), text=text)
+
+
+def _point_question(f: BGradeFighter, dice: int) -> str:
+    """A player's question (``Encounter.yes_or_no``): a plain function, no closure a roll."""
+    return (f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
+            f"{f.points} left)?")

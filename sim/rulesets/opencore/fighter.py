@@ -315,7 +315,11 @@ class OpenCoreFighter(Combatant):
 
 def fighters_of(enc: Encounter) -> list[OpenCoreFighter]:
     """The encounter's fighters: OpenCore's, in an OpenCore fight (``OpenCoreRuleset.build``)."""
-    return cast("list[OpenCoreFighter]", enc.combatants)
+    if TYPE_CHECKING:  # narrowed for the checker alone: a cast is a call at run time
+        fighters = cast("list[OpenCoreFighter]", enc.combatants)
+    else:
+        fighters = enc.combatants
+    return fighters
 
 
 # ---------------------------------------------------------------------------- effects

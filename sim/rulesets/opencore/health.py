@@ -79,7 +79,10 @@ _DEAD, _UNCONSCIOUS = Status.DEAD, Status.UNCONSCIOUS  # the engine's, read the 
 
 def rules_of(enc: Encounter) -> OpenCoreRuleset:
     """The encounter's ruleset: OpenCore's, where an OpenCore fighter's health is checked."""
-    return cast("OpenCoreRuleset", enc.ruleset)
+    rules = enc.ruleset
+    if TYPE_CHECKING:  # narrowed for the checker alone: a cast is a call at run time
+        rules = cast("OpenCoreRuleset", rules)
+    return rules
 
 
 def check_health(enc: Encounter, f: OpenCoreFighter, why: str) -> None:

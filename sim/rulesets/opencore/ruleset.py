@@ -13,7 +13,7 @@ Rulings not in RULES.md or the seed are marked "Ruling:" where they are applied.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sim.ai import tactics
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
@@ -193,7 +193,8 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         """Carry out a fighter's one action of the round (or just end its turn)."""
         action.done = True
         f = action.actor
-        assert isinstance(f, OpenCoreFighter)  # (``build`` made every fighter of the fight)
+        if TYPE_CHECKING:  # ``build`` made every fighter of the fight (no call every action)
+            f = cast(OpenCoreFighter, f)
         # Its turn: a defense action and a stumble last "until next turn".
         f.defending, f.stumbling = False, 0
         if f.knocked_out:  # knocked out after it declared: helpless, it does nothing
@@ -220,28 +221,32 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         # (a ``match`` costs 1% of a batch here)
         if type(intent) is Attack:
             target = intent.target
-            assert isinstance(target, OpenCoreFighter)  # (as every fighter of the fight)
+            if TYPE_CHECKING:  # as every fighter of the fight (no call every attack)
+                target = cast(OpenCoreFighter, target)
             if may_redecide and (f.stun or not target.in_fight):
                 self._redecide(enc, f, target)
             else:
                 self._attack(enc, f, target)
-        elif type(intent) is Move:
+            return
+        if type(intent) is Move:
             self.walk_toward(enc, f, intent, f.speed)
+            return
+        kind = type(intent)  # the rarer ones tell by it once (``type(intent) is`` narrows)
+        if kind is Reload:
+            self._reload(enc, f)
         elif type(intent) is Retreat:
             self.move_to(enc, f, intent, f.speed)
-        elif type(intent) is Defend:
+        elif kind is Defend:
             f.defending = True
             if log is not None:
                 enc.emit("defend", who=f.name, text=f"{f.name} concentrates on defense "
                          f"(evade {f.evade} doubled until its next action).")
-        elif type(intent) is Bide:
+        elif kind is Bide:
             f.bided = True
             if log is not None:
                 enc.emit("bide", who=f.name, text=f"{f.name} bides (+{BIDE_BONUS} initiative "
                          f"next round).")
-        elif type(intent) is Reload:
-            self._reload(enc, f)
-        elif type(intent) is Aim and log is not None:
+        elif kind is Aim and log is not None:
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
 
@@ -285,7 +290,7 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     def _attack(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter) -> None:
         """The Attack action: checks that may stop it, then one strike."""
         log = enc.log
-        if enc.finds_down(f, target):
+        if not target.in_fight and enc.finds_down(f, target):  # a call only when down
             return
         if f.stun:
             if log is not None:

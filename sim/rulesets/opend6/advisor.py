@@ -96,7 +96,9 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         foes = [e for e in enc.enemies(actor) if tactics.in_reach(enc, actor, e)]
         if not foes:
             return None
-        foe = cast("D6Fighter", tactics.pick_target(enc, actor, foes, actor.doctrine.focus))
+        foe = tactics.pick_target(enc, actor, foes, actor.doctrine.focus)
+        if TYPE_CHECKING:  # one of ``foes`` (no cast call every turn)
+            foe = cast("D6Fighter", foe)
         dice = self.rules.combat.attack_dice(enc, actor, foe)
         if dice - 1 < 1:
             return None
@@ -183,7 +185,9 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return None
-        target = cast("D6Fighter", attack.target)  # every fighter of an OpenD6 fight is one
+        target = attack.target
+        if TYPE_CHECKING:  # every fighter of an OpenD6 fight is one (no cast call)
+            target = cast("D6Fighter", target)
         penalty = multiple_action_penalty(turn_actions(intents))
         dice = self.rules.combat.attack_dice(enc, actor, target, penalty=penalty,
                                              called=bool(attack.called))
@@ -450,7 +454,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
     def wait_intents(self, enc: Encounter, actor: D6Fighter,
                      foes: list[D6Fighter]) -> tuple[list[Intent], str]:
         """Holding: defend when a shooter has it in range and a defense beats the 10."""
-        shooters = tactics.shooters_on(enc, actor, cast("list[Combatant]", foes))
+        shooters = tactics.shooters_on(enc, actor, foes)
         kind = self.defense_kind(enc, actor, ranged=True) if shooters else None
         if kind:
             return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"

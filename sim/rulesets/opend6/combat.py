@@ -2,10 +2,10 @@
 
 :class:`OpenD6Combat` is held by the ruleset (its ``combat``,
 :class:`~sim.rulesets.opend6.ruleset.D6Ruleset`), whose turns call ``attack`` and ``defend``;
-it reads the ruleset's options, advisor, ``health_penalty``, ``harm``, ``short_of_death`` and
-``retarget``. Its other public methods (``attack_dice``, ``damage_dice``, ``defense_code``,
-``defense_against``, ``target_number``) are the one home of those rules, for the ruleset and
-its advisor alike.
+it reads the ruleset's options, advisor, ``harm``, ``short_of_death`` and ``retarget``. Its
+other public methods (``attack_dice``, ``damage_dice``, ``defense_code``,
+``defense_against``, ``target_number``) and ``health_penalty`` (the ruleset's too) are the
+one home of those rules, for the ruleset and its advisor alike.
 
 Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 """
@@ -36,11 +36,25 @@ from sim.rulesets.opend6.rules import (
 if TYPE_CHECKING:
     from sim.core.actions import Attack
     from sim.core.engine import Encounter
+    from sim.rulesets.opend6.advisor import OpenD6Advisor
     from sim.rulesets.opend6.fighter import D6Fighter
     from sim.rulesets.opend6.ruleset import D6Ruleset
 
 DEAD = WoundStatus.DEAD
+STUNNED = WoundStatus.STUNNED
+_PENALTIES = {level: level.penalty for level in WoundStatus}
 _EPS = 1e-6  # a defense lapses just before the same moment of the next round
+
+
+def health_penalty(enc: Encounter, f: D6Fighter) -> int:
+    """Dice off action rolls for wounds (never on resistance): a stun lasts its round.
+
+    A function, not a method: every attack's pool asks, and the AI's (``attack_dice``).
+    """
+    level = f.level
+    if level is STUNNED:
+        return -1 if f.stun_round == enc.round else 0
+    return _PENALTIES[level]  # ``level.penalty`` without the property call
 
 
 class OpenD6Combat:
@@ -78,7 +92,7 @@ class OpenD6Combat:
         and block are all Agility rolls.
         """
         kind, code = self.defense_code(f, kind)
-        dice = code.dice + penalty + self.rules.health_penalty(enc, f)
+        dice = code.dice + penalty + health_penalty(enc, f)
         rolled, r = self.roll(enc, dice, code.pips)
         total = rolled - f.encumbrance
         f.defense = total if total > 0 else 0
@@ -138,7 +152,8 @@ class OpenD6Combat:
     # ------------------------------------------------------------ attacking
     def attack_dice(self, enc: Encounter, f: D6Fighter, target: D6Fighter, *,
                     penalty: int = 0, called: bool = False,
-                    notes: list[str] | None = None, distance: float | None = None) -> int:
+                    notes: list[str] | None = None, distance: float | None = None,
+                    band: RangeBand | None = None) -> int:
         """Dice of ``f``'s attack on ``target`` now, before points (may be 0 or less).
 
         The attack code's dice, the multiple-action ``penalty``, the wound penalty, the range
@@ -153,15 +168,17 @@ class OpenD6Combat:
             called: A called shot.
             notes: When given, the log's words for each modifier are appended to it.
             distance: The distance between them, when the caller has measured it already.
+            band: The range band of a ranged weapon at that distance, when the caller has
+                found it already (``attack``: its reach check finds it first).
         """
         # Counted as plain integers; the log's words are made only when ``notes`` asks.
-        dice = f.attack_code.dice + penalty + self.rules.health_penalty(enc, f)
+        dice = f.attack_code.dice + penalty + health_penalty(enc, f)
         weapon = f.weapon
-        band = None
         if weapon.ranged:
-            if distance is None:
-                distance = enc.field.distance(f.pos, target.pos)
-            band = range_band(distance, weapon)
+            if band is None:
+                if distance is None:
+                    distance = enc.field.distance(f.pos, target.pos)
+                band = range_band(distance, weapon)
             # beyond long range (None) the attack cannot be made at all; ``_value_`` is
             # ``band.dice`` without two descriptor calls
             dice += band._value_ or 0
@@ -184,12 +201,14 @@ class OpenD6Combat:
         can count on before it knows where a move leaves it.
         """
         worst = RangeBand.LONG.value if f.weapon.ranged else 0
-        return (f.attack_code.dice + self.rules.health_penalty(enc, f) + worst
+        return (f.attack_code.dice + health_penalty(enc, f) + worst
                 + (BLINDED_DICE if f.blinded else 0))
 
     def attack(self, enc: Encounter, f: D6Fighter, intent: Attack, penalty: int) -> None:
         """One attack: pool, modifiers, points, the roll against the target number."""
-        target = cast("D6Fighter", intent.target)  # every fighter of an OpenD6 fight is one
+        target = intent.target
+        if TYPE_CHECKING:  # every fighter of an OpenD6 fight is one (no cast call every attack)
+            target = cast("D6Fighter", target)
         log = enc.log
         if not target.in_fight:
             retarget = self.rules.retarget(enc, f, in_reach=True)
@@ -204,7 +223,9 @@ class OpenD6Combat:
         dist = field.known.get((here, there))  # measured once for reach and range
         if dist is None:
             dist = field.distance(here, there)
-        reason = self._out_of_reach(f, dist)
+        weapon = f.weapon
+        band = range_band(dist, weapon) if weapon.ranged else None  # found once: reach, dice
+        reason = self._out_of_reach(f, dist, band)
         if reason:
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,
@@ -212,13 +233,12 @@ class OpenD6Combat:
             return
         notes: list[str] | None = [] if log is not None else None
         dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
-                                notes=notes, distance=dist)
+                                notes=notes, distance=dist, band=band)
         f.aim_at = None  # an aim is spent by the next attack, at its target or not
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)
         pinned = self.pinned(target) if log is not None else False  # before this shot pins
         total, r, dice = self._roll_attack(enc, f, target, dice, notes)
-        weapon = f.weapon
         if weapon.ranged:
             f.loaded = not weapon.reload_actions
             target.shot_at = True
@@ -227,7 +247,7 @@ class OpenD6Combat:
             assert r is not None  # a logged roll keeps its dice (``roll``)
             log_attack(enc, f, target, dice=dice, notes=notes or [], r=r, defense=defense,
                        parry=parry, tn=tn, hit=hit, penalty=penalty,
-                       health=self.rules.health_penalty(enc, f),
+                       health=health_penalty(enc, f),
                        why=tn_reasons(enc.field.cover(target.pos),
                                       enc.field.visibility(target.pos),
                                       pinned=pinned, parry=parry, extra=weapon.difficulty))
@@ -271,30 +291,26 @@ class OpenD6Combat:
 
     def _character_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> bool:
         """Whether ``f`` spends a character point (+1D) before rolling (a player asks)."""
-        return enc.yes_or_no(f, self.rules.advisor.character_point(f, target), lambda: (
-            f"{f.name} attacks {target.name}: spend a character point (+1D, {f.cp} left)?"))
+        return enc.yes_or_no(f, self.rules.advisor.character_point(f, target),
+                             _character_point_question, f, target)
 
     def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
                     extra: int) -> bool:
         """Whether ``f`` spends a fate point on the ``total`` it has rolled (a player asks)."""
-        def question() -> str | None:
-            now, boosted = self.rules.advisor.fate_odds(enc, f, target, total, extra)
-            if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
-                return None
-            return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
-                    f"rolled, {boosted:.0%} with the fate point): spend a fate point "
-                    f"(+{extra}D, {f.fate} left)?")
-
-        return enc.yes_or_no(f, self.rules.advisor.fate_point(enc, f, target, total, extra),
-                             question)
+        advisor = self.rules.advisor
+        return enc.yes_or_no(f, advisor.fate_point(enc, f, target, total, extra),
+                             _fate_point_question, advisor, enc, f, target, total, extra)
 
     @staticmethod
-    def _out_of_reach(f: D6Fighter, dist: float) -> str:
-        """Why an attack at ``dist`` m cannot hit (out of reach or range, not loaded), or ""."""
+    def _out_of_reach(f: D6Fighter, dist: float, band: RangeBand | None) -> str:
+        """Why an attack at ``dist`` m cannot hit (out of reach or range, not loaded), or "".
+
+        ``band``: the range band at ``dist`` of a ranged weapon (None for a melee one).
+        """
         weapon = f.weapon
-        if not weapon.ranged:
+        if band is None:
             return f"out of reach at {dist:g} m" if dist > f.reach else ""
-        if range_band(dist, weapon) is RangeBand.OUT_OF_RANGE:
+        if band is RangeBand.OUT_OF_RANGE:
             return f"out of range at {dist:g} m"
         if weapon.reload_actions and not f.loaded:
             return f"the {weapon.name} is not loaded"
@@ -336,9 +352,8 @@ class OpenD6Combat:
         """
         if not (target.cp > 0 and target.policy.spends):
             return 0
-        spend = enc.yes_or_no(target, self.rules.advisor.resist_point(f, target, damage), lambda: (
-            f"{f.name}'s blow deals {damage} damage to {target.name}: spend a character "
-            f"point on the resistance roll (+1D, {target.cp} left)?"))
+        spend = enc.yes_or_no(target, self.rules.advisor.resist_point(f, target, damage),
+                              _resist_point_question, f, target, damage)
         if not spend:
             return 0
         target.cp -= 1
@@ -370,3 +385,23 @@ class OpenD6Combat:
         elif target.level is DEAD:
             enc.take_out(target, Status.DEAD, target.state())
         return dealt
+
+
+# A player's questions (``Encounter.yes_or_no``): plain functions, no closure made per roll.
+def _character_point_question(f: D6Fighter, target: D6Fighter) -> str:
+    return f"{f.name} attacks {target.name}: spend a character point (+1D, {f.cp} left)?"
+
+
+def _fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
+                         target: D6Fighter, total: int, extra: int) -> str | None:
+    now, boosted = advisor.fate_odds(enc, f, target, total, extra)
+    if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
+        return None
+    return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
+            f"rolled, {boosted:.0%} with the fate point): spend a fate point "
+            f"(+{extra}D, {f.fate} left)?")
+
+
+def _resist_point_question(f: D6Fighter, target: D6Fighter, damage: int) -> str:
+    return (f"{f.name}'s blow deals {damage} damage to {target.name}: spend a character "
+            f"point on the resistance roll (+1D, {target.cp} left)?")

@@ -31,7 +31,7 @@ from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import recovery
 from sim.rulesets.opend6.advisor import OpenD6Advisor
-from sim.rulesets.opend6.combat import OpenD6Combat
+from sim.rulesets.opend6.combat import OpenD6Combat, health_penalty
 from sim.rulesets.opend6.dice import counts_one, roll_total
 from sim.rulesets.opend6.fighter import (
     D6Fighter,
@@ -48,6 +48,8 @@ from sim.rulesets.opend6.rules import (
     turn_actions,
 )
 
+STUNNED = WoundStatus.STUNNED
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -57,8 +59,6 @@ if TYPE_CHECKING:
     from sim.core.engine import Encounter
     from sim.scenario.specs import MemberSpec
 
-STUNNED = WoundStatus.STUNNED
-_PENALTIES = {level: level.penalty for level in WoundStatus}
 
 
 class D6Ruleset(Ruleset[D6Fighter]):
@@ -209,7 +209,10 @@ class D6Ruleset(Ruleset[D6Fighter]):
         per side, ties broken by a random draw; a side's members all act at its turn.
         """
         rng, complication = enc.rng, self.options.complication
-        fighters = cast("list[D6Fighter]", enc.combatants)  # an OpenD6 fight's are all D6
+        if TYPE_CHECKING:  # an OpenD6 fight's are all D6 (a cast is a call at run time)
+            fighters = cast("list[D6Fighter]", enc.combatants)
+        else:
+            fighters = enc.combatants
         keys: dict[D6Fighter, tuple[float, ...]] = {}
         self._side_turn = None
         if self.options.initiative == "side":
@@ -258,7 +261,9 @@ class D6Ruleset(Ruleset[D6Fighter]):
         share the turn, in the order the engine draws for simultaneous actions.
         """
         action.done = True
-        f = cast("D6Fighter", action.actor)  # an OpenD6 fight's fighters are all D6
+        f = action.actor
+        if TYPE_CHECKING:  # an OpenD6 fight's fighters are all D6 (no cast call every turn)
+            f = cast("D6Fighter", f)
         f.shot_at = False  # its turn: no longer pinned, whatever it does
         if self.options.side_declares == "together" and self.options.initiative == "side":
             intents = self._declared_with_side(enc, f)
@@ -337,12 +342,7 @@ class D6Ruleset(Ruleset[D6Fighter]):
         enc.declared[f] = intents
         return intents
 
-    def health_penalty(self, enc: Encounter, f: D6Fighter) -> int:
-        """Dice off action rolls for wounds (never on resistance): a stun lasts its round."""
-        level = f.level
-        if level is STUNNED:
-            return -1 if f.stun_round == enc.round else 0
-        return _PENALTIES[level]  # ``level.penalty`` without the property call
+    health_penalty = staticmethod(health_penalty)  # (``combat.health_penalty``)
 
     def retarget(self, enc: Encounter, f: D6Fighter, *,
                   in_reach: bool = False) -> D6Fighter | None:
@@ -353,9 +353,12 @@ class D6Ruleset(Ruleset[D6Fighter]):
         """
         if in_reach:
             foes = [e for e in enc.enemies(f) if tactics.in_reach(enc, f, e)]
-            return cast("D6Fighter | None",
-                        tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos)))
-        return cast("D6Fighter | None", tactics.nearest_enemy(enc, f))
+            found = tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos))
+        else:
+            found = tactics.nearest_enemy(enc, f)
+        if TYPE_CHECKING:  # an OpenD6 fight's fighters are all D6 (no cast call)
+            found = cast("D6Fighter | None", found)
+        return found
 
     # ------------------------------------------------------------ moving
     def _move(self, enc: Encounter, f: D6Fighter, intent: Move, penalty: int,

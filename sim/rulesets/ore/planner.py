@@ -114,7 +114,9 @@ class KeptPlans(Generic[OF]):
         # locations. Keyed by the identity of the map, member and weapon, each held in the
         # entry (so that no other object takes its id while the entry lives); the plan is
         # made anew around them with these intents.
-        attack = cast(Attack, intents[0])  # ``_attacks_on_one`` found one or two attacks
+        attack = intents[0]
+        if TYPE_CHECKING:  # ``_attacks_on_one`` found one or two attacks (no cast call)
+            attack = cast(Attack, attack)
         target = attack.target
         field, spec, weapon = enc.field, f.spec, f.weapon
         key = (self.kind, id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,

@@ -123,7 +123,9 @@ class OreRuleset(Ruleset[OF]):
     def build(self, member: MemberSpec, pos: Position, rng: random.Random | None) -> OF:
         """Convert the neutral description (RULES.md), then apply the native block."""
         f = make_fighter(self.fighter_class, member, pos, member.native_block(self.native_key))
-        return cast("OF", f)  # ``fighter_class`` is the ruleset's ``OF``
+        if TYPE_CHECKING:  # ``fighter_class`` is the ruleset's ``OF`` (no cast call a fighter)
+            f = cast("OF", f)
+        return f
 
     def native_block_of(self, f: OF) -> dict[str, Any]:
         """Stats, skills and special dice of a built fighter, as an ``ore:`` block."""
@@ -210,7 +212,11 @@ class OreRuleset(Ruleset[OF]):
         location, after armor), so a 2x10 at the head beats a 3x4 at the arm.
         """
         def worth(intent: Intent, s: Set) -> float:
-            target = cast("OreFighter[Body]", cast(Attack, intent).target)
+            if TYPE_CHECKING:  # sets are weighed for attacks alone (no cast calls per set)
+                intent = cast(Attack, intent)
+            target = intent.target
+            if TYPE_CHECKING:
+                target = cast("OreFighter[Body]", target)
             return hit_value(f, target, s.width, s.height)
 
         return worth
@@ -264,7 +270,11 @@ class OreRuleset(Ruleset[OF]):
 
         Tending changes nothing: ORE has no bleeding and no first aid to roll.
         """
-        for f in cast("list[OF]", enc.combatants):  # the encounter's, built by ``build``
+        if TYPE_CHECKING:  # the encounter's, built by ``build`` (a cast is a call at run time)
+            fighters = cast("list[OF]", enc.combatants)
+        else:
+            fighters = enc.combatants
+        for f in fighters:
             if f.status is not Status.DEAD:
                 f.wounds.heal_after_fight()
         if enc.log is not None:
@@ -287,24 +297,29 @@ class OreRuleset(Ruleset[OF]):
         """Carry out one set's action: attack, move, retreat, reload or stand ready."""
         action.done = True
         intent = action.intent
-        f = cast("OF", action.actor)  # built by ``build``
+        f = action.actor
+        if TYPE_CHECKING:  # built by ``build`` (no cast call on every action)
+            f = cast("OF", f)
         # ``type(intent) is``, not ``match``: this runs for every action, and a class
         # pattern costs twice as much (mypy narrows either)
         if type(intent) is Attack:
             self._attack(enc, action, f, intent)
-        elif (type(intent) is Move or type(intent) is Retreat) \
-                and action.payload.height and action.payload.width < 2:
-            # a move rolled with other actions needs its Run set: broken, it does not happen
-            if enc.log is not None:
-                enc.emit("move", who=f.name, text=f"{f.name}'s move fails: its set was broken.")
-        elif type(intent) is Move:
-            self.walk_toward(enc, f, intent, self._metres(f))
-        elif type(intent) is Retreat:
-            self.move_to(enc, f, intent, self._metres(f))
-        elif type(intent) is Reload:
+            return
+        kind = type(intent)  # the others tell by it once; ``type(intent) is`` where it narrows
+        if kind is Reload:
             f.loaded = True
             if enc.log is not None:
                 enc.emit("reload", who=f.name, text=f"{f.name} reloads the {f.weapon.name}.")
+        elif kind is Move or kind is Retreat:
+            if action.payload.height and action.payload.width < 2:
+                # a move rolled with other actions needs its Run set: broken, it does not happen
+                if enc.log is not None:
+                    enc.emit("move", who=f.name,
+                             text=f"{f.name}'s move fails: its set was broken.")
+            elif type(intent) is Move:
+                self.walk_toward(enc, f, intent, self._metres(f))
+            elif type(intent) is Retreat:
+                self.move_to(enc, f, intent, self._metres(f))
         elif type(intent) is Defend and enc.log is not None:
             d = action.payload
             text = (f"{f.name} stands ready to {intent.kind} with {d} "
@@ -321,10 +336,12 @@ class OreRuleset(Ruleset[OF]):
     def _attack(self, enc: Encounter, action: TimedAction[RolledSet], f: OF,
                 intent: Attack) -> None:
         """Resolve ``f``'s attack ``intent`` with its set: a miss, and why, or a hit."""
-        target = cast("OF", intent.target)  # a fighter of this ruleset
+        target = intent.target
+        if TYPE_CHECKING:  # a fighter of this ruleset (no cast call on every attack)
+            target = cast("OF", target)
         s = action.payload
         log = enc.log
-        if enc.finds_down(f, target, s):
+        if not target.in_fight and enc.finds_down(f, target, s):  # a call only when down
             return
         enc.record_attack(f)
         width = s.width
