@@ -460,4 +460,4 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
 def _point_question(f: BGradeFighter, dice: int) -> str:
     """A player's question (``Encounter.yes_or_no``): a plain function, no closure a roll."""
     return (f"{f.name} rolls {dice}d: spend a possibility point (d6s instead of d10s, "
-            f"{f.points} left)?")
+            f"{f.points} to spend)?")

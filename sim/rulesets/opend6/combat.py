@@ -389,7 +389,7 @@ class OpenD6Combat:
 
 # A player's questions (``Encounter.yes_or_no``): plain functions, no closure made per roll.
 def _character_point_question(f: D6Fighter, target: D6Fighter) -> str:
-    return f"{f.name} attacks {target.name}: spend a character point (+1D, {f.cp} left)?"
+    return f"{f.name} attacks {target.name}: spend a character point (+1D; {f.cp} to spend)?"
 
 
 def _fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
@@ -399,9 +399,9 @@ def _fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
         return None
     return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
             f"rolled, {boosted:.0%} with the fate point): spend a fate point "
-            f"(+{extra}D, {f.fate} left)?")
+            f"(+{extra}D; {f.fate} to spend)?")
 
 
 def _resist_point_question(f: D6Fighter, target: D6Fighter, damage: int) -> str:
     return (f"{f.name}'s blow deals {damage} damage to {target.name}: spend a character "
-            f"point on the resistance roll (+1D, {target.cp} left)?")
+            f"point on the resistance roll (+1D; {target.cp} to spend)?")

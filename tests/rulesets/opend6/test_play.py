@@ -57,6 +57,8 @@ def test_no_fate_point_question_on_a_roll_that_already_surely_hits(capsys, monke
     assert result.code == 0, result.err
     assert "= 19 vs difficulty 10: HIT" in result.out  # Ilse's first attack, sure to hit
     assert "spend a character point" in result.out and "spend a fate point" not in result.out
+    # the count is what there is to spend, not what is left after: "5 left" read as after
+    assert "spend a character point (+1D; 5 to spend)?" in result.out
 
 
 @pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
