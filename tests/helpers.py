@@ -361,6 +361,26 @@ def pitted(scenario, looking: int, **settings):
     return replace(scenario, sides=tuple(sides))
 
 
+def lookahead_share(ruleset: str, fights: int = 30) -> tuple[int, int]:
+    """``lookahead`` against ``tactical`` in the mirror duel: its wins and losses.
+
+    The sides swap every other fight; the seeds are ``encounter_seed(11, i)``.
+    """
+    from sim.core.engine import Encounter
+    from sim.core.seeds import encounter_seed
+
+    duel = scenario_mod.load(ROOT / "tests" / "data" / "mirror_duel.yaml")
+    won = lost = 0
+    for i in range(fights):
+        pit = pitted(duel, i % 2)
+        winner = Encounter(pit, ruleset, encounter_seed(11, i)).run().winner
+        if winner == pit.sides[i % 2].name:
+            won += 1
+        elif winner is not None:
+            lost += 1
+    return won, lost
+
+
 def validated_with_imports(tmp_path: Path, text: str) -> str:
     """``fray validate`` of a scenario ``text`` in a fresh process: what it printed, and
     after ``LOADED`` the ruleset modules (and ``networkx``, the engine, ``rich``) it imported."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from builders import duelists
 from helpers import scenario
 
 from sim.ai import profiles as ai
@@ -40,18 +41,6 @@ def test_the_panel_says_what_the_attacks_on_a_fighter_are(ruleset):
 
 
 # ---------------------------------------------------------------------------- how they differ
-def duelists(profile: str, ruleset: str, **skills: int) -> tuple[Encounter, object, object]:
-    """Two swordsmen face to face (``A`` plays ``profile``), the round begun."""
-    sword = {"traits": {"strength": 3, "endurance": 3, "agility": 3},
-             "skills": {"melee": 3, "parry": 2, "dodge": 2, **skills}, "weapon": "sword"}
-    enc = Encounter(scenario({"a": [{"name": "A", "ai": profile, **sword}],
-                              "b": [{"name": "B", **sword}]}), ruleset, 1)
-    enc.ruleset.start(enc)
-    enc.round = 1
-    a, b = enc.combatants
-    return enc, a, b
-
-
 @pytest.mark.parametrize("ruleset", registry.names())
 def test_tactical_adds_a_defense_when_both_pay_aggressive_never(ruleset):
     from sim.core.actions import Defend

@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 import yaml
+from builders import ARCHER, FIELD_MAP, SOLDIER, on_field
 from helpers import ROOT, act, any_ruleset, scenario
 from helpers import hurt as wound
 
@@ -27,20 +28,6 @@ from sim.scenario import Doctrine, parse
 from sim.scenario.errors import ScenarioError
 
 RULESETS = registry.names()  # every registered ruleset: a new one is tested too
-MAP = {"nodes": {"camp": {}, "wall": {"cover": "medium"}, "field": {}, "far": {}},
-       "edges": [["camp", "wall", 6], ["wall", "field", 8], ["field", "far", 30]]}
-SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3, "dodge": 2,
-                                                                "parry": 2},
-         "weapon": "sword", "armor": "leather"}
-ARCHER = {"traits": {"agility": 3, "dexterity": 3}, "skills": {"ranged": 3, "dodge": 2},
-          "weapon": "bow"}
-
-
-def fight(ruleset, a, b, seed=1):
-    """An encounter of side ``a`` against side ``b`` (lists of member dicts) on MAP."""
-    return Encounter(scenario({"a": a, "b": b}, map=MAP), ruleset, seed)
-
-
 def hurt(enc, f, share):
     """Wound ``f`` so that ``Ruleset.threat`` reads about ``share`` (its ruleset's support)."""
     wound(enc, f, share)
@@ -55,7 +42,7 @@ def test_profile_defaults_fill_what_the_scenario_leaves_out():
     assert effective(Doctrine("basic")).morale is None
     kept = effective(Doctrine("cautious", retreat_at=0.3, focus="most_dangerous"))
     assert (kept.retreat_at, kept.focus, kept.morale) == (0.3, "most_dangerous", 0.5)
-    enc = fight(any_ruleset(), [{"name": "A", "ai": "cautious"}], [{"name": "B"}])
+    enc = on_field(any_ruleset(), [{"name": "A", "ai": "cautious"}], [{"name": "B"}])
     assert enc.sides["a"][0].doctrine.retreat_at == 0.5  # combatants carry the filled one
 
 
@@ -83,8 +70,8 @@ def test_every_profile_is_allowed_in_a_scenario():
 
 # ---------------------------------------------------------------------------- morale
 def test_cautious_morale_breaks_at_half_its_side_by_default():
-    enc = fight(any_ruleset(), [{"name": "A", "count": 4, "ai": "cautious", "weapon": "sword"}],
-                [{"name": "B", "count": 4, "weapon": "sword"}])
+    enc = on_field(any_ruleset(), [{"name": "A", "count": 4, "ai": "cautious", "weapon": "sword"}],
+                   [{"name": "B", "count": 4, "weapon": "sword"}])
     a = enc.sides["a"]
     enc.take_out(a[0], Status.DEAD)
     enc.check_morale()
@@ -95,9 +82,9 @@ def test_cautious_morale_breaks_at_half_its_side_by_default():
 
 
 def test_a_doctrine_morale_overrides_the_profile_default():
-    enc = fight(any_ruleset(), [{"name": "A", "count": 4, "ai": {"profile": "tactical",
-                                                         "morale": 0.25}}],
-                [{"name": "B", "count": 4, "at": "far"}])
+    enc = on_field(any_ruleset(), [{"name": "A", "count": 4, "ai": {"profile": "tactical",
+                                                            "morale": 0.25}}],
+                   [{"name": "B", "count": 4, "at": "far"}])
     enc.take_out(enc.sides["a"][0], Status.DEAD)
     enc.check_morale()
     assert {m.status for m in enc.sides["a"][1:]} == {Status.FLED}  # no foe in reach
@@ -106,8 +93,8 @@ def test_a_doctrine_morale_overrides_the_profile_default():
 # ---------------------------------------------------------------------------- decisions
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_shooter_with_a_foe_in_reach_steps_back_or_shoots(ruleset):
-    enc = fight(ruleset, [{"name": "Archer", "at": "wall", "ai": "tactical", **ARCHER}],
-                [{"name": "Sword", "at": "wall", **SWORD}])
+    enc = on_field(ruleset, [{"name": "Archer", "at": "wall", "ai": "tactical", **ARCHER}],
+                   [{"name": "Sword", "at": "wall", **SOLDIER}])
     archer, sword = enc.combatants
     intents = ai.decide(enc, archer)
     assert type(intents[-1]) is Attack and intents[-1].target is sword
@@ -118,8 +105,8 @@ def test_a_shooter_with_a_foe_in_reach_steps_back_or_shoots(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_badly_hurt_cautious_fighter_falls_back_toward_the_edge(ruleset):
-    enc = fight(ruleset, [{"name": "A", "at": "camp", "ai": "cautious", **SWORD}],
-                [{"name": "B", "at": "far", **SWORD}])
+    enc = on_field(ruleset, [{"name": "A", "at": "camp", "ai": "cautious", **SOLDIER}],
+                   [{"name": "B", "at": "far", **SOLDIER}])
     a = enc.combatants[0]
     a.pos = enc.field.node("field")
     hurt(enc, a, 0.6)
@@ -129,7 +116,8 @@ def test_a_badly_hurt_cautious_fighter_falls_back_toward_the_edge(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_badly_hurt_cautious_fighter_in_melee_yields(ruleset):
-    enc = fight(ruleset, [{"name": "A", "ai": "cautious", **SWORD}], [{"name": "B", **SWORD}])
+    enc = on_field(ruleset, [{"name": "A", "ai": "cautious", **SOLDIER}],
+                   [{"name": "B", **SOLDIER}])
     a = enc.combatants[0]
     hurt(enc, a, 0.6)
     assert ai.decide(enc, a) == [Yield()]  # advice only: still in the fight
@@ -152,8 +140,8 @@ DODGER = {"traits": {"strength": 1, "endurance": 2, "agility": 5, "dexterity": 5
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_cautious_under_pressure_strikes_when_the_foes_can_barely_hurt_it(ruleset):
     """Two knife-men on a knight in plate: defending spares little, striking does more."""
-    enc = fight(ruleset, [{"name": "A", "ai": "cautious", **PLATE_KNIGHT}],
-                [{"name": "B", "count": 2, **KNIFE_MAN}])
+    enc = on_field(ruleset, [{"name": "A", "ai": "cautious", **PLATE_KNIGHT}],
+                   [{"name": "B", "count": 2, **KNIFE_MAN}])
     a = enc.combatants[0]
     hurt(enc, a, 0.2)
     intents = ai.decide(enc, a)
@@ -165,8 +153,8 @@ def test_cautious_under_pressure_strikes_when_the_foes_can_barely_hurt_it(rulese
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_cautious_under_pressure_defends_when_that_spares_more(ruleset):
     """Two brutes with greatswords on a hurt, nimble, unarmed fighter: it defends."""
-    enc = fight(ruleset, [{"name": "A", "ai": "cautious", **DODGER}],
-                [{"name": "B", "count": 2, **BRUTE}])
+    enc = on_field(ruleset, [{"name": "A", "ai": "cautious", **DODGER}],
+                   [{"name": "B", "count": 2, **BRUTE}])
     a = enc.combatants[0]
     hurt(enc, a, 0.25)  # below the 0.5 at which a cautious fighter falls back
     kind = enc.advisor.defense_kind(enc, a, ranged=False)
@@ -184,7 +172,7 @@ def test_cautious_crowds_fight_rather_than_all_defend(ruleset):
     defense spares a third of what it would against three; they fight. (Summing every foe
     in reach, they all parried forever: 400 draws in 400 fights under ORE and B-Grade.)
     """
-    scen = scenario({side: [{"name": side.upper(), "count": 3, "ai": "cautious", **SWORD}]
+    scen = scenario({side: [{"name": side.upper(), "count": 3, "ai": "cautious", **SOLDIER}]
                      for side in "ab"}, max_rounds=30)
     draws = sum(Encounter(scen, ruleset, seed).run().winner is None for seed in range(40))
     assert draws <= 12, f"{ruleset}: {draws} draws in 40"
@@ -212,8 +200,8 @@ def test_cautious_knights_win_the_fight_they_are_favoured_in(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_focus_fire_picks_the_foe_nearest_to_going_down(ruleset):
-    enc = fight(ruleset, [{"name": "A", "ai": "tactical", **SWORD}],
-                [{"name": "B", "count": 3, **SWORD}])
+    enc = on_field(ruleset, [{"name": "A", "ai": "tactical", **SOLDIER}],
+                   [{"name": "B", "count": 3, **SOLDIER}])
     a, b1, b2, b3 = enc.combatants
     hurt(enc, b3, 0.2)
     hurt(enc, b2, 0.4)
@@ -224,8 +212,8 @@ def test_focus_fire_picks_the_foe_nearest_to_going_down(ruleset):
     # one (never the first listed every time)
     picked = set()
     for seed in range(40):
-        basic = fight(ruleset, [{"name": "A", **SWORD}], [{"name": "B", "count": 3, **SWORD}],
-                      seed=seed)
+        basic = on_field(ruleset, [{"name": "A", **SOLDIER}],
+                         [{"name": "B", "count": 3, **SOLDIER}], seed=seed)
         hurt(basic, basic.combatants[2], 0.4)
         picked.add(ai.decide(basic, basic.combatants[0])[0].target.name)
     assert picked == {"B 1", "B 2", "B 3"}
@@ -233,9 +221,9 @@ def test_focus_fire_picks_the_foe_nearest_to_going_down(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_most_dangerous_picks_the_biggest_expected_damage(ruleset):
-    enc = fight(ruleset, [{"name": "A", "ai": {"profile": "basic", "focus": "most_dangerous"},
-                           **SWORD}],
-                [{"name": "Knife", "weapon": "knife"}, {"name": "Brute", **SWORD}])
+    enc = on_field(ruleset, [{"name": "A", "ai": {"profile": "basic", "focus": "most_dangerous"},
+                              **SOLDIER}],
+                   [{"name": "Knife", "weapon": "knife"}, {"name": "Brute", **SOLDIER}])
     a, knife, brute = enc.combatants
     assert enc.advisor.danger(enc, brute) > enc.advisor.danger(enc, knife)
     assert ai.decide(enc, a) == [Attack(brute)]
@@ -243,17 +231,17 @@ def test_most_dangerous_picks_the_biggest_expected_damage(ruleset):
 
 @pytest.mark.parametrize("profile", ["basic", "tactical"])
 def test_a_shooter_that_prefers_melee_closes_in(profile):
-    enc = fight(any_ruleset(), [{"name": "A", "at": "camp", "ai": {"profile": profile,
-                                                             "prefers": "melee"}, **ARCHER}],
-                [{"name": "B", "at": "field", **SWORD}])
+    enc = on_field(any_ruleset(), [{"name": "A", "at": "camp", "ai": {"profile": profile,
+                                                                "prefers": "melee"}, **ARCHER}],
+                   [{"name": "B", "at": "field", **SOLDIER}])
     a, b = enc.combatants
     assert enc.advisor.can_attack(enc, a, b)  # in range, yet it walks up
     assert ai.decide(enc, a)[0] == Move(b, stop_at=tactics.MELEE_REACH)
 
 
 def test_a_tactical_shooter_takes_cover():
-    enc = fight(any_ruleset(), [{"name": "A", "at": "camp", "ai": "tactical", **ARCHER}],
-                [{"name": "B", "at": "far", **ARCHER}])
+    enc = on_field(any_ruleset(), [{"name": "A", "at": "camp", "ai": "tactical", **ARCHER}],
+                   [{"name": "B", "at": "far", **ARCHER}])
     a = enc.combatants[0]
     assert ai.decide(enc, a) == [Retreat(enc.field.node("wall"))]
     assert a.why == "takes cover at wall"
@@ -269,7 +257,7 @@ def _screening(foes_first: str, brute_at: float, weakling_at: float, seed: int):
     order = ["Brute", "Weakling"] if foes_first == "Brute" else ["Weakling", "Brute"]
     enc = Encounter(scenario(
         {"us": [{"name": "Bow", "at": "camp", "ai": "tactical", **ARCHER},
-                {"name": "Guard", "at": "far", "ai": "tactical", **SWORD}],
+                {"name": "Guard", "at": "far", "ai": "tactical", **SOLDIER}],
          "them": [foes[name] for name in order]},
         map={"nodes": {"camp": {}, "x": {}, "y": {}, "far": {}},
              "edges": [["camp", "x", 10], ["camp", "y", 10], ["camp", "far", 20]]}),
@@ -305,7 +293,7 @@ def test_policies_spend_as_the_profiles_say():
 # ---------------------------------------------------------------------------- retreat
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_ruleset_resolves_a_retreat_and_leaves_at_the_edge(ruleset):
-    enc = fight(ruleset, [{"name": "A", "at": "wall"}], [{"name": "B", "at": "far"}])
+    enc = on_field(ruleset, [{"name": "A", "at": "wall"}], [{"name": "B", "at": "far"}])
     a = enc.combatants[0]
     rs = enc.ruleset
     rs.start(enc)
@@ -314,13 +302,13 @@ def test_every_ruleset_resolves_a_retreat_and_leaves_at_the_edge(ruleset):
         min(a.speed, 6.0))
     if a.pos == enc.field.node("camp"):
         assert a.status is Status.FLED
-    near = fight(ruleset, [{"name": "A", "at": "camp"}], [{"name": "B", "at": "wall"}])
+    near = on_field(ruleset, [{"name": "A", "at": "camp"}], [{"name": "B", "at": "wall"}])
     a, b = near.combatants
     b.pos = near.field.advance(a.pos, b.pos, 4.0)  # within every ruleset's move and reach
     act(near, a, Retreat(a.pos, leave=True))
     assert a.in_fight  # a foe one move away: no way out
     told = Encounter(scenario({"a": [{"name": "A", "at": "camp"}],
-                               "b": [{"name": "B", "at": "wall"}]}, map=MAP), ruleset, 1,
+                               "b": [{"name": "B", "at": "wall"}]}, map=FIELD_MAP), ruleset, 1,
                      log=True)
     a, b = told.combatants
     b.pos = told.field.advance(a.pos, b.pos, 4.0)

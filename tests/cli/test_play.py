@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import menu as menu_of
 from helpers import SCENARIOS, any_ruleset, fray, hurt, scenario, typo
 
 from sim import scenario as scenario_mod
@@ -156,18 +157,12 @@ def test_a_refused_answer_is_not_recorded(capsys, monkeypatch, tmp_path):
     assert json.loads(record.read_text())["answers"] == ["1"]
 
 
-def _menu(ruleset: str, **a):
-    scen = scenario({"a": [{"name": "A", **a}], "b": [{"name": "B"}]}, ruleset=ruleset)
-    enc = Encounter(scen, ruleset, 0)
-    return enc, enc.combatants[0], enc.combatants[1], menus.options(enc, enc.combatants[0])
-
-
 @pytest.mark.parametrize("ruleset", registry.names())
 def test_bide_is_offered_only_where_it_does_something(ruleset):
     """Offered where the ruleset resolves a bide (which do: their folders' test_play.py).
     OpenD6 rolls initiative once per fight, so its menu offered "act later, first next
     round" for a turn that changed nothing."""
-    enc, _, _, menu = _menu(ruleset)
+    enc, _, _, menu = menu_of(ruleset)
     keys = {o.key for o in menu}
     assert ("bide" in keys) == (Bide in enc.ruleset.supports), sorted(keys)
 

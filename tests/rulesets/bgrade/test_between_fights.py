@@ -3,34 +3,17 @@ and what each rest heals (docs/campaigns.md)."""
 
 from __future__ import annotations
 
-from helpers import StubRandom, faces, scenario
+from builders import carried, with_hero
+from helpers import StubRandom, faces
 
-from sim.core.engine import Encounter
 from sim.rulesets.bgrade.deck import HAND_SIZE
-
-HERO = {"name": "Hero", "traits": {"strength": 3, "endurance": 3, "agility": 3},
-        "skills": {"melee": 3, "dodge": 1}, "weapon": "crossbow", "armor": "leather"}
-FOE = {"name": "Foe", "weapon": "club"}
-
-
-def _fighter(ruleset: str, hero: dict | None = None, **top):
-    scen = scenario({"red": [hero or HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 1)
-    return enc, enc.sides["red"][0]
-
-
-def _carried(ruleset: str, old, **top):
-    """The hero built again for the next fight, taking what lasts from ``old``."""
-    scen = scenario({"red": [HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 2, carried={"Hero": old})
-    return enc, enc.sides["red"][0]
 
 
 def test_bgrade_carries_track_points_and_hand():
-    enc, f = _fighter("bgrade")
+    enc, f = with_hero("bgrade")
     f.wounds.take(2, 3)
     f.points, f.spent, f.hand, f.bonus = 1, 1, [0, 5, 50], 2
-    enc2, g = _carried("bgrade", f)
+    enc2, g = carried("bgrade", f)
     enc2.ruleset.start(enc2)  # deals every hand up to four
     assert (g.wounds.wounds, g.wounds.shock) == (2, 3) and g.wounds is not f.wounds
     assert g.points == 1 and g.bonus == 0  # a pending +1d ends with its fight
@@ -38,9 +21,9 @@ def test_bgrade_carries_track_points_and_hand():
 
 
 def test_bgrade_new_deck_leaves_out_the_cards_still_held():
-    enc, f = _fighter("bgrade")
+    enc, f = with_hero("bgrade")
     f.hand = [0, 1, 2, 3]
-    enc2, g = _carried("bgrade", f)
+    enc2, g = carried("bgrade", f)
     enc2.ruleset.start(enc2)
     assert g.hand[:4] == [0, 1, 2, 3]
     held = [c for x in enc2.combatants for c in x.hand]
@@ -50,42 +33,42 @@ def test_bgrade_new_deck_leaves_out_the_cards_still_held():
 
 
 def test_bgrade_no_deck_or_fewer_points_in_the_next_fight():
-    enc, f = _fighter("bgrade")
+    enc, f = with_hero("bgrade")
     f.hand, f.points, f.spent = [7, 8], 1, 1
-    _, g = _carried("bgrade", f, options={"bgrade": {"drama_deck": False,
+    _, g = carried("bgrade", f, options={"bgrade": {"drama_deck": False,
                                                       "possibility_points": 3}})
     assert g.hand == [] and g.points == 2  # 3 this fight, less the one spent
 
 
 def test_bgrade_a_fight_without_points_does_not_wipe_them():
-    enc, f = _fighter("bgrade")
+    enc, f = with_hero("bgrade")
     f.points, f.spent = 1, 1
-    _, g = _carried("bgrade", f, options={"bgrade": {"possibility_points": 0}})
+    _, g = carried("bgrade", f, options={"bgrade": {"possibility_points": 0}})
     assert g.points == 0
-    _, h = _carried("bgrade", g)  # the next fight gives 2 again, less the one spent
+    _, h = carried("bgrade", g)  # the next fight gives 2 again, less the one spent
     assert h.points == 1
 
 
 def test_bgrade_a_weapon_knocked_away_is_picked_up_as_it_was_dropped():
     from sim.rulesets.bgrade.fighter import disarm
 
-    enc, f = _fighter("bgrade")
+    enc, f = with_hero("bgrade")
     f.loaded = False  # shot, then disarmed before reloading
     disarm(f)
     assert f.weapon.name == "fists" and f.loaded  # fists need no loading
-    _, g = _carried("bgrade", f)
+    _, g = carried("bgrade", f)
     assert g.weapon.name == "heavy crossbow" and not g.loaded
 
 
 def test_bgrade_sitting_out_gives_the_cards_back():
-    enc, f = _fighter("bgrade")
+    enc, f = with_hero("bgrade")
     f.hand = [1, 2, 3, 4]
     enc.ruleset.sit_out(f)
     assert f.hand == []
 
 
 def test_bgrade_rests_heal_shock_then_a_wound():
-    enc, f = _fighter("bgrade")  # body 3: Shock track 5
+    enc, f = with_hero("bgrade")  # body 3: Shock track 5
     f.wounds.take(2, 4)
     enc.ruleset.recover(f, "short", StubRandom(faces(4, 4, 9)))
     assert (f.wounds.wounds, f.wounds.shock) == (2, 2)

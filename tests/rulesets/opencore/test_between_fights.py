@@ -5,33 +5,17 @@ from __future__ import annotations
 
 import random
 
+from builders import FOE, HERO, with_hero
 from helpers import scenario
 
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opencore.recovery import hp_per_day
 
-HERO = {"name": "Hero", "traits": {"strength": 3, "endurance": 3, "agility": 3},
-        "skills": {"melee": 3, "dodge": 1}, "weapon": "crossbow", "armor": "leather"}
-FOE = {"name": "Foe", "weapon": "club"}
-
-
-def _fighter(ruleset: str, hero: dict | None = None, **top):
-    scen = scenario({"red": [hero or HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 1)
-    return enc, enc.sides["red"][0]
-
-
-def _carried(ruleset: str, old, **top):
-    """The hero built again for the next fight, taking what lasts from ``old``."""
-    scen = scenario({"red": [HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 2, carried={"Hero": old})
-    return enc, enc.sides["red"][0]
-
 
 def test_opencore_carries_hp_armor_toughness_and_injuries():
     hero = {**HERO, "opencore": {"toughness": 5}}
-    enc, f = _fighter("opencore", hero)
+    enc, f = with_hero("opencore", hero)
     f.hp, f.armor_left, f.toughness = 20, 10, 2
     f.skill_penalty, f.injuries = 10, ["arm damaged"]
     f.stun, f.held = 1, False
@@ -45,7 +29,7 @@ def test_opencore_carries_hp_armor_toughness_and_injuries():
 
 def test_opencore_rests():
     hero = {**HERO, "opencore": {"toughness": 5}}
-    enc, f = _fighter("opencore", hero)
+    enc, f = with_hero("opencore", hero)
     full_armor = f.armor_left
     f.hp, f.armor_left, f.toughness = 10, 0, 0
     enc.ruleset.recover(f, "none", random.Random(0))
@@ -60,7 +44,7 @@ def test_opencore_rests():
 
 
 def test_opencore_fit_needs_hit_points_above_zero():
-    enc, f = _fighter("opencore")
+    enc, f = with_hero("opencore")
     f.hp = 0
     assert not enc.ruleset.fit(f)
     f.hp = 1

@@ -6,27 +6,13 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from helpers import scenario
+from builders import SWORD, duel
 
-from sim.core.engine import Encounter
 from sim.rulesets.opencore.odds import DEFENDER_FUMBLE_MULTIPLIERS, hit_odds
-
-SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3}, "weapon": "sword"}
-
-
-def _duel(ruleset: str, apart: float = 0.0, **a):
-    top = {}
-    if apart:
-        top = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", apart]]}}
-        a = {**a, "at": "x"}
-    b = {"name": "B", **({"at": "y"} if apart else {}), **SWORD}
-    enc = Encounter(scenario({"a": [{"name": "A", **a}], "b": [b]}, ruleset=ruleset, **top),
-                    ruleset, 0)
-    return enc, enc.combatants[0], enc.combatants[1]
 
 
 def test_opencore_odds_count_every_face_of_the_damage_dice():
-    enc, a, b = _duel("opencore", **SWORD)
+    enc, a, b = duel("opencore", **SWORD)
     b.armor_left, b.hp = 6, 9  # worn armor, few hit points: both chances well inside 0..1
     dice = a.fire.damage
     bonus = dice.bonus + (a.str_mod if dice.plus_str else 0)

@@ -4,23 +4,16 @@ defense is one line."""
 from __future__ import annotations
 
 import pytest
-from helpers import scenario
+from builders import menu as menu_of
 
 from sim.ai import menu as menus
 from sim.core.actions import Bide
-from sim.core.engine import Encounter
 from sim.rulesets import registry
 from sim.rulesets.opencore.rules import opposed_attack
 
 
-def _menu(ruleset: str, **a):
-    scen = scenario({"a": [{"name": "A", **a}], "b": [{"name": "B"}]}, ruleset=ruleset)
-    enc = Encounter(scen, ruleset, 0)
-    return enc, enc.combatants[0], enc.combatants[1], menus.options(enc, enc.combatants[0])
-
-
 def test_opencore_menu_odds_count_every_pair_of_d100():
-    enc, a, b, menu = _menu("opencore", skills={"melee": 3}, weapon="sword")
+    enc, a, b, menu = menu_of("opencore", skills={"melee": 3}, weapon="sword")
     skill = enc.ruleset.attack_skill(enc, a, b)
     evade = enc.ruleset.defense_skill(b)
     hits = sum(opposed_attack(x, skill, y, evade).hit
@@ -30,7 +23,7 @@ def test_opencore_menu_odds_count_every_pair_of_d100():
 
 def test_a_group_of_one_is_listed_as_its_option():
     """One defense, no "defend..." line (the two-step menu: tests/rulesets/ore/test_play.py)."""
-    enc, a, b, menu = _menu("opencore", skills={"melee": 3}, weapon="sword")
+    enc, a, b, menu = menu_of("opencore", skills={"melee": 3}, weapon="sword")
     assert not any(isinstance(e, menus.Group) for e in menus.top(menu))
     assert menus.find_top(menus.top(menu), menu, "defend") is menus.find(menu, "defend dodge")
 

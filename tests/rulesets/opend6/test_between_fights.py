@@ -6,32 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import StubRandom, scenario
-
-from sim.core.engine import Encounter
-
-HERO = {"name": "Hero", "traits": {"strength": 3, "endurance": 3, "agility": 3},
-        "skills": {"melee": 3, "dodge": 1}, "weapon": "crossbow", "armor": "leather"}
-FOE = {"name": "Foe", "weapon": "club"}
-
-
-def _fighter(ruleset: str, hero: dict | None = None, **top):
-    scen = scenario({"red": [hero or HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 1)
-    return enc, enc.sides["red"][0]
-
-
-def _carried(ruleset: str, old, **top):
-    """The hero built again for the next fight, taking what lasts from ``old``."""
-    scen = scenario({"red": [HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 2, carried={"Hero": old})
-    return enc, enc.sides["red"][0]
+from builders import carried, with_hero
+from helpers import StubRandom
 
 
 def test_opend6_carries_wounds_points_and_the_empty_crossbow():
-    enc, f = _fighter("opend6")
+    enc, f = with_hero("opend6")
     f.wounds, f.cp, f.fate, f.loaded = 3, 2, 0, False
-    _, g = _carried("opend6", f)
+    _, g = carried("opend6", f)
     assert (g.wounds, g.cp, g.fate, g.loaded) == (3, 2, 0, False)
 
 
@@ -39,7 +21,7 @@ def test_opend6_carries_wounds_points_and_the_empty_crossbow():
 def test_opend6_a_day_of_rest_heals_one_wound(rest, wounds):
     from sim.rulesets.opend6.rules import wound_status
 
-    enc, f = _fighter("opend6")
+    enc, f = with_hero("opend6")
     f.wounds, f.level, f.loaded = 3, wound_status(3), False
     enc.ruleset.recover(f, rest, random.Random(0))
     assert f.wounds == wounds and f.level == wound_status(wounds)
@@ -49,25 +31,25 @@ def test_opend6_a_day_of_rest_heals_one_wound(rest, wounds):
 def test_opend6_hp_a_day_gives_back_five_up_to_the_start():
     from sim.rulesets.opend6.rules import hp_status
 
-    enc, f = _fighter("opend6-hp")
+    enc, f = with_hero("opend6-hp")
     f.hp = f.hp_max - 7
     enc.ruleset.recover(f, "long", random.Random(0))
     assert f.hp == f.hp_max - 2 and f.level == hp_status(f.hp)
     enc.ruleset.recover(f, "long", random.Random(0))
     assert f.hp == f.hp_max
-    _, g = _carried("opend6-hp", f)
+    _, g = carried("opend6-hp", f)
     assert (g.hp, g.hp_max) == (f.hp, f.hp_max)  # the hit points rolled once, kept
 
 
 def test_opend6_level_follows_the_next_fights_wound_limit():
     from sim.rulesets.opend6.rules import WoundStatus
 
-    enc, f = _fighter("opend6", options={"opend6": {"wounds_limit": 10}})
+    enc, f = with_hero("opend6", options={"opend6": {"wounds_limit": 10}})
     f.wounds = 6
-    enc2, g = _carried("opend6", f)  # default limit 5: six wounds kill
+    enc2, g = carried("opend6", f)  # default limit 5: six wounds kill
     assert g.level is WoundStatus.DEAD and not enc2.ruleset.fit(g)
     f.wounds = 3
-    enc2, g = _carried("opend6", f)
+    enc2, g = carried("opend6", f)
     assert g.level is WoundStatus.SEVERELY_WOUNDED and enc2.ruleset.fit(g)
 
 
@@ -75,7 +57,7 @@ def test_opend6_initiative_pays_for_carried_wounds():
     from sim.rulesets.opend6.rules import wound_status
 
     def dice_rolled(wounds: int) -> int:
-        enc, f = _fighter("opend6")  # agility 3D
+        enc, f = with_hero("opend6")  # agility 3D
         f.wounds, f.level = wounds, wound_status(wounds)
         enc.rng = StubRandom([0.35] * 40)  # every die a 3: nothing explodes or fumbles
         enc.ruleset.start(enc)

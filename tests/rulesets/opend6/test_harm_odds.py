@@ -5,26 +5,12 @@ from __future__ import annotations
 
 import icepool
 import pytest
-from helpers import opend6_exact_roll, scenario
-
-from sim.core.engine import Encounter
-
-SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3}, "weapon": "sword"}
-
-
-def _duel(ruleset: str, apart: float = 0.0, **a):
-    top = {}
-    if apart:
-        top = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", apart]]}}
-        a = {**a, "at": "x"}
-    b = {"name": "B", **({"at": "y"} if apart else {}), **SWORD}
-    enc = Encounter(scenario({"a": [{"name": "A", **a}], "b": [b]}, ruleset=ruleset, **top),
-                    ruleset, 0)
-    return enc, enc.combatants[0], enc.combatants[1]
+from builders import SWORD, duel
+from helpers import opend6_exact_roll
 
 
 def _opend6(ruleset: str):
-    enc, a, b = _duel(ruleset, **SWORD)
+    enc, a, b = duel(ruleset, **SWORD)
     rules = enc.ruleset
     damage = opend6_exact_roll(rules.combat.damage_dice(a, b), a.damage_code.pips,
                                complication=True)

@@ -4,21 +4,12 @@
 from __future__ import annotations
 
 import pytest
-from helpers import scenario
+from builders import beast
 
-from sim.core.engine import Encounter
 from sim.scenario.vocabulary import NATURAL_WEAPONS
-
-BEAST = {"name": "Beast", "traits": {"strength": 4, "agility": 3},
-         "skills": {"brawl": 3, "melee": 0}}
-
-
-def _beast(ruleset: str, weapon: str):
-    scen = scenario({"beasts": [{**BEAST, "weapon": weapon}], "men": [{"name": "Man"}]})
-    return Encounter(scen, ruleset, 1).sides["beasts"][0]
 
 
 @pytest.mark.parametrize("weapon", sorted(NATURAL_WEAPONS))
 def test_natural_weapons_fight_with_brawl(weapon):
-    d6 = _beast("opend6", weapon)
+    d6 = beast("opend6", weapon)
     assert d6.weapon.skill == "brawling" and str(d6.skills["brawling"]) == "3D"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import SCENARIOS, fray, scenario
+from builders import menu as menu_of
+from helpers import SCENARIOS, fray
 
 from sim.ai import menu as menus
 from sim.core.actions import Bide
-from sim.core.engine import Encounter
 from sim.rulesets import registry
 
 
@@ -18,18 +18,12 @@ def play(capsys, monkeypatch, answers: str, *args: str):
     return fray(capsys, "play", *args)
 
 
-def _menu(ruleset: str, **a):
-    scen = scenario({"a": [{"name": "A", **a}], "b": [{"name": "B"}]}, ruleset=ruleset)
-    enc = Encounter(scen, ruleset, 0)
-    return enc, enc.combatants[0], enc.combatants[1], menus.options(enc, enc.combatants[0])
-
-
 @pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
 def test_opend6_menu_odds_are_the_exact_wild_die_chance(ruleset):
     """A 7D attack (agility 4 + sword 3) against the base difficulty of 10: icepool's odds."""
     from helpers import TRUNCATION_MASS, opend6_exact_roll
 
-    enc, a, b, menu = _menu(ruleset, traits={"agility": 4}, skills={"melee": 3},
+    enc, a, b, menu = menu_of(ruleset, traits={"agility": 4}, skills={"melee": 3},
                             weapon="sword")
     assert str(a.attack_code) == "7D"
     exact = opend6_exact_roll(7, 0).probability(">=", 10)

@@ -8,42 +8,25 @@ checked exactly against docs/campaigns.md.
 from __future__ import annotations
 
 import pytest
-from helpers import StubRandom, faces, scenario
+from builders import HERO, carried, with_hero
+from helpers import StubRandom, faces
 
-from sim.core.engine import Encounter
 from sim.rulesets.ore.catalog import HEAD, LEFT_ARM, RIGHT_LEG, TORSO
-
-HERO = {"name": "Hero", "traits": {"strength": 3, "endurance": 3, "agility": 3},
-        "skills": {"melee": 3, "dodge": 1}, "weapon": "crossbow", "armor": "leather"}
-FOE = {"name": "Foe", "weapon": "club"}
-
-
-def _fighter(ruleset: str, hero: dict | None = None, **top):
-    scen = scenario({"red": [hero or HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 1)
-    return enc, enc.sides["red"][0]
-
-
-def _carried(ruleset: str, old, **top):
-    """The hero built again for the next fight, taking what lasts from ``old``."""
-    scen = scenario({"red": [HERO], "blue": [FOE]}, **top)
-    enc = Encounter(scen, ruleset, 2, carried={"Hero": old})
-    return enc, enc.sides["red"][0]
 
 
 def test_ore_carries_every_box_and_an_empty_crossbow():
-    enc, f = _fighter("ore")
+    enc, f = with_hero("ore")
     f.wounds.take(TORSO, 3, 2)
     f.wounds.take(LEFT_ARM, 5, 0)  # a useless arm stays useless
     f.loaded = False
-    _, g = _carried("ore", f)
+    _, g = carried("ore", f)
     assert g.wounds is not f.wounds
     assert g.wounds.killing == f.wounds.killing and g.wounds.shock == f.wounds.shock
     assert g.wounds.usable_arms() == 1 and not g.loaded
 
 
 def test_ore_rest_none_heals_nothing_more():
-    enc, f = _fighter("ore")
+    enc, f = with_hero("ore")
     f.wounds.take(HEAD, 0, 2)
     f.loaded = False
     assert enc.ruleset.recover(f, "none", StubRandom()) == []
@@ -52,7 +35,7 @@ def test_ore_rest_none_heals_nothing_more():
 
 def test_ore_short_rest_rolls_body_plus_vigor_and_heals_its_width_head_first():
     hero = {**HERO, "ore": {"stats": {"body": 3}, "skills": {"vigor": 1}}}
-    enc, f = _fighter("ore", hero)
+    enc, f = with_hero("ore", hero)
     f.wounds.take(HEAD, 0, 2)
     f.wounds.take(TORSO, 0, 4)
     f.wounds.take(RIGHT_LEG, 0, 3)
@@ -69,20 +52,20 @@ def test_ore_short_rest_rolls_body_plus_vigor_and_heals_its_width_head_first():
 
 def test_ore_rest_roll_of_an_unhurt_fighter_says_there_was_nothing_to_heal():
     # "a set of width 3, 0 Shock healed" read as a roll that failed
-    enc, f = _fighter("ore")
+    enc, f = with_hero("ore")
     said = enc.ruleset.recover(f, "short", StubRandom(faces(7, 7, 7, 2)))
     assert any("a set of width 3, no Shock to heal" in s for s in said), said
 
 
 def test_ore_rest_roll_without_a_set_heals_nothing():
-    enc, f = _fighter("ore")
+    enc, f = with_hero("ore")
     f.wounds.take(TORSO, 0, 4)
     said = enc.ruleset.recover(f, "short", StubRandom(faces(1, 2, 3)))
     assert f.wounds.shock[TORSO] == 4 and "no set" in said[-1]
 
 
 def test_ore_long_rest_heals_one_killing_head_first_then_torso():
-    enc, f = _fighter("ore")
+    enc, f = with_hero("ore")
     f.wounds.take(HEAD, 1, 0)
     f.wounds.take(TORSO, 2, 0)
     enc.ruleset.recover(f, "long", StubRandom(faces(1, 2, 3)))
@@ -95,14 +78,14 @@ def test_ore_rest_pool_is_capped_at_ten_and_bgrade_is_not():
     hero = {**HERO, "ore": {"stats": {"body": 6}, "skills": {"vigor": 6}},
             "bgrade": {"stats": {"body": 6}, "skills": {"vigor": 6}}}
     for ruleset, dice in (("ore", 10), ("bgrade", 12)):
-        enc, f = _fighter(ruleset, hero)
+        enc, f = with_hero(ruleset, hero)
         rng = StubRandom(faces(*range(1, 11), 1, 2))
         enc.ruleset.recover(f, "short", rng)
         assert rng.drawn == dice
 
 
 def test_ore_fit_follows_the_boxes_not_the_fight_status():
-    enc, f = _fighter("ore")
+    enc, f = with_hero("ore")
     f.wounds.take(HEAD, 0, 4)  # head full: unconscious
     assert not enc.ruleset.fit(f)
     f.wounds.heal_after_fight()  # half the Shock goes: 2 of 4 left
@@ -113,13 +96,13 @@ def test_ore_fit_follows_the_boxes_not_the_fight_status():
 
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
 def test_only_the_shock_taken_in_a_fight_is_halved_after_it(ruleset):
-    enc, f = _fighter(ruleset)
+    enc, f = with_hero(ruleset)
     if ruleset == "ore":
         f.wounds.take(TORSO, 0, 6)
     else:
         f.wounds.take(0, 4)
     f.wounds.heal_after_fight()  # first fight: 6 -> 3 (ORE), 4 -> 2 (B-Grade)
-    _, g = _carried(ruleset, f)
+    _, g = carried(ruleset, f)
     if ruleset == "ore":
         assert g.wounds.shock[TORSO] == 3
         g.wounds.take(TORSO, 0, 3)  # 3 carried + 3 new

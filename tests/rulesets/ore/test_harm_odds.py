@@ -7,28 +7,14 @@ import itertools
 from collections import Counter
 
 import pytest
-from helpers import scenario
+from builders import SWORD, duel
 
 from sim.ai import menu as menus
 from sim.core.actions import Attack, Move
-from sim.core.engine import Encounter
 from sim.report.panel import situation
 from sim.rulesets.ore import choices
 from sim.rulesets.ore.advisor import p_set_in
 from sim.rulesets.ore.catalog import LEFT_LEG
-
-SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3}, "weapon": "sword"}
-
-
-def _duel(ruleset: str, apart: float = 0.0, **a):
-    top = {}
-    if apart:
-        top = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", apart]]}}
-        a = {**a, "at": "x"}
-    b = {"name": "B", **({"at": "y"} if apart else {}), **SWORD}
-    enc = Encounter(scenario({"a": [{"name": "A", **a}], "b": [b]}, ruleset=ruleset, **top),
-                    ruleset, 0)
-    return enc, enc.combatants[0], enc.combatants[1]
 
 
 def _brute_set(rolled: int, fixed: list[int], heights: range) -> float:
@@ -50,7 +36,7 @@ def test_ore_set_in_a_range_counts_every_roll(rolled, low, high, fixed):
 
 def test_ore_called_shot_shows_the_chance_of_its_location():
     """A called shot at the left leg: 5 dice, one set to 1; the leg is height 1 alone."""
-    enc, a, b = _duel("ore", **SWORD)
+    enc, a, b = duel("ore", **SWORD)
     plan = enc.ruleset.planner.plan(enc, a, [Attack(b, "left leg")])
     (words, p), = enc.advisor.harm_odds(enc, a, [Attack(b, "left leg")])
     assert words == "at the left leg"
@@ -67,7 +53,7 @@ def test_a_charge_shows_its_rolls_chance_of_two_sets(ruleset):
     (3 dice: never, though a pair comes up 28% of the time)."""
     strong = {**SWORD, "traits": {"strength": 5, "endurance": 5, "agility": 5},
               "skills": {"melee": 5, "dodge": 3}}
-    enc, a, b = _duel(ruleset, apart=6.0, **strong)
+    enc, a, b = duel(ruleset, apart=6.0, **strong)
     charge = menus.find(menus.options(enc, a), "charge B")
     assert charge is not None and type(charge.intents[0]) is Move
     if ruleset == "ore":
@@ -85,7 +71,7 @@ def test_a_charge_shows_its_rolls_chance_of_two_sets(ruleset):
 
 
 def test_a_leg_wound_looks_lightly_hurt_not_unhurt():
-    enc, a, b = _duel("ore", **SWORD)
+    enc, a, b = duel("ore", **SWORD)
     b.wounds.killing[LEFT_LEG] = 2
     row = next(line for line in situation(enc, a).splitlines() if line.startswith("B "))
     assert "lightly hurt" in row
@@ -106,7 +92,7 @@ def test_a_charge_whose_attack_gets_the_faster_set_is_marked(ruleset):
             return default
 
     asker = Asker()
-    enc, a, b = _duel(ruleset, apart=6.0, **SWORD)
+    enc, a, b = duel(ruleset, apart=6.0, **SWORD)
     enc.minds = {"A": asker}
     move, attack = Move(b, stop_at=0.0), b.plain_attack
     wide, narrow = Set(3, 5), Set(2, 8)

@@ -7,6 +7,7 @@ import json
 from math import perm
 
 import pytest
+from builders import menu as menu_of
 from helpers import SCENARIOS, fray, scenario
 
 from sim.ai import menu as menus
@@ -21,15 +22,9 @@ def play(capsys, monkeypatch, answers: str, *args: str):
     return fray(capsys, "play", *args)
 
 
-def _menu(ruleset: str, **a):
-    scen = scenario({"a": [{"name": "A", **a}], "b": [{"name": "B"}]}, ruleset=ruleset)
-    enc = Encounter(scen, ruleset, 0)
-    return enc, enc.combatants[0], enc.combatants[1], menus.options(enc, enc.combatants[0])
-
-
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
 def test_ore_menu_odds_are_the_exact_chance_of_a_set(ruleset):
-    enc, a, b, menu = _menu(ruleset, traits={"strength": 3, "endurance": 3},
+    enc, a, b, menu = menu_of(ruleset, traits={"strength": 3, "endurance": 3},
                             skills={"melee": 3}, weapon="sword")
     plain = menus.find(menu, "attack B")
     assert plain.odds == pytest.approx(1 - perm(10, 6) / 10**6)  # 6 dice, no pair in 10P6
@@ -50,7 +45,7 @@ def test_each_menu_number_picks_the_option_it_is_printed_beside():
 
     from sim.report.panel import menu_text
 
-    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    enc, a, b, menu = menu_of("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
     text = menu_text(menu, "hold")
     shown = {int(n): label.strip() for n, label in
              re.findall(r"(?:^  |\| )(\d+)\. (.+?)(?:  \[|   \(|  \||$)", text, re.M)}
@@ -70,7 +65,7 @@ def test_at_a_terminal_a_bad_answer_is_asked_again_with_the_reason(monkeypatch):
     monkeypatch.setattr("click.prompt", lambda *a, **k: next(typed))
     said: list[str] = []
     player = Player(None, said.append)
-    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    enc, a, b, menu = menu_of("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
     chosen = player._choose(enc, a, menu, [], menus.top(menu), "")
     assert chosen == list(menus.find(menu, "attack B twice").intents)
     assert "'swing wildly' is not on the menu" in said[0] and "'99'" in said[1]
@@ -97,7 +92,7 @@ def test_moves_say_where_they_end_and_a_fall_back_may_stay_on_the_field():
 
 
 def test_the_first_menu_is_short_and_every_option_is_in_exactly_one_line():
-    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    enc, a, b, menu = menu_of("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
     entries = menus.top(menu)
     assert len(menu) >= 20 and len(entries) <= 8  # the duel's 25 options, 7 lines
     flat = [o for e in entries for o in (e.options if isinstance(e, menus.Group) else [e])]
@@ -153,7 +148,7 @@ def test_at_a_terminal_quit_is_refused_with_the_way_to_stop(monkeypatch):
     monkeypatch.setattr("click.prompt", lambda *a, **k: next(typed))
     said: list[str] = []
     player = Player(None, said.append)
-    enc, a, b, menu = _menu("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
+    enc, a, b, menu = menu_of("ore", traits={"strength": 3}, skills={"melee": 3}, weapon="sword")
     player._choose(enc, a, menu, [], menus.top(menu), "")
     assert "'quit' is not on the menu" in said[0] and STOP_HINT in said[0]
     assert "Ctrl-C" in STOP_HINT and STOP_HINT not in said[1]

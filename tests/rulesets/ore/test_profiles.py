@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-from helpers import scenario
+from builders import duelists
 
 from sim.ai import profiles as ai
-from sim.core.engine import Encounter
-
-
-def duelists(profile: str, ruleset: str, **skills: int) -> tuple[Encounter, object, object]:
-    """Two swordsmen face to face (``A`` plays ``profile``), the round begun."""
-    sword = {"traits": {"strength": 3, "endurance": 3, "agility": 3},
-             "skills": {"melee": 3, "parry": 2, "dodge": 2, **skills}, "weapon": "sword"}
-    enc = Encounter(scenario({"a": [{"name": "A", "ai": profile, **sword}],
-                              "b": [{"name": "B", **sword}]}), ruleset, 1)
-    enc.ruleset.start(enc)
-    enc.round = 1
-    a, b = enc.combatants
-    return enc, a, b
 
 
 def test_aggressive_presses_past_basic_under_ore():

@@ -7,24 +7,11 @@ import itertools
 from collections import Counter
 
 import pytest
-from helpers import scenario
+from builders import SOLDIER, on_field
 
 from sim.core.actions import Attack
 from sim.core.engine import Encounter
 from sim.rulesets.ore.advisor import expected_value, p_sets, widest
-
-MAP = {"nodes": {"camp": {}, "wall": {"cover": "medium"}, "field": {}, "far": {}},
-       "edges": [["camp", "wall", 6], ["wall", "field", 8], ["field", "far", 30]]}
-SWORD = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3, "dodge": 2,
-                                                                "parry": 2},
-         "weapon": "sword", "armor": "leather"}
-ARCHER = {"traits": {"agility": 3, "dexterity": 3}, "skills": {"ranged": 3, "dodge": 2},
-          "weapon": "bow"}
-
-
-def fight(ruleset, a, b, seed=1):
-    """An encounter of side ``a`` against side ``b`` (lists of member dicts) on MAP."""
-    return Encounter(scenario({"a": a, "b": b}, map=MAP), ruleset, seed)
 
 
 # ---------------------------------------------------------------------------- ORE odds
@@ -54,13 +41,13 @@ def test_ore_called_head_shot_odds():
 
 
 def test_ore_tactical_calls_the_head_when_it_pays():
-    enc = fight("ore", [{"name": "A", "ai": "tactical", **SWORD}], [{"name": "B", **SWORD}])
+    enc = on_field("ore", [{"name": "A", "ai": "tactical", **SOLDIER}], [{"name": "B", **SOLDIER}])
     a, b = enc.combatants
     intents, why = enc.advisor.tactical_attack(enc, a, b)
     assert intents == [Attack(b, "head")] and "called shot" in why
-    weak = fight("ore", [{"name": "A", "ai": "tactical", "traits": {"strength": 1,
-                                                                   "endurance": 1},
-                          "skills": {"melee": 1}, "weapon": "sword"}], [{"name": "B"}])
+    weak = on_field("ore", [{"name": "A", "ai": "tactical", "traits": {"strength": 1,
+                                                                      "endurance": 1},
+                             "skills": {"melee": 1}, "weapon": "sword"}], [{"name": "B"}])
     a, b = weak.combatants
     assert weak.advisor.tactical_attack(weak, a, b)[0] == [Attack(b)]  # 2 dice: plain
 
@@ -70,7 +57,6 @@ def test_a_late_declarer_defends_against_attacks_declared_on_it():
 
     from sim.ai.profiles import decide
     from sim.core.actions import Attack, Defend
-    from sim.core.engine import Encounter
 
     scen = make({"a": [{"name": "Knight", "ai": "cautious", "weapon": "sword",
                         "traits": {"perception": 4}, "skills": {"melee": 3, "dodge": 2}}],
