@@ -330,6 +330,16 @@ def schema_errors(data: dict) -> list:
     return list(jsonschema.Draft202012Validator(scenario_schema()).iter_errors(data))
 
 
+def accepted_by_both(capsys, tmp_path: Path, data: dict) -> None:
+    """``data`` written as a scenario passes ``fray validate`` and ``fray schema``'s schema."""
+    import yaml
+
+    path = tmp_path / "ok.yaml"
+    path.write_text(yaml.safe_dump(data))
+    assert fray(capsys, "validate", str(path)).code == 0
+    assert not [e.message for e in schema_errors(data)]
+
+
 def schema_paths(errors) -> Iterator[list]:
     """Where each schema error (and each alternative of an anyOf that failed) points."""
     for e in errors:
