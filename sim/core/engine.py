@@ -8,13 +8,13 @@ as a SimPy timeout and asks the ruleset to resolve it against the state at that 
 Actions with equal offsets are simultaneous: everyone in the group who was still in the
 fight when the group began gets to act. Ongoing effects (bleeding, stun) are SimPy
 processes; being taken out interrupts them unless they persist (bleeding while unconscious).
+The round loop itself is ``sim.core.rounds.fight``.
 """
 
 from __future__ import annotations
 
 import random
 from functools import lru_cache
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 
 import simpy
@@ -24,8 +24,8 @@ from sim.core import aftermath, events
 from sim.core.actions import Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Effect, Status
-from sim.core.draws import shuffle
 from sim.core.outcome import EncounterResult, encounter_result
+from sim.core.rounds import fight
 from sim.core.words import count
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class Encounter:
         # the nearest foes by (place, side), shared while everyone declares (nobody moves
         # then); None the rest of the time (``tactics.nearest_enemy``). Kept from one
         # round's declarations to the next while nobody moved, fell or got up
-        # (``_nearest_now``): two thirds of an ORE skirmish's searches were repeats.
+        # (``nearest_now``): two thirds of an ORE skirmish's searches were repeats.
         self.nearest: Nearest | None = None
         # with a log, during a group of simultaneous actions: what to tell again once the
         # whole instant is done (a move's distance to a foe who moves in it too); None else
@@ -332,7 +332,7 @@ class Encounter:
     # ---------------------------------------------------------------- running
     def run(self) -> EncounterResult:
         """Fight to the end, settle the aftermath, and return the result."""
-        main = self.env.process(self._fight())
+        main = self.env.process(fight(self))
         self.env.run(until=main)
         rounds = self.round
         standing = self.sides_standing()
@@ -360,74 +360,7 @@ class Encounter:
             self.round_start = self.env.now
             self.env.run(until=self.env.now + spr)
 
-    def _fight(self) -> Generator[simpy.Event, Any, None]:
-        env, ruleset = self.env, self.ruleset
-        spr = ruleset.seconds_per_round
-        ruleset.start(self)
-        if self.log is not None:
-            events.tell_start(self)
-        # nobody's doctrine can break: no morale to check at the rounds' ends
-        judged = any(c.doctrine.morale is not None for c in self.combatants)
-        for rnd in range(1, self.scenario.max_rounds + 1):
-            self.round = rnd
-            self.round_start = start = env.now
-            fighters = [c for c in self.combatants if c.in_fight]
-            if self.log is not None:
-                self.emit("round", text=f"Round {rnd}")
-            self.declared = {}
-            declared: list[tuple[Combatant, list[Intent]]]
-            if ruleset.declares_at_turn:  # each declares at its own turn (OpenD6)
-                declared = [(c, []) for c in fighters]
-            else:
-                declared = []
-                self.nearest = self._nearest_now()
-                for c in ruleset.declaration_order(self, fighters):
-                    declared.append((c, self.declare(c)))
-                self.nearest = None
-            actions = ruleset.plan_round(self, declared)
-            actions.sort(key=_OFFSET)
-            i, n = 0, len(actions)
-            while i < n:
-                offset = actions[i].offset
-                j = i + 1
-                while j < n and actions[j].offset == offset:
-                    j += 1
-                wait = start + offset - env.now
-                if wait > 0:
-                    yield env.timeout(wait)
-                if j - i == 1:
-                    if actions[i].actor.in_fight:
-                        ruleset.resolve(self, actions[i])
-                else:  # simultaneous: whoever was up when the group began acts, in an
-                    # order drawn by the encounter's generator (never file order)
-                    able = [a for a in actions[i:j] if a.actor.in_fight]
-                    shuffle(self.rng, able)
-                    if self.log is not None and len({a.actor for a in able}) > 1:
-                        events.tell_together(self, able)
-                        self.instant_told = []
-                    for action in able:
-                        if self.log is not None and not action.actor.in_fight:
-                            self.emit("simultaneous", who=action.actor.name,
-                                      text=f"{action.actor.name}, struck down in this same "
-                                           "instant, still acts:")
-                        ruleset.resolve(self, action)
-                    if self.instant_told is not None:  # the log tells the instant's end
-                        for tell in self.instant_told:
-                            tell()
-                        self.instant_told = None
-                i = j
-                if self.sides_left <= 1:
-                    return
-            yield env.timeout(start + spr - env.now)
-            ruleset.end_round(self)
-            if self.sides_left <= 1:
-                return
-            if judged:
-                self.check_morale()
-                if self.sides_left <= 1:
-                    return
-
-    def _nearest_now(self) -> Nearest:
+    def nearest_now(self) -> Nearest:
         """The nearest-foe searches shared by this round's declarations.
 
         Last round's, if every combatant stands where it stood then (a fall or a rise
@@ -447,9 +380,6 @@ class Encounter:
         return encounter_result(self.seed, winner, rounds, self.sides, self.died_after,
                                 self.out_when_fight_ended, self.first_casualty_round,
                                 self.tended)
-
-_OFFSET = attrgetter("offset")  # the sort key of a round's actions (in C: no Python call)
-
 
 def run_encounter(scenario: Scenario, ruleset: str | None, seed: int,
                   log: bool = False) -> tuple[EncounterResult, list[dict[str, Any]] | None]:
