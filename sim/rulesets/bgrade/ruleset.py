@@ -14,7 +14,8 @@ Where each change lives:
   benefits, armor and the wound/Shock track: ``rules``, applied in ``BGradeRuleset._damage``;
 - speed by area (sets and defenses in order of width x height): ``rules.area_speed``,
   ``area_in_time``, as ``BGradeRuleset.speed`` and ``in_time``;
-- the block, options and fighter: ``fighter``; the AI's questions: ``advisor``.
+- the block, options and fighter: ``fighter``; the AI's questions: ``advisor``; the log's
+  lines (a roll, working together, a hit): ``log``.
 
 Rulings not in the seed or RULES.md are marked "Ruling:" where they are applied.
 """
@@ -37,6 +38,7 @@ from sim.rulesets.bgrade.fighter import (
     fighter_for,
     lethal,
 )
+from sim.rulesets.bgrade.log import log_hit, log_roll, log_team
 from sim.rulesets.bgrade.rules import (
     BONUS_DIE,
     DISARM,
@@ -50,7 +52,6 @@ from sim.rulesets.bgrade.rules import (
     beats_difficulty,
     choose_benefit,
     degree_name,
-    degree_wounds,
     hit_damage,
     small_bonus,
 )
@@ -58,8 +59,8 @@ from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore import choices
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
-from sim.rulesets.ore.log import WORDS, given_text
-from sim.rulesets.ore.rules import RolledSet, assign_sets, hit_costs_a_die, penalty_text
+from sim.rulesets.ore.log import WORDS
+from sim.rulesets.ore.rules import RolledSet, assign_sets, hit_costs_a_die
 from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 
 if TYPE_CHECKING:
@@ -69,7 +70,6 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
-    from sim.rulesets.bgrade.rules import Benefit, Soak
     from sim.rulesets.ore.sets import Set
     from sim.scenario.specs import MemberSpec
 
@@ -232,7 +232,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
             if r.sets and enc.asks(r.f):
                 pairs = choices.ask_sets(enc, r.f, r.faces, pairs, r.sets, self.speed)
             if log is not None:
-                self._log_roll_b(enc, r, pairs)
+                log_roll(enc, self, r, pairs)
             self._commit(enc, r.f, pairs, actions)
         self._schedule(actions)
         return actions
@@ -319,7 +319,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                 continue
             helpers, best, pairs = combined
             if enc.log is not None:
-                self._log_team(enc, helpers, best, pairs)
+                log_team(enc, self, helpers, best, pairs)
             for k, (r, given) in enumerate(zip(helpers, pairs, strict=True)):
                 pooled.add(id(r))
                 if k and r.f.weapon.reload:  # merged into the lead's attack: shot together
@@ -379,7 +379,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``)
         lost = choices.lose_die(enc, target, s.key) if hit_costs_a_die(marked) else None
         if enc.log is not None:
-            self._log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
+            log_hit(enc, f, target, width, s, gobbled, wounds, shock, ar, benefit, lost,
                           benefit is SHOCK and not extra_shock)
         if track.dead:
             enc.take_out(target, Status.DEAD, "the 5th wound")
@@ -390,71 +390,6 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         elif track.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "Shock track full")
         return marked
-
-    # ------------------------------------------------------------ log text
-    def _log_roll_b(self, enc: Encounter, r: Roll,
-                    pairs: list[tuple[Intent, Set | None]] | None) -> None:
-        penalty, bonus, card, sides = r.info
-        f, base, skill = r.f, r.base, r.skill
-        notes = [f"{skill} pool {base}"]
-        if penalty:
-            notes.append(penalty_text(self.penalties(enc, f, r.rolled)))
-        if bonus:
-            notes.append(f"+{bonus}d from earlier hits")
-        if card is not None:
-            notes.append(f"card {card_name(card)}")
-        if skill in f.expert or skill in f.master:
-            notes.append(("expert" if skill in f.expert else "master") + " die")
-        shown = " ".join(map(str, sorted(r.faces, reverse=True)))
-        text = (f"{f.name} rolls {len(r.faces)}d{sides} ({', '.join(notes)}): {shown} -> "
-                f"{', '.join(map(str, r.sets)) or 'no set'}")
-        if pairs is not None:
-            text += "; " + "; ".join(given_text(s, i, field=enc.field) for i, s in pairs)
-        enc.emit("roll", who=f.name, dice=sorted(r.faces, reverse=True), sides=sides,
-                 sets=[str(s) for s in r.sets], text=text + ".")
-
-    def _log_team(self, enc: Encounter, helpers: list[Roll], best: Set,
-                  pairs: list[list[tuple[Intent, Set | None]]]) -> None:
-        for r in helpers:
-            self._log_roll_b(enc, r, None)
-        lead = helpers[0]
-        assert lead.team is not None, "a team attacks one foe"
-        others = ", ".join(r.f.name for r in helpers[1:])
-        rest = "; ".join(given_text(s, i, f"{r.f.name}'s ", enc.field)
-                         for r, got in zip(helpers, pairs, strict=True)
-                         for i, s in got[1 if r is lead else 0:])
-        enc.emit("team", who=lead.f.name, target=lead.team.name, set=str(best),
-                 helpers=[r.f.name for r in helpers[1:]],
-                 text=f"{lead.f.name} works together with {others} on {lead.team.name}: "
-                      f"pooled set {best} -> {lead.f.name}'s attack ({others} "
-                      f"merge{'s' if len(helpers) == 2 else ''} into it)"
-                      + (f"; {rest}" if rest else "") + ".")
-
-    def _log_hit(self, enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
-                 s: RolledSet, gobbled: int, wounds: int, shock: int, ar: Soak,
-                 benefit: Benefit, lost: TimedAction[RolledSet] | None,
-                 shock_stopped: bool) -> None:
-        degree = degree_name(width)
-        after = f" after {gobbled} gobbled" if gobbled else ""
-        harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"
-        if any(ar):  # a minimal success deals no wound, armor or not: only its benefit
-            stopped = not (wounds or shock) and degree_wounds(width)
-            harm = f"stopped by armor ({ar})" if stopped else f"{harm} (armor {ar})"
-        bonus = small_bonus(width)
-        text = (f"{s} {f.name} hits {target.name}: {degree} success (width {width}{after}), "
-                f"{harm}; {f'+{bonus}d on the next attack and ' if bonus else ''}"
-                f"{benefit.value}{' (stopped by armor)' if shock_stopped else ''} -> "
-                f"{target.wounds.summary()}.")
-        track = target.wounds
-        if benefit is DISARM and not (track.dead or track.unconscious):  # (``disarm``)
-            text += f" {target.name} fights on with its fists."
-        if lost is not None:
-            text += (f" {target.name} loses a die from the set of its "
-                     f"{WORDS.text(lost.intent)} (now {lost.payload}).")
-        enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
-                 degree=degree, wounds=wounds, shock=shock, armor=sum(ar),
-                 benefit=benefit.name,
-                 **({"benefit_stopped": True} if shock_stopped else {}), text=text)
 
 
 def _point_question(f: BGradeFighter, dice: int) -> str:
