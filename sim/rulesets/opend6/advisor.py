@@ -1,4 +1,4 @@
-"""What the AI asks OpenD6: reach, hopeless attacks, extra attacks, points, defenses.
+"""What the AI asks OpenD6: reach, hopeless attacks, extra attacks, hit chances, defenses.
 
 ``OpenD6Advisor`` answers from the dice (exact odds from ``odds``), for both variants; the
 profiles in :mod:`sim.ai.profiles` hold no dice logic. It reads the ruleset's public rules:
@@ -8,7 +8,7 @@ profiles in :mod:`sim.ai.profiles` hold no dice logic. It reads the ruleset's pu
 
 Ruling (what an attacker knows): the target number it can see (the 10 with cover,
 visibility, pinned and its weapon's modifier) and the pool of a defender's dodge, parry or
-block, not that roll's total (see ``fate_point``). Its odds against an active defense are
+block, not that roll's total (see ``points.fate_point``). Its odds against an active defense are
 taken over the defense roll's distribution.
 """
 
@@ -41,12 +41,6 @@ MAX_EXTRA_ATTACKS = 3
 # Ruling (cautious, tactical AI): a defense roll must average this much above the 10 it
 # replaces (it replaces it even when lower).
 DEFENSE_MARGIN = 1.0
-# Ruling (spending AI): a fate point (one a fight) is spent on a rolled attack only when its
-# extra dice raise the chance to hit by this much.
-FATE_POINT_GAIN = 0.25
-# Ruling (spending AI): a character point goes on a resistance roll when its die lowers the
-# chance that the hit already rolled kills by this much.
-RESIST_POINT_GAIN = 0.1
 
 
 class OpenD6Advisor(Advisor[D6Fighter]):
@@ -102,7 +96,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         dice = self.rules.combat.attack_dice(enc, actor, foe)
         if dice - 1 < 1:
             return None
-        against = self._against(enc, actor, foe)  # the same for both pools
+        against = self.against(enc, actor, foe)  # the same for both pools
         if self._chance(actor, against, dice - 1) > self._chance(actor, against, dice) / 2:
             return foe
         return None
@@ -168,7 +162,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         if actor.weapon.reload_actions:
             return 0
         dice = self.rules.combat.attack_dice(enc, actor, target)
-        against = self._against(enc, actor, target)  # the same for every count of attacks
+        against = self.against(enc, actor, target)  # the same for every count of attacks
         best_k, best = 0, self._chance(actor, against, dice)
         for k in range(1, MAX_EXTRA_ATTACKS + 1):
             if dice - k < 1:
@@ -226,9 +220,9 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         Against the target number ``actor`` can see, or over the distribution of
         ``target``'s active defense roll (plus the same modifiers); ties hit.
         """
-        return self._chance(actor, self._against(enc, actor, target), dice)
+        return self._chance(actor, self.against(enc, actor, target), dice)
 
-    def _against(self, enc: Encounter, actor: D6Fighter,
+    def against(self, enc: Encounter, actor: D6Fighter,
                  target: D6Fighter) -> tuple[tuple[int, int, int] | None, int]:
         """What an attack of ``actor`` on ``target`` meets now, as ``hit_chance`` weighs it.
 
@@ -243,14 +237,14 @@ class OpenD6Advisor(Advisor[D6Fighter]):
 
     def _chance(self, actor: D6Fighter, against: tuple[tuple[int, int, int] | None, int],
                 dice: int) -> float:
-        """Exact chance that ``dice``D (+ the attack's pips) meets ``against`` (``_against``)."""
+        """Exact chance that ``dice``D (+ the attack's pips) meets ``against`` (``against``)."""
         roll, number = against
         pips, complication = actor.attack_code.pips, self.rules.options.complication
         if roll is None:
             return opend6_odds.p_at_least(dice, pips, number, complication)
         return opend6_odds.p_meets_roll(dice, pips, roll, number, complication)
 
-    def _total_hits(self, against: tuple[tuple[int, int, int] | None, int],
+    def total_hits(self, against: tuple[tuple[int, int, int] | None, int],
                     total: int) -> float:
         """Chance, as the attacker sees it, that an attack ``total`` meets ``against``."""
         roll, number = against
@@ -258,68 +252,6 @@ class OpenD6Advisor(Advisor[D6Fighter]):
             return 1.0 if total >= number else 0.0
         return opend6_odds.p_total_meets_roll(total, roll, number,
                                               self.rules.options.complication)
-
-    # ------------------------------------------------------------ points
-    def character_point(self, f: D6Fighter, target: D6Fighter) -> bool:
-        """Whether a spending fighter puts a character point (+1D) on an attack, before it.
-
-        Ruling: when a hit at average damage against average resistance would take the foe
-        out (``would_finish``) and a point is left.
-        """
-        return f.cp > 0 and self.rules.would_finish(f, target)
-
-    def resist_point(self, f: D6Fighter, target: D6Fighter, damage: int) -> bool:
-        """Whether ``target`` puts a character point (+1D) on its resistance to ``damage``.
-
-        Ruling (issue 31, seed 004's "a roll"): when the hit, already rolled, may kill
-        (``OpenD6Ruleset.kill_threshold`` over the exact resistance roll) and the extra die lowers
-        that chance by ``RESIST_POINT_GAIN`` or more. Never against a beating that cannot
-        kill (RULES.md "Harm that is not meant to kill").
-        """
-        rules = self.rules
-        if f.weapon.unarmed and not rules.options.lethal_unarmed:
-            return False
-        code = target.resist_code
-        now = self._kill_chance(target, damage, code.dice, code.pips)
-        if now <= 0.0:
-            return False
-        return now - self._kill_chance(target, damage, code.dice + 1,
-                                       code.pips) >= RESIST_POINT_GAIN
-
-    def _kill_chance(self, target: D6Fighter, damage: int, dice: int, pips: int) -> float:
-        """Exact chance that ``damage`` kills ``target`` against a ``dice``D+``pips`` roll."""
-        return opend6_odds.p_harm_at_most(dice, pips, self.rules.kill_threshold(target, damage))
-
-    def fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
-                   extra: int) -> bool:
-        """Whether a spending fighter spends a fate point on an attack it has just rolled.
-
-        Ruling: a fate point is spent after the roll is seen and before its outcome is known
-        (RULES.md). The fighter sees its own ``total`` and the target number it can see
-        (the 10 with cover, visibility, pinned and its weapon's modifier), not a defender's
-        dodge, parry or block total, which stays secret until the outcome: against one it
-        knows only the pool rolled. It spends when the foe is one wound from death
-        (``opend6-hp``: 1-3 HP) and a hit would take it out, and the ``extra`` dice raise its
-        chance to hit by ``FATE_POINT_GAIN`` or more: never on a total that already meets a
-        10 it can see, nor on one the extra dice cannot lift to it.
-        """
-        rules = self.rules
-        if f.fate < 1 or not (rules.one_from_death(target) and rules.would_finish(f, target)):
-            return False
-        now, boosted = self.fate_odds(enc, f, target, total, extra)
-        return boosted - now >= FATE_POINT_GAIN
-
-    def fate_odds(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
-                  extra: int) -> tuple[float, float]:
-        """Chance, as ``f`` sees it, that ``total`` hits: as rolled, and with ``extra`` dice.
-
-        What a fate point is weighed by, for the AI and for a player asked.
-        """
-        against = self._against(enc, f, target)  # weighed once for every total
-        now = self._total_hits(against, total)
-        boosted = sum(p * self._total_hits(against, total + s)
-                      for s, p in enumerate(opend6_odds.normal_dice(extra)) if p)
-        return now, boosted
 
     # ------------------------------------------------------------ cautious and tactical
     def danger(self, enc: Encounter, actor: D6Fighter) -> float:

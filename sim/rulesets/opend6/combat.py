@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
+from sim.rulesets.opend6 import points
 from sim.rulesets.opend6.dice import DiceCode, RollResult, counts_one, roll_code, roll_total
 from sim.rulesets.opend6.log import log_attack, modifier_notes, tn_reasons
 from sim.rulesets.opend6.places import SITES, site
@@ -36,7 +37,6 @@ from sim.rulesets.opend6.rules import (
 if TYPE_CHECKING:
     from sim.core.actions import Attack
     from sim.core.engine import Encounter
-    from sim.rulesets.opend6.advisor import OpenD6Advisor
     from sim.rulesets.opend6.fighter import D6Fighter
     from sim.rulesets.opend6.ruleset import D6Ruleset
 
@@ -291,15 +291,16 @@ class OpenD6Combat:
 
     def _character_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> bool:
         """Whether ``f`` spends a character point (+1D) before rolling (a player asks)."""
-        return enc.yes_or_no(f, self.rules.advisor.character_point(f, target),
-                             _character_point_question, f, target)
+        return enc.yes_or_no(f, points.character_point(self.rules.advisor, f, target),
+                             points.character_point_question, f, target)
 
     def _fate_point(self, enc: Encounter, f: D6Fighter, target: D6Fighter, total: int,
                     extra: int) -> bool:
         """Whether ``f`` spends a fate point on the ``total`` it has rolled (a player asks)."""
         advisor = self.rules.advisor
-        return enc.yes_or_no(f, advisor.fate_point(enc, f, target, total, extra),
-                             _fate_point_question, advisor, enc, f, target, total, extra)
+        return enc.yes_or_no(f, points.fate_point(advisor, enc, f, target, total, extra),
+                             points.fate_point_question, advisor, enc, f, target, total,
+                             extra)
 
     @staticmethod
     def _out_of_reach(f: D6Fighter, dist: float, band: RangeBand | None) -> str:
@@ -352,8 +353,8 @@ class OpenD6Combat:
         """
         if not (target.cp > 0 and target.policy.spends):
             return 0
-        spend = enc.yes_or_no(target, self.rules.advisor.resist_point(f, target, damage),
-                              _resist_point_question, f, target, damage)
+        spend = enc.yes_or_no(target, points.resist_point(self.rules.advisor, f, target, damage),
+                              points.resist_point_question, f, target, damage)
         if not spend:
             return 0
         target.cp -= 1
@@ -385,23 +386,3 @@ class OpenD6Combat:
         elif target.level is DEAD:
             enc.take_out(target, Status.DEAD, target.state())
         return dealt
-
-
-# A player's questions (``Encounter.yes_or_no``): plain functions, no closure made per roll.
-def _character_point_question(f: D6Fighter, target: D6Fighter) -> str:
-    return f"{f.name} attacks {target.name}: spend a character point (+1D; {f.cp} to spend)?"
-
-
-def _fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
-                         target: D6Fighter, total: int, extra: int) -> str | None:
-    now, boosted = advisor.fate_odds(enc, f, target, total, extra)
-    if now >= 1 - 1e-9:  # a sure hit already: nothing to weigh, no question
-        return None
-    return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
-            f"rolled, {boosted:.0%} with the fate point): spend a fate point "
-            f"(+{extra}D; {f.fate} to spend)?")
-
-
-def _resist_point_question(f: D6Fighter, target: D6Fighter, damage: int) -> str:
-    return (f"{f.name}'s blow deals {damage} damage to {target.name}: spend a character "
-            f"point on the resistance roll (+1D; {target.cp} to spend)?")

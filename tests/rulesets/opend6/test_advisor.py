@@ -19,7 +19,7 @@ from sim.ai import profiles as ai
 from sim.core.actions import Aim, Attack, Defend, Move
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
-from sim.rulesets.opend6.advisor import FATE_POINT_GAIN
+from sim.rulesets.opend6.points import FATE_POINT_GAIN, fate_odds, fate_point
 from sim.rulesets.opend6.rules import WoundStatus
 
 
@@ -132,8 +132,8 @@ def test_no_fate_point_on_a_total_that_already_meets_the_ten() -> None:
 def test_no_fate_point_when_the_extra_dice_can_hardly_reach() -> None:
     enc, a, b = dying_foe(map={"nodes": {"wall": {"cover": "heavy"}}})  # 10 + 15 = 25
     # 5 + 4 extra dice reaches 25 only on 20+ (35 in 1,296): not worth the point
-    assert not enc.advisor.fate_point(enc, a, b, 5, 4)
-    assert enc.advisor.fate_point(enc, a, b, 12, 4)  # 12 + 13 or more: about 0.56
+    assert not fate_point(enc.advisor, enc, a, b, 5, 4)
+    assert fate_point(enc.advisor, enc, a, b, 12, 4)  # 12 + 13 or more: about 0.56
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])
     assert (a.cp, a.fate, a.hits) == (4, 1, 0)
 
@@ -141,11 +141,11 @@ def test_no_fate_point_when_the_extra_dice_can_hardly_reach() -> None:
 def test_the_fate_odds_a_player_is_shown_are_exact() -> None:
     enc, a, b = dying_foe(map={"nodes": {"wall": {"cover": "heavy"}}})  # 10 + 15 = 25
     # 12 rolled: misses as it stands; 4 more dice hit on 13 or more of 4d6
-    now, boosted = enc.advisor.fate_odds(enc, a, b, 12, 4)
+    now, boosted = fate_odds(enc.advisor, enc, a, b, 12, 4)
     assert now == 0.0
     assert boosted == pytest.approx(sum(
         1 for d in itertools.product(range(1, 7), repeat=4) if sum(d) >= 13) / 6**4)
-    assert enc.advisor.fate_odds(enc, a, b, 25, 4) == pytest.approx((1.0, 1.0))
+    assert fate_odds(enc.advisor, enc, a, b, 25, 4) == pytest.approx((1.0, 1.0))
 
 
 def test_against_a_defense_roll_the_total_it_must_meet_stays_secret() -> None:
@@ -158,15 +158,15 @@ def test_against_a_defense_roll_the_total_it_must_meet_stays_secret() -> None:
     two = exact_roll(2)
     now = float(two.probability("<=", 5))
     assert now < 1 - FATE_POINT_GAIN
-    assert enc.advisor.fate_point(enc, a, b, 5, 4)
-    assert not enc.advisor.fate_point(enc, a, b, 20, 4)  # a 20 beats a 2D dodge ~99%
+    assert fate_point(enc.advisor, enc, a, b, 5, 4)
+    assert not fate_point(enc.advisor, enc, a, b, 20, 4)  # a 20 beats a 2D dodge ~99%
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2] + [1, 1, 1, 1] + [3, 3, 3] + [2, 2])
     assert (a.cp, a.fate, a.hits) == (4, 0, 1)
 
 
 def test_no_fate_point_on_a_fresh_foe_nor_by_a_fighter_that_does_not_spend() -> None:
     enc, a, b = duel(member("A", "aggressive"), member("B"))
-    assert not enc.advisor.fate_point(enc, a, b, 5, 4)
+    assert not fate_point(enc.advisor, enc, a, b, 5, 4)
     enc, a, b = dying_foe("basic")
     turn(enc, a, Attack(b), dice=[1, 1, 2])  # basic: no point, 3D
     assert (a.cp, a.fate) == (5, 1)

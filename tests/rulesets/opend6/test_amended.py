@@ -18,6 +18,7 @@ from sim.core.actions import Attack, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets.opend6.dice import roll_code
+from sim.rulesets.opend6.points import kill_chance, resist_point
 from sim.rulesets.opend6.rules import WoundStatus, wounds_from_damage
 from sim.scenario import load
 
@@ -189,7 +190,7 @@ def test_the_kill_chance_a_resistance_point_weighs_is_exact():
     b.wounds = 3  # two more wounds kill
     for damage in (6, 9, 14):
         for dice in (2, 3):
-            got = enc.advisor._kill_chance(b, damage, dice, 0)
+            got = kill_chance(enc.advisor, b, damage, dice, 0)
             assert got == pytest.approx(exact_kill_chance(damage, dice, 2), abs=1e-12)
 
 
@@ -199,10 +200,10 @@ def test_a_spending_fighter_puts_a_point_on_a_resistance_roll_that_may_kill():
     adv = enc.advisor
     now, more = (exact_kill_chance(12, 2, 1), exact_kill_chance(12, 3, 1))
     assert now - more >= 0.1
-    assert adv.resist_point(a, b, 12)
+    assert resist_point(adv, a, b, 12)
     b.wounds = 0  # 5 wounds would need a resistance of 2 or less against 12: no point
     assert exact_kill_chance(12, 2, 5) - exact_kill_chance(12, 3, 5) < 0.1
-    assert not adv.resist_point(a, b, 12)
+    assert not resist_point(adv, a, b, 12)
 
 
 def test_the_point_adds_a_die_to_the_resistance_roll_through_the_hit_path():
@@ -224,7 +225,7 @@ def test_a_basic_fighter_never_spends_and_a_beating_never_asks():
     assert b.cp == 5 and not enc.rng.queue
     enc, a, b = fists()
     b.ai, b.wounds = "tactical", 4
-    assert not enc.advisor.resist_point(a, b, 30)  # fists cannot kill (lethal_unarmed off)
+    assert not resist_point(enc.advisor, a, b, 30)  # fists cannot kill (lethal_unarmed off)
 
 
 # ------------------------------------------------------------------ side initiative, seed's way
