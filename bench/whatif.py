@@ -4,10 +4,12 @@ For each ruleset, plays the scenario (tactical and its own profiles on every sid
 the first declaration of ``--as`` in each round of ``--rounds``, weighs its menu as ``fray
 play``'s ``?`` does (``sim.cli.whatif.weigh``, ``--workers`` forked workers), timing the wall
 clock and the CPU time of this process and its workers. A ``?`` later in the fight costs
-more: each rollout replays the fight up to the moment (``sim.ai.rollout``). Run from the
-repository root:
+more: each rollout replays the fight up to the moment (``sim.ai.rollout``). ``--groups``
+also times a ``?`` in each group's second menu (its lines and the profile's choice). Run
+from the repository root:
 
     python bench/whatif.py scenarios/neutral_skirmish.yaml --as Spearman --rounds 1,4,8
+    python bench/whatif.py scenarios/neutral_skirmish.yaml --as Sergeant --rounds 2 --groups
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from sim.ai import menu as menus  # noqa: E402
 from sim.ai import profiles, rollout  # noqa: E402
 from sim.cli import whatif  # noqa: E402
 from sim.core.engine import Encounter  # noqa: E402
@@ -35,17 +38,31 @@ def cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def asking(rounds: set[int], n: int, workers: int, found: list[tuple[int, int, float, float]]):  # noqa: ANN201 (a mind)
-    """A mind that declares as its profile, after a timed ``?`` in each of ``rounds``."""
+Found = list[tuple[int, str, int, float, float]]  # round, menu, lines, wall s, CPU s
+
+
+def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = True,
+           groups: bool = False):  # noqa: ANN201 (a mind)
+    """A mind that declares as its profile, after a timed ``?`` in each of ``rounds``.
+
+    ``groups``: also a ``?`` in each group's second menu (its lines and the profile's).
+    """
     asked: set[int] = set()
+
+    def timed(enc: Encounter, c: Any, menu: str, choices: list) -> None:
+        wall, used = time.perf_counter(), cpu()
+        whatif.weigh(rollout.moment(enc, c), choices, n, workers, bar=False, race=race)
+        found.append((enc.round, menu, len(choices), time.perf_counter() - wall,
+                      cpu() - used))
 
     def mind(enc: Encounter, c: Any) -> list:
         if enc.round in rounds and enc.round not in asked:
             asked.add(enc.round)
             choices = rollout.choices(enc, c)
-            wall, used = time.perf_counter(), cpu()
-            whatif.weigh(rollout.moment(enc, c), choices, n, workers, bar=False)
-            found.append((enc.round, len(choices), time.perf_counter() - wall, cpu() - used))
+            timed(enc, c, "first", choices)
+            for entry in menus.top(menus.options(enc, c)) if groups else ():
+                if isinstance(entry, menus.Group):
+                    timed(enc, c, entry.key, whatif.within(choices, entry))
         return profiles.decide(enc, c)
     return mind
 
@@ -60,18 +77,25 @@ def main() -> None:
     parser.add_argument("--rulesets", default=",".join(names()))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--all-rollouts", action="store_true",
+                        help="every line weighed to the end (no race)")
+    parser.add_argument("--groups", action="store_true",
+                        help="also time a `?` in each group's menu")
     args = parser.parse_args()
     scenario = load(Path(args.scenario))
     rounds = {int(r) for r in args.rounds.split(",")}
-    print(f"`?` with {args.n} rollouts a line, {args.workers} workers, seed {args.seed}")
-    print("| ruleset | round | lines | wall s | CPU s |")
-    print("|---|---|---|---|---|")
+    print(f"`?` with {args.n} rollouts a line{' (all)' if args.all_rollouts else ''}, "
+          f"{args.workers} workers, seed {args.seed}")
+    print("| ruleset | round | menu | lines | wall s | CPU s |")
+    print("|---|---|---|---|---|---|")
     for ruleset in args.rulesets.split(","):
-        found: list[tuple[int, int, float, float]] = []
-        minds = {args.name: asking(rounds, args.n, args.workers, found)}
+        found: Found = []
+        minds = {args.name: asking(rounds, args.n, args.workers, found,
+                                   not args.all_rollouts, args.groups)}
         Encounter(scenario, ruleset, args.seed, minds=minds).run()
-        for rnd, lines, wall, used in found:
-            print(f"| {ruleset} | {rnd} | {lines} | {wall:.2f} | {used:.2f} |", flush=True)
+        for rnd, menu, lines, wall, used in found:
+            print(f"| {ruleset} | {rnd} | {menu} | {lines} | {wall:.2f} | {used:.2f} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -49,9 +49,10 @@ def _first_menu(scenario, ruleset: str | None, seed: int, name: str) -> _Reached
 @params.seed_option("Seed of the fights, as fray batch seeds its encounters.")
 @params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@params.all_rollouts_option()
 @params.workers_option()
 @params.quiet_option()
-def advise(scenario_file, name, count, seed, ruleset, as_json, workers, quiet):
+def advise(scenario_file, name, count, seed, ruleset, as_json, all_rollouts, workers, quiet):
     """Weigh every first declaration of one combatant by playing the fight on."""
     scenario = params.load_scenario(scenario_file)
     everyone = [m.name for side in scenario.sides for m in side.members]
@@ -62,7 +63,8 @@ def advise(scenario_file, name, count, seed, ruleset, as_json, workers, quiet):
     probe = Encounter(scenario, ruleset, 0)
     m = rollout.Moment(Encounter, scenario, probe.ruleset.name, seed, name[0], 0, 1,
                        varied=True)
-    weighed = whatif.weigh(m, first.choices, count, workers, bar=not (quiet or as_json))
+    weighed = whatif.weigh(m, first.choices, count, workers, bar=not (quiet or as_json),
+                           race=not all_rollouts)
     if as_json:
         click.echo(json.dumps(whatif.as_json(weighed, first.side, name[0])))
         return

@@ -69,11 +69,12 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 @click.option("--rollouts", type=params.WholeNumber(1, 100_000), default=200, show_default=True,
               help="With --play: how many times '?' at a menu plays the fight on for each "
                    "line.")
+@params.all_rollouts_option()
 @params.charts_option()
 @params.quiet_option()
 def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
              executor, scheduler, chunk_size, solo, names, fmt, output, record_file, replay_file,
-             html_file, rollouts, charts, quiet):
+             html_file, rollouts, all_rollouts, charts, quiet):
     """Run a party through a campaign's stages, carrying wounds and resting between.
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
@@ -88,16 +89,18 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
                  "again): give one of them")])
     playing = names is not None or replay_file is not None
     _only_with(solo or playing)
-    if not playing and click.get_current_context().get_parameter_source(
-            "rollouts") is click.core.ParameterSource.COMMANDLINE:
-        raise FrayInputError("--rollouts", [("", "sets what '?' weighs at a menu: only with "
-                                                 "--play (or --replay)")])
+    for flag in ("rollouts", "all_rollouts"):
+        if not playing and click.get_current_context().get_parameter_source(
+                flag) is click.core.ParameterSource.COMMANDLINE:
+            raise FrayInputError(f"--{flag.replace('_', '-')}", [
+                ("", "sets what '?' weighs at a menu: only with --play (or --replay)")])
     if record_file is not None and not playing:
         raise FrayInputError("--record", [("", "keeps the answers of a play: only with --play "
                                                "(or --replay)")])
     if solo or playing:
         _one(camp, ruleset, seed, fmt, output, html_file, force,
-             (names, record_file, replay_file) if playing else None, rollouts)
+             (names, record_file, replay_file) if playing else None, rollouts,
+             not all_rollouts)
     else:
         _batch(camp, count, precision, ruleset, seed, workers, out_dir, force, resume,
                executor, scheduler, chunk_size, charts, quiet)
@@ -106,10 +109,11 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
 def _one(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path | None,
          html_file: Path | None, force: bool,
          play: tuple[str | None, Path | None, Path | None] | None,
-         rollouts: int = 200) -> None:
+         rollouts: int = 200, race: bool = True) -> None:
     """One run of the campaign: told (``play`` None) or played (names, record, replay).
 
-    ``rollouts``: how many times ``?`` at a played menu plays the fight on for each line.
+    ``rollouts``: how many times ``?`` at a played menu plays the fight on for each line;
+    ``race``: a line clearly behind stops sooner (``whatif.weigh``).
     """
     if html_file is not None:
         files.claim_out_file(html_file, force)
@@ -121,7 +125,7 @@ def _one(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path 
     else:
         names, record_file, replay_file = play
         _play(camp, ruleset, seed, names, fmt, output, record_file, replay_file, force, fights,
-              rollouts)
+              rollouts, race)
     if html_file is not None:
         title = _title(camp, ruleset, seed, "text").strip()
         files.write_out_file(html_file, replay.page(fights, title))
@@ -213,7 +217,7 @@ def _title(camp: Campaign, ruleset: str | None, seed: int, fmt: str) -> str:
 
 def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt: str,
           journal: Path | None, record_file: Path | None, replay_file: Path | None,
-          force: bool, fights: list[dict], rollouts: int = 200) -> None:
+          force: bool, fights: list[dict], rollouts: int = 200, race: bool = True) -> None:
     """Chain ``fray play`` through the stages for the named party members, recorded."""
     roster = camp.roster()
     begun = records.start(replay_file, names, ruleset, seed, kind="campaign", name=camp.slug,
@@ -224,7 +228,8 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
     record_file = records.claim(record_file, journal, "--output", force)
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
                             seed, tuple(wanted), menu=begun.menu)
-    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts)
+    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts,
+                    race)
     player.answers = records.Recorder(record_file, record)  # each answer kept as given
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]

@@ -215,6 +215,14 @@ def seed_option(help: str) -> Decorator:  # noqa: A002 - click's name
                         help=help)
 
 
+def all_rollouts_option() -> Decorator:
+    """``--all-rollouts``: every line of a menu weighed to the end (no race, ``whatif``)."""
+    return click.option("--all-rollouts", is_flag=True,
+                        help="Give every line all its rollouts (slower). By default a line "
+                             "clearly behind the best after a quarter or half of them stops "
+                             "there, and says so.")
+
+
 def workers_option() -> Decorator:
     """``--workers K`` (default: all cores, see ``workers_or_cores``)."""
     return click.option("--workers", type=WholeNumber(min=1, max=MAX_WORKERS), default=None,

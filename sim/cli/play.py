@@ -55,13 +55,14 @@ class Player:
         source: where the answers come from, named in a refused answer's error (a
             replay's record; None: a script or the terminal).
         rollouts: how many times ``?`` plays the fight on for each line of the menu.
+        race: a line clearly behind stops sooner (``whatif.weigh``).
     """
 
     def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
                  fmt: str = "text", grouped: bool = True, source: Path | None = None,
-                 rollouts: int = 200):
+                 rollouts: int = 200, race: bool = True):
         self.lines = lines
-        self.rollouts = rollouts
+        self.rollouts, self.race = rollouts, race
         self.source = source
         self.say = say
         self.fmt = fmt
@@ -167,7 +168,7 @@ class Player:
                 self._end(enc, c)
                 return _ENDED
             if _asks_odds(answer):
-                self.what_if(enc, c)
+                self.what_if(enc, c, group)
                 self.say(group_text(group, mine))
                 continue
             self.answers.append(answer)
@@ -211,15 +212,22 @@ class Player:
                          f"an empty line for the AI's choice")
         return default
 
-    def what_if(self, enc: Encounter, c) -> None:
-        """Weigh every line of ``c``'s menu by rollouts and show them, best first.
+    def what_if(self, enc: Encounter, c, group: menus.Group | None = None) -> None:
+        """Weigh the lines of ``c``'s menu by rollouts and show them, best first.
 
+        ``group``: asked in that group's second menu: its lines only, and the profile's
+        choice beside them (a long melee menu weighs in seconds, not tens of seconds).
         The fight itself is untouched (``sim.ai.rollout``): nothing is drawn from its
         generator and nothing is recorded.
         """
-        weighed = whatif.weigh(rollout.moment(enc, c), rollout.choices(enc, c), self.rollouts,
-                               bar=self.lines is None)
-        self.say(whatif.table(weighed, c.side, c.name, self.rollouts))
+        choices = rollout.choices(enc, c)
+        if group is not None:
+            choices = whatif.within(choices, group)
+        weighed = whatif.weigh(rollout.moment(enc, c), choices, self.rollouts,
+                               bar=self.lines is None, race=self.race)
+        self.say(whatif.table(weighed, c.side, c.name, self.rollouts,
+                              "each choice on this menu, and of the profile's choice," if group
+                              else None))
 
     def _refuse(self, reason: str) -> None:
         """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""
@@ -322,14 +330,16 @@ def _intents_text(intents: list) -> str:
 @params.force_option("Overwrite --log, --record and --html if they exist.")
 @click.option("--rollouts", type=params.WholeNumber(1, 100_000), default=200, show_default=True,
               help="How many times '?' at a menu plays the fight on for each line.")
+@params.all_rollouts_option()
 def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force,
-         html_file, rollouts):
+         html_file, rollouts, all_rollouts):
     """Play your own combatants; the AI runs everyone else.
 
-    At a menu, Enter takes the AI's choice and `?` weighs every line by playing the fight on;
-    Ctrl-C stops the fight (what --log and --record wrote so far is kept). When stdin is not a
-    terminal, each line is one answer (a menu number or a keyword such as `attack Bandit 1`);
-    at the end of the input the fighters' own AI profiles decide.
+    At a menu, Enter takes the AI's choice and `?` weighs its lines by playing the fight on
+    (in a group's menu, that group's lines only); Ctrl-C stops the fight (what --log and
+    --record wrote so far is kept). When stdin is not a terminal, each line is one answer (a
+    menu number or a keyword such as `attack Bandit 1`); at the end of the input the
+    fighters' own AI profiles decide.
     """
     scenario = params.load_scenario(scenario_file)
     everyone = [m.name for side in scenario.sides for m in side.members]
@@ -343,7 +353,8 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     record_file = records.claim(record_file, log_file, "--log", force)
     if html_file is not None:
         files.claim_out_file(html_file, force)
-    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts)
+    player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts,
+                    not all_rollouts)
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
                     minds=dict.fromkeys(played, player))
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,

@@ -19,6 +19,7 @@ from sim.core.engine import Encounter
 from sim.rulesets import registry
 
 MIRROR = scenario_mod.load(ROOT / "tests" / "data" / "mirror_2v2.yaml")
+DUEL = scenario_mod.load(ROOT / "tests" / "data" / "mirror_duel.yaml")
 
 
 def _snapshot(enc: Encounter) -> tuple:
@@ -146,3 +147,56 @@ def test_a_rollout_of_a_campaigns_later_fight_builds_it_with_the_party_carried(m
     monkeypatch.setattr(rollout._Script, "_branch", spy)
     rollout.play_out(m, choice, 0)
     assert seen == [snapshot]
+
+
+def _first_menu(ruleset: str) -> tuple[rollout.Moment, list[rollout.Choice]]:
+    found = {}
+
+    def mind(enc, c):
+        found["m"], found["ch"] = rollout.moment(enc, c), rollout.choices(enc, c)
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        Encounter(DUEL, ruleset, 9, minds={"East sword": mind}).run()
+    return found["m"], found["ch"]
+
+
+def test_a_race_stops_a_choice_clearly_behind_and_weighs_the_profiles_to_the_end():
+    """Yielding at the first menu loses every rollout: it stops at the first look (a quarter
+    of the rollouts); the profile's choice has them all, one worker or two alike."""
+    m, menu = _first_menu(any_ruleset())
+    choices = [ch for ch in menu if ch.ai or ch.key.startswith("yield")]
+    assert len(choices) == 2
+    one = whatif.weigh(m, choices, 100, workers=1, bar=False)
+    two = whatif.weigh(m, choices, 100, workers=2, bar=False)
+    assert one == two
+    by_key = {w.choice.key.split()[0]: w for w in one}
+    assert by_key["yield"].planned == by_key["yield"].n == 25
+    ai = next(w for w in one if w.choice.ai)
+    assert ai.planned == ai.n == 100
+    text = whatif.table(one, "east", "East sword", 100)
+    assert "(25 rollouts: clearly behind)" in text and "stopped sooner" in text
+    assert [o["stopped"] for o in whatif.as_json(one)["options"]] == [False, True]
+    full = whatif.weigh(m, choices, 100, workers=1, bar=False, race=False)
+    assert all(w.planned == w.n == 100 for w in full)
+    assert "clearly behind" not in whatif.table(full, "east", "East sword", 100)
+
+
+def _outcomes(wins: list[int]) -> list[rollout.Outcome | None]:
+    return [rollout.Outcome(bool(w), True, 1, float(w)) for w in wins]
+
+
+def test_a_choice_stops_only_when_it_trails_the_one_ahead_by_more_than_its_noise():
+    ahead = rollout.Choice("a", "a", False, None)
+    close = rollout.Choice("b", "b", False, None)
+    far = rollout.Choice("c", "c", False, None)
+    profile = rollout.Choice("d", "d", True, None)
+    wins = [1, 1, 0, 1] * 10  # 30 of 40
+    found = {0: _outcomes(wins), 1: _outcomes(wins[:-2] + [0, 0]),  # 2 fewer: within noise
+             2: _outcomes([0] * 40), 3: _outcomes([0] * 40)}
+    kept = whatif.survivors([ahead, close, far, profile], found, [0, 1, 2, 3], 2.5)
+    assert kept == [0, 1, 3]  # the profile's choice stays, however far behind
+    # exactly at the bound: 1.0 standard error behind (a lead of one rollout in 40) stays
+    assert whatif._trails(found[0], _outcomes(wins[:-1] + [0])) == pytest.approx(1.0)
+    # a rollout that never reached a choice pairs with nothing
+    assert whatif._trails(found[0], [None] * 40) == 0.0

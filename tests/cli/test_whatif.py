@@ -52,6 +52,20 @@ def test_what_if_in_a_second_menu_shows_it_again(capsys, monkeypatch):
     assert "defend (dodge or parry): answer a number" in after
 
 
+def test_what_if_in_a_groups_menu_weighs_its_lines_and_the_profiles_choice(capsys,
+                                                                          monkeypatch):
+    result = play(capsys, monkeypatch, "defend\n?\n1\n", DUEL, "--as", "Ilse", "--seed", "2",
+                  "--rollouts", "4", "--ruleset", any_ruleset())
+    assert result.code == 0, result.err
+    table = result.out.split("What if?", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines()[2:] if line.startswith("  ")
+            and not line.startswith("  choice")]
+    rows = rows[:next((i for i, r in enumerate(rows) if r.lstrip()[:1].isdigit()), len(rows))]
+    assert "this menu, and of the profile's choice" in table
+    assert sum("<- its profile's choice" in r for r in rows) == 1
+    assert {r.split()[0] for r in rows if "<- its profile's" not in r} <= {"dodge", "parry"}
+
+
 def _advise(capsys, *args: str) -> dict:
     result = fray(capsys, "advise", *args, "--json")
     assert result.code == 0, result.err
@@ -62,13 +76,30 @@ def test_advise_prints_every_first_choice_once_with_the_profiles_marked(capsys):
     out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", any_ruleset())
     options = out["options"]
     assert sum(o["ai"] for o in options) == 1
-    assert {"label", "ai", "p_win", "low", "high", "p_standing", "n", "rounds"} == set(options[0])
+    assert {"label", "ai", "p_win", "low", "high", "p_standing", "n", "rounds",
+            "stopped"} == set(options[0])
     # whose win p_win is, as the table's column heads say (fencer wins, Ilse standing)
     assert out["combatant"] == "Ilse" and out["side"] == "fencer"
     assert all(o["rounds"] >= 1 for o in options)
     assert all(o["low"] <= o["p_win"] <= o["high"] and o["n"] == 12 for o in options)
     assert [o["p_win"] for o in options] == sorted((o["p_win"] for o in options), reverse=True)
     assert any(o["label"].startswith("yield") and o["p_win"] == 0 for o in options)
+
+
+def test_advise_stops_weighing_yield_early_unless_asked_for_all_rollouts(capsys):
+    args = (DUEL, "--as", "Ilse", "-n", "100", "--ruleset", any_ruleset(), "--workers", "1")
+    raced = _advise(capsys, *args)["options"]
+    surrender = next(o for o in raced if o["label"].startswith("yield"))
+    assert surrender["stopped"] and surrender["n"] in (25, 50)  # at the first or second look
+    assert all(o["n"] == 100 and not o["stopped"] for o in raced if o["ai"])
+    full = _advise(capsys, *args, "--all-rollouts")["options"]
+    assert all(o["n"] == 100 and not o["stopped"] for o in full)
+
+
+def test_all_rollouts_in_a_campaign_is_only_for_play(capsys):
+    road = str(SCENARIOS / "campaigns" / "road_to_the_keep.yaml")
+    result = fray(capsys, "campaign", road, "--solo", "--all-rollouts")
+    assert result.code == 2 and "--all-rollouts" in result.err and "only with --play" in result.err
 
 
 def test_advise_refuses_a_fighter_not_in_the_scenario(capsys):
