@@ -216,13 +216,19 @@ class Player:
         """Weigh the lines of ``c``'s menu by rollouts and show them, best first.
 
         ``group``: asked in that group's second menu: its lines only, and the profile's
-        choice beside them (a long melee menu weighs in seconds, not tens of seconds).
-        The fight itself is untouched (``sim.ai.rollout``): nothing is drawn from its
-        generator and nothing is recorded.
+        choice beside them (a few seconds, where a long melee menu takes several times as
+        long: a long first menu says so first). The fight itself is untouched
+        (``sim.ai.rollout``): nothing is drawn from its generator and nothing is recorded.
         """
         choices = rollout.choices(enc, c)
         if group is not None:
             choices = whatif.within(choices, group)
+        elif self.grouped and len(choices) > LONG_MENU:
+            groups = [e for e in menus.top(menus.options(enc, c)) if isinstance(e, menus.Group)]
+            if groups:
+                self.say(f"Weighing all {len(choices)} lines (those in the groups too). In a "
+                         f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
+                         f"group's lines, sooner.")
         weighed = whatif.weigh(rollout.moment(enc, c), choices, self.rollouts,
                                bar=self.lines is None, race=self.race)
         self.say(whatif.table(weighed, c.side, c.name, self.rollouts,
@@ -283,6 +289,7 @@ class _Pick(Enum):
 _AI: Final = _Pick.AI
 _ENDED: Final = _Pick.ENDED
 ODDS = ("?", "odds")  # at a menu: weigh its lines by rollouts (not an answer)
+LONG_MENU = 16  # lines from which a first menu's ``?`` points to its groups' menus
 
 
 def _asks_odds(answer: str) -> bool:

@@ -66,6 +66,14 @@ def test_what_if_in_a_groups_menu_weighs_its_lines_and_the_profiles_choice(capsy
     assert {r.split()[0] for r in rows if "<- its profile's" not in r} <= {"dodge", "parry"}
 
 
+def test_what_if_at_a_long_first_menu_points_to_the_groups_menus(capsys, monkeypatch):
+    result = play(capsys, monkeypatch, "?\n1\n", DUEL, "--as", "Ilse", "--rollouts", "2",
+                  "--ruleset", any_ruleset())
+    assert result.code == 0, result.err
+    asked = result.out.split("Ilse> ?", 1)[1]
+    assert asked.lstrip().startswith("Weighing all") and "`?` weighs only that group's" in asked
+
+
 def _advise(capsys, *args: str) -> dict:
     result = fray(capsys, "advise", *args, "--json")
     assert result.code == 0, result.err
