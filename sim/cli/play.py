@@ -228,7 +228,7 @@ class Player:
             if groups:
                 self.say(f"Weighing all {len(choices)} lines (those in the groups too). In a "
                          f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
-                         f"group's lines, sooner.")
+                         f"group's lines and the profile's choice, sooner.")
         weighed = whatif.weigh(rollout.moment(enc, c), choices, self.rollouts,
                                bar=self.lines is None, race=self.race)
         self.say(whatif.table(weighed, c.side, c.name, self.rollouts,
@@ -289,7 +289,7 @@ class _Pick(Enum):
 _AI: Final = _Pick.AI
 _ENDED: Final = _Pick.ENDED
 ODDS = ("?", "odds")  # at a menu: weigh its lines by rollouts (not an answer)
-LONG_MENU = 16  # lines from which a first menu's ``?`` points to its groups' menus
+LONG_MENU = 16  # a first menu of more lines says, at ``?``, that a group's menu weighs sooner
 
 
 def _asks_odds(answer: str) -> bool:

@@ -6,10 +6,9 @@ at a time, with a progress bar on stderr. Each rollout's dice come from its own 
 the numbers are the same whatever the number of workers.
 
 A choice clearly behind is not weighed to the end (``race``): after a quarter and after
-half of the rollouts, a choice that trails the one ahead by more than its noise (the
-standard error of their difference on the same dice, ``behind``) stops there; its numbers
-stand on the rollouts it had, and say so. The profile's own choice is always weighed to the
-end.
+half of the rollouts, a choice that loses to the one ahead on the same dice more often than
+luck explains (an exact sign test, ``survivors``) stops there; its numbers stand on the
+rollouts it had, and say so. The profile's own choice is always weighed to the end.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -35,9 +33,9 @@ if TYPE_CHECKING:
 
 CHUNK = 25  # rollouts a task: few enough tasks to start, enough to share two workers
 LOOKS = (4, 2)  # a race looks at the choices after n/4 and n/2 rollouts of each
-MIN_LOOK = 25  # nor on fewer rollouts than this (a look at a handful would drop on luck)
-# the chance that any choice as good as the one ahead is stopped, over every choice and
-# look (a Bonferroni bound: each test is held to FALSE_STOP / (choices x looks))
+MIN_LOOK = 25  # rollouts a look needs (of a choice, and paired with the one ahead)
+# the chance that any choice at least as good as another is ever stopped behind it: a
+# Bonferroni bound over every ordered pair of choices and every look (``stop_level``)
 FALSE_STOP = 0.05
 
 _WORK: tuple[Moment, list[Choice]] | None = None  # what forked workers read
@@ -102,8 +100,8 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
           bar: bool = True, race: bool = True) -> list[Weighed]:
     """Up to ``n`` rollouts of each choice at ``m``, best first (P(win), then P(standing)).
 
-    ``race``: a choice clearly behind after a look (``LOOKS``) stops there; else every
-    choice gets ``n``.
+    ``race``: a choice clearly behind at a look (``LOOKS``, from ``MIN_LOOK`` rollouts)
+    stops there; else every choice gets ``n``.
     """
     global _WORK
     _WORK = (m, choices)
@@ -131,13 +129,13 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                     progress.update(job, advance=count, refresh=True)
                 done = stop
                 if stop < n:
-                    alive = survivors(choices, found, alive, behind(len(choices),
-                                                                    len(stops) - 1))
+                    alive = survivors(choices, found, alive,
+                                      stop_level(len(choices), len(stops) - 1))
                     progress.update(job, total=sum(len(v) for v in found.values())
                                     + (n - done) * len(alive), refresh=True)
     finally:
         if pool is not None:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)  # (Ctrl-C: no chunk left to wait for)
         _WORK = None
     out = []
     for k, choice in enumerate(choices):
@@ -149,48 +147,65 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     return sorted(out, key=lambda w: (-w.p_win, -w.p_standing, not w.choice.ai))
 
 
-def behind(choices: int, looks: int) -> float:
-    """Standard errors a choice must trail the one ahead by to stop (``FALSE_STOP``).
+def stop_level(choices: int, looks: int) -> float:
+    """The p-value under which a choice stops behind the one ahead (``FALSE_STOP``).
 
-    A one-sided test at ``FALSE_STOP / (choices x looks)``: 2.9 for 12 choices and two
-    looks, 3.3 for 52.
+    Whichever choice is ahead at a look, a stop is a test of one ordered pair: held to
+    ``FALSE_STOP`` over every ordered pair and look, no choice as good as another is
+    stopped behind it, in 95 races of 100.
     """
-    return NormalDist().inv_cdf(1 - FALSE_STOP / max(1, choices * looks))
+    return FALSE_STOP / max(1, choices * (choices - 1) * looks)
 
 
 def survivors(choices: list[Choice], found: dict[int, list[Outcome | None]],
-              alive: list[int], bound: float) -> list[int]:
-    """The choices of ``alive`` still worth weighing: none ``bound`` behind the one ahead.
+              alive: list[int], level: float) -> list[int]:
+    """The choices of ``alive`` still worth weighing: none behind the one ahead.
 
-    The one ahead wins most of its rollouts so far; another trails it by the mean of their
-    differences in wins, rollout by rollout (the same dice), over its standard error. A
-    rollout that did not reach the choice (``fray advise``) pairs with nothing. The
-    profile's choice always stays.
+    The one ahead wins the largest share of its rollouts so far, among those with
+    ``MIN_LOOK`` of them (in ``fray advise`` a choice may be on few fights' menus). Another
+    is behind when the rollouts that only one of the two won, on the same dice, went to the
+    one ahead more often than a fair coin would give with p-value ``level`` (an exact
+    one-sided sign test; rollouts both won or both lost say nothing of which is better).
+    A choice with fewer than ``MIN_LOOK`` rollouts paired with it stays; so does the
+    profile's.
     """
-    def share(k: int) -> float:
-        got = [o.won for o in found[k] if o is not None]
-        return sum(got) / len(got) if got else 0.0
+    def reached(k: int) -> list[bool]:
+        return [o.won for o in found[k] if o is not None]
 
-    ahead = max(alive, key=share)
+    def share(k: int) -> float:
+        got = reached(k)
+        return sum(got) / len(got)
+
+    judged = [k for k in alive if len(reached(k)) >= MIN_LOOK]
+    if not judged:
+        return list(alive)
+    ahead = max(judged, key=share)
     kept = []
     for k in alive:
-        if k != ahead and not choices[k].ai and _trails(found[ahead], found[k]) > bound:
+        if k != ahead and not choices[k].ai and _lost_to(found[ahead], found[k]) < level:
             continue
         kept.append(k)
     return kept
 
 
-def _trails(ahead: list[Outcome | None], other: list[Outcome | None]) -> float:
-    """Standard errors by which ``other`` trails ``ahead``, rollout by rollout (0: no lead)."""
-    diffs = [int(a.won) - int(b.won) for a, b in zip(ahead, other, strict=False)
-             if a is not None and b is not None]
-    if len(diffs) < 2:
-        return 0.0
-    mean = sum(diffs) / len(diffs)
-    if mean <= 0:
-        return 0.0
-    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-    return math.inf if var == 0 else mean / math.sqrt(var / len(diffs))
+def _lost_to(ahead: list[Outcome | None], other: list[Outcome | None]) -> float:
+    """The p-value of ``other`` winning no more often than ``ahead`` on the same dice.
+
+    Over the rollouts both reached, ``b`` went to ``ahead`` alone and ``c`` to ``other``
+    alone: P(at least ``b`` heads in ``b + c`` fair tosses). 1.0 on fewer than ``MIN_LOOK``
+    pairs.
+    """
+    pairs = [(a.won, o.won) for a, o in zip(ahead, other, strict=False)
+             if a is not None and o is not None]
+    if len(pairs) < MIN_LOOK:
+        return 1.0
+    b = sum(1 for a, o in pairs if a and not o)
+    m = b + sum(1 for a, o in pairs if o and not a)
+    # in logarithms: 2 ** m is past a float's range from m = 1024 (--rollouts goes higher)
+    logs = [math.lgamma(m + 1) - math.lgamma(i + 1) - math.lgamma(m - i + 1) - m * math.log(2)
+            for i in range(b, m + 1)]
+    top = max(logs)
+    return min(1.0, math.exp(top) * sum(math.exp(x - top) for x in logs))
 
 
 def table(weighed: list[Weighed], side: str, name: str, n: int,
@@ -203,7 +218,7 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
     width = max(len(label) for label in labels) + 2
     raced = any(w.planned < n for w in weighed)
     lines = [f"What if? {n} rollouts of {which or 'each choice'} from here"
-             + (" (a choice clearly behind stopped sooner: marked)" if raced else "")
+             + (" (a choice behind the best at a look stopped there: marked)" if raced else "")
              + ": after it, every fighter (yours too) plays by its AI profile, with fresh "
                "dice.",
              f"  {'choice':<{width}} {side + ' wins':>10}  {'95% interval':>12}  "
@@ -212,7 +227,7 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
         low, high = w.interval
         mark = "   <- its profile's choice" if w.choice.ai else ""
         span = f"{chance(low)}-{chance(high)}" if w.n else "-"
-        notes = ([f"{w.planned} rollouts: clearly behind"] if w.planned < n else []) \
+        notes = ([f"stopped behind after {w.planned}"] if w.planned < n else []) \
             + ([f"{w.n} reached"] if w.n < w.planned else [])
         lines.append(f"  {label:<{width}} {chance(w.p_win) if w.n else '-':>10}  "
                      f"{span:>12}  {chance(w.p_standing) if w.n else '-':>{len(name) + 9}}  "
