@@ -66,9 +66,8 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
               type=params.FilePath(),
               help="With --solo or --play: also write every stage's fight into one HTML page "
                    "to watch on its map (docs/replay.md).")
-@click.option("--rollouts", type=params.WholeNumber(1, 100_000), default=200, show_default=True,
-              help="With --play: how many times '?' at a menu plays the fight on for each "
-                   "line.")
+@params.rollouts_option("With --play: how many times '?' at a menu plays the fight on for "
+                        "each line ('? N' at the menu: N).")
 @params.all_rollouts_option()
 @params.charts_option()
 @params.quiet_option()

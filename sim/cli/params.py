@@ -156,6 +156,7 @@ def ruleset_option(allow_all: bool = True, **kwargs: Any) -> Decorator:
 
 MAX_COUNT = 100_000_000  # encounters or runs in one batch: days of CPU, far beyond any table
 MAX_WORKERS = 256  # processes on one machine; a cluster is for more
+MAX_ROLLOUTS = 100_000  # rollouts of one line at a ``?``: hours on a long menu, past any need
 
 
 PRECISION_CAP = 20_000  # the default -n of a run until sure: a cap far above any need at +-0.02
@@ -215,11 +216,17 @@ def seed_option(help: str) -> Decorator:  # noqa: A002 - click's name
                         help=help)
 
 
+def rollouts_option(help: str) -> Decorator:  # noqa: A002 - click's name
+    """``--rollouts N``: how many times ``?`` at a played menu weighs each line (200)."""
+    return click.option("--rollouts", type=WholeNumber(1, MAX_ROLLOUTS), default=200,
+                        show_default=True, help=help)
+
+
 def all_rollouts_option() -> Decorator:
     """``--all-rollouts``: every line of a menu weighed to the end (no race, ``whatif``)."""
     return click.option("--all-rollouts", is_flag=True,
                         help="Give every line all its rollouts (slower). By default a line "
-                             "clearly behind the best after a quarter or half of them stops "
+                             "behind the best at a look, a quarter or half of them in, stops "
                              "there, and says so.")
 
 

@@ -42,6 +42,9 @@ EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 
 # what a player types to stop a fight at the prompt: refused (it is no answer) with the way
 QUIT_WORDS = ("q", "quit", "exit", "stop", "end")
 STOP_HINT = "to stop the fight, press Ctrl-C (what --log and --record wrote so far is kept)"
+# said under the first menu of a play: how to weigh the lines, which no menu line offers
+ODDS_HINT = ("(At any menu, '?' weighs each line by playing the rest of the fight out, "
+             "'? 50' with 50 rollouts a line.)")
 
 
 class Player:
@@ -72,6 +75,7 @@ class Player:
         self.done = False  # the script ran out: the AI profiles decide from here on
         self.policies: dict = {}  # the played fighters' own spending policies, for then
         self.enc: Encounter | None = None  # the fight being told (a campaign has several)
+        self.hinted = False  # ODDS_HINT said
 
     def __call__(self, enc: Encounter, c) -> list:
         """Declare for ``c``: the player's choice (or, after the script, its AI's)."""
@@ -100,6 +104,9 @@ class Player:
         else:
             entries, first = list(menu), menu_text(menu, suggestion, whose)
         self.say(first + "\n" + situation(enc, c))
+        if not self.hinted:
+            self.say(ODDS_HINT)
+            self.hinted = True
         return self._choose(enc, c, menu, suggested, entries, first)
 
     def _choose(self, enc: Encounter, c, menu: list, suggested: list, entries: list,
@@ -114,8 +121,9 @@ class Player:
             if answer is None:
                 self._end(enc, c)
                 return ai.decide(enc, c)
-            if _asks_odds(answer):
-                self.what_if(enc, c)
+            asked = _odds_asked(answer, self.rollouts)
+            if asked is not None:
+                self.what_if(enc, c, rollouts=asked)
                 self.say(first)
                 continue
             self.answers.append(answer)
@@ -167,8 +175,9 @@ class Player:
             if answer is None:
                 self._end(enc, c)
                 return _ENDED
-            if _asks_odds(answer):
-                self.what_if(enc, c, group)
+            asked = _odds_asked(answer, self.rollouts)
+            if asked is not None:
+                self.what_if(enc, c, group, asked)
                 self.say(group_text(group, mine))
                 continue
             self.answers.append(answer)
@@ -212,14 +221,22 @@ class Player:
                          f"an empty line for the AI's choice")
         return default
 
-    def what_if(self, enc: Encounter, c, group: menus.Group | None = None) -> None:
+    def what_if(self, enc: Encounter, c, group: menus.Group | None = None,
+                rollouts: int | None = None) -> None:
         """Weigh the lines of ``c``'s menu by rollouts and show them, best first.
 
+        ``rollouts``: of each line (``? 50``; default ``--rollouts``); 0: a number out of
+        range, said and nothing weighed.
         ``group``: asked in that group's second menu: its lines only, and the profile's
         choice beside them (a few seconds, where a long melee menu takes several times as
         long: a long first menu says so first). The fight itself is untouched
         (``sim.ai.rollout``): nothing is drawn from its generator and nothing is recorded.
         """
+        n = self.rollouts if rollouts is None else rollouts
+        if n == 0:
+            self.say(f"'? N' weighs each line by N rollouts: N from 1 to "
+                     f"{params.MAX_ROLLOUTS}; '?' alone by {self.rollouts} (--rollouts)")
+            return
         choices = rollout.choices(enc, c)
         if group is not None:
             choices = whatif.within(choices, group)
@@ -228,10 +245,11 @@ class Player:
             if groups:
                 self.say(f"Weighing all {len(choices)} lines (those in the groups too). In a "
                          f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
-                         f"group's lines and the profile's choice, sooner.")
-        weighed = whatif.weigh(rollout.moment(enc, c), choices, self.rollouts,
+                         f"group's lines and the profile's choice, sooner; `? 50` weighs "
+                         f"each line by 50 rollouts.")
+        weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
                                bar=self.lines is None, race=self.race)
-        self.say(whatif.table(weighed, c.side, c.name, self.rollouts,
+        self.say(whatif.table(weighed, c.side, c.name, n,
                               "each choice on this menu, and of the profile's choice," if group
                               else None))
 
@@ -292,8 +310,18 @@ ODDS = ("?", "odds")  # at a menu: weigh its lines by rollouts (not an answer)
 LONG_MENU = 16  # a first menu of more lines says, at ``?``, that a group's menu weighs sooner
 
 
-def _asks_odds(answer: str) -> bool:
-    return answer.strip().lower() in ODDS
+def _odds_asked(answer: str, default: int) -> int | None:
+    """The rollouts a ``?`` (or ``odds``) asks for: ``? 50``, or ``default`` alone.
+
+    None: not a ``?``; 0: a number out of range (``what_if`` says so).
+    """
+    words = answer.strip().lower().split()
+    if not 1 <= len(words) <= 2 or words[0] not in ODDS:
+        return None
+    if len(words) == 1:
+        return default
+    k = menus.number(words[1])
+    return k if k is not None and 1 <= k <= params.MAX_ROLLOUTS else 0
 
 
 def _hint(menu: list, answer: str) -> str:
@@ -335,8 +363,8 @@ def _intents_text(intents: list) -> str:
               help="Also write the fight as one HTML page to watch it again on its map "
                    "(docs/replay.md).")
 @params.force_option("Overwrite --log, --record and --html if they exist.")
-@click.option("--rollouts", type=params.WholeNumber(1, 100_000), default=200, show_default=True,
-              help="How many times '?' at a menu plays the fight on for each line.")
+@params.rollouts_option("How many times '?' at a menu plays the fight on for each line "
+                        "('? N' at the menu: N).")
 @params.all_rollouts_option()
 def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file, fmt, force,
          html_file, rollouts, all_rollouts):

@@ -44,6 +44,19 @@ def test_asking_what_if_leaves_the_fight_and_its_record_as_they_were(
     assert again.code == 0 and again.out == without.out
 
 
+def test_a_question_mark_with_a_number_weighs_with_that_many_and_records_nothing(
+        capsys, monkeypatch, tmp_path):
+    record = tmp_path / "asked.json"
+    result = play(capsys, monkeypatch, "? 0\n? 3\nodds 2\n1\n", DUEL, "--as", "Ilse",
+                  "--seed", "2", "--record", str(record))
+    assert result.code == 0, result.err
+    assert "'? N' weighs each line by N rollouts: N from 1 to 100000" in result.out
+    assert "What if? 3 rollouts" in result.out and "What if? 2 rollouts" in result.out
+    assert "At any menu, '?' weighs each line" in result.out  # told once, under the first menu
+    assert result.out.count("At any menu, '?'") == 1
+    assert json.loads(record.read_text())["answers"] == ["1"]
+
+
 def test_what_if_in_a_second_menu_shows_it_again(capsys, monkeypatch):
     result = play(capsys, monkeypatch, "defend\n?\n1\n", DUEL, "--as", "Ilse", "--seed", "2",
                   "--rollouts", "4")
