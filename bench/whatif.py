@@ -38,7 +38,8 @@ def cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-Found = list[tuple[int, str, int, float, float]]  # round, menu, lines, wall s, CPU s
+# round, menu, lines, rollouts played (fewer than lines x n: lines stopped behind), wall s, CPU s
+Found = list[tuple[int, str, int, int, float, float]]
 
 
 def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = True,
@@ -51,9 +52,10 @@ def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = Tr
 
     def timed(enc: Encounter, c: Any, menu: str, choices: list) -> None:
         wall, used = time.perf_counter(), cpu()
-        whatif.weigh(rollout.moment(enc, c), choices, n, workers, bar=False, race=race)
-        found.append((enc.round, menu, len(choices), time.perf_counter() - wall,
-                      cpu() - used))
+        weighed = whatif.weigh(rollout.moment(enc, c), choices, n, workers, bar=False,
+                               race=race)
+        found.append((enc.round, menu, len(choices), sum(w.planned for w in weighed),
+                      time.perf_counter() - wall, cpu() - used))
 
     def mind(enc: Encounter, c: Any) -> list:
         if enc.round in rounds and enc.round not in asked:
@@ -86,16 +88,16 @@ def main() -> None:
     rounds = {int(r) for r in args.rounds.split(",")}
     print(f"`?` with {args.n} rollouts a line{' (all)' if args.all_rollouts else ''}, "
           f"{args.workers} workers, seed {args.seed}")
-    print("| ruleset | round | menu | lines | wall s | CPU s |")
-    print("|---|---|---|---|---|---|")
+    print("| ruleset | round | menu | lines | rollouts | wall s | CPU s |")
+    print("|---|---|---|---|---|---|---|")
     for ruleset in args.rulesets.split(","):
         found: Found = []
         minds = {args.name: asking(rounds, args.n, args.workers, found,
                                    not args.all_rollouts, args.groups)}
         Encounter(scenario, ruleset, args.seed, minds=minds).run()
-        for rnd, menu, lines, wall, used in found:
-            print(f"| {ruleset} | {rnd} | {menu} | {lines} | {wall:.2f} | {used:.2f} |",
-                  flush=True)
+        for rnd, menu, lines, played, wall, used in found:
+            print(f"| {ruleset} | {rnd} | {menu} | {lines} | {played} | {wall:.2f} | "
+                  f"{used:.2f} |", flush=True)
 
 
 if __name__ == "__main__":
