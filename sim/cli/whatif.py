@@ -218,7 +218,8 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
     width = max(len(label) for label in labels) + 2
     raced = any(w.planned < n for w in weighed)
     lines = [f"What if? {n} rollouts of {which or 'each choice'} from here"
-             + (" (a choice behind the best at a look stopped there: marked)" if raced else "")
+             + (" (fewer for a choice marked 'stopped behind': it lost to the best too often "
+               "to be worth the rest)" if raced else "")
              + ": after it, every fighter (yours too) plays by its AI profile, with fresh "
                "dice.",
              f"  {'choice':<{width}} {side + ' wins':>10}  {'95% interval':>12}  "

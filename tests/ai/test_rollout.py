@@ -175,7 +175,7 @@ def test_a_race_stops_a_choice_clearly_behind_and_weighs_the_profiles_to_the_end
     ai = next(w for w in one if w.choice.ai)
     assert ai.planned == ai.n == 100
     text = whatif.table(one, "east", "East sword", 100)
-    assert "(stopped behind after 25)" in text and "stopped there: marked" in text
+    assert "(stopped behind after 25)" in text and "marked 'stopped behind'" in text
     assert [o["stopped"] for o in whatif.as_json(one)["options"]] == [False, True]
     full = whatif.weigh(m, choices, 100, workers=1, bar=False, race=False)
     assert all(w.planned == w.n == 100 for w in full)
