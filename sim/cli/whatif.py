@@ -13,7 +13,6 @@ rollouts it had, and say so. The profile's own choice is always weighed to the e
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -25,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from sim.ai import rollout
 from sim.report.numbers import chance
-from sim.results.stats import wilson
+from sim.results.stats import sign_test, wilson
 
 if TYPE_CHECKING:
     from sim.ai.menu import Group
@@ -199,13 +198,8 @@ def _lost_to(ahead: list[Outcome | None], other: list[Outcome | None]) -> float:
              if a is not None and o is not None]
     if len(pairs) < MIN_LOOK:
         return 1.0
-    b = sum(1 for a, o in pairs if a and not o)
-    m = b + sum(1 for a, o in pairs if o and not a)
-    # in logarithms: 2 ** m is past a float's range from m = 1024 (--rollouts goes higher)
-    logs = [math.lgamma(m + 1) - math.lgamma(i + 1) - math.lgamma(m - i + 1) - m * math.log(2)
-            for i in range(b, m + 1)]
-    top = max(logs)
-    return min(1.0, math.exp(top) * sum(math.exp(x - top) for x in logs))
+    return sign_test(sum(1 for a, o in pairs if a and not o),
+                     sum(1 for a, o in pairs if o and not a))
 
 
 def table(weighed: list[Weighed], side: str, name: str, n: int,

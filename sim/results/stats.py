@@ -237,3 +237,16 @@ def difference_ci(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float,
 def bonferroni_z(tests: int, level: float = 0.95) -> float:
     """The z that holds ``level`` over ``tests`` two-sided intervals at once (Bonferroni)."""
     return NormalDist().inv_cdf(1 - (1 - level) / (2 * tests))
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """The one-sided p-value of an exact sign test: P(``wins`` or more heads in ``n`` tosses).
+
+    ``wins`` pairs went one way and ``losses`` the other (ties left out), ``n`` both.
+    Summed in logarithms: ``2 ** n`` is past a float's range from ``n = 1024``.
+    """
+    n = wins + losses
+    logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2)
+            for i in range(wins, n + 1)]
+    top = max(logs)
+    return min(1.0, math.exp(top) * sum(math.exp(x - top) for x in logs))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -14,6 +15,7 @@ from sim.results.stats import (
     metric,
     normal_ci,
     quantile,
+    sign_test,
     wilson,
     wilson_deff,
 )
@@ -151,3 +153,15 @@ def test_quantiles_from_a_histogram():
     assert median(Counter({5: 1, 7: 1})) == 6.0 and median(Counter({5: 3})) == 5
     assert median(Counter()) == 0 and quantile(Counter(), 0.9) == 0
     assert histogram_sums(h) == (10, 2 + 4 + 3 + 50, 2 + 8 + 9 + 500)
+
+
+@pytest.mark.parametrize(("wins", "losses"), [(0, 0), (5, 0), (10, 5), (3, 9), (40, 25)])
+def test_the_sign_test_is_the_exact_binomial_tail(wins, losses):
+    n = wins + losses
+    exact = sum(math.comb(n, i) for i in range(wins, n + 1)) / 2 ** n
+    assert sign_test(wins, losses) == pytest.approx(exact, rel=1e-9)
+
+
+def test_the_sign_test_holds_past_a_floats_range_of_powers_of_two():
+    assert sign_test(1500, 1500) == pytest.approx(0.5, abs=0.02)
+    assert sign_test(3000, 0) == 0.0
