@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import profiles, standoff, tactics
+from sim.core import space
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Yield
 from sim.core.doctrine import COVER_MOVES
 
@@ -246,7 +247,7 @@ def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
     seen = set()
     # stepping back is out of melee: offered, as the profiles do it, only with a foe in
     # melee reach, and never to where it stands (it read "step back to west_camp" there)
-    steps = most >= 2 and bool(tactics.engaged(enc, c, foes))
+    steps = most >= 2 and bool(space.engaged(enc, c, foes))
     for foe in foes:
         for spot in tactics.cover_spots(enc, c, foes, foe, c.speed * COVER_MOVES):
             place = field.describe(spot)

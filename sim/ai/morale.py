@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import standoff, tactics
+from sim.ai import standoff
+from sim.core import space
 from sim.core.combatant import Status
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def check(enc: Encounter) -> None:
                    "without hurting back")
         else:
             continue
-        engaged = tactics.engaged(enc, c, enc.enemies(c))
+        engaged = space.engaged(enc, c, enc.enemies(c))
         breaking.append((c, Status.SURRENDERED if engaged else Status.FLED, why))
     for c, status, why in breaking:
         enc.take_out(c, status, why)

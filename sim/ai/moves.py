@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
+from sim.core import space
 from sim.core.actions import DEFENDS, Defend, Intent, Reload, Retreat, Yield
 from sim.core.doctrine import COVER_MOVES
 
@@ -26,13 +27,13 @@ NO_FOE = "no foe left in the fight"
 def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant],
               reason: str = "badly hurt") -> list[Intent]:
     """Badly hurt (or ``reason``): yield to a foe in reach, else retreat to the edge and leave."""
-    close = tactics.engaged(enc, c, foes)
+    close = space.engaged(enc, c, foes)
     if close:
         c.why = f"yields to {close[0].name}: {reason}"
         return [Yield()]
     field = enc.field
     dest = tactics.edge(enc, c, foes)
-    if c.pos == dest and not tactics.can_leave(enc, c, foes):
+    if c.pos == dest and not space.can_leave(enc, c, foes):
         kind = enc.advisor.defense_kind(enc, c, ranged=True)
         if kind:  # cornered at the edge: nothing left but to defend
             c.why = f"{DEFENDS[kind]}: {reason}, cornered at {field.describe(dest)}"

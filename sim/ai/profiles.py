@@ -26,7 +26,7 @@ A doctrine (``sim.scenario.loader.Doctrine``) tunes a profile: ``focus`` (which 
 setting left out takes the profile's default (``PROFILE_DEFAULTS``); combatants carry the
 filled-in doctrine (``effective``).
 
-Each ruleset's ``Advisor`` (:mod:`sim.ai.advisor`) answers the questions that depend on
+Each ruleset's ``Advisor`` (:mod:`sim.core.advisor`) answers the questions that depend on
 its dice (``can_attack``, ``extra_attacks``, ``called_shot``, ``threat``, ``danger``,
 ``defense_kind``, ``attack_and_defend``, ``tactical_attack``, ``wait_intents``); the profiles
 hold no dice logic, and the places on the map come from :mod:`sim.ai.tactics`. Each
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from sim.ai import moves, standoff, tactics
 from sim.ai.moves import NO_FOE
+from sim.core import draws, space, targets
 from sim.core.actions import (
     DEFENDS,
     Attack,
@@ -62,7 +63,7 @@ RECKLESS_ODDS = 0.25
 def _target(enc: Encounter, c: Combatant) -> Combatant | None:
     """The foe the doctrine's focus picks, when it is not the nearest."""
     foes = enc.enemies(c)
-    return tactics.pick_target(enc, c, foes, c.doctrine.focus) if foes else None
+    return targets.pick_target(enc, c, foes, c.doctrine.focus) if foes else None
 
 
 def stop_at(c: Combatant) -> float:
@@ -118,7 +119,7 @@ def _simple_start(enc: Encounter, c: Combatant) -> tuple[Combatant | None, list[
 
     The foe is the nearest, or the one the doctrine's ``focus`` picks.
     """
-    target = (tactics.nearest_enemy(enc, c) if c.doctrine.focus == "nearest"
+    target = (space.nearest_enemy(enc, c) if c.doctrine.focus == "nearest"
               else _target(enc, c))
     if target is None:
         c.why = NO_FOE
@@ -208,8 +209,8 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
         quiet = standoff.quiet(enc, c.side)
         return moves.fall_back(enc, c, foes,
                                f"losing the exchange ({quiet} rounds hurt without hurting back)")
-    target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
-    close = tactics.engaged(enc, c, foes)
+    target = targets.pick_target(enc, c, foes, c.doctrine.focus)
+    close = space.engaged(enc, c, foes)
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
         plan = (moves.step_back(enc, c, foes, target) if close
@@ -217,14 +218,14 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
         if plan:
             return plan
     hurt = advisor.threat(c) > 0
-    aimed = tactics.declared_on(enc, c)
-    if len(close) >= 2 or aimed >= 2 or (hurt and tactics.threatened_by(enc, c, foes)):
+    aimed = targets.declared_on(enc, c)
+    if len(close) >= 2 or aimed >= 2 or (hurt and space.threatened_by(enc, c, foes)):
         reason = (f"{len(close)} foes in reach" if len(close) >= 2
                   else f"{aimed} attacks declared on it" if aimed >= 2 else "hurt")
         kind = advisor.defense_kind(enc, c, ranged=not close)
         if kind:
             plan = _defend_or_strike(enc, c, target, kind,
-                                     tactics.attacks_expected(enc, c, foes), reason)
+                                     targets.attacks_expected(enc, c, foes), reason)
             if plan is not None:
                 return plan
     if can_strike(enc, c, target):
@@ -279,13 +280,13 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
         quiet = standoff.quiet(enc, c.side)
         return moves.fall_back(enc, c, foes,
                                f"outshot in a stand-off ({quiet} rounds without harm)")
-    target = tactics.pick_target(enc, c, foes, c.doctrine.focus)
+    target = targets.pick_target(enc, c, foes, c.doctrine.focus)
     stalled = standoff.going_nowhere(enc, c)
     if stalled:  # the focus has gone nowhere: the foe it would harm most
         target = standoff.most_harmed(enc, c, foes) or target
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
-        close = tactics.engaged(enc, c, foes)
+        close = space.engaged(enc, c, foes)
         if close:
             plan = moves.step_back(enc, c, foes, target)
         elif stalled and target.ranged:  # a stand-off: cover is what it leaves to end it
@@ -330,7 +331,7 @@ def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
            target: Combatant) -> list[Intent] | None:
     """Tactical under attack: one attack and a defense, when the ruleset says both pay.
 
-    With foes expected to attack it (``tactics.attacks_expected``) and not ahead in the
+    With foes expected to attack it (``targets.attacks_expected``) and not ahead in the
     exchange (no less hurt than its target, ``Advisor.threat``), the first attack of its
     best declaration and a defense in one round when the roll can carry both
     (``Advisor.attack_and_defend``). None: attack as usual; ahead, it presses on. Never
@@ -340,12 +341,12 @@ def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
     """
     advisor = enc.advisor
     most = enc.ruleset.max_actions
-    threats = tactics.attacks_expected(enc, c, foes)
+    threats = targets.attacks_expected(enc, c, foes)
     if not threats or (most is not None and most < 2):
         return None
     if advisor.threat(c) < advisor.threat(target):  # ahead in the exchange: press on
         return None
-    kind = advisor.defense_kind(enc, c, ranged=not tactics.engaged(enc, c, foes))
+    kind = advisor.defense_kind(enc, c, ranged=not space.engaged(enc, c, foes))
     if not kind or not advisor.attack_and_defend(enc, c, target, kind):
         return None
     intents, why = advisor.tactical_attack(enc, c, target)
@@ -360,11 +361,11 @@ def _hold(enc: Encounter, c: Combatant, foes: list[Combatant],
           ward: Combatant) -> list[Intent]:
     """A melee fighter screening ``ward``: go to it, meet foes that reach it, else wait.
 
-    Of several foes at the shooter's side, the nearest (ties drawn, ``tactics.best``).
+    Of several foes at the shooter's side, the nearest (ties drawn, ``draws.best``).
     """
     distance = enc.field.distance
     here = c.pos
-    e = tactics.best(enc, [e for e in foes if distance(ward.pos, e.pos) <= MELEE_REACH],
+    e = draws.best(enc, [e for e in foes if distance(ward.pos, e.pos) <= MELEE_REACH],
                      lambda e: -distance(here, e.pos))
     if e is not None:  # a foe at the shooter's side: go for it
         c.why = f"protects {ward.name} from {e.name}"

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import tactics
+from sim.core import draws, space
 from sim.core.actions import Intent, Move
 from sim.core.battlefield import MELEE_REACH
 
@@ -143,7 +143,7 @@ def firepower(enc: Encounter, side: str) -> float:
 
 def in_melee(enc: Encounter, side: str) -> bool:
     """A member of ``side`` in the fight has a foe within melee reach: no stand-off."""
-    return any(c.in_fight and tactics.engaged(enc, c, enc.enemies(c)) for c in enc.sides[side])
+    return any(c.in_fight and space.engaged(enc, c, enc.enemies(c)) for c in enc.sides[side])
 
 
 def outgunned(enc: Encounter, c: Combatant) -> bool:
@@ -177,7 +177,7 @@ def most_harmed(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Combatan
     """The foe in reach that one attack of ``c`` would harm most (ties drawn), or None."""
     advisor = enc.advisor
     able = [e for e in foes if advisor.can_attack(enc, c, e) and advisor.can_hit(enc, c, e)]
-    return tactics.best(enc, able, lambda e: advisor.attack_worth(enc, c, e))
+    return draws.best(enc, able, lambda e: advisor.attack_worth(enc, c, e))
 
 
 def closes_in(enc: Encounter, c: Combatant, target: Combatant) -> bool:

@@ -73,7 +73,7 @@ class Combatant:
         out_round: the round it was taken out in (0 while in the fight).
         plain_attack, called_attacks: attacks on it, plain and by called location, each
             made once (``actions.attack_on``).
-        reach_kept: the last answer of ``tactics.in_reach`` on each target, and what it
+        reach_kept: the last answer of ``space.in_reach`` on each target, and what it
             was for (the two places and the reach).
     """
 

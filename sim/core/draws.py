@@ -13,8 +13,12 @@ order, inline, so it leaves the list and the generator exactly as ``rng.shuffle`
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from math import floor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
 
 T = TypeVar("T")
 
@@ -42,3 +46,27 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+def best(enc: Encounter, candidates: Iterable[T], key: Callable[[T], Any]) -> T | None:
+    """The candidate with the highest ``key``; a tie is broken by the encounter's generator.
+
+    Never by the order of the candidates (scenario or map order): that would hand an edge
+    to whichever side or place a file lists first. Draws only when there is a tie.
+    """
+    top: list[T] = []
+    top_key = None
+    for item in candidates:
+        k = key(item)
+        if top_key is None or k > top_key:
+            top, top_key = [item], k
+        elif k == top_key:
+            top.append(item)
+    return draw(enc, top)
+
+
+def draw(enc: Encounter, tied: list[T]) -> T | None:
+    """One of ``tied`` (equally good), drawn by the encounter's generator; None if empty."""
+    if len(tied) > 1:
+        return pick(enc.rng, tied)
+    return tied[0] if tied else None

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from sim.scenario.specs import MapSpec, Scenario
 
 
-# The nearest foes of a side from a place (``tactics.nearest_enemy``), shared while everyone
+# The nearest foes of a side from a place (``space.nearest_enemy``), shared while everyone
 # declares.
 Nearest = dict[tuple["Position", str], list[Combatant]]
 T = TypeVar("T")  # what a choice among options gives (``Encounter.choose``)
@@ -109,7 +109,7 @@ class Encounter:
         # expected harm a round is asked by each of its members (``sim.ai.standoff``)
         self.ai_kept: dict[tuple[Any, ...], Any] = {}
         # the nearest foes by (place, side), shared while everyone declares (nobody moves
-        # then); None the rest of the time (``tactics.nearest_enemy``). Kept from one
+        # then); None the rest of the time (``space.nearest_enemy``). Kept from one
         # round's declarations to the next while nobody moved, fell or got up
         # (``nearest_now``): two thirds of an ORE skirmish's searches were repeats.
         self.nearest: Nearest | None = None

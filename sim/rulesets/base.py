@@ -27,15 +27,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.actions import Attack, Move, Retreat
 from sim.core.combatant import Status
 from sim.core.draws import shuffle
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
-    from sim.ai.advisor import Advisor
     from sim.core.actions import Intent, TimedAction
+    from sim.core.advisor import Advisor
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
@@ -238,7 +238,7 @@ class Ruleset(ABC, Generic[F]):
         """Resolve a ``Retreat``: walk up to ``metres`` toward its place, maybe leave.
 
         With ``leave``, a fighter standing at its place once the walk is done, with no foe
-        able to reach it in one move (``tactics.can_leave``), leaves the field: fled.
+        able to reach it in one move (``space.can_leave``), leaves the field: fled.
         """
         field = enc.field
         before = f.pos
@@ -250,10 +250,10 @@ class Ruleset(ABC, Generic[F]):
                      text=f"{f.name} moves to {field.describe(f.pos)} ({f.why}).")
         if intent.leave and f.in_fight:
             foes = enc.enemies(f)
-            if f.pos == intent.dest and tactics.can_leave(enc, f, foes):
+            if f.pos == intent.dest and space.can_leave(enc, f, foes):
                 enc.take_out(f, Status.FLED, f"leaves the field at {field.describe(f.pos)}")
             elif enc.log is not None:  # a flight that fails silently would mislead: say why
-                near = [e.name for e in foes if tactics.can_charge(enc, e, f.pos)]
+                near = [e.name for e in foes if space.can_charge(enc, e, f.pos)]
                 others = f" and {len(near) - 1} more" if len(near) > 1 else ""
                 why = (f"{near[0]}{others} could still reach it" if f.pos == intent.dest and near
                        else f"not yet at {field.describe(intent.dest)}")

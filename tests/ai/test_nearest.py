@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from helpers import ROOT
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.engine import Encounter
 from sim.rulesets import registry
 from sim.scenario import load
@@ -25,7 +25,7 @@ SHARING = [n for n in registry.names() if not registry.get(n).declares_at_turn]
 
 @pytest.mark.parametrize("ruleset", SHARING)
 def test_every_kept_search_is_the_search_made_now(ruleset, monkeypatch):
-    fresh = tactics._nearest_foes
+    fresh = space._nearest_foes
     kept_answers = 0
 
     def checked(enc, c):
@@ -36,8 +36,8 @@ def test_every_kept_search_is_the_search_made_now(ruleset, monkeypatch):
             assert kept == fresh(enc, c.pos, c.side), (enc.seed, enc.round, c.name)
         return nearest_enemy(enc, c)
 
-    nearest_enemy = tactics.nearest_enemy
-    monkeypatch.setattr(tactics, "nearest_enemy", checked)
+    nearest_enemy = space.nearest_enemy
+    monkeypatch.setattr(space, "nearest_enemy", checked)
     for name in SCENARIOS:  # every bundled scenario
         scen = load(ROOT / "scenarios" / f"{name}.yaml")
         for seed in range(15):

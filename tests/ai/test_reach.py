@@ -1,11 +1,11 @@
-"""Reach (``tactics.in_reach``), the one home of "can it strike from here", kept per fighter."""
+"""Reach (``space.in_reach``), the one home of "can it strike from here", kept per fighter."""
 
 from __future__ import annotations
 
 import pytest
 from helpers import SCENARIOS, scenario
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.battlefield import MELEE_REACH
 from sim.core.engine import Encounter
 from sim.rulesets import registry
@@ -19,7 +19,7 @@ def test_every_kept_answer_is_reach_measured_anew(monkeypatch):
     (a kept one or not) is the distance measured now against the reach now, and most asks
     are answered from what was kept."""
     asked = {"kept": 0, "fresh": 0}
-    kept_reach = tactics.in_reach
+    kept_reach = space.in_reach
 
     def checked(enc, c, target):
         kept = c.reach_kept.get(target)
@@ -31,7 +31,7 @@ def test_every_kept_answer_is_reach_measured_anew(monkeypatch):
                                                                               target.name)
         return answer
 
-    monkeypatch.setattr(tactics, "in_reach", checked)
+    monkeypatch.setattr(space, "in_reach", checked)
     for path in sorted(SCENARIOS.glob("*.yaml")):
         scen = load(path)
         for ruleset in registry.names():
@@ -48,12 +48,12 @@ def test_a_kept_answer_follows_both_places_and_the_reach(ruleset):
     enc = Encounter(scenario(sides, map=MAP), ruleset, seed=0)
     archer, foe = enc.sides["a"][0], enc.sides["b"][0]
     here, there = enc.field.node("here"), enc.field.node("there")
-    assert tactics.in_reach(enc, archer, foe)  # a bow reaches 30 m
-    assert not tactics.in_reach(enc, foe, archer)
+    assert space.in_reach(enc, archer, foe)  # a bow reaches 30 m
+    assert not space.in_reach(enc, foe, archer)
     archer.reach = MELEE_REACH  # disarmed: fights unarmed
-    assert not tactics.in_reach(enc, archer, foe)
+    assert not space.in_reach(enc, archer, foe)
     foe.pos = here  # the foe comes to it
-    assert tactics.in_reach(enc, archer, foe)
-    assert tactics.in_reach(enc, foe, archer)
+    assert space.in_reach(enc, archer, foe)
+    assert space.in_reach(enc, foe, archer)
     foe.pos, archer.pos = there, there  # both walk to the other end
-    assert tactics.in_reach(enc, foe, archer) and tactics.in_reach(enc, archer, foe)
+    assert space.in_reach(enc, foe, archer) and space.in_reach(enc, archer, foe)

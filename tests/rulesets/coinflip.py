@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import Field
 
-from sim.ai import tactics
-from sim.ai.advisor import Advisor
+from sim.core import space
 from sim.core.actions import Attack, Move, Reload, Retreat, TimedAction
+from sim.core.advisor import Advisor
 from sim.core.combatant import Combatant, Status
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -144,7 +144,7 @@ class CoinFlip(Ruleset):
         enc.record_attack(f)
         if f.reloads:
             f.loaded = False
-        heads = tactics.in_reach(enc, f, target) and roll(enc.rng, 2) == 2
+        heads = space.in_reach(enc, f, target) and roll(enc.rng, 2) == 2
         turned = heads and roll(enc.rng, 6) <= target.soak
         if enc.log is not None:
             enc.emit("roll", who=f.name, text=f"{f.name} flips at {target.name}: "

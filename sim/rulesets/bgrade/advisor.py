@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.actions import Attack, Defend, Intent, Move
 from sim.rulesets.bgrade.deck import choose_card
 from sim.rulesets.bgrade.fighter import BGradeFighter, lethal
@@ -52,7 +52,7 @@ POINT_MAX_DIFFICULTY = 3
 
 
 class BGradeAdvisor(OreAdvisor[BGradeFighter]):
-    """The AI's questions under B-Grade (see :class:`sim.ai.advisor.Advisor`)."""
+    """The AI's questions under B-Grade (see :class:`sim.core.advisor.Advisor`)."""
 
     def threat(self, actor: BGradeFighter) -> float:
         """Wounds out of 5 or Shock out of its track, whichever is nearer full."""
@@ -88,7 +88,7 @@ class BGradeAdvisor(OreAdvisor[BGradeFighter]):
         No B-Grade limb is ever crippled (``Track.arms`` is always 2): ORE's ``arms_ok``
         always holds (``test_bgrade_arms_always_usable``).
         """
-        return tactics.in_reach(enc, actor, target)
+        return space.in_reach(enc, actor, target)
 
     def can_hit(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
         """Two dice at least, counting pending bonus dice and a card a spender will play."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import tactics
-from sim.ai.advisor import Advisor
+from sim.core import space
 from sim.core.actions import Attack, Bide, Defend
+from sim.core.advisor import Advisor
 from sim.rulesets.opencore.fighter import OpenCoreFighter
 from sim.rulesets.opencore.odds import (
     damage_distribution,
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
-    """The AI's questions under OpenCore (see :class:`sim.ai.advisor.Advisor`).
+    """The AI's questions under OpenCore (see :class:`sim.core.advisor.Advisor`).
 
     One action a round: never an extra attack, never a move and an attack together (the
     defaults).
@@ -46,8 +46,8 @@ class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
 
     def can_attack(self, enc: Encounter, actor: OpenCoreFighter,
                    target: OpenCoreFighter) -> bool:
-        """In reach (``tactics.in_reach``: the answer kept while neither moves)."""
-        return tactics.in_reach(enc, actor, target)
+        """In reach (``space.in_reach``: the answer kept while neither moves)."""
+        return space.in_reach(enc, actor, target)
 
     def can_hit(self, enc: Encounter, actor: OpenCoreFighter,
                 target: OpenCoreFighter) -> bool:
@@ -190,7 +190,7 @@ class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
         """A melee foe that can step into reach itself: let it spend its action on the step."""
         if target.ranged or actor.ranged:
             return False
-        return not tactics.engaged(enc, actor, [target]) and tactics.can_charge(
+        return not space.engaged(enc, actor, [target]) and space.can_charge(
             enc, target, actor.pos)
 
     def wait_intents(self, enc: Encounter, actor: OpenCoreFighter,
@@ -200,9 +200,9 @@ class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
         With neither, bide anyway: it costs nothing when there is nothing to do.
         """
         for e in foes:
-            if not e.ranged and tactics.can_charge(enc, e, actor.pos):
+            if not e.ranged and space.can_charge(enc, e, actor.pos):
                 return [Bide()], f"bides for the first strike on {e.name}"
-        shooters = tactics.shooters_on(enc, actor, foes)
+        shooters = space.shooters_on(enc, actor, foes)
         if shooters and self.defense_kind(enc, actor, ranged=True):
             return [Defend("dodge")], f"evades {shooters[0].name}'s shots"
         return [Bide()], "bides"

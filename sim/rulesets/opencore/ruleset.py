@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -301,7 +301,7 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
             # spend the bolt after the declaration: the action then goes to reloading.
             self._reload(enc, f)
             return
-        if not tactics.in_reach(enc, f, target):
+        if not space.in_reach(enc, f, target):
             enc.record_attack(f)  # resolved, as in every ruleset: the target moved out of reach
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name,

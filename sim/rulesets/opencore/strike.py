@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll
 from sim.rulesets.opencore.fighter import (
@@ -190,6 +190,6 @@ def no_extra_attack(enc: Encounter, foe: OpenCoreFighter, fumbler: OpenCoreFight
         return "it is stunned"
     if depth >= MAX_EXTRA_ATTACK_CHAIN:
         return f"no more than {MAX_EXTRA_ATTACK_CHAIN} extra attacks in a row"
-    if not tactics.in_reach(enc, foe, fumbler):
+    if not space.in_reach(enc, foe, fumbler):
         return f"{fumbler.name} is out of its reach"
     return ""

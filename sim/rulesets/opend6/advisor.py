@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from sim.ai import tactics
-from sim.ai.advisor import Advisor
+from sim.core import space, targets
 from sim.core.actions import DEFENDS, Aim, Attack, Defend
+from sim.core.advisor import Advisor
 from sim.rulesets.opend6 import odds as opend6_odds
 from sim.rulesets.opend6.fighter import D6Fighter
 from sim.rulesets.opend6.rules import (
@@ -44,7 +44,7 @@ DEFENSE_MARGIN = 1.0
 
 
 class OpenD6Advisor(Advisor[D6Fighter]):
-    """The AI's questions under OpenD6 (see :class:`sim.ai.advisor.Advisor`)."""
+    """The AI's questions under OpenD6 (see :class:`sim.core.advisor.Advisor`)."""
 
     rules: D6Ruleset
 
@@ -52,7 +52,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
     _measured: tuple[object, object, object, float] = (None, None, None, 0.0)
 
     def can_attack(self, enc: Encounter, actor: D6Fighter, target: Combatant) -> bool:
-        """Within reach (``tactics.in_reach``); the distance is kept for ``can_hit``.
+        """Within reach (``space.in_reach``); the distance is kept for ``can_hit``.
 
         A profile asks ``can_hit`` right after this, about the same two fighters.
         """
@@ -83,14 +83,14 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         shot hits more than half as often as a full-dice shot next turn would, since the
         crossbow is empty again after either: ``hit_chance(d - 1) > hit_chance(d) / 2``
         (exact odds against the foe as it stands, its defense roll included). The foe is
-        the one its doctrine picks among those in range (``tactics.pick_target``).
+        the one its doctrine picks among those in range (``targets.pick_target``).
         """
         if not self.needs_reload(actor):
             return None
-        foes = [e for e in enc.enemies(actor) if tactics.in_reach(enc, actor, e)]
+        foes = [e for e in enc.enemies(actor) if space.in_reach(enc, actor, e)]
         if not foes:
             return None
-        foe = tactics.pick_target(enc, actor, foes, actor.doctrine.focus)
+        foe = targets.pick_target(enc, actor, foes, actor.doctrine.focus)
         if TYPE_CHECKING:  # one of ``foes`` (no cast call every turn)
             foe = cast("D6Fighter", foe)
         dice = self.rules.combat.attack_dice(enc, actor, foe)
@@ -114,7 +114,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         """
         if self.needs_reload(actor) or self.rules.combat.least_attack_dice(enc, actor) < 1:
             return False
-        foe = tactics.nearest_enemy(enc, actor)
+        foe = space.nearest_enemy(enc, actor)
         return foe is not None and (
             enc.field.distance(actor.pos, foe.pos) <= actor.speed + actor.reach)
 
@@ -130,7 +130,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         field, here, there, dist = self._measured  # one measure for reach and range
         if field is not enc.field or here is not actor.pos or there is not target.pos:
             dist = enc.field.distance(actor.pos, target.pos)
-        return dist <= actor.reach and self.rules.combat.attack_dice(  # ``tactics.in_reach``
+        return dist <= actor.reach and self.rules.combat.attack_dice(  # ``space.in_reach``
             enc, actor, target, distance=dist) >= 1
 
     def hopeless(self, enc: Encounter, actor: D6Fighter,
@@ -352,13 +352,13 @@ class OpenD6Advisor(Advisor[D6Fighter]):
 
         By expected harm: the attack's worth plus the defense's, each rolled at -1D, against
         the larger of ``attack_worth`` and ``defense_worth`` (against the attacks expected on
-        ``actor``: ``tactics.attacks_expected``). The attack must keep 1D.
+        ``actor``: ``targets.attacks_expected``). The attack must keep 1D.
         """
         if self.rules.combat.attack_dice(enc, actor, target, penalty=-1) < 1:
             return False
         # an OpenD6 fight's fighters are all D6
         threats = cast("dict[D6Fighter, float]",
-                       tactics.attacks_expected(enc, actor, enc.enemies(actor)))
+                       targets.attacks_expected(enc, actor, enc.enemies(actor)))
         both = (self._attack_worth(enc, actor, target, -1)
                 + self._defense_worth(enc, actor, threats, kind, -1))
         alone = max(self._attack_worth(enc, actor, target, 0),
@@ -386,7 +386,7 @@ class OpenD6Advisor(Advisor[D6Fighter]):
     def wait_intents(self, enc: Encounter, actor: D6Fighter,
                      foes: list[D6Fighter]) -> tuple[list[Intent], str]:
         """Holding: defend when a shooter has it in range and a defense beats the 10."""
-        shooters = tactics.shooters_on(enc, actor, foes)
+        shooters = space.shooters_on(enc, actor, foes)
         kind = self.defense_kind(enc, actor, ranged=True) if shooters else None
         if kind:
             return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"

@@ -24,7 +24,7 @@ from abc import abstractmethod
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from sim.ai import tactics
+from sim.core import draws, space
 from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction
 from sim.core.draws import shuffle
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -352,10 +352,10 @@ class D6Ruleset(Ruleset[D6Fighter]):
         the nearest foe.
         """
         if in_reach:
-            foes = [e for e in enc.enemies(f) if tactics.in_reach(enc, f, e)]
-            found = tactics.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos))
+            foes = [e for e in enc.enemies(f) if space.in_reach(enc, f, e)]
+            found = draws.best(enc, foes, lambda e: -enc.field.distance(f.pos, e.pos))
         else:
-            found = tactics.nearest_enemy(enc, f)
+            found = space.nearest_enemy(enc, f)
         if TYPE_CHECKING:  # an OpenD6 fight's fighters are all D6 (no cast call)
             found = cast("D6Fighter | None", found)
         return found

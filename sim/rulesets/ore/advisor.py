@@ -19,9 +19,9 @@ from functools import lru_cache
 from math import comb, factorial, perm
 from typing import TYPE_CHECKING, Any
 
-from sim.ai import tactics
-from sim.ai.advisor import Advisor
+from sim.core import space
 from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Retreat, attack_on
+from sim.core.advisor import Advisor
 from sim.rulesets.ore.catalog import (
     BOXES,
     CALLED_HEIGHT,
@@ -217,7 +217,7 @@ def _value_table(weapon: Weapon, armor: tuple[int, ...], killing: tuple[int, ...
 
 # ---------------------------------------------------------------------------- the advisor
 class OreAdvisor(Advisor[OF]):
-    """The AI's questions under ORE (see :class:`sim.ai.advisor.Advisor`).
+    """The AI's questions under ORE (see :class:`sim.core.advisor.Advisor`).
 
     Dice counts come from ``self.rules.planner.plan``: with the encounter, for a declaration as it
     would be rolled now (range, cover, a called shot); without it (``enc`` None), before
@@ -234,7 +234,7 @@ class OreAdvisor(Advisor[OF]):
 
     def can_attack(self, enc: Encounter, actor: OF, target: OF) -> bool:
         """A usable arm (two for a two-handed weapon) and the target within reach."""
-        return arms_ok(actor) and tactics.in_reach(enc, actor, target)
+        return arms_ok(actor) and space.in_reach(enc, actor, target)
 
     def single_shot(self, actor: OF) -> bool:
         """A reload weapon (crossbow)."""
@@ -341,7 +341,7 @@ class OreAdvisor(Advisor[OF]):
         Holding its ground, a fighter with a defense pool declares it (its gobble dice still
         count); without one it just holds.
         """
-        if actor.ranged and not tactics.engaged(enc, actor, [target]):
+        if actor.ranged and not space.engaged(enc, actor, [target]):
             return super().hopeless(enc, actor, target)
         kind = self.defense_kind(enc, actor, ranged=target.ranged)
         if kind:
@@ -440,8 +440,8 @@ class OreAdvisor(Advisor[OF]):
     def wait_intents(self, enc: Encounter, actor: OF,
                      foes: list[OF]) -> tuple[list[Intent], str]:
         """Holding with no foe in reach: dodge when a shooter has it in range."""
-        shooters = tactics.shooters_on(enc, actor, foes)
-        melee = [e for e in foes if not e.ranged and tactics.can_charge(enc, e, actor.pos)]
+        shooters = space.shooters_on(enc, actor, foes)
+        melee = [e for e in foes if not e.ranged and space.can_charge(enc, e, actor.pos)]
         kind = self.defense_kind(enc, actor, ranged=not melee) if shooters else None
         if kind:
             return [Defend(kind)], f"{DEFENDS[kind]} {shooters[0].name}'s shots"

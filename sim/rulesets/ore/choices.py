@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.actions import Attack, Intent, Move, TimedAction
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore import rules
@@ -75,7 +75,7 @@ def ask_sets(enc: Encounter, f: OreFighter[Any], faces: list[int],
         text = ", ".join(f"{s or 'no set'} -> {WORDS.text(i)}" for i, s in given)
         moves = [s for i, s in given if type(i) is Move]
         far = [s for i, s in given if type(i) is Attack and s is not None
-               and not tactics.in_reach(enc, f, i.target)]
+               and not space.in_reach(enc, f, i.target)]
         if far and any(s is None for s in moves):
             text += "  (no move, so the attack cannot reach)"
         elif far and any(s is not None and order(a) > order(s) for a in far for s in moves):

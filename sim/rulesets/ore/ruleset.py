@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
 from sim.core.combatant import Status
 from sim.core.words import count
@@ -350,7 +350,7 @@ class OreRuleset(Ruleset[OF]):
             reason = f"the {f.weapon.name} is not loaded"
         elif not arms_ok(f):
             reason = "no usable arm"
-        elif not tactics.in_reach(enc, f, target):
+        elif not space.in_reach(enc, f, target):
             reason = "out of reach"
         else:  # the blow is struck, the bolt loosed: spent, hit or miss
             if f.weapon.reload:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from sim.ai import tactics
+from sim.core import space
 from sim.core.actions import Move, attack_on
 from sim.core.battlefield import MELEE_REACH
 
@@ -39,7 +39,7 @@ class Advisor(ABC, Generic[F]):
     # ---------------------------------------------------------------- every profile
     def can_attack(self, enc: Encounter, actor: F, target: F) -> bool:
         """Whether ``actor`` could attack ``target`` from where both stand (its reach)."""
-        return tactics.in_reach(enc, actor, target)
+        return space.in_reach(enc, actor, target)
 
     def single_shot(self, actor: F) -> bool:
         """Whether the weapon holds one shot (a crossbow): never two attacks a round."""
@@ -170,7 +170,7 @@ class Advisor(ABC, Generic[F]):
         """Expected harm a defense (``kind``) spares ``actor`` from ``threats`` this round.
 
         ``threats``: each foe and the attacks it is expected to make on ``actor``
-        (``tactics.attacks_expected``). Same unit as ``attack_worth``. Default 0: a cautious
+        (``targets.attacks_expected``). Same unit as ``attack_worth``. Default 0: a cautious
         fighter then strikes rather than only defend (never a fighter that stops fighting).
         """
         return 0.0
