@@ -4,8 +4,9 @@ A combatant with a threshold also breaks when its side, one of it down already, 
 the exchange: hurt by the foe while doing no harm itself for ``HOPELESS_ROUNDS`` rounds
 (``standoff.losing``), as bandits whose arrows glance off a knight's armor would.
 
-A breaking combatant surrenders when a foe is within melee reach, and flees otherwise; both
-are out of the fight and counted apart from the dead. Every combatant is judged on the state
+A breaking combatant surrenders when a foe is within melee reach, and flees otherwise: a
+flight takes rounds (RULES.md "Flight takes time", ``moves.flee``), and the fighter is out
+of the fight, counted apart from the dead, once it gets away. Every combatant is judged on the state
 before anyone breaks (simultaneous, so the order of sides and members in the file decides
 nothing). The threshold is the doctrine's ``morale`` (None: never breaks).
 """
@@ -43,6 +44,11 @@ def check(enc: Encounter) -> None:
         else:
             continue
         engaged = space.engaged(enc, c, enc.enemies(c))
-        breaking.append((c, Status.SURRENDERED if engaged else Status.FLED, why))
-    for c, status, why in breaking:
-        enc.take_out(c, status, why)
+        breaking.append((c, engaged, why))
+    for c, engaged, why in breaking:
+        if engaged:
+            enc.take_out(c, Status.SURRENDERED, why)
+        elif not c.fleeing:  # flight takes time: it runs for the way out from now on
+            c.fleeing = True
+            if enc.log is not None:
+                enc.emit("flee", who=c.name, text=f"{c.name} flees: {why}.")

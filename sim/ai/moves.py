@@ -24,22 +24,43 @@ if TYPE_CHECKING:
 NO_FOE = "no foe left in the fight"
 
 
+def flee(enc: Encounter, c: Combatant) -> list[Intent]:
+    """A fighter in flight runs for the way out (RULES.md "Flight takes time").
+
+    The nearest exit, else the place farthest from its foes (``space.way_out``). Cornered
+    there, short of an exit, with a foe at its throat, it yields.
+    """
+    dest, is_exit = space.way_out(enc, c)
+    field = enc.field
+    if c.pos == dest and not is_exit:
+        close = [e for e in enc.enemies(c) if space.threatens(enc, e, c)]
+        if close:
+            c.why = f"yields to {close[0].name}: cornered in flight at {field.describe(dest)}"
+            return [Yield()]
+    c.why = (f"flees for the way out at {field.describe(dest)}" if is_exit
+             else f"flees toward {field.describe(dest)}, away from its foes")
+    return [Retreat(dest, leave=True, run=True)]
+
+
 def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant],
               reason: str = "badly hurt") -> list[Intent]:
-    """Badly hurt (or ``reason``): yield to a foe in reach, else retreat to the edge and leave."""
+    """Badly hurt (or ``reason``): yield to a foe in reach, else flee for the way out.
+
+    The flight takes rounds (``flee`` from the next round on, ``Encounter.declare``).
+    """
     close = space.engaged(enc, c, foes)
     if close:
         c.why = f"yields to {close[0].name}: {reason}"
         return [Yield()]
     field = enc.field
-    dest = tactics.edge(enc, c, foes)
-    if c.pos == dest and not space.can_leave(enc, c, foes):
+    dest, is_exit = space.way_out(enc, c)
+    if c.pos == dest and not is_exit and not space.can_leave(enc, c, foes):
         kind = enc.advisor.defense_kind(enc, c, ranged=True)
         if kind:  # cornered at the edge: nothing left but to defend
             c.why = f"{DEFENDS[kind]}: {reason}, cornered at {field.describe(dest)}"
             return [Defend(kind)]
-    c.why = f"{reason}: falls back to {field.describe(dest)}"
-    return [Retreat(dest, leave=True)]
+    c.why = f"{reason}: falls back to {field.describe(dest)} and leaves"
+    return [Retreat(dest, leave=True, run=True)]
 
 
 def hurt(enc: Encounter, c: Combatant) -> float | None:

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import moves, standoff, tactics
+from sim.ai import holding, moves, standoff, tactics
 from sim.ai.moves import NO_FOE
-from sim.core import draws, space, targets
+from sim.core import draws, moving, space, targets
 from sim.core.actions import (
     DEFENDS,
     Attack,
@@ -104,8 +104,25 @@ def approach(enc: Encounter, c: Combatant, target: Combatant,
         # close enough already, yet no attack: never "closes on" a foe at its side
         intents, c.why = enc.advisor.hopeless(enc, c, target)
         return intents
-    c.why = why or f"closing on {target.name}"
-    return [Move(target, stop_at=stop_at(c))]
+    held = moving.no_room_ahead(enc, c, target, stop_at(c), c.speed)
+    if held is not None:  # RULES.md "Room at a place": it waits behind
+        intents, why_wait = enc.advisor.wait_intents(enc, c, enc.enemies(c))
+        c.why = f"waits its turn: {held}; {why_wait}"
+        return intents
+    run = runs(enc, c, target)
+    c.why = (why or f"closing on {target.name}") + (", at a run" if run else "")
+    return [Move(target, stop_at=stop_at(c), run=run)]
+
+
+def runs(enc: Encounter, c: Combatant, target: Combatant) -> bool:
+    """``c`` runs at ``target``: a walk would not bring it within reach this round.
+
+    RULES.md "Running": a run is the whole round, twice as far, with no attack; it pays
+    when no attack could be made this round anyway (fighters closing on shooters across
+    open ground run).
+    """
+    gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
+    return gap > c.speed and enc.ruleset.run_metres(c) > c.speed
 
 
 def passive(enc: Encounter, c: Combatant) -> list[Intent]:
@@ -321,6 +338,12 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     if gap <= c.speed and advisor.can_move_and_attack(enc, c):
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), target.plain_attack]
+    if moving.no_room_ahead(enc, c, target, stop_at(c), c.speed) is not None:
+        return approach(enc, c, target)  # it waits its turn
+    if runs(enc, c, target):
+        c.why = (f"{crossing} to {target.name}" if crossing
+                 else f"closing on {target.name}") + ", at a run"
+        return [Move(target, stop_at=stop_at(c), run=True)]
     extra = advisor.while_closing(enc, c, target)
     c.why = (f"{crossing} to {target.name}" if crossing else f"closing on {target.name}") + (
         ", aiming as it comes" if extra else "")
@@ -392,9 +415,13 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
     advisor first, so this trims nothing in practice; it is the guarantee that no intent is
     declared for a ruleset to ignore.
     """
+    if c.fleeing:  # in flight, whatever its profile (RULES.md "Flight takes time")
+        return moves.flee(enc, c)
     intents = PROFILES[c.ai](enc, c)
     if intents and type(intents[0]) is Yield:  # the engine takes it out (no ruleset acts)
         return intents
+    if c.doctrine.hold is not None:
+        intents = holding.keep(enc, c, intents)
     rules = enc.ruleset
     supports, most = rules.supports, rules.max_actions
     if len(intents) == 1 and type(intents[0]) in supports:  # most declarations: one action

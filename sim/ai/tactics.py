@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.core import space
 from sim.core.actions import Move
 from sim.core.battlefield import MELEE_REACH, Position
 from sim.core.draws import best
@@ -89,19 +90,10 @@ def _nearest(enc: Encounter, node: Position, foes: list[Combatant]) -> float:
 def edge(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
     """Where ``c`` falls back to: its starting node, or a node farther from every foe.
 
-    The node whose nearest foe is farthest; the starting node (its side's edge) wins a tie,
-    other ties a random draw.
+    ``space.farthest``: the node whose nearest foe is farthest, the starting node (its
+    side's edge) winning a tie.
     """
-    field = enc.field
-    distance = field.distance
-    home = field.node(c.spec.at)
-
-    def room(node: Position) -> tuple[float, bool]:
-        return round(min(distance(node, e.pos) for e in foes), 9), node == home
-
-    far = best(enc, nodes(field), room)
-    assert far is not None  # a map has a node
-    return far
+    return space.farthest(enc, c, foes)
 
 
 def post(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Combatant | None:

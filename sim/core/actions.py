@@ -25,10 +25,15 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move toward ``target`` until within ``stop_at`` metres of it."""
+    """Move toward ``target`` until within ``stop_at`` metres of it.
+
+    ``run``: the whole round spent running, twice as far, no attack that round (RULES.md
+    "Running"; how far under each ruleset: ``Ruleset.run_metres``).
+    """
 
     target: Combatant
     stop_at: float = 0.0
+    run: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +41,26 @@ class Retreat:
     """Move toward a place rather than a foe: fall back, take cover, hold a post.
 
     ``dest`` is where it goes (a node, as ``Battlefield.node`` gives it). With ``leave``,
-    arriving there while no foe could catch it takes it off the field (``Status.FLED``):
-    the edge of the map is the way out. Every ruleset resolves it as its own move
-    (``Ruleset.move_to`` walks and leaves).
+    it flees (RULES.md "Flight takes time"): it runs for the way out
+    (``space.way_out``) round after round, and is off the field (``Status.FLED``) at an
+    exit, or at a round's end beyond the escape distance of every foe
+    (``space.got_away``). Every ruleset resolves it as its own move (``Ruleset.move_to``).
     """
 
     dest: Position
     leave: bool = False
+    run: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw:
+    """Step carefully out of melee to ``dest``: the whole action, no free attacks.
+
+    RULES.md "Leaving melee": a move of at most 2 m that ends out of every foe's reach
+    (``moving.withdraw_spot`` finds it); a fleeing fighter never withdraws.
+    """
+
+    dest: Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +97,7 @@ class Yield:
     """
 
 
-Intent = Attack | Move | Retreat | Defend | Aim | Reload | Bide | Yield
+Intent = Attack | Move | Retreat | Withdraw | Defend | Aim | Reload | Bide | Yield
 
 
 def attack_on(target: Combatant, called: str | None = None) -> Attack:

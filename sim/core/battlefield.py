@@ -7,7 +7,8 @@ so memory grows with the places fought over, not with the square of the map.
 
 A ``Position`` is either a node or a point on an edge: ``(a, b, x)`` is ``x`` metres from node
 ``a`` toward node ``b`` (``a < b`` as indices, ``0 < x < length``); a node is ``(a, a, 0.0)``.
-Melee reach is 2 m: two fighters at the same node are in reach of each other.
+Melee reach is 2 m (3 m with a spear, ``space.melee_reach``): two fighters at the same node
+are in reach of each other.
 """
 
 from __future__ import annotations
@@ -146,6 +147,12 @@ class Battlefield:
         self.visibility_at = [Visibility[graph.nodes[name]["visibility"].upper()]
                               for name in self.names]
         self.size = n
+        # the narrow places (``width``) and the ways out (``exit``), by position
+        self.narrow: list[tuple[Position, int]] = [
+            (Position(i, i, 0.0), node.width) for i, node in enumerate(spec.nodes)
+            if node.width is not None]
+        self.exits: list[Position] = [Position(i, i, 0.0) for i, node in enumerate(spec.nodes)
+                                      if node.exit]
         # ``distance``'s memo, by (position, position): a hot loop may look a pair up here
         # itself (a lookup costs less than the call) and call ``distance`` when it is absent
         self.known: dict[tuple[Position, Position], float] = {}
@@ -275,11 +282,22 @@ class Battlefield:
         """
         if metres <= 0:
             return p
+        return self.along(self.route(p, q, rng, metres), metres)
+
+    def route(self, p: Position, q: Position, rng: random.Random | None = None,
+              limit: float = float("inf")) -> list[Position]:
+        """The waypoints of a shortest route from ``p`` to ``q``: ``p``, nodes, ``q``.
+
+        Two waypoints in a row share an edge (or are one point), so the way between them
+        is straight and ``measure`` of any point between them is exact. Ties between
+        routes are drawn with ``rng`` as ``advance`` says; the route stops once it is
+        ``limit`` metres long (a walk that ends at a fork draws no way on from it).
+        """
+        if p == q:
+            return [p]
         if (p.a == q.a and p.b == q.b and not p.at_node
                 and abs(q.x - p.x) <= self.distance(p, q) + EDGE_EPSILON):  # along the edge
-            step = max(-metres, min(metres, q.x - p.x))
-            return self._on_edge(p.a, p.b, p.x + step)
-        # choose the exit of p and the entry of q giving the shortest route
+            return [p, q]
         dist = self.dist
         best = tied = None
         for u, du in self._ends(p):
@@ -291,30 +309,63 @@ class Battlefield:
                     tied = (tied or [best]) + [(total, u, du, v)]
         assert best is not None  # every position has an end, so some route was measured
         _, u, du, v = best if tied is None or rng is None else pick(rng, tied)
-        here = p
-        if du > 0:  # leave p's edge through u
-            if metres < du:
-                return self._toward_node(p, u, metres)
-            metres -= du
-            here = Position(u, u, 0.0)
+        if best[0] == float("inf"):  # no way there
+            return [p]
+        way = [p]
         node = u
+        walked = du
+        if not p.at_node:
+            way.append(Position(u, u, 0.0))
         while node != v:
-            if metres <= EDGE_EPSILON:  # arrived at a node with nothing left: no way to draw
-                return here
+            if walked >= limit - EDGE_EPSILON:  # far enough: no way on to draw
+                return way
             hops = self.next_hop[node][v]
             nxt = hops[0] if len(hops) == 1 or rng is None else pick(rng, hops)
-            length = self.edge_len[(node, nxt) if node < nxt else (nxt, node)]
-            if metres < length:
-                return self._from_node(node, nxt, metres)
-            metres -= length
+            walked += self.edge_len[(node, nxt) if node < nxt else (nxt, node)]
             node = nxt
-            here = Position(node, node, 0.0)
-        if q.at_node or metres <= 0:
-            return here
-        # last stretch along q's edge, from v toward q
-        far = q.b if v == q.a else q.a
-        to_q = q.x if v == q.a else self.edge_len[(q.a, q.b)] - q.x
-        return self._from_node(v, far, min(metres, to_q))
+            way.append(Position(node, node, 0.0))
+        if not q.at_node and q != way[-1]:
+            way.append(q)
+        return way
+
+    def leg(self, a: Position, b: Position) -> float:
+        """Metres between two waypoints in a row of a ``route`` (along their edge)."""
+        if a == b:
+            return 0.0
+        if a.at_node and b.at_node:
+            i, j = (a.a, b.a) if a.a < b.a else (b.a, a.a)
+            return self.edge_len[(i, j)]
+        if a.at_node:
+            return b.x if a.a == b.a else self.edge_len[(b.a, b.b)] - b.x
+        if b.at_node:
+            return a.x if b.a == a.a else self.edge_len[(a.a, a.b)] - a.x
+        return abs(a.x - b.x)
+
+    def between(self, a: Position, b: Position, metres: float) -> Position:
+        """The point ``metres`` from waypoint ``a`` toward the next one, ``b``."""
+        whole = self.leg(a, b)
+        if metres <= EDGE_EPSILON:
+            return a
+        if metres >= whole - EDGE_EPSILON:
+            return b
+        if a.at_node and b.at_node:
+            return self._from_node(a.a, b.a, metres)
+        if a.at_node:  # onto b's edge from its end a
+            return self._from_node(a.a, b.b if a.a == b.a else b.a, metres)
+        if b.at_node:
+            return self._toward_node(a, b.a, metres)
+        return self._on_edge(a.a, a.b, a.x + (metres if b.x > a.x else -metres))
+
+    def along(self, way: list[Position], metres: float) -> Position:
+        """The point ``metres`` along a ``route`` (its end if the route is shorter)."""
+        here = way[0]
+        for nxt in way[1:]:
+            step = self.leg(here, nxt)
+            if metres < step - EDGE_EPSILON:
+                return self.between(here, nxt, metres)
+            metres -= step
+            here = nxt
+        return here
 
     def approach(self, p: Position, q: Position, metres: float, stop_at: float,
                  rng: random.Random | None = None) -> Position:

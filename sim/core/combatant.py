@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 import simpy
 
 from sim.core.actions import Attack
-from sim.core.battlefield import MELEE_REACH
 from sim.core.doctrine import effective, policy
+from sim.core.space import melee_reach
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -60,7 +60,7 @@ class Combatant:
         side: the side's name.
         spec: the scenario's description it was built from.
         pos: where it stands on the battlefield.
-        reach: metres within which it can attack now (melee 2 m; a ranged weapon's
+        reach: metres within which it can attack now (melee 2 m, 3 with a spear; a ranged weapon's
             longest band).
         ranged: whether its weapon shoots.
         speed: metres per move action.
@@ -80,7 +80,7 @@ class Combatant:
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
-        "effects", "why", "plain_attack", "called_attacks", "reach_kept",
+        "effects", "why", "plain_attack", "called_attacks", "reach_kept", "fleeing",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -91,7 +91,7 @@ class Combatant:
         self.doctrine = effective(spec.doctrine)  # the profile's defaults filled in
         self.policy = policy(spec.ai)  # what the rules may spend on its behalf
         self.pos = pos
-        self.reach = MELEE_REACH
+        self.reach = melee_reach(spec.weapon)  # a ranged weapon's range: its ruleset's
         self.ranged = False
         self.speed = 10.0
         self.status = Status.OK
@@ -106,9 +106,14 @@ class Combatant:
         self.plain_attack = Attack(self)
         self.called_attacks: dict[str, Attack] = {}
         self.reach_kept: dict[Combatant, tuple[Position, Position, float, bool]] = {}
+        self.fleeing = False  # running for the way out (RULES.md "Flight takes time")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"
+
+    def helpless(self) -> bool:
+        """Down for a while but in the fight (RULES.md); rulesets with such states override."""
+        return False
 
     def describe(self) -> str:
         """The fighter's numbers for the log's roster; rulesets override."""

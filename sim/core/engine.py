@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 import simpy
 
 from sim import registry
-from sim.core import aftermath, events
-from sim.core.actions import Yield
+from sim.core import aftermath, events, space
+from sim.core.actions import Move, Retreat, Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Effect, Status
 from sim.core.outcome import EncounterResult, encounter_result
@@ -202,14 +202,41 @@ class Encounter:
         A ruleset whose fighters declare at their own turn (``Ruleset.declares_at_turn``:
         OpenD6) calls this as each turn comes, rather than the AI.
         """
-        mind = self.minds.get(c.name) if self.minds else None
+        # a fighter in flight runs for the way out whoever plays it (RULES.md "Flight
+        # takes time"): its AI declares the flight
+        mind = self.minds.get(c.name) if self.minds and not c.fleeing else None
         intents = mind(self, c) if mind is not None else self.ai.decide(self, c)
         if mind is not None or c.ai in self.ai.RECORDED:
             self.made.setdefault(c.name, []).append(("declare", list(intents)))
-        if intents and type(intents[0]) is Yield:  # surrenders instead of acting
-            self.take_out(c, Status.SURRENDERED, c.why)
-            intents = []
+        if intents:
+            first = intents[0]
+            if type(first) is Yield:  # surrenders instead of acting
+                self.take_out(c, Status.SURRENDERED, c.why)
+                intents = []
+            elif len(intents) > 1 or (type(first) is Retreat and first.leave):
+                intents = self._within_the_rules(c, intents)
         self.declared[c] = intents
+        return intents
+
+    def _within_the_rules(self, c: Combatant, intents: list[Intent]) -> list[Intent]:
+        """``intents`` as the rules of space let them stand; a flight starts here.
+
+        A run is the whole round (RULES.md "Running": nothing else is declared with it);
+        a weapon looses no more shots a round than its rate of fire
+        (``space.within_rate``). A retreat off the field is a flight: from now on ``c``
+        runs for the way out each round (``Combatant.fleeing``).
+        """
+        for i in intents:
+            if (type(i) is Move or type(i) is Retreat) and i.run:
+                intents = [i]
+                break
+        intents = space.within_rate(c, intents)
+        first = intents[0]
+        if type(first) is Retreat and first.leave and not c.fleeing:
+            c.fleeing = True
+            if self.log is not None:
+                self.emit("flee", who=c.name,
+                          text=f"{c.name} flees: it runs for the way out ({c.why}).")
         return intents
 
     # ---------------------------------------------------------------- choices after a roll
@@ -371,6 +398,19 @@ class Encounter:
             self._nearest_kept = {}
             self._kept_at = at
         return self._nearest_kept
+
+    def escapes(self) -> None:
+        """At a round's end, fighters in flight beyond every foe's reach of them get away.
+
+        RULES.md "Flight takes time": out of the fight (fled) when a round ends with it
+        beyond the escape distance of every foe that is not fleeing itself
+        (``space.got_away``). All are judged on the same state.
+        """
+        gone = [c for c in self.combatants if c.in_fight and c.fleeing
+                and space.got_away(self, c)]
+        for c in gone:
+            self.take_out(c, Status.FLED, f"gets away, beyond {space.escape_metres(self):.0f}"
+                          " m of every foe")
 
     def check_morale(self) -> None:
         """Combatants whose side's losses reach their morale threshold break (``sim.ai.morale``)."""

@@ -89,6 +89,9 @@ def fight(enc: Encounter) -> Generator[simpy.Event, Any, None]:
         ruleset.end_round(enc)
         if enc.sides_left <= 1:
             return
+        enc.escapes()
+        if enc.sides_left <= 1:
+            return
         if judged:
             enc.check_morale()
             if enc.sides_left <= 1:

@@ -1,9 +1,11 @@
-"""Space as at a table: reach, engagement, who can charge whom, the nearest foe.
+"""Space as at a table: reach, threat, room at a narrow place, running, rate of fire, flight.
 
-The one home of the rules of space that the rulesets and the AI both ask (DESIGN.md): which
-foes a fighter can strike from where it stands, who is engaged with whom, who could reach a
-place in one move. Pure queries over an encounter; the walk itself, with its stops, room at
-narrow places and free attacks, is ``sim.core.moving``.
+The one home of the rules of space that the rulesets and the AI both ask (DESIGN.md,
+RULES.md "Space, movement and morale"): which foes a fighter can strike from where it
+stands, who threatens whom, who is engaged, who could reach a place in one move, how many
+of a side stand at a narrow place, how far a run goes, how many shots a weapon looses in a
+round, where a flight goes and when it has got away. Pure queries over an encounter; the
+walk itself, with its stops and free attacks, is ``sim.core.moving``.
 """
 
 from __future__ import annotations
@@ -12,12 +14,149 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from sim.core.actions import Attack
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
-from sim.core.draws import draw
+from sim.core.draws import best, draw
 
 if TYPE_CHECKING:
+    from sim.core.actions import Intent
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+
+LONG_REACH = 3.0
+"""Metres of reach of a spear or pole-arm (RULES.md; every other melee weapon 2 m)."""
+LONG_WEAPONS = frozenset({"spear", "pole-arm", "pole_arm"})
+"""Weapons with ``LONG_REACH``, by neutral name (the rulesets' tables use the same names)."""
+FRONT = LONG_REACH
+"""Metres from a narrow place within which a fighter is in its front: it fights there, or
+fights someone there (the longest melee reach)."""
+ESCAPE_METRES = 30.0
+"""RULES.md: a flight ends a round beyond this of every foe not fleeing (``escape:``)."""
+RATE_OF_FIRE: dict[str, int] = {"bow": 2, "shortbow": 2, "longbow": 2, "crossbow": 1}
+"""Shots a round at most, by neutral weapon (RULES.md "Rate of fire"), whatever the rules
+of several actions allow; a weapon not named has no such limit (guns)."""
+
+
+def melee_reach(weapon: str) -> float:
+    """Metres of reach of a melee weapon by name: 3 with a spear or pole-arm, else 2."""
+    return LONG_REACH if weapon in LONG_WEAPONS else MELEE_REACH
+
+
+def can_threaten(e: Combatant) -> bool:
+    """``e`` threatens foes in its reach: standing, armed for melee, not helpless or fleeing.
+
+    RULES.md: a standing fighter with a melee weapon (or natural weapons, or its fists)
+    threatens every foe within its reach; helpless, fled, surrendered and fleeing
+    fighters threaten no one.
+    """
+    return e.in_fight and not e.ranged and not e.fleeing and not e.helpless()
+
+
+def threatens(enc: Encounter, e: Combatant, c: Combatant) -> bool:
+    """``e`` threatens ``c``: it can threaten and ``c`` is within its reach."""
+    return can_threaten(e) and enc.field.distance(e.pos, c.pos) <= e.reach
+
+
+def threatened_in_melee(enc: Encounter, c: Combatant, at: Position) -> list[Combatant]:
+    """Foes of ``c`` that would threaten it at ``at``."""
+    distance = enc.field.distance
+    return [e for e in enc.combatants
+            if e.side != c.side and can_threaten(e) and distance(at, e.pos) <= e.reach]
+
+
+def front_count(enc: Encounter, node: Position, side: str,
+                but: Combatant | None = None) -> int:
+    """Fighters of ``side`` in the fight in the front of ``node`` (``FRONT``), ``but`` one."""
+    distance = enc.field.distance
+    return sum(1 for m in enc.sides[side]
+               if m.in_fight and m is not but and distance(m.pos, node) <= FRONT)
+
+
+def no_room(enc: Encounter, c: Combatant, at: Position) -> str | None:
+    """The narrow place ``c`` could not stand at ``at`` for lack of room, by name, or None."""
+    field = enc.field
+    for node, width in field.narrow:
+        if (field.distance(at, node) <= FRONT and field.distance(c.pos, node) > FRONT
+                and front_count(enc, node, c.side, c) >= width):
+            return field.names[node.a]
+    return None
+
+
+def run_metres(c: Combatant) -> float:
+    """Metres a run covers: twice a move (RULES.md "Running"; OpenCore's own, its ruleset)."""
+    return 2 * c.speed
+
+
+def shots_allowed(c: Combatant) -> int | None:
+    """Shots ``c``'s weapon looses in a round at most (None: no limit)."""
+    return RATE_OF_FIRE.get(c.spec.weapon) if c.ranged else None
+
+
+def within_rate(c: Combatant, intents: list[Intent]) -> list[Intent]:
+    """``intents`` with the attacks past its weapon's rate of fire dropped."""
+    most = shots_allowed(c)
+    if most is None or sum(1 for i in intents if type(i) is Attack) <= most:
+        return intents
+    kept: list[Intent] = []
+    shots = 0
+    for i in intents:
+        if type(i) is Attack:
+            shots += 1
+            if shots > most:
+                continue
+        kept.append(i)
+    return kept
+
+
+def way_out(enc: Encounter, c: Combatant) -> tuple[Position, bool]:
+    """Where a flight runs: the nearest exit (True), else the place farthest from its foes.
+
+    Ties are drawn (``best``). Farthest: the node whose nearest foe in the fight is
+    farthest, its own starting node winning a tie (its side's edge).
+    """
+    field = enc.field
+    distance = field.distance
+    here = c.pos
+    if field.exits:  # (an exit is a node, so ``distance`` to it is a table's)
+        reachable = [x for x in field.exits if distance(here, x) < float("inf")]
+        if reachable:
+            exit_ = best(enc, reachable, lambda x: -distance(here, x))
+            assert exit_ is not None
+            return exit_, True
+    foes = [e for e in enc.combatants if e.in_fight and e.side != c.side]
+    if not foes:
+        return field.node(c.spec.at), False
+    return farthest(enc, c, foes), False
+
+
+def farthest(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
+    """The node whose nearest foe is farthest from it.
+
+    ``c``'s starting node (its side's edge) wins a tie, other ties a random draw.
+    """
+    distance = enc.field.distance
+    home = enc.field.node(c.spec.at)
+
+    def room(node: Position) -> tuple[float, bool]:
+        return round(min(distance(node, e.pos) for e in foes), 9), node == home
+
+    far = best(enc, nodes(enc.field), room)
+    assert far is not None  # a map has a node
+    return far
+
+
+def escape_metres(enc: Encounter) -> float:
+    """The scenario's ``escape`` distance, or ``ESCAPE_METRES``."""
+    escape = enc.scenario.escape
+    return ESCAPE_METRES if escape is None else escape
+
+
+def got_away(enc: Encounter, c: Combatant) -> bool:
+    """A fleeing ``c`` is beyond the escape distance of every foe in the fight not fleeing."""
+    far = escape_metres(enc)
+    distance = enc.field.distance
+    return all(distance(c.pos, e.pos) > far for e in enc.combatants
+               if e.in_fight and e.side != c.side and not e.fleeing)
 
 
 @lru_cache(maxsize=64)

@@ -18,6 +18,9 @@ def count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
+RUNNING = ", running"  # a move or a retreat at a run (RULES.md "Running"), in any grammar
+
+
 @dataclass(frozen=True)
 class IntentWords:
     """How a ruleset's log words a declared intent: one template per kind of intent.
@@ -48,12 +51,13 @@ class IntentWords:
             called = self.called.format(called=intent.called) if intent.called else ""
             return self.attack.format(target=intent.target.name) + called
         if type(intent) is Move:
-            return self.move.format(target=intent.target.name)
+            return self.move.format(target=intent.target.name) + (
+                RUNNING if intent.run else "")
         if type(intent) is Retreat:
             if intent.leave:
                 return self.leave
             where = place.describe(intent.dest) if place is not None else "a new place"
-            return self.relocate.format(place=where)
+            return self.relocate.format(place=where) + (RUNNING if intent.run else "")
         if type(intent) is Defend:
             return self.defend.format(kind=self.defenses.get(intent.kind, intent.kind))
         kind = type(intent).__name__.lower()

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from sim.core import space
-from sim.core.actions import Attack, Move, Retreat
+from sim.core import moving, space
+from sim.core.actions import Attack, Move, Retreat, Withdraw
 from sim.core.combatant import Status
 from sim.core.draws import shuffle
 from sim.scenario.models import Strict
@@ -193,13 +193,33 @@ class Ruleset(ABC, Generic[F]):
         """
         return f.status is not Status.DEAD
 
+    # ---------------------------------------------------------------- space
+    def free_attack(self, enc: Encounter, f: F, target: F) -> None:
+        """``f`` strikes ``target`` once, at once: its ordinary melee attack, not an action.
+
+        RULES.md "Leaving melee": a foe that leaves ``f``'s reach (``moving.leave_melee``).
+        No penalty for other actions, and nothing ``f`` declared this round is spent. Each
+        ruleset resolves it with its own attack; the default has none, so a ruleset
+        without it says so (the contract test asks every registered one).
+        """
+        raise NotImplementedError(f"{self.name} has no free attack (RULES.md: leaving melee)")
+
+    def run_metres(self, f: F) -> float:
+        """Metres a run covers (RULES.md "Running"): twice a move, ``space.run_metres``.
+
+        A ruleset whose moves are shortened (ORE's crippled legs) or whose runs differ
+        (OpenCore's 12 m) says so here.
+        """
+        return space.run_metres(f)
+
     # ---------------------------------------------------------------- shared resolution
     def walk_toward(self, enc: Encounter, f: Combatant, intent: Move, metres: float) -> None:
         """Resolve a ``Move``: walk up to ``metres`` toward its foe, stopping in reach.
 
-        A foe already out of the fight is not followed. The log tells where the walk ended,
-        or why there was none: already close enough, or no metres to walk (``metres`` 0: a
-        ruleset's crippled legs).
+        The walk obeys the rules of space (``moving.walk``: stopped by a foe's reach, no
+        room at a narrow place, free attacks on leaving melee). A foe already out of the
+        fight is not followed. The log tells where the walk ended, or why there was none:
+        already close enough, or no metres to walk (``metres`` 0: a ruleset's crippled legs).
         """
         target = intent.target
         if not target.in_fight:
@@ -209,7 +229,9 @@ class Ruleset(ABC, Generic[F]):
             return
         field = enc.field
         before = f.pos
-        f.pos = field.approach(f.pos, target.pos, metres, intent.stop_at, enc.rng)
+        if intent.run and enc.log is not None:
+            enc.emit("run", who=f.name, text=f"{f.name} runs ({metres:.0f} m at most).")
+        f.pos = moving.walk(enc, f, target.pos, metres, stop_at=intent.stop_at, target=target)
         if enc.nearest:  # a move while others declare: their nearest foes may change
             enc.nearest.clear()
         if enc.log is None:
@@ -231,33 +253,48 @@ class Ruleset(ABC, Generic[F]):
         elif gap <= intent.stop_at:
             enc.emit("move", who=f.name, text=f"{f.name} stays where it is: already "
                      f"{gap:.1f} m from {target.name}.")
-        else:
+        elif f.in_fight and enc.log[-1]["type"] != "stopped":  # (a stop says why itself)
             enc.emit("move", who=f.name, text=f"{f.name} cannot move toward {target.name}.")
 
     def move_to(self, enc: Encounter, f: Combatant, intent: Retreat, metres: float) -> None:
-        """Resolve a ``Retreat``: walk up to ``metres`` toward its place, maybe leave.
+        """Resolve a ``Retreat``: walk up to ``metres`` toward its place; a flight may end.
 
-        With ``leave``, a fighter standing at its place once the walk is done, with no foe
-        able to reach it in one move (``space.can_leave``), leaves the field: fled.
+        The walk obeys the rules of space (``moving.walk``). With ``leave`` (a flight), a
+        fighter that reaches an exit leaves the field by it (``Status.FLED``); one that got
+        far enough from its foes leaves at the round's end (``escapes``).
         """
         field = enc.field
         before = f.pos
-        f.pos = field.advance(f.pos, intent.dest, metres, enc.rng)
+        if intent.run and enc.log is not None:
+            enc.emit("run", who=f.name, text=f"{f.name} runs ({metres:.0f} m at most).")
+        f.pos = moving.walk(enc, f, intent.dest, metres)
         if enc.nearest:  # a move while others declare: their nearest foes may change
             enc.nearest.clear()
         if enc.log is not None and f.pos != before:
             enc.emit("move", who=f.name, to=field.describe(f.pos),
                      text=f"{f.name} moves to {field.describe(f.pos)} ({f.why}).")
-        if intent.leave and f.in_fight:
-            foes = enc.enemies(f)
-            if f.pos == intent.dest and space.can_leave(enc, f, foes):
-                enc.take_out(f, Status.FLED, f"leaves the field at {field.describe(f.pos)}")
-            elif enc.log is not None:  # a flight that fails silently would mislead: say why
-                near = [e.name for e in foes if space.can_charge(enc, e, f.pos)]
-                others = f" and {len(near) - 1} more" if len(near) > 1 else ""
-                why = (f"{near[0]}{others} could still reach it" if f.pos == intent.dest and near
-                       else f"not yet at {field.describe(intent.dest)}")
-                enc.emit("move", who=f.name, text=f"{f.name} cannot leave the field yet: {why}.")
+        if intent.leave and f.in_fight and f.pos in field.exits:
+            enc.take_out(f, Status.FLED, f"leaves the field by {field.describe(f.pos)}")
+
+    def withdraw(self, enc: Encounter, f: Combatant, intent: Withdraw) -> None:
+        """Resolve a ``Withdraw``: a careful step out of melee, giving no free attack.
+
+        RULES.md "Leaving melee": at most 2 m, and it must end out of every foe's reach:
+        a withdraw that would not (a foe moved since it was declared) is not made.
+        """
+        spot = moving.withdraw_spot(enc, f, intent.dest)
+        if spot is None:
+            if enc.log is not None:
+                enc.emit("withdraw", who=f.name, text=f"{f.name} cannot withdraw: no step "
+                         "of 2 m takes it out of every foe's reach.")
+            return
+        f.pos = moving.walk(enc, f, spot, moving.WITHDRAW_METRES, withdraw=True)
+        if enc.nearest:
+            enc.nearest.clear()
+        if enc.log is not None:
+            enc.emit("withdraw", who=f.name, to=enc.field.describe(f.pos),
+                     text=f"{f.name} withdraws to {enc.field.describe(f.pos)}, out of reach "
+                          "(no free attack).")
 
 
 def offsets_by_rank(keys: list[Any], seconds: float, *, reverse: bool = True,

@@ -255,7 +255,7 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
     return Scenario(
         name=model.name, source=source, ruleset=ruleset, max_rounds=model.max_rounds,
         map=map_spec, sides=tuple(sides), options=_freeze_options(model, problems),
-        aftermath=AftermathSpec(tend=model.aftermath.tend),
+        aftermath=AftermathSpec(tend=model.aftermath.tend), escape=model.escape,
     )
 
 
@@ -298,6 +298,9 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
              else [f"{member.name} {k}" for k in range(1, member.count + 1)])
     doctrine = (Doctrine(profile=member.ai) if isinstance(member.ai, str)
                 else Doctrine(**member.ai.model_dump()))
+    if doctrine.hold is not None and doctrine.hold not in node_names:
+        problems.append((f"{path}.ai.hold", unknown("place to hold", doctrine.hold,
+                                                    node_names)))
     out = []
     for name in names:
         if name in seen:
@@ -334,7 +337,8 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
     if model is None:
         return MapSpec(nodes=(NodeSpec(DEFAULT_NODE),))
     nodes = tuple(
-        NodeSpec(name, spec.cover, spec.visibility) if spec else NodeSpec(name)
+        NodeSpec(name, spec.cover, spec.visibility, spec.width, spec.exit) if spec
+        else NodeSpec(name)
         for name, spec in model.nodes.items()
     )
     names = [n.name for n in nodes]

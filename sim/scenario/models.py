@@ -62,6 +62,7 @@ class DoctrineModel(Strict):
     prefers: Literal["ranged", "melee"] | None = None
     budget: int | None = Field(default=None, ge=1, le=100_000)
     horizon: int | None = Field(default=None, ge=1, le=1000)
+    hold: str | None = Field(default=None, min_length=1)  # a map node (checked in the loader)
 
     @field_validator("profile")
     @classmethod
@@ -124,6 +125,8 @@ class NodeModel(Strict):
 
     cover: Literal[COVERS] = "none"  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
     visibility: Literal[VISIBILITIES] = "clear"  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
+    width: int | None = Field(default=None, ge=1, le=1000)  # fighters of a side fighting there
+    exit: bool = False  # a way out: a fleeing fighter that reaches it has left the field
 
 
 class MapModel(Strict):
@@ -149,6 +152,7 @@ class ScenarioModel(Strict):
     sides: dict[str, list[MemberModel]]
     options: dict[str, dict[str, Any]] = {}
     aftermath: AftermathModel = AftermathModel()
+    escape: float | None = Field(default=None, gt=0, le=100_000)  # metres (RULES.md: 30)
 
 
 

@@ -24,13 +24,30 @@ def side_columns(side: str) -> list[str]:
     return [f"{side}_{stat}" for stat in SIDE_COLUMNS]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NodeSpec:
-    """A place on the map."""
+    """A place on the map.
+
+    ``width``: at most this many fighters of a side fight there at once (None: room for
+    all); ``exit``: a way out, where a fleeing fighter leaves the field.
+    """
 
     name: str
     cover: str = "none"
     visibility: str = "clear"
+    width: int | None = None
+    exit: bool = False
+
+    def __repr__(self) -> str:
+        """As a dataclass says it, with ``width`` and ``exit`` only when set.
+
+        A scenario's fingerprint is its ``repr`` (``scenario_digest``): records and
+        resumable batches made before these settings existed still match.
+        """
+        extra = (f", width={self.width!r}" if self.width is not None else "") + (
+            ", exit=True" if self.exit else "")
+        return (f"NodeSpec(name={self.name!r}, cover={self.cover!r}, "
+                f"visibility={self.visibility!r}{extra})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +90,7 @@ class Doctrine:
     surrenders when a foe is in reach); ``focus``: which foe it picks;
     ``prefers``: ranged or melee when it could do either. ``budget`` and ``horizon``
     (``lookahead`` only): the fights it plays out for a decision, and how many rounds each.
+    ``hold``: a map node it fights from, goes back to, and does not chase off.
     """
 
     profile: str = "basic"
@@ -82,6 +100,7 @@ class Doctrine:
     prefers: str | None = None
     budget: int | None = None
     horizon: int | None = None
+    hold: str | None = None
 
     def __repr__(self) -> str:
         """As a dataclass says it, with ``budget`` and ``horizon`` only when set.
@@ -91,7 +110,7 @@ class Doctrine:
         """
         shown = [f"{name}={getattr(self, name)!r}" for name in
                  ("profile", "focus", "retreat_at", "morale", "prefers")]
-        shown += [f"{name}={getattr(self, name)!r}" for name in ("budget", "horizon")
+        shown += [f"{name}={getattr(self, name)!r}" for name in ("budget", "horizon", "hold")
                   if getattr(self, name) is not None]
         return f"Doctrine({', '.join(shown)})"
 
@@ -139,7 +158,7 @@ class AftermathSpec:
     tend: str = "own"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Scenario:
     """A validated scenario, ready for ``engine.Encounter``."""
 
@@ -151,6 +170,16 @@ class Scenario:
     sides: tuple[SideSpec, ...]
     options: tuple[tuple[str, Any], ...] = ()
     aftermath: AftermathSpec = AftermathSpec()
+    escape: float | None = None  # metres beyond every foe at which a flight ends (None: 30)
+
+    def __repr__(self) -> str:
+        """As a dataclass says it, with ``escape`` only when set (``NodeSpec.__repr__``)."""
+        shown = [f"{f}={getattr(self, f)!r}" for f in
+                 ("name", "source", "ruleset", "max_rounds", "map", "sides", "options",
+                  "aftermath")]
+        if self.escape is not None:
+            shown.append(f"escape={self.escape!r}")
+        return f"Scenario({', '.join(shown)})"
 
     def ruleset_options(self, key: str) -> Any | None:
         """The validated options block for ruleset ``key``, or None."""

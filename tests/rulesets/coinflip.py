@@ -138,6 +138,10 @@ class CoinFlip(Ruleset):
         elif intent.target.in_fight:
             self.flip(enc, f, intent.target)
 
+    def free_attack(self, enc, f: CoinFighter, target: CoinFighter) -> None:
+        """A foe leaving reach: one more flip, not an action."""
+        self.flip(enc, f, target)
+
     def flip(self, enc, f: CoinFighter, target: CoinFighter) -> None:
         """One attack: counted as made, the bolt spent; heads not turned by armor costs a
         hit point."""

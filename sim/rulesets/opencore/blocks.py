@@ -140,6 +140,8 @@ class OpenCoreOptions(Strict):
         lethal_unarmed: a bare-handed blow may take a fighter below 0 HP (to bleed and
             die) as any weapon does. Off by default: RULES.md "Harm that is not meant to
             kill" (``rules.unarmed_hp``).
+        run: a fighter whose one action is a move may run 12 m, its defense halved until
+            its next action (RULES.md, amended); ``false`` keeps seed 001's 10 ft a move.
     """
 
     hp_rule: Literal["con", "seed"] = "con"
@@ -148,3 +150,4 @@ class OpenCoreOptions(Strict):
     shield_bonus: Annotated[int, Field(ge=0, le=100)] = SHIELD_DEFENSE_BONUS
     stabilise: bool = True
     lethal_unarmed: bool = False
+    run: bool = True

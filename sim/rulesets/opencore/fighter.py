@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
-from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
+from sim.core.space import melee_reach
 from sim.rulesets.opencore.blocks import ABILITIES, MODES
 from sim.rulesets.opencore.criticals import CritTable, Injury
 from sim.rulesets.opencore.health import check_health, ensure_bleeding  # noqa: F401 (re-export)
@@ -54,6 +54,8 @@ SKILLS = ("hand_to_hand", "melee", "thrown", "archery", "firearms", "portable_at
           "evade", "acrobatics")
 FEET = 0.3048
 MOVE_METRES = 10 * FEET  # seed: "Character can move ten feet per action"
+RUN_METRES = 12.0  # RULES.md (amended): a run, the whole action, covers 40 ft
+RUN_DEFENSE_DIVISOR = 2  # ... and halves its defense until its next action
 # Ruling: the seed gives no ranges. The longest range (metres) at which each ranged class
 # attacks, with the handguns and the shotgun shorter than the rest of their class.
 MAX_RANGE_BY_CLASS = {
@@ -192,9 +194,9 @@ def converted(member: MemberSpec) -> Numbers:
 
 
 def max_range(weapon: Weapon) -> float:
-    """Metres within which ``weapon`` attacks: 2 m in melee, the ruling table when ranged."""
+    """Metres within which ``weapon`` attacks: its melee reach, the ruling table when ranged."""
     if not weapon.is_ranged:
-        return MELEE_REACH
+        return melee_reach(weapon.key)
     return MAX_RANGE_BY_WEAPON.get(weapon.key, MAX_RANGE_BY_CLASS[weapon.weapon_class])
 
 
@@ -232,7 +234,7 @@ class OpenCoreFighter(Combatant):
     __slots__ = ("abilities", "skills", "con", "dex", "str_mod", "init_bonus", "attack_skill",
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
-                 "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
+                 "running", "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
                  "bleed_at", "stable_in", "skill_penalty", "injuries", "turn")
     # the slots' types (an annotation without a value makes no class attribute)
     abilities: dict[str, int]
@@ -257,6 +259,7 @@ class OpenCoreFighter(Combatant):
     init: int
     bided: bool
     defending: bool
+    running: bool  # ran this round: defense halved until its next action
     stumbling: int
     stun: int
     knocked_out: int
@@ -285,10 +288,15 @@ class OpenCoreFighter(Combatant):
         self.toughness, self.shield = n.toughness, n.shield
         self.hp = self.max_hp = hp
         self.init, self.bided, self.defending, self.stumbling = 0, False, False, 0
+        self.running = False
         self.stun = self.knocked_out = self.bloodloss = self.skill_penalty = 0
         self.bleeding, self.bleeder, self.bleed_at, self.injuries = False, None, None, []
         self.stable_in = None
         self.ranged, self.reach, self.speed, self.turn = n.ranged, n.reach, MOVE_METRES, None
+
+    def helpless(self) -> bool:
+        """Knocked out for a while: in the fight, but threatening no one."""
+        return bool(self.knocked_out)
 
     def describe(self) -> str:
         """Abilities, HP, armor, weapon and skills, for the start of the log."""

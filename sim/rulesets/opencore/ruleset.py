@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING, Any, cast
 
 from sim.core import space
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction, Withdraw
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
@@ -24,6 +24,8 @@ from sim.rulesets.opencore import recovery
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
 from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
+    RUN_DEFENSE_DIVISOR,
+    RUN_METRES,
     UNARMED,
     OpenCoreFighter,
     converted,
@@ -70,7 +72,7 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     NativeBlock = OpenCoreBlock
     Options = OpenCoreOptions
     Advisor = OpenCoreAdvisor
-    supports = frozenset({Attack, Move, Retreat, Defend, Bide, Reload, Aim})
+    supports = frozenset({Attack, Move, Retreat, Withdraw, Defend, Bide, Reload, Aim})
     armor_wears = True  # the seed's armor damage rating is used up by hits
     max_actions = 1  # one action per round (seed)
     # this encounter's fallen that bleed without a process each (``health.Fallen``); None
@@ -195,8 +197,8 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         f = action.actor
         if TYPE_CHECKING:  # ``build`` made every fighter of the fight (no call every action)
             f = cast(OpenCoreFighter, f)
-        # Its turn: a defense action and a stumble last "until next turn".
-        f.defending, f.stumbling = False, 0
+        # Its turn: a defense action, a run and a stumble last "until next turn".
+        f.defending, f.running, f.stumbling = False, False, 0
         if f.knocked_out:  # knocked out after it declared: helpless, it does nothing
             if enc.log is not None and action.intent is not None:
                 enc.emit("helpless", who=f.name,
@@ -229,13 +231,15 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
                 self._attack(enc, f, target)
             return
         if type(intent) is Move:
-            self.walk_toward(enc, f, intent, f.speed)
+            self.walk_toward(enc, f, intent, self._stride(f, intent.run))
             return
         kind = type(intent)  # the rarer ones tell by it once (``type(intent) is`` narrows)
         if kind is Reload:
             self._reload(enc, f)
         elif type(intent) is Retreat:
-            self.move_to(enc, f, intent, f.speed)
+            self.move_to(enc, f, intent, self._stride(f, intent.run))
+        elif type(intent) is Withdraw:
+            self.withdraw(enc, f, intent)
         elif kind is Defend:
             f.defending = True
             if log is not None:
@@ -249,6 +253,24 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         elif kind is Aim and log is not None:
             # Ruling: OpenCore has no aiming; an Aim is a skill use that changes nothing.
             enc.emit("skill", who=f.name, text=f"{f.name} takes aim (no effect in OpenCore).")
+
+    def run_metres(self, f: OpenCoreFighter) -> float:
+        """RULES.md (amended): a run covers ``RUN_METRES`` (12 m); option ``run: false``, a move."""
+        return RUN_METRES if self.options.run else f.speed
+
+    def _stride(self, f: OpenCoreFighter, run: bool) -> float:
+        """Metres of a move; a run's, its defense halved until its next action."""
+        if run and self.options.run:
+            f.running = True
+            return RUN_METRES
+        return f.speed
+
+    def free_attack(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter) -> None:
+        """``f``'s ordinary attack on a foe leaving its reach (RULES.md "Leaving melee").
+
+        Not its one action of the round: it still takes that at its initiative.
+        """
+        self._attack(enc, f, target)
 
     def _redecide(self, enc: Encounter, f: OpenCoreFighter, foe: Combatant) -> None:
         """``f``'s declared attack on ``foe`` cannot be made: it declares again and acts.
@@ -357,12 +379,15 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
                       defending: bool | None = None) -> tuple[int, int, int, int, int]:
         """A defense roll's bonus, term by term, for ``defense_skill`` and the log's words.
 
-        Evade (doubled by a defense action); the penalties of injuries, a stumble and a stun;
-        a shield's bonus.
+        Evade (doubled by a defense action, halved by a run); the penalties of injuries, a
+        stumble and a stun; a shield's bonus.
         """
         if defending is None:
             defending = f.defending
-        return (f.evade * DEFENSE_MULTIPLIER if defending else f.evade, f.skill_penalty,
+        evade = f.evade * DEFENSE_MULTIPLIER if defending else f.evade
+        if f.running:  # RULES.md (amended): a runner's defense is halved
+            evade //= RUN_DEFENSE_DIVISOR
+        return (evade, f.skill_penalty,
                 f.stumbling, STUN_DEFENSE_PENALTY if f.stun else 0,
                 self.options.shield_bonus if f.shield else 0)
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import AliasChoices, Field, create_model, field_validator
 
-from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
+from sim.core.space import melee_reach
 from sim.core.words import count
 from sim.rulesets.opend6.catalog import (
     ARMOR_BY_NEUTRAL,
@@ -380,7 +380,7 @@ def convert(member: MemberSpec, *, encumbrance: bool) -> D6Build:
         size=block.size if block is not None else 0,
         blinded=block.blinded if block is not None else False,
         ranged=weapon.ranged,
-        reach=float(weapon.ranges[2]) if weapon.ranges else MELEE_REACH,
+        reach=float(weapon.ranges[2]) if weapon.ranges else melee_reach(weapon.name),
         speed=float(BASE_MOVE_M))
 
 

@@ -284,12 +284,11 @@ BASE_MOVE_M = 10
 
 
 def turn_actions(intents: list[Intent]) -> int:
-    """Actions a turn counts for its penalty: the first move is free."""
+    """Actions a turn counts for its penalty: the first move is free (a run is two moves)."""
     actions = moves = 0
     for intent in intents:  # one pass: asked by the turn and by the AI
-        kind = type(intent)
-        if kind is Move or kind is Retreat:
-            moves += 1
+        if type(intent) is Move or type(intent) is Retreat:
+            moves += 2 if intent.run else 1
         else:
             actions += 1
     return actions + moves - 1 if moves > 1 else actions

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sim.core import draws, space
-from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction
+from sim.core.actions import Aim, Attack, Defend, Move, Reload, Retreat, TimedAction, Withdraw
 from sim.core.draws import shuffle
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
@@ -78,7 +78,7 @@ class D6Ruleset(Ruleset[D6Fighter]):
     Advisor = OpenD6Advisor
     # no Bide: initiative is rolled once per fight, so biding would change nothing (the
     # player's menu offered it as "act later, first next round", which OpenD6 never did)
-    supports = frozenset({Attack, Move, Retreat, Defend, Aim, Reload})
+    supports = frozenset({Attack, Move, Retreat, Withdraw, Defend, Aim, Reload})
     declares_at_turn = True  # RULES.md: "declared at the start of the turn"
     options: OpenD6Options
     advisor: OpenD6Advisor
@@ -286,11 +286,14 @@ class D6Ruleset(Ruleset[D6Fighter]):
                 self.combat.attack(enc, f, intent, penalty)
             elif type(intent) is Move:
                 self._move(enc, f, intent, penalty, moved)
-                moved += 1
+                moved += 1 + intent.run
             elif type(intent) is Retreat:
                 if not moved or self._extra_move(enc, f, penalty, moved):
-                    self.move_to(enc, f, intent, f.speed)
-                moved += 1
+                    self.move_to(enc, f, intent, self._run(enc, f, intent.run, penalty,
+                                                           moved))
+                moved += 1 + intent.run
+            elif type(intent) is Withdraw:
+                self.withdraw(enc, f, intent)
             elif type(intent) is Defend:
                 self.combat.defend(enc, f, intent.kind, penalty)
             elif type(intent) is Aim:
@@ -372,7 +375,25 @@ class D6Ruleset(Ruleset[D6Fighter]):
             target = found
         if extra and not self._extra_move(enc, f, penalty, extra):
             return
-        self.walk_toward(enc, f, Move(target, intent.stop_at), f.speed)
+        self.walk_toward(enc, f, Move(target, intent.stop_at, intent.run),
+                         self._run(enc, f, intent.run, penalty, extra))
+
+    def _run(self, enc: Encounter, f: D6Fighter, run: bool, penalty: int, moved: int) -> float:
+        """Metres of a move: one move, and with ``run`` the next extra move if its roll is made.
+
+        RULES.md "Running" under OpenD6: seed 004's extra moves, each with its Agility
+        roll (against 10 x its number), the run's one action.
+        """
+        if run and self._extra_move(enc, f, penalty, moved + 1):
+            return 2 * f.speed
+        return f.speed
+
+    def free_attack(self, enc: Encounter, f: D6Fighter, target: D6Fighter) -> None:
+        """``f``'s ordinary attack on a foe leaving its reach (RULES.md "Leaving melee").
+
+        Not an action: no multiple-action penalty, and nothing ``f`` declared is spent.
+        """
+        self.combat.attack(enc, f, target.plain_attack, 0)
 
     def _extra_move(self, enc: Encounter, f: D6Fighter, penalty: int, extra: int) -> bool:
         """Roll the n-th extra move of a turn: Agility against 10 x n; True when made."""

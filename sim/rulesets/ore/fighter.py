@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from pydantic import Field, field_validator, model_validator
 
-from sim.core.battlefield import MELEE_REACH
 from sim.core.combatant import Combatant
 from sim.rulesets.ore.body import Body, Wounds
 from sim.rulesets.ore.catalog import ARMOR, WEAPONS
@@ -210,6 +209,6 @@ def make_fighter(cls: type[OF], member: MemberSpec, pos: Position,
     f.sets = []
     f.last_plan = None  # the last two single attacks' plans, what they read (``KeptPlans.plan``)
     f.ranged = weapon.ranged
-    f.reach = weapon.ranges[2] if weapon.ranges is not None else MELEE_REACH  # ranged
+    f.reach = weapon.ranges[2] if weapon.ranges is not None else f.reach  # (a spear's 3 m)
     f.speed = MOVE_METRES
     return f

@@ -25,7 +25,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from sim.core import space
-from sim.core.actions import Attack, Defend, Intent, Move, Reload, Retreat, TimedAction
+from sim.core.actions import (
+    Attack,
+    Defend,
+    Intent,
+    Move,
+    Reload,
+    Retreat,
+    TimedAction,
+    Withdraw,
+)
 from sim.core.combatant import Status
 from sim.core.words import count
 from sim.registry import register
@@ -69,7 +78,7 @@ if TYPE_CHECKING:
     from sim.scenario.specs import MemberSpec
 
 # Intents that never roll when declared alone: they come after every set (width 1).
-UNROLLED = (Move, Retreat, Reload)
+UNROLLED = (Move, Retreat, Withdraw, Reload)
 UNROLLED_SET = Set(1, 0)
 
 
@@ -90,7 +99,7 @@ class OreRuleset(Ruleset[OF]):
     NativeBlock: ClassVar[type[BaseModel] | None] = OreBlock
     Options: ClassVar[type[BaseModel]] = OreOptions
     Advisor = OreAdvisor
-    supports = frozenset({Attack, Move, Retreat, Defend, Reload})
+    supports = frozenset({Attack, Move, Retreat, Withdraw, Defend, Reload})
     fighter_class: ClassVar[type[OreFighter[Any]]] = OreFighter  # ``OF`` itself
     cap: ClassVar[int | None] = 10  # dice rolled at most (B-Grade: None)
     per_extra_action: ClassVar[int] = 1  # dice off per action beyond the first (B-Grade: 0)
@@ -317,15 +326,47 @@ class OreRuleset(Ruleset[OF]):
                     enc.emit("move", who=f.name,
                              text=f"{f.name}'s move fails: its set was broken.")
             elif type(intent) is Move:
-                self.walk_toward(enc, f, intent, self._metres(f))
+                self.walk_toward(enc, f, intent,
+                                 self.run_metres(f) if intent.run else self._metres(f))
             elif type(intent) is Retreat:
-                self.move_to(enc, f, intent, self._metres(f))
+                self.move_to(enc, f, intent,
+                             self.run_metres(f) if intent.run else self._metres(f))
+        elif type(intent) is Withdraw:
+            self.withdraw(enc, f, intent)
         elif type(intent) is Defend and enc.log is not None:
             d = action.payload
             text = (f"{f.name} stands ready to {intent.kind} with {d} "
                     f"({d.width} gobble dice of height {d.height})." if d.width >= 2 else
                     f"{f.name}'s {intent.kind} set was broken.")
             enc.emit("defend", who=f.name, text=text)
+
+    def run_metres(self, f: OF) -> float:
+        """A run: twice a move (RULES.md, 20 m), halved like a move by a useless leg."""
+        return 2 * self._metres(f)
+
+    def free_attack(self, enc: Encounter, f: OF, target: OF) -> None:
+        """``f``'s ordinary attack on a foe leaving its reach: its pool alone, the best set.
+
+        RULES.md "Leaving melee": not an action, so no die off for other actions and
+        nothing ``f`` declared is spent; rolled now, resolved as any attack with that set
+        (the target's declared defenses gobble it if in time).
+        """
+        attack = target.plain_attack
+        p = self.planner.plan(enc, f, [attack])
+        faces = roll_pool(enc.rng, p.dice)
+        sets = find_sets(faces)
+        if enc.log is not None:
+            shown = sorted(faces, reverse=True)
+            enc.emit("roll", who=f.name, dice=shown, sets=[str(s) for s in sets],
+                     text=f"{f.name} rolls {p.dice}d for the free attack: "
+                          f"{' '.join(map(str, shown))} -> "
+                          f"{', '.join(map(str, sets)) or 'no set, a miss'}.")
+        if not sets:
+            enc.record_attack(f)
+            return
+        s = best_set(attack, sets, self.set_worth(f))
+        self._attack(enc, TimedAction(enc.now, f, attack, RolledSet(s, self.speed(s))), f,
+                     attack)
 
     @staticmethod
     def _metres(f: OreFighter[Any]) -> float:

@@ -1,0 +1,262 @@
+"""A walk as at a table: stopped by a foe's reach, held up at a narrow place, struck on leaving.
+
+RULES.md, "Space, movement and morale". Every move of every ruleset is walked here
+(``Ruleset.walk_toward`` and ``Ruleset.move_to`` call ``walk``):
+
+- **Stopped by a foe.** The walk ends where it first enters the reach of a standing foe
+  that threatens the walker (``space.threatens``), the foe it goes for included (a
+  spearman's 3 m stops a swordsman a step short of his own 2 m: he steps in next round).
+  A walker already in a foe's reach never comes nearer to it on the way elsewhere: nobody
+  walks past or through a foe (closing on a foe's neighbour, within melee reach of it, is
+  closing on both).
+- **Room at a place.** At most ``width`` fighters of a side stand in the front of a narrow
+  place (within ``space.FRONT`` of it, the longest melee reach: whoever fights there, or
+  fights someone there): a walker that would end its walk there while its side already
+  has that many waits behind it, where the walk would have entered. Passing through is
+  not ending there; passing a foe who holds it is stopped by the foe's reach.
+- **Leaving melee.** A walker that ends out of the reach of a foe that threatened it where
+  it started gives that foe a free attack at once (``Ruleset.free_attack``), before it
+  goes; unless it withdraws (a careful step of at most ``WITHDRAW_METRES`` that ends out of
+  every reach, its whole action).
+
+The walk is measured along its route's legs (``Battlefield.route``): the distance to a
+point is piecewise straight along a leg, so each leg is tried at ``STEP`` metres and the
+first point that meets a stop is found by halving the last step.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from sim.core import space
+from sim.core.battlefield import EDGE_EPSILON, Position
+from sim.core.draws import shuffle
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sim.core.battlefield import Battlefield
+    from sim.core.combatant import Combatant
+    from sim.core.engine import Encounter
+
+STEP = 0.5
+"""Metres between the points of a leg tried for a stop (a reach is at least 2 m)."""
+NUDGE = 0.01
+"""Metres short of a narrow place's front where a walker with no room there waits."""
+WITHDRAW_METRES = 2.0
+"""RULES.md: a withdraw is a move of at most 2 m that ends out of every foe's reach."""
+
+
+class Stop(NamedTuple):
+    """Where a walk ends and why: ``metres`` along the route; ``why`` the log's words."""
+
+    metres: float
+    why: str
+    kind: str  # "engaged" (a foe's reach) or "room" (a narrow place); "" walked in full
+
+
+def walk(enc: Encounter, f: Combatant, dest: Position, metres: float, *,
+         stop_at: float = 0.0, target: Combatant | None = None,
+         withdraw: bool = False) -> Position:
+    """Walk ``f`` up to ``metres`` toward ``dest``, obeying the rules of space; its new place.
+
+    ``stop_at``: end that many metres short of ``dest`` (a foe's reach). ``target``: the
+    foe it goes for, which does not stop it. ``withdraw``: a careful step, no free attacks
+    (the caller has checked it ends out of reach). Free attacks are resolved here, before
+    ``f`` moves; one that takes ``f`` out leaves it where it stood.
+    """
+    field = enc.field
+    start = f.pos
+    goal = min(metres, field.distance(start, dest) - stop_at)
+    if goal <= EDGE_EPSILON:
+        return start
+    way = field.route(start, dest, enc.rng, goal)
+    stop = first_stop(enc, f, way, goal, target)
+    end = field.along(way, stop.metres) if stop.metres > EDGE_EPSILON else start
+    if end == start:
+        if stop.kind and enc.log is not None:
+            enc.emit("stopped", who=f.name, text=f"{f.name} cannot move on: {stop.why}.")
+        return start
+    if not withdraw:
+        leave_melee(enc, f, start, end)
+        if not f.in_fight:
+            return start
+    if stop.kind and enc.log is not None:
+        enc.emit("stopped", who=f.name, to=field.describe(end),
+                 text=f"{f.name} is stopped at {field.describe(end)}: {stop.why}.")
+    return end
+
+
+def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
+               target: Combatant | None) -> Stop:
+    """The nearest stop along ``way`` within ``goal`` metres (``Stop``; none: the goal)."""
+    field = enc.field
+    measure = field.measure
+    start = way[0]
+    stop = Stop(goal, "", "")
+    for e in enc.combatants:
+        if e.side == f.side or not space.can_threaten(e):
+            continue
+        reach = e.reach
+        d0 = measure(start, e.pos)
+        if d0 > goal + reach:  # the walk cannot come within its reach
+            continue
+        there = e.pos
+        if d0 > reach:  # entering its reach stops the walk (a spear's 3 m stops a club's
+            # wielder short of its own 2 m)
+            found = _first(field, way, stop.metres, _within(measure, there, reach))
+            if found is not None:
+                stop = Stop(found, f"in {e.name}'s reach", "engaged")
+        elif e is not target and (target is None
+                                  or measure(there, target.pos) > space.MELEE_REACH):
+            # in its reach already: never nearer to it on the way elsewhere (toward the foe
+            # it goes for, or one at that foe's side, the walk ends at its own reach)
+            found = _nearer(field, way, stop.metres, there, d0)
+            if found is not None:
+                stop = Stop(found, f"{e.name} stands in the way", "engaged")
+    for node, width in field.narrow:
+        stop = _room(enc, f, way, stop, node, width)
+    return stop
+
+
+def _within(measure: Callable[[Position, Position], float], there: Position,
+            reach: float) -> Callable[[Position], bool]:
+    """A test of a point: within ``reach`` of ``there``."""
+    return lambda p: measure(p, there) <= reach
+
+
+def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: Position,
+          width: int) -> Stop:
+    """``stop``, or an earlier one where ``f`` would enter a narrow place with no room."""
+    field = enc.field
+    front = space.FRONT
+    if field.measure(way[0], node) <= front:  # in its front already: it has its place
+        return stop
+    if field.measure(field.along(way, stop.metres), node) > front:  # the walk stays out
+        return stop
+    if space.front_count(enc, node, f.side, f) < width:
+        return stop
+    found = _first(field, way, stop.metres, lambda p: field.measure(p, node) <= front)
+    if found is None:
+        return stop
+    name = field.names[node.a]
+    return Stop(max(0.0, found - NUDGE), f"no room at {name} (room for {width} of a side)",
+                "room")
+
+
+def _first(field: Battlefield, way: list[Position], goal: float,
+           hit: Callable[[Position], bool]) -> float | None:
+    """Metres along ``way`` (at most ``goal``) of the first point where ``hit`` holds."""
+    walked = 0.0
+    here = way[0]
+    if hit(here):
+        return 0.0
+    for nxt in way[1:]:
+        leg = field.leg(here, nxt)
+        s = 0.0
+        while s < leg:
+            s_next = min(leg, s + STEP)
+            if walked + s_next > goal + EDGE_EPSILON:
+                s_next = goal - walked
+                if s_next <= s:
+                    return None
+            if hit(field.between(here, nxt, s_next)):
+                lo, hi = s, s_next
+                while hi - lo > 1e-3:  # halve the last step to a millimetre
+                    mid = (lo + hi) / 2
+                    if hit(field.between(here, nxt, mid)):
+                        hi = mid
+                    else:
+                        lo = mid
+                return walked + hi
+            s = s_next
+            if walked + s >= goal - EDGE_EPSILON:
+                return None
+        walked += leg
+        here = nxt
+    return None
+
+
+def _nearer(field: Battlefield, way: list[Position], goal: float, there: Position,
+            d0: float) -> float | None:
+    """Metres along ``way`` where it first comes nearer to ``there`` than ``d0`` (None: never).
+
+    The walker stops before that point: where it stands when the walk would start to close.
+    """
+    measure = field.measure
+    best = d0
+    walked = 0.0
+    here = way[0]
+    for nxt in way[1:]:
+        leg = field.leg(here, nxt)
+        s = 0.0
+        while s < leg and walked + s < goal - EDGE_EPSILON:
+            s_next = min(leg, s + STEP, goal - walked)
+            d = measure(field.between(here, nxt, s_next), there)
+            if d < best - EDGE_EPSILON:
+                return walked + s
+            best = max(best, d)
+            s = s_next
+        walked += leg
+        here = nxt
+    return None
+
+
+def no_room_ahead(enc: Encounter, f: Combatant, target: Combatant, stop_at: float,
+                  metres: float) -> str | None:
+    """The narrow place that leaves ``f`` no room to step toward ``target`` now, or None.
+
+    The AI's question before it declares a move that would not happen: it waits its
+    turn instead. Asked without drawing (the first of tied routes).
+    """
+    field = enc.field
+    goal = min(metres, field.distance(f.pos, target.pos) - stop_at)
+    if goal <= EDGE_EPSILON or not field.narrow:
+        return None
+    way = field.route(f.pos, target.pos, None, goal)
+    stop = first_stop(enc, f, way, goal, target)
+    if stop.kind == "room" and stop.metres <= NUDGE + EDGE_EPSILON:
+        return stop.why
+    return None
+
+
+def leave_melee(enc: Encounter, f: Combatant, start: Position, end: Position) -> None:
+    """Free attacks on ``f`` from every foe whose reach it leaves going ``start`` to ``end``.
+
+    RULES.md "Leaving melee": each foe that threatened ``f`` where it stood and does not
+    where it ends strikes once, at once (its ordinary melee attack through
+    ``Ruleset.free_attack``), in an order drawn by the encounter's generator. A foe whose
+    doctrine never reacts (a ``passive`` dummy) lets it go.
+    """
+    measure = enc.field.measure
+    strikers = [e for e in enc.combatants
+                if e.side != f.side and space.can_threaten(e) and e.policy.reacts
+                and measure(start, e.pos) <= e.reach < measure(end, e.pos)]
+    if not strikers:
+        return
+    if len(strikers) > 1:
+        shuffle(enc.rng, strikers)
+    for e in strikers:
+        if not f.in_fight:
+            return
+        if enc.log is not None:
+            enc.emit("free_attack", who=e.name, target=f.name,
+                     text=f"{f.name} leaves {e.name}'s reach: {e.name} strikes at it as it "
+                          "goes (a free attack).")
+        enc.ruleset.free_attack(enc, e, f)
+
+
+def withdraw_spot(enc: Encounter, f: Combatant, dest: Position) -> Position | None:
+    """Where a withdraw toward ``dest`` ends out of every threatening foe's reach, or None.
+
+    At most ``WITHDRAW_METRES`` along the way to ``dest``; None when that step ends in a
+    foe's reach (a withdraw must end out of reach) or nobody threatens ``f``.
+    """
+    field = enc.field
+    if not space.threatened_in_melee(enc, f, f.pos):
+        return None
+    way = field.route(f.pos, dest, None, WITHDRAW_METRES)
+    end = field.along(way, WITHDRAW_METRES)
+    if end == f.pos or space.threatened_in_melee(enc, f, end):
+        return None
+    return end
