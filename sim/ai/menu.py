@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import profiles, standoff, tactics
-from sim.core import space
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Yield
+from sim.core import moving, space
+from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
+    from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
@@ -180,14 +181,21 @@ def _attacks(enc: Encounter, c: Combatant, foe: Combatant, kinds: tuple[str, ...
 
 def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
            supports: frozenset[type]) -> list[Option]:
-    """Moving: toward each foe out of reach, to cover, back to the edge and off the field."""
+    """Moving: toward a foe, at a walk or a run; a withdraw; cover; falling back; flight.
+
+    Toward each foe out of reach, a careful withdraw out of melee, a shooter's cover, back
+    toward the edge, and fleeing for the way out.
+    """
     field = enc.field
     out = []
     advisor, most = enc.advisor, enc.ruleset.max_actions or 99
     if Move in supports:
         for foe in foes:
-            if profiles.within_strike(enc, c, foe):
-                if not advisor.can_hit(enc, c, foe):  # the ruleset's answer to a hopeless shot
+            if (profiles.within_strike(enc, c, foe)
+                    or field.distance(c.pos, foe.pos) <= profiles.stop_at(c)):
+                # close enough, yet no attack (no chance, or no arm to strike with): the
+                # ruleset's answer, as the profiles ask it (``profiles.approach``)
+                if not profiles.can_strike(enc, c, foe):
                     instead, why = advisor.hopeless(enc, c, foe)
                     out.append(Option(f"instead {foe.name}", why, tuple(instead)))
                 elif (c.ranged and foe.ranged
@@ -207,6 +215,14 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
             ends = min(gap, max(gap - c.speed, profiles.stop_at(c)))
             out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.1f} m away; "
                               f"you end {ends:.1f} m from it if it stays)", (move,), **MOVES))
+            run = enc.ruleset.run_metres(c)
+            if run > c.speed and gap - profiles.stop_at(c) > c.speed:
+                ends = min(gap, max(gap - run, profiles.stop_at(c)))
+                out.append(Option(f"run {foe.name}", f"run at {foe.name} (up to {run:.0f} m, "
+                                  f"no attack this round; you end {ends:.1f} m from it if it "
+                                  "stays and no foe's reach stops you)",
+                                  (Move(foe, stop_at=profiles.stop_at(c), run=True),),
+                                  **MOVES))
             if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
                 charge = (move, Attack(foe))
                 # the roll's odds (ORE, B-Grade: two sets, one to move, one to strike)
@@ -219,20 +235,43 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
             if ally.ranged and field.distance(c.pos, ally.pos) > 0:
                 out.append(Option(f"guard {ally.name}", f"go to {ally.name}'s side",
                                   (Move(ally, stop_at=0.0),), **MOVES))
+    if Withdraw in supports and foes:
+        for node, spot in _withdraw_spots(enc, c):
+            place = field.describe(spot)
+            out.append(Option(f"withdraw {place}", f"withdraw to {place} (toward "
+                              f"{field.describe(node)}): a careful step out of reach, no free "
+                              "attack, nothing else this round", (Withdraw(spot),), **MOVES))
     if Retreat in supports and foes:
         if c.ranged:
             out += _shooter_places(enc, c, foes, most)
+        dest, is_exit = space.way_out(enc, c)
+        where = field.describe(dest)
+        # RULES.md "Flight takes time": it runs for the way out until it gets there (an
+        # exit) or beyond every foe's reach of it; leaving a foe's reach gives a free attack
+        label = (f"flee by the way out at {where}" if is_exit
+                 else f"flee toward {where}, away from your foes")
+        out.append(Option("flee", f"{label} (it takes rounds; foes in reach strike as you go)",
+                          (Retreat(dest, leave=True, run=True),)))
         edge = tactics.edge(enc, c, foes)
-        # a fighter leaves only where no foe could reach it in one move: say so
-        where = field.describe(edge)
-        label = (f"leave the field from here ({where})" if edge == c.pos
-                 else f"fall back to {where} and leave the field there")
-        out.append(Option("flee", f"{label} (only if no foe could then reach you)",
-                          (Retreat(edge, leave=True),)))
         if edge != c.pos:  # moving away without leaving: room to shoot, or to wait for help
-            out.append(Option("fall back", f"fall back toward {where} and stay on the field",
-                              (Retreat(edge),)))
+            out.append(Option("fall back", f"fall back toward {field.describe(edge)} and stay "
+                              "on the field", (Retreat(edge),)))
     return out
+
+
+def _withdraw_spots(enc: Encounter, c: Combatant) -> list[tuple[Position, Position]]:
+    """Where a withdraw goes, toward each node: ``(node, where the careful step ends)``.
+
+    Each end once (``moving.withdraw_spot``); none unless a foe threatens ``c``.
+    """
+    if not space.threatened_in_melee(enc, c, c.pos):
+        return []
+    found: list[tuple[Position, Position]] = []
+    for node in space.nodes(enc.field):
+        spot = moving.withdraw_spot(enc, c, node)
+        if spot is not None and all(spot != s for _, s in found):
+            found.append((node, spot))
+    return found
 
 
 def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],

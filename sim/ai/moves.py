@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
-from sim.core import space
-from sim.core.actions import DEFENDS, Defend, Intent, Reload, Retreat, Yield
+from sim.core import moving, space
+from sim.core.actions import DEFENDS, Defend, Intent, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
 
 if TYPE_CHECKING:
@@ -87,11 +87,22 @@ def take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
 
 def step_back(enc: Encounter, c: Combatant, foes: list[Combatant],
                target: Combatant) -> list[Intent] | None:
-    """A shooter in melee steps out of reach when it can still shoot this round."""
-    if not enc.advisor.can_step_back_and_attack(enc, c):
-        return None
+    """A shooter in melee gets out of reach: a careful withdraw, else a step back and a shot.
+
+    RULES.md "Leaving melee": stepping out of a foe's reach gives it a free attack unless
+    the step is a withdraw (at most 2 m, ending out of every reach, the whole action). A
+    shooter withdraws toward the spot it would step back to when it can; else it steps
+    back and shoots when the ruleset lets it do both (taking the free attacks).
+    """
     spot = tactics.step_back_spot(enc, c, foes, target)
     if spot is None:
+        return None
+    if Withdraw in enc.ruleset.supports:
+        careful = moving.withdraw_spot(enc, c, spot)
+        if careful is not None:
+            c.why = f"withdraws toward {enc.field.describe(spot)}, out of reach"
+            return [Withdraw(careful)]
+    if not enc.advisor.can_step_back_and_attack(enc, c):
         return None
     c.why = f"steps back to {enc.field.describe(spot)} and shoots"
     return [Retreat(spot), target.plain_attack]

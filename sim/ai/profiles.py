@@ -119,8 +119,11 @@ def runs(enc: Encounter, c: Combatant, target: Combatant) -> bool:
 
     RULES.md "Running": a run is the whole round, twice as far, with no attack; it pays
     when no attack could be made this round anyway (fighters closing on shooters across
-    open ground run).
+    open ground run). A shooter walking into range does not run: it walks and readies
+    its shot (an aim, where the ruleset has one).
     """
+    if c.ranged and c.doctrine.prefers != "melee":
+        return False
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
     return gap > c.speed and enc.ruleset.run_metres(c) > c.speed
 

@@ -33,7 +33,16 @@ def test_morale_flees_when_no_foe_is_in_reach():
     enc = Encounter(scen, any_ruleset(), seed=1)
     enc.take_out(enc.sides["a"][0], Status.DEAD)
     enc.check_morale()
-    assert {m.status for m in enc.sides["a"][1:]} == {Status.FLED}
+    # RULES.md "Flight takes time": they run, in the fight until they get away
+    assert all(m.fleeing and m.in_fight for m in enc.sides["a"][1:])
+    enc.escapes()  # 30 m from every foe is not beyond the escape distance
+    assert all(m.in_fight for m in enc.sides["a"][1:])
+    for m in enc.sides["b"]:
+        m.pos = enc.field.node("near")
+    for m in enc.sides["a"][1:]:
+        m.pos = enc.field.node("far")
+    enc.escapes()  # (now 30 m apart the other way round: still not beyond)
+    assert all(m.in_fight for m in enc.sides["a"][1:])
 
 
 def test_fled_and_surrendered_are_counted_apart_from_deaths():
