@@ -50,6 +50,7 @@ from sim.core.actions import (
     Yield,
 )
 from sim.core.battlefield import MELEE_REACH
+from sim.scenario.vocabulary import NATURAL_WEAPONS
 
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant
@@ -62,8 +63,26 @@ RECKLESS_ODDS = 0.25
 
 def _target(enc: Encounter, c: Combatant) -> Combatant | None:
     """The foe the doctrine's focus picks, when it is not the nearest."""
-    foes = enc.enemies(c)
+    foes = foes_to_fight(enc, c)
     return targets.pick_target(enc, c, foes, c.doctrine.focus) if foes else None
+
+
+def pursues(c: Combatant) -> bool:
+    """``c`` chases a fleeing foe: aggressive fighters and beasts do (RULES.md "Flight")."""
+    return c.ai == "aggressive" or c.spec.weapon in NATURAL_WEAPONS
+
+
+def foes_to_fight(enc: Encounter, c: Combatant) -> list[Combatant]:
+    """``c``'s foes in the fight, less those in flight it would not chase.
+
+    RULES.md "Flight takes time": a fleeing foe can be struck, shot and chased; beasts and
+    aggressive fighters pursue it, the others strike or shoot it only from where they
+    stand (``within_strike``) and let it go otherwise.
+    """
+    foes = enc.enemies(c)
+    if pursues(c) or not any(e.fleeing for e in foes):
+        return foes
+    return [e for e in foes if not e.fleeing or within_strike(enc, c, e)]
 
 
 def stop_at(c: Combatant) -> float:
@@ -141,6 +160,10 @@ def _simple_start(enc: Encounter, c: Combatant) -> tuple[Combatant | None, list[
     """
     target = (space.nearest_enemy(enc, c) if c.doctrine.focus == "nearest"
               else _target(enc, c))
+    if target is not None and target.fleeing and not pursues(c) and not within_strike(
+            enc, c, target):  # it lets a fleeing foe go: the nearest of the others
+        distance, here = enc.field.distance, c.pos
+        target = draws.best(enc, foes_to_fight(enc, c), lambda e: -distance(here, e.pos))
     if target is None:
         c.why = NO_FOE
     elif enc.advisor.needs_reload(c):
@@ -220,7 +243,7 @@ def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Int
 # ---------------------------------------------------------------------------- cautious
 def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
     """Fight, but not to the death: defend, take cover, keep range, fall back when hurt."""
-    foes = enc.enemies(c)
+    foes = foes_to_fight(enc, c)
     first = moves.first_concerns(enc, c, foes)
     if first is not None:
         return first
@@ -291,7 +314,7 @@ def _focus_why(enc: Encounter, c: Combatant, target: Combatant) -> str:
 
 def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     """Choose by expected value: focus fire, the best declaration, position for the team."""
-    foes = enc.enemies(c)
+    foes = foes_to_fight(enc, c)
     first = moves.first_concerns(enc, c, foes)
     if first is not None:
         return first

@@ -246,6 +246,28 @@ def leave_melee(enc: Encounter, f: Combatant, start: Position, end: Position) ->
         enc.ruleset.free_attack(enc, e, f)
 
 
+def shot_in_melee(enc: Encounter, f: Combatant) -> None:
+    """Free attacks on a shooter that shot with foes threatening it (RULES.md).
+
+    "Shooting in melee": each standing foe that threatens ``f`` strikes once per shot, as
+    leaving its reach would give it (``Ruleset.free_attack``), in an order drawn by the
+    encounter's generator; the shot's own penalty is each ruleset's.
+    """
+    if not f.in_fight:
+        return
+    strikers = [e for e in space.threatened_in_melee(enc, f, f.pos) if e.policy.reacts]
+    if len(strikers) > 1:
+        shuffle(enc.rng, strikers)
+    for e in strikers:
+        if not f.in_fight or not space.can_threaten(e):
+            return
+        if enc.log is not None:
+            enc.emit("free_attack", who=e.name, target=f.name,
+                     text=f"{f.name} shoots with {e.name} in reach: {e.name} strikes at it "
+                          "(a free attack).")
+        enc.ruleset.free_attack(enc, e, f)
+
+
 def withdraw_spot(enc: Encounter, f: Combatant, dest: Position) -> Position | None:
     """Where a withdraw toward ``dest`` ends out of every threatening foe's reach, or None.
 

@@ -64,6 +64,17 @@ def threatened_in_melee(enc: Encounter, c: Combatant, at: Position) -> list[Comb
             if e.side != c.side and can_threaten(e) and distance(at, e.pos) <= e.reach]
 
 
+def pressed(enc: Encounter, c: Combatant) -> bool:
+    """A foe threatens ``c`` in melee where it stands (a shooter shoots at a penalty).
+
+    RULES.md "Shooting in melee": each ruleset takes its own penalty off a shot made so,
+    and the foe strikes once (``moving.shot_in_melee``).
+    """
+    distance, here = enc.field.distance, c.pos
+    return any(e.side != c.side and can_threaten(e) and distance(here, e.pos) <= e.reach
+               for e in enc.combatants)
+
+
 def front_count(enc: Encounter, node: Position, side: str,
                 but: Combatant | None = None) -> int:
     """Fighters of ``side`` in the fight in the front of ``node`` (``FRONT``), ``but`` one."""

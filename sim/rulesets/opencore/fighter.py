@@ -56,6 +56,7 @@ FEET = 0.3048
 MOVE_METRES = 10 * FEET  # seed: "Character can move ten feet per action"
 RUN_METRES = 12.0  # RULES.md (amended): a run, the whole action, covers 40 ft
 RUN_DEFENSE_DIVISOR = 2  # ... and halves its defense until its next action
+SHOT_IN_MELEE = 20  # RULES.md "Shooting in melee": -20 with a standing foe in reach
 # Ruling: the seed gives no ranges. The longest range (metres) at which each ranged class
 # attacks, with the handguns and the shotgun shorter than the rest of their class.
 MAX_RANGE_BY_CLASS = {

@@ -44,20 +44,21 @@ def intent_text(intent: Intent, f: OpenCoreFighter, field: Battlefield | None = 
 
 def log_roll(enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, out: AttackOutcome,
              def_roll: int, chart: int | None, fumble: Fumble | None, depth: int,
-             terms: tuple[int, int, int, int] | None = None,
+             terms: tuple[int, int, int, int, int] | None = None,
              defense: tuple[int, int, int, int, int] | None = None) -> None:
     """Both d100 rolls with their totals and the verdict, and a fumble's chart roll.
 
-    ``terms`` (``attack_terms``: the skill, then its injuries, cover and visibility
-    penalties) explain a lowered attack bonus: ``+ 35 (45 - 10 poor visibility)``;
+    ``terms`` (``attack_terms``: the skill, then its injuries, cover, visibility and
+    shooting-in-melee penalties) explain a lowered attack bonus: ``+ 35 (45 - 10 poor visibility)``;
     ``defense`` (``defense_terms``) the defense's: ``- 35 (45 - 30 injuries - 50 stunned)``.
     """
     why = ""
     if terms is not None and any(terms[1:]):
-        base, injuries, cover, visibility = terms
+        base, injuries, cover, visibility, pressed = terms
         field = enc.field
         named = ((injuries, "injuries"), (cover, f"{field.cover(target.pos).label} cover"),
-                 (visibility, f"{field.visibility(target.pos).label} visibility"))
+                 (visibility, f"{field.visibility(target.pos).label} visibility"),
+                 (pressed, "a foe in reach"))
         why = f" ({base}{''.join(f' - {p} {name}' for p, name in named if p)})"
     against = (f"no defense (knocked out: counts as {out.defense_total})" if target.knocked_out
                else f"d100 {def_roll}{signed(out.defense_total - def_roll)}"

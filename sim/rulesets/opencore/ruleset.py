@@ -26,6 +26,7 @@ from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
 from sim.rulesets.opencore.fighter import (
     RUN_DEFENSE_DIVISOR,
     RUN_METRES,
+    SHOT_IN_MELEE,
     UNARMED,
     OpenCoreFighter,
     converted,
@@ -345,22 +346,27 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
             held: as if ``f`` held (True) or had dropped (False) its weapon; None: as it
                 stands. Without it, ``f`` fights hand to hand.
         """
-        base, injuries, cover, visibility = self.attack_terms(enc, f, target, held)
-        return base - injuries - cover - visibility
+        base, injuries, cover, visibility, pressed = self.attack_terms(enc, f, target, held)
+        return base - injuries - cover - visibility - pressed
 
     def attack_terms(self, enc: Encounter, f: OpenCoreFighter, target: Combatant,
-                     held: bool | None = None) -> tuple[int, int, int, int]:
-        """The skill an attack starts from, and its penalties: injuries, cover, visibility.
+                     held: bool | None = None) -> tuple[int, int, int, int, int]:
+        """The skill an attack starts from, and its penalties.
 
-        Plain numbers (this runs for every attack of a batch); the log names them.
+        Injuries, cover, visibility, and a shot with a foe in reach (RULES.md "Shooting in
+        melee", ``SHOT_IN_MELEE``). Plain numbers (this runs for every attack of a batch);
+        the log names them.
         """
         armed = f.held if held is None else held
         # unarmed: never declared in practice, the AI picks the weapon up first
         base = f.attack_skill if armed else f.unarmed_skill
-        if armed and f.ranged and self.options.cover:
-            cover, visibility = place_penalties(enc.field, target.pos)
-            return base, f.skill_penalty, cover, visibility
-        return base, f.skill_penalty, 0, 0
+        if armed and f.ranged:
+            pressed = SHOT_IN_MELEE if space.pressed(enc, f) else 0
+            if self.options.cover:
+                cover, visibility = place_penalties(enc.field, target.pos)
+                return base, f.skill_penalty, cover, visibility, pressed
+            return base, f.skill_penalty, 0, 0, pressed
+        return base, f.skill_penalty, 0, 0, 0
 
     def defense_skill(self, f: OpenCoreFighter, defending: bool | None = None) -> int:
         """Defense for one roll: Evade (doubled by a defense action), then the penalties.

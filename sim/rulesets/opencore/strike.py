@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.core import space
+from sim.core import moving, space
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll
 from sim.rulesets.opencore.fighter import (
@@ -71,8 +71,9 @@ class Strikes:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         # ``attack_skill``'s sum, its terms kept for the log
         rules = self.rules
-        base, injuries, cover, visibility = rules.attack_terms(enc, f, target)
-        skill = base - injuries - cover - visibility
+        terms = rules.attack_terms(enc, f, target)
+        base, injuries, cover, visibility, pressed = terms
+        skill = base - injuries - cover - visibility - pressed
         att_roll = roll(rng, 100)
         if target.knocked_out:  # helpless: RULES.md "Down for a while is not out"
             def_roll = defense = HELPLESS_DEFENSE
@@ -87,7 +88,7 @@ class Strikes:
         if enc.log is not None:  # the whole outcome, for the log only
             log_roll(enc, f, target, AttackOutcome(hit, fumbled_by, att_roll, att_roll + skill,
                                                    def_roll + defense),
-                     def_roll, chart, fumble, depth, (base, injuries, cover, visibility),
+                     def_roll, chart, fumble, depth, terms,
                      None if target.knocked_out else rules.defense_terms(target))
         if hit:
             mult = fumble.damage_multiplier if fumble is not None and fumbled_by is _DEFENDER \
@@ -95,6 +96,8 @@ class Strikes:
             enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
         if fumble is not None and fumbled_by is not None:  # (the two are set together)
             self._fumble(enc, f, target, fumble, fumbled_by, att_roll, depth)
+        if pressed:  # RULES.md "Shooting in melee": the foe in reach strikes once
+            moving.shot_in_melee(enc, f)
 
     def _fumble(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter,
                 fumble: Fumble, role: Role, att_roll: int, depth: int) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from sim.core import moving, space
 from sim.core.combatant import Status
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.opend6 import points
@@ -24,6 +25,7 @@ from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BLINDED_DICE,
     CALLED_SHOT_DICE,
+    SHOT_IN_MELEE_DICE,
     SIZE_STEP_DICE,
     RangeBand,
     WoundStatus,
@@ -157,8 +159,8 @@ class OpenD6Combat:
         """Dice of ``f``'s attack on ``target`` now, before points (may be 0 or less).
 
         The attack code's dice, the multiple-action ``penalty``, the wound penalty, the range
-        band of a ranged weapon, blinded and a called shot (-2D each), and +1D when aimed at
-        ``target``. The AI asks the same (``OpenD6Advisor``).
+        band of a ranged weapon, a shot with a foe in reach, blinded and a called shot (-2D
+        each), and +1D when aimed at ``target``. The AI asks the same (``OpenD6Advisor``).
 
         Args:
             enc: The encounter.
@@ -182,6 +184,11 @@ class OpenD6Combat:
             # beyond long range (None) the attack cannot be made at all; ``_value_`` is
             # ``band.dice`` without two descriptor calls
             dice += band._value_ or 0
+            pressed = space.pressed(enc, f)
+            if pressed:  # RULES.md "Shooting in melee"
+                dice += SHOT_IN_MELEE_DICE
+        else:
+            pressed = False
         blinded = f.blinded
         if blinded:
             dice += BLINDED_DICE
@@ -191,7 +198,8 @@ class OpenD6Combat:
         if aimed:
             dice += AIM_DICE
         if notes is not None:
-            notes += modifier_notes(band, blinded=blinded, called=called, aimed=aimed)
+            notes += modifier_notes(band, blinded=blinded, called=called, aimed=aimed,
+                                    pressed=pressed)
         return dice
 
     def least_attack_dice(self, enc: Encounter, f: D6Fighter) -> int:
@@ -253,6 +261,8 @@ class OpenD6Combat:
                                       pinned=pinned, parry=parry, extra=weapon.difficulty))
         if hit:
             enc.record_hit(f, self._damage(enc, f, target))
+        if weapon.ranged:  # RULES.md "Shooting in melee": a foe in reach strikes once
+            moving.shot_in_melee(enc, f)
 
     def _roll_attack(self, enc: Encounter, f: D6Fighter, target: D6Fighter, dice: int,
                      notes: list[str] | None) -> tuple[int, RollResult | None, int]:

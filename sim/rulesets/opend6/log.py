@@ -18,6 +18,7 @@ from sim.rulesets.opend6.rules import (
     CALLED_SHOT_DICE,
     COVER_DIFFICULTY,
     PINNED_DIFFICULTY,
+    SHOT_IN_MELEE_DICE,
     VISIBILITY_DIFFICULTY,
     RangeBand,
 )
@@ -46,11 +47,13 @@ def log_turn(enc: Encounter, f: D6Fighter, intents: list[Intent], count: int,
 
 
 def modifier_notes(band: RangeBand | None, *, blinded: bool, called: bool,
-                   aimed: bool) -> list[str]:
+                   aimed: bool, pressed: bool = False) -> list[str]:
     """The words for an attack's dice modifiers: ``medium -1D``, ``blinded -2D``, ``aimed +1D``."""
     mods = []
     if band is not None and band.dice:  # point blank, medium, long; none out of range
         mods.append((band.name.lower().replace("_", " "), band.dice))
+    if pressed:
+        mods.append(("a foe in reach", SHOT_IN_MELEE_DICE))
     if blinded:
         mods.append(("blinded", BLINDED_DICE))
     if called:

@@ -266,6 +266,7 @@ BASE_DIFFICULTY = 10
 AIM_DICE = 1
 CALLED_SHOT_DICE = -2
 BLINDED_DICE = -2
+SHOT_IN_MELEE_DICE = -2  # RULES.md "Shooting in melee": -2D with a standing foe in reach
 COVER_DIFFICULTY = MappingProxyType({Cover.NONE: 0, Cover.LIGHT: 5, Cover.MEDIUM: 10,
                                      Cover.HEAVY: 15})
 """Added to the difficulty or to a dodge/block roll, never to a parry."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Generic, cast
 
+from sim.core import space
 from sim.core.actions import Attack, Intent
 from sim.rulesets.ore.fighter import OF
 from sim.rulesets.ore.rules import (
@@ -83,7 +84,8 @@ class KeptPlans(Generic[OF]):
             return plan_roll(f, intents, _no_situation, cap=self.cap,
                              per_extra_action=self.per_extra_action)
         pos = f.pos
-        if len(intents) == 1:
+        pressed = f.weapon.ranged and space.pressed(enc, f)
+        if len(intents) == 1 and not pressed:
             # One attack (a value kept on its target, ``actions.attack_on``), asked by the AI
             # and rolled by the planner round after round: the last two such plans are kept
             # on the fighter (an aggressive fighter asks of a called shot and of a plain
@@ -103,8 +105,8 @@ class KeptPlans(Generic[OF]):
                         and older[4] is f.wounds.dazed):
                     return older[5]
         calls = _attacks_on_one(intents)
-        if calls is None:
-            return self._plan_now(enc, f, intents)
+        if calls is None or pressed:  # (a shot in melee: rare, never kept)
+            return self._plan_now(enc, f, intents, pressed)
         # The AI asks for this plan (can the attack succeed? a called shot? a second
         # attack?) and the planner rolls it moments later, round after round, and the same
         # fighters stand at the same few places fight after fight: its numbers are worked
@@ -126,7 +128,7 @@ class KeptPlans(Generic[OF]):
                 and kept[2] is weapon):
             p = _record(RollPlan, (tuple(intents), *kept[3]))
         else:
-            p = self._plan_now(enc, f, intents)
+            p = self._plan_now(enc, f, intents, pressed)
             if len(_PLANS) >= PLANS_KEPT:
                 _PLANS.clear()
             _PLANS[key] = (field, spec, weapon, p[1:])
@@ -136,12 +138,16 @@ class KeptPlans(Generic[OF]):
                            None if last is None else (*last[:6], None))
         return p
 
-    def _plan_now(self, enc: Encounter, f: OF, intents: list[Intent]) -> RollPlan:
-        """``plan_roll`` in the situation now (``plan``, when no kept plan answers)."""
+    def _plan_now(self, enc: Encounter, f: OF, intents: list[Intent],
+                  pressed: bool) -> RollPlan:
+        """``plan_roll`` in the situation now (``plan``, when no kept plan answers).
+
+        ``pressed``: a shooter with a foe threatening it in melee (``space.pressed``).
+        """
         field, pos = enc.field, f.pos
 
         def situation(intent: Intent) -> int:
-            return situational_penalty(field, f, pos, intent)
+            return situational_penalty(field, f, pos, intent, pressed)
 
         return plan_roll(f, intents, situation, cap=self.cap,
                          per_extra_action=self.per_extra_action)

@@ -74,6 +74,7 @@ def smallest_pool(f: OreFighter[Any], intents: Sequence[Intent]) -> tuple[int, s
 
 
 CALLED_SHOT_PENALTY = 1  # a called shot sets one die: one die fewer to roll
+SHOT_IN_MELEE = 2  # RULES.md "Shooting in melee": -2d with a standing foe in reach
 
 
 def shot_situation(field: Battlefield, f: OreFighter[Any], pos: Position,
@@ -88,17 +89,20 @@ def shot_situation(field: Battlefield, f: OreFighter[Any], pos: Position,
 
 
 def situation_terms(field: Battlefield, f: OreFighter[Any], pos: Position,
-                    intent: Intent) -> tuple[tuple[str, int], ...]:
+                    intent: Intent, pressed: bool = False) -> tuple[tuple[str, int], ...]:
     """Dice off one action's pool for its situation, by cause: ``(("long range", 2), ...)``.
 
     A called shot, and for a shot its range band, the target's cover and the visibility
-    there (from the battlefield); ``pos`` is where the actor stands. Only attacks carry a
-    situation. Causes that take nothing off are left out.
+    there (from the battlefield); ``pos`` is where the actor stands; ``pressed``: a foe
+    threatens the shooter in melee (RULES.md "Shooting in melee", ``SHOT_IN_MELEE``). Only
+    attacks carry a situation. Causes that take nothing off are left out.
     """
     if type(intent) is not Attack:
         return ()
     terms = [("called shot", CALLED_SHOT_PENALTY)] if intent.called else []
     if f.weapon.ranged:
+        if pressed:
+            terms.append(("a foe in reach", SHOT_IN_MELEE))
         band, cover, seen = shot_situation(field, f, pos, intent.target.pos)
         for label, dice in ((f"{BAND_NAMES[band]} range", RANGE_PENALTY[band]),
                             (f"{Cover(cover).label} cover", COVER_PENALTY[cover]),
@@ -110,7 +114,7 @@ def situation_terms(field: Battlefield, f: OreFighter[Any], pos: Position,
 
 
 def situational_penalty(field: Battlefield, f: OreFighter[Any], pos: Position,
-                        intent: Intent) -> int:
+                        intent: Intent, pressed: bool = False) -> int:
     """Dice off one action's pool for its situation: what ``situation_terms`` lists, summed.
 
     Counted straight from the same tables (no labels): the planner asks on every roll.
@@ -121,6 +125,8 @@ def situational_penalty(field: Battlefield, f: OreFighter[Any], pos: Position,
     if f.weapon.ranged:
         band, cover, seen = shot_situation(field, f, pos, intent.target.pos)
         dice += RANGE_PENALTY[band] + COVER_PENALTY[cover] + VISIBILITY_PENALTY[seen]
+        if pressed:
+            dice += SHOT_IN_MELEE
     return dice
 
 

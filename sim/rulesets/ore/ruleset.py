@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from sim.core import space
+from sim.core import moving, space
 from sim.core.actions import (
     Attack,
     Defend,
@@ -387,6 +387,7 @@ class OreRuleset(Ruleset[OF]):
         enc.record_attack(f)
         width = s.width
         reason = ""
+        loosed = False
         if not f.loaded:
             reason = f"the {f.weapon.name} is not loaded"
         elif not arms_ok(f):
@@ -394,6 +395,7 @@ class OreRuleset(Ruleset[OF]):
         elif not space.in_reach(enc, f, target):
             reason = "out of reach"
         else:  # the blow is struck, the bolt loosed: spent, hit or miss
+            loosed = True
             if f.weapon.reload:
                 f.loaded = False
             if width < 2:
@@ -413,8 +415,10 @@ class OreRuleset(Ruleset[OF]):
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name, set=str(s),
                          text=f"{s} {f.name} attacks {target.name}: miss ({reason}).")
-            return
-        enc.record_hit(f, self._damage(enc, f, target, width, s, gobbled))
+        else:
+            enc.record_hit(f, self._damage(enc, f, target, width, s, gobbled))
+        if f.weapon.ranged and loosed:  # RULES.md "Shooting in melee": a foe in reach strikes
+            moving.shot_in_melee(enc, f)
 
     def _miss_reason(self, width: int, s: RolledSet) -> str:
         """Why a set that survived the defense still fails ("" when it hits).
@@ -469,7 +473,8 @@ class OreRuleset(Ruleset[OF]):
                   rolled: Sequence[Intent]) -> list[tuple[str, int]]:
         """Where the penalty of ``f``'s roll comes from (``rules.penalty_terms``), for the log."""
         field, pos = enc.field, f.pos
-        return penalty_terms(f, rolled, lambda i: situation_terms(field, f, pos, i),
+        pressed = f.weapon.ranged and space.pressed(enc, f)
+        return penalty_terms(f, rolled, lambda i: situation_terms(field, f, pos, i, pressed),
                              per_extra_action=self.per_extra_action)
 
     def _log_roll(self, enc: Encounter, f: OF, intents: list[Intent], p: RollPlan,
