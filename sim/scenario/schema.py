@@ -32,6 +32,7 @@ _SCENARIO_KEYS = {
     "sides": "Two or more sides, each a list of members.",
     "options": "Ruleset options, per ruleset (docs/rules/<ruleset>.md).",
     "aftermath": "What happens once the fight is over.",
+    "escape": "Metres beyond every foe at which a fleeing fighter has got away (default 30).",
 }
 _MEMBER_KEYS = {
     "name": "The combatant's name; with count > 1 the copies are named 'NAME 1'..'NAME N'.",
@@ -48,7 +49,10 @@ _MEMBER_KEYS = {
 _OTHER_KEYS = {
     "MapModel": {"nodes": "Places by name; each may set cover and visibility.",
                  "edges": "Paths as [node, node, metres]; the map must be connected."},
-    "NodeModel": {"cover": "Cover at this place.", "visibility": "How well one sees here."},
+    "NodeModel": {"cover": "Cover at this place.", "visibility": "How well one sees here.",
+                  "width": "At most this many fighters of a side fight here at once (a "
+                           "footbridge or a door 1, a lane 2); default room for all.",
+                  "exit": "A way out: a fleeing fighter that reaches it leaves the field."},
     "AftermathModel": {"tend": "Who tends the fallen: own (the side holding the field "
                                "tends its own), all, none."},
     "DoctrineModel": {
@@ -59,6 +63,7 @@ _OTHER_KEYS = {
         "prefers": "Ranged or melee, when it could do either.",
         "budget": "lookahead: the fights it plays out for each decision.",
         "horizon": "lookahead: how many rounds each of them is played.",
+        "hold": "A map node it fights from, goes back to, and does not chase off.",
     },
 }
 

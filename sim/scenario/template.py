@@ -33,10 +33,14 @@ map:                             # optional; without it everyone stands at one n
     camp: {}                     # open ground: no cover, clear visibility
     hedge: {cover: light}        # cover: none | light | medium | heavy
     barn: {cover: heavy, visibility: poor}   # visibility: clear | poor | very_poor
+    gate: {width: 1}             # width: at most that many of a side fight here at once
+    lane: {exit: true}           # exit: a fleeing fighter that gets here leaves the field
   edges:                         # paths as [node, node, metres]; every node must be reachable
     - [camp, hedge, 10]
     - [camp, barn, 15]
     - [hedge, barn, 8]
+    - [camp, gate, 6]
+    - [gate, lane, 20]
 sides:                           # two or more sides, each a list of members
   heroes:
     - name: Ada                  # unique in the scenario
@@ -62,7 +66,8 @@ $native    - name: Bram
       ai: {profile: aggressive, focus: weakest, morale: 0.6}
                                  # a doctrine: focus nearest | weakest | most_dangerous;
                                  # morale 0-1: it flees or yields once that share of its
-                                 # side is out; retreat_at 0-1: falls back when that hurt
+                                 # side is out; retreat_at 0-1: falls back when that hurt;
+                                 # hold: a node it fights from and does not chase off
       traits: {strength: 3, endurance: 3}
       skills: {melee: 2, dodge: 1}
       weapon: club
@@ -72,6 +77,7 @@ options:                         # optional: each ruleset's options, by ruleset 
 $options
 aftermath: {tend: own}           # who tends the fallen once the fight is over: own (the side
                                  # holding the field tends its own), all, none
+escape: 30                       # metres beyond every foe at which a flight has got away
 """)
 
 COMMENT_AT = 33  # the column the comments line up at
