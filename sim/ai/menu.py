@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import profiles, standoff, tactics
-from sim.core import moving, space
+from sim.core import moving, space, targets
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
-    from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
@@ -232,15 +231,26 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                 out.append(Option(f"move {foe.name} and aim", f"move toward {foe.name} and "
                                   f"aim", (move, Aim(foe)), **MOVES))
         for ally in enc.allies(c):
-            if ally.ranged and field.distance(c.pos, ally.pos) > 0:
+            gap = field.distance(c.pos, ally.pos)
+            if ally.ranged and gap > 0:
                 out.append(Option(f"guard {ally.name}", f"go to {ally.name}'s side",
                                   (Move(ally, stop_at=0.0),), **MOVES))
+                if gap > c.speed:
+                    out.append(Option(f"run guard {ally.name}", f"run to {ally.name}'s side",
+                                      (Move(ally, stop_at=0.0, run=True),), **MOVES))
+            bound = targets.bound_for(enc, ally)
+            if Retreat in supports and bound is not None and bound != c.pos:
+                place = field.describe(bound)
+                far = field.distance(c.pos, bound) > c.speed
+                out.append(Option(f"with {ally.name}", f"go with {ally.name} to {place}"
+                                  + (" at a run" if far else ""), (Retreat(bound, run=far),),
+                                  **MOVES))
     if Withdraw in supports and foes:
-        for node, spot in _withdraw_spots(enc, c):
+        for spot in moving.withdraw_spots(enc, c):
             place = field.describe(spot)
-            out.append(Option(f"withdraw {place}", f"withdraw to {place} (toward "
-                              f"{field.describe(node)}): a careful step out of reach, no free "
-                              "attack, nothing else this round", (Withdraw(spot),), **MOVES))
+            out.append(Option(f"withdraw {place}", f"withdraw to {place}: a careful step out "
+                              "of reach, no free attack, nothing else this round",
+                              (Withdraw(spot),), **MOVES))
     if Retreat in supports and foes:
         if c.ranged:
             out += _shooter_places(enc, c, foes, most)
@@ -257,21 +267,6 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
             out.append(Option("fall back", f"fall back toward {field.describe(edge)} and stay "
                               "on the field", (Retreat(edge),)))
     return out
-
-
-def _withdraw_spots(enc: Encounter, c: Combatant) -> list[tuple[Position, Position]]:
-    """Where a withdraw goes, toward each node: ``(node, where the careful step ends)``.
-
-    Each end once (``moving.withdraw_spot``); none unless a foe threatens ``c``.
-    """
-    if not space.threatened_in_melee(enc, c, c.pos):
-        return []
-    found: list[tuple[Position, Position]] = []
-    for node in space.nodes(enc.field):
-        spot = moving.withdraw_spot(enc, c, node)
-        if spot is not None and all(spot != s for _, s in found):
-            found.append((node, spot))
-    return found
 
 
 def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
@@ -294,6 +289,10 @@ def _shooter_places(enc: Encounter, c: Combatant, foes: list[Combatant],
                 seen.add(spot)
                 out.append(Option(f"cover {place}", f"take cover at {place} "
                                   f"({field.cover(spot).label})", (Retreat(spot),), **PLACES))
+                if c.speed < field.distance(c.pos, spot) <= enc.ruleset.run_metres(c):
+                    out.append(Option(f"run cover {place}", f"run to cover at {place} "
+                                      f"({field.cover(spot).label}; no shot this round)",
+                                      (Retreat(spot, run=True),), **PLACES))
             if most >= 2:
                 _offer(enc, c, out, f"cover {place} and shoot {foe.name}",
                        f"take cover at {place} and shoot {foe.name}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.ai import tactics
-from sim.core import moving, space
+from sim.core import draws, moving, space
 from sim.core.actions import DEFENDS, Defend, Intent, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
 
@@ -74,14 +74,24 @@ def hurt(enc: Encounter, c: Combatant) -> float | None:
 
 def take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
                 target: Combatant) -> list[Intent] | None:
-    """A shooter not in melee moves to better cover nearby (shooting too if it can)."""
+    """A shooter not in melee moves to better cover nearby (shooting too if it can).
+
+    Not while a melee foe could be on it within two rounds at a run: cover does not stop a
+    sword, and the rounds spent walking to it are shots not taken at the swordsman coming.
+    """
+    distance, run = enc.field.distance, enc.ruleset.run_metres
+    if any(not e.ranged and distance(c.pos, e.pos) <= run(e) + e.reach for e in foes):
+        return None
     spot = tactics.cover_spot(enc, c, foes, target, c.speed * COVER_MOVES)
     if spot is None:
         return None
     c.why = f"takes cover at {enc.field.describe(spot)}"
-    near = enc.field.distance(c.pos, spot) <= c.speed
-    if near and enc.advisor.can_move_and_attack(enc, c):
+    gap = enc.field.distance(c.pos, spot)
+    if gap <= c.speed and enc.advisor.can_move_and_attack(enc, c):
         return [Retreat(spot), target.plain_attack]
+    if c.speed < gap <= enc.ruleset.run_metres(c):  # a run gets it there this round
+        c.why += ", at a run"
+        return [Retreat(spot, run=True)]
     return [Retreat(spot)]
 
 
@@ -91,20 +101,26 @@ def step_back(enc: Encounter, c: Combatant, foes: list[Combatant],
 
     RULES.md "Leaving melee": stepping out of a foe's reach gives it a free attack unless
     the step is a withdraw (at most 2 m, ending out of every reach, the whole action). A
-    shooter withdraws toward the spot it would step back to when it can; else it steps
-    back and shoots when the ruleset lets it do both (taking the free attacks).
+    shooter withdraws where a careful step ends out of reach with ``target`` still in
+    range (the spot farthest from the melee foes, then the best cover); else it steps back
+    and shoots when the ruleset lets it do both, taking the free attacks.
     """
-    spot = tactics.step_back_spot(enc, c, foes, target)
-    if spot is None:
-        return None
+    field = enc.field
     if Withdraw in enc.ruleset.supports:
-        careful = moving.withdraw_spot(enc, c, spot)
+        melee = [e for e in foes if not e.ranged] or foes
+        spots = [s for s in moving.withdraw_spots(enc, c)
+                 if field.distance(s, target.pos) <= c.reach]
+        careful = draws.best(enc, spots, lambda s: (
+            min(field.distance(s, e.pos) for e in melee), field.cover(s)))
         if careful is not None:
-            c.why = f"withdraws toward {enc.field.describe(spot)}, out of reach"
+            c.why = f"withdraws to {field.describe(careful)}, out of reach"
             return [Withdraw(careful)]
     if not enc.advisor.can_step_back_and_attack(enc, c):
         return None
-    c.why = f"steps back to {enc.field.describe(spot)} and shoots"
+    spot = tactics.step_back_spot(enc, c, foes, target)
+    if spot is None:
+        return None
+    c.why = f"steps back to {field.describe(spot)} and shoots"
     return [Retreat(spot), target.plain_attack]
 
 

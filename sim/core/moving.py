@@ -268,6 +268,22 @@ def shot_in_melee(enc: Encounter, f: Combatant) -> None:
         enc.ruleset.free_attack(enc, e, f)
 
 
+def withdraw_spots(enc: Encounter, f: Combatant) -> list[Position]:
+    """Every place a withdraw of ``f`` can end: a careful step toward each node, each once.
+
+    None unless a foe threatens ``f`` (``withdraw_spot``). The AI and the play menu choose
+    among the same.
+    """
+    if not space.threatened_in_melee(enc, f, f.pos):
+        return []
+    found: list[Position] = []
+    for node in space.nodes(enc.field):
+        spot = withdraw_spot(enc, f, node)
+        if spot is not None and spot not in found:
+            found.append(spot)
+    return found
+
+
 def withdraw_spot(enc: Encounter, f: Combatant, dest: Position) -> Position | None:
     """Where a withdraw toward ``dest`` ends out of every threatening foe's reach, or None.
 

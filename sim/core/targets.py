@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.core.actions import Attack
+from sim.core.actions import Attack, Retreat
 from sim.core.draws import best
 
 if TYPE_CHECKING:
+    from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
@@ -44,6 +45,14 @@ def attacks_expected(enc: Encounter, c: Combatant,
             out[e] = 1 / sum(1 for m in enc.sides[c.side] if m.in_fight
                              and advisor.can_attack(enc, e, m))
     return {e: w for e, w in out.items() if w}
+
+
+def bound_for(enc: Encounter, c: Combatant) -> Position | None:
+    """Where ``c`` declared this round to move to a place (a retreat), or None."""
+    for i in enc.declared.get(c, ()):
+        if type(i) is Retreat and not i.leave:
+            return i.dest
+    return None
 
 
 def allies_on(enc: Encounter, side: str, foe: Combatant) -> int:
