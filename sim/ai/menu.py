@@ -158,7 +158,8 @@ def _attacks(enc: Encounter, c: Combatant, foe: Combatant, kinds: tuple[str, ...
             out.append(Option(key, label, intents, chance,
                               harm=advisor.harm_odds(enc, c, list(intents)), **group))
 
-    shots = 1 if advisor.single_shot(c) else min(most, MAX_ATTACKS)
+    rate = space.shots_allowed(c)  # RULES.md "Rate of fire"
+    shots = 1 if advisor.single_shot(c) else min(most, MAX_ATTACKS, rate or MAX_ATTACKS)
     for n in range(1, shots + 1):
         times = "" if n == 1 else f" {TIMES[n]}"
         offer(f"attack {foe.name}{times}", f"attack {foe.name}{times}", (Attack(foe),) * n)

@@ -112,7 +112,8 @@ class Battlefield:
     def __init__(self, spec: MapSpec):
         graph: nx.Graph[str] = nx.Graph()
         for node in spec.nodes:
-            graph.add_node(node.name, cover=node.cover, visibility=node.visibility)
+            graph.add_node(node.name, cover=node.cover, visibility=node.visibility,
+                           width=node.width, exit=node.exit)
         for a, b, metres in spec.edges:
             # a repeated edge keeps the shorter length
             if not graph.has_edge(a, b) or graph[a][b]["metres"] > metres:

@@ -230,7 +230,10 @@ class Encounter:
             if (type(i) is Move or type(i) is Retreat) and i.run:
                 intents = [i]
                 break
-        intents = space.within_rate(c, intents)
+        shots = space.within_rate(c, intents)
+        if len(shots) < len(intents):
+            c.why = f"{c.why}; {space.shots_allowed(c)} shots a round at most (rate of fire)"
+            intents = shots
         first = intents[0]
         if type(first) is Retreat and first.leave and not c.fleeing:
             c.fleeing = True

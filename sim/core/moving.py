@@ -33,7 +33,6 @@ from sim.core.battlefield import EDGE_EPSILON, Position
 from sim.core.draws import shuffle
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
 
     from sim.core.battlefield import Battlefield
     from sim.core.combatant import Combatant
@@ -104,7 +103,7 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
         there = e.pos
         if d0 > reach:  # entering its reach stops the walk (a spear's 3 m stops a club's
             # wielder short of its own 2 m)
-            found = _first(field, way, stop.metres, _within(measure, there, reach))
+            found = first_within(field, way, stop.metres, there, reach)
             if found is not None:
                 stop = Stop(found, f"in {e.name}'s reach", "engaged")
         elif e is not target and (target is None
@@ -119,12 +118,6 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
     return stop
 
 
-def _within(measure: Callable[[Position, Position], float], there: Position,
-            reach: float) -> Callable[[Position], bool]:
-    """A test of a point: within ``reach`` of ``there``."""
-    return lambda p: measure(p, there) <= reach
-
-
 def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: Position,
           width: int) -> Stop:
     """``stop``, or an earlier one where ``f`` would enter a narrow place with no room."""
@@ -136,7 +129,7 @@ def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
         return stop
     if space.front_count(enc, node, f.side, f) < width:
         return stop
-    found = _first(field, way, stop.metres, lambda p: field.measure(p, node) <= front)
+    found = first_within(field, way, stop.metres, node, front)
     if found is None:
         return stop
     name = field.names[node.a]
@@ -144,36 +137,71 @@ def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
                 "room")
 
 
-def _first(field: Battlefield, way: list[Position], goal: float,
-           hit: Callable[[Position], bool]) -> float | None:
-    """Metres along ``way`` (at most ``goal``) of the first point where ``hit`` holds."""
+def first_within(field: Battlefield, way: list[Position], goal: float, there: Position,
+                 reach: float) -> float | None:
+    """Metres along ``way`` (at most ``goal``) of its first point within ``reach`` of ``there``.
+
+    A leg whose two ends are too far from ``there`` for any point between them to come
+    within ``reach`` is passed over at once (the distance falls by at most a metre a metre
+    walked: no point of a leg of length L is nearer than half of d(a) + d(b) - L); the
+    others are tried every ``STEP`` metres, the last step halved to a millimetre.
+    """
+    measure = field.measure
     walked = 0.0
     here = way[0]
-    if hit(here):
+    d_here = measure(here, there)
+    if d_here <= reach:
         return 0.0
     for nxt in way[1:]:
+        if walked >= goal - EDGE_EPSILON:
+            return None
         leg = field.leg(here, nxt)
-        s = 0.0
-        while s < leg:
-            s_next = min(leg, s + STEP)
-            if walked + s_next > goal + EDGE_EPSILON:
-                s_next = goal - walked
-                if s_next <= s:
-                    return None
-            if hit(field.between(here, nxt, s_next)):
-                lo, hi = s, s_next
-                while hi - lo > 1e-3:  # halve the last step to a millimetre
-                    mid = (lo + hi) / 2
-                    if hit(field.between(here, nxt, mid)):
-                        hi = mid
-                    else:
-                        lo = mid
-                return walked + hi
-            s = s_next
-            if walked + s >= goal - EDGE_EPSILON:
-                return None
+        d_next = measure(nxt, there)
+        if (d_here + d_next - leg) / 2 <= reach:  # the leg may come within reach
+            found = _first_on_leg(field, here, nxt, min(leg, goal - walked), there, reach)
+            if found is not None:
+                return walked + found
         walked += leg
-        here = nxt
+        here, d_here = nxt, d_next
+    return None
+
+
+def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
+                  there: Position, reach: float) -> float | None:
+    """Metres from ``a`` toward ``b`` (at most ``length``) of the first point within reach.
+
+    ``a`` is out of reach. Unless ``there`` stands on the leg's own edge, the distance
+    along the leg is the least of straight lines (``Battlefield.measure``): concave, so
+    the points within reach are an end of the leg, and halving finds where they begin.
+    On the leg's own edge they may be a stretch in its middle: tried every ``STEP``.
+    """
+    measure, between = field.measure, field.between
+    edge = (a.a, a.b) if not a.at_node else (b.a, b.b) if not b.at_node else (
+        (a.a, b.a) if a.a < b.a else (b.a, a.a))
+    if there.at_node or (there.a, there.b) != edge:
+        if measure(between(a, b, length), there) > reach:
+            return None
+        lo, hi = 0.0, length
+        while hi - lo > 1e-3:
+            mid = (lo + hi) / 2
+            if measure(between(a, b, mid), there) <= reach:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+    s = 0.0
+    while s < length - EDGE_EPSILON:
+        s_next = min(length, s + STEP)
+        if measure(between(a, b, s_next), there) <= reach:
+            lo, hi = s, s_next
+            while hi - lo > 1e-3:  # halve the last step to a millimetre
+                mid = (lo + hi) / 2
+                if measure(between(a, b, mid), there) <= reach:
+                    hi = mid
+                else:
+                    lo = mid
+            return hi
+        s = s_next
     return None
 
 

@@ -70,9 +70,17 @@ def pressed(enc: Encounter, c: Combatant) -> bool:
     RULES.md "Shooting in melee": each ruleset takes its own penalty off a shot made so,
     and the foe strikes once (``moving.shot_in_melee``).
     """
-    distance, here = enc.field.distance, c.pos
-    return any(e.side != c.side and can_threaten(e) and distance(here, e.pos) <= e.reach
-               for e in enc.combatants)
+    field, here, side = enc.field, c.pos, c.side
+    known = field.known
+    for e in enc.combatants:  # (asked by the AI for every shot it weighs: cheap tests first)
+        if e.ranged or e.side == side or not e.in_fight:
+            continue
+        d = known.get((here, e.pos))
+        if d is None:
+            d = field.distance(here, e.pos)
+        if d <= e.reach and not e.fleeing and not e.helpless():
+            return True
+    return False
 
 
 def front_count(enc: Encounter, node: Position, side: str,

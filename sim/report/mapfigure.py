@@ -67,6 +67,7 @@ class MapFigure:
         self.taken: list[Box] = []  # what a label should not cover
         self.segments: list[tuple[float, float, float, float]] = []
         self.bend: dict[tuple[int, int], float] = {}  # paths bowed around a place in the way
+        self.narrow = {node.a: width for node, width in field.narrow}  # by node index
         self.scale = 1.0  # points per metre
         self.origin = (0.0, 0.0)  # the lower left corner of the plot, in metres
         self.size = (1.0, 1.0)  # the plot, in points
@@ -195,6 +196,11 @@ class MapFigure:
             xs, ys = zip(*(self._along(i, j, t / 24) for t in range(25)), strict=True)
             self.ax.plot(xs, ys, color=EDGE_COLOUR, linewidth=2.2, zorder=1,
                          solid_capstyle="round")
+            for end, near in ((i, range(0, 9)), (j, range(16, 25))):
+                if end in self.narrow:  # a narrow place: its approaches drawn as a thin way
+                    xs, ys = zip(*(self._along(i, j, t / 24) for t in near), strict=True)
+                    self.ax.plot(xs, ys, color="white", linewidth=1.2, zorder=1.5,
+                                 solid_capstyle="butt")
 
     def _along(self, i: int, j: int, share: float) -> tuple[float, float]:
         """The point ``share`` of the way along the path from node i to node j (i < j).
@@ -258,9 +264,12 @@ class MapFigure:
             x, y = self._pt(where)
             w, _ = self._measure(name, NAME_SIZE, bold=True)
             self.taken.append((x - w / 2 - 6, y - 11, x + w / 2 + 6, y + 11))
+            width = self.narrow.get(self.field.index[name])
             terrain = ", ".join(t for t in (
                 f"{cover} cover" if cover != "none" else "",
-                f"{seen.replace('_', ' ')} visibility" if seen != "clear" else "") if t)
+                f"{seen.replace('_', ' ')} visibility" if seen != "clear" else "",
+                f"narrow: {width} a side" if width is not None else "",
+                "exit" if graph.nodes[name].get("exit") else "") if t)
             if terrain:
                 self.ax.annotate(terrain, where, xytext=(0, 14), textcoords="offset points",
                                  ha="center", va="bottom", fontsize=SMALL_SIZE, style="italic",
@@ -330,7 +339,8 @@ class MapFigure:
 
     def _terrain(self, name: str) -> bool:
         node = self.field.graph.nodes[name]
-        return node["cover"] != "none" or node["visibility"] != "clear"
+        return (node["cover"] != "none" or node["visibility"] != "clear"
+                or node.get("width") is not None or bool(node.get("exit")))
 
     def _list(self, where: tuple[float, float], lines: Iterable[tuple[str, str, bool]],
               left: float, top: float) -> None:

@@ -55,7 +55,9 @@ def fight(scenario: Scenario, events: Sequence[dict[str, Any]], title: str = "")
                    "shape": SIDE_MARKERS[k % len(SIDE_MARKERS)]} for k, s in enumerate(sides)],
         "places": [{"name": name, "x": round(x, 3), "y": round(y, 3),
                     "cover": field.graph.nodes[name]["cover"],
-                    "visibility": field.graph.nodes[name]["visibility"]}
+                    "visibility": field.graph.nodes[name]["visibility"],
+                    "width": field.graph.nodes[name]["width"],
+                    "exit": field.graph.nodes[name]["exit"]}
                    for name, (x, y) in zip(field.names, coords, strict=True)],
         "paths": [{"a": field.index[a], "b": field.index[b], "m": data["metres"]}
                   for a, b, data in field.graph.edges(data=True)],

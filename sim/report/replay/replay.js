@@ -257,9 +257,16 @@
       const dash = st.visibility[p.visibility] || "";
       el("circle", {class: "place", "data-place": p.name, cx: x, cy: y, r, fill: st.cover[p.cover] || "#fff", stroke: "#333",
         "stroke-width": 2, "stroke-dasharray": dash}, places);
+      if (p.width != null) {  // a narrow place: two rails across it
+        for (const dy of [-r * 0.35, r * 0.35]) {
+          el("line", {class: "narrow", x1: x - r, y1: y + dy, x2: x + r, y2: y + dy, stroke: "#333", "stroke-width": 2}, places);
+        }
+      }
+      if (p.exit) el("text", {class: "exit-mark", x: x + r + 4, y: y + 5}, places, "\u21E5");
       el("text", {class: "place-name", x, y: y - r - 9, "text-anchor": "middle"}, places, p.name);
       const terrain = [p.cover !== "none" ? `${p.cover} cover` : "",
-        p.visibility !== "clear" ? `${p.visibility.replace("_", " ")} visibility` : ""].filter(Boolean);
+        p.visibility !== "clear" ? `${p.visibility.replace("_", " ")} visibility` : "",
+        p.width != null ? `narrow: ${p.width} a side` : "", p.exit ? "exit" : ""].filter(Boolean);
       if (terrain.length) el("text", {class: "terrain", x, y: y + r + 16, "text-anchor": "middle"}, places, terrain.join(", "));
     });
     F.onMap = () => {  // once drawn: names and terrain kept inside the map's edges
