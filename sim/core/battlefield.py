@@ -342,6 +342,27 @@ class Battlefield:
             return a.x if b.a == a.a else self.edge_len[(a.a, a.b)] - a.x
         return abs(a.x - b.x)
 
+    def leg_line(self, a: Position, b: Position) -> tuple[int, int, float, float]:
+        """The leg from waypoint ``a`` to the next, ``b``, as ``(u, v, x, sign)``.
+
+        The point ``s`` metres along it is ``x + sign * s`` metres from node ``u`` toward
+        ``v`` (``u < v``): what ``between`` works out each time, once for many points.
+        """
+        if not a.at_node:
+            u, v = a.a, a.b
+        elif not b.at_node:
+            u, v = b.a, b.b
+        else:
+            u, v = (a.a, b.a) if a.a < b.a else (b.a, a.a)
+        length = self.edge_len[(u, v)]
+        xa = a.x if not a.at_node else (0.0 if a.a == u else length)
+        xb = b.x if not b.at_node else (0.0 if b.a == u else length)
+        return u, v, xa, (1.0 if xb >= xa else -1.0)
+
+    def on_edge(self, u: int, v: int, x: float) -> Position:
+        """The point ``x`` metres from node ``u`` toward ``v`` (``u < v``), a node at the ends."""
+        return self._on_edge(u, v, x)
+
     def between(self, a: Position, b: Position, metres: float) -> Position:
         """The point ``metres`` from waypoint ``a`` toward the next one, ``b``."""
         whole = self.leg(a, b)

@@ -175,16 +175,25 @@ def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
     the points within reach are an end of the leg, and halving finds where they begin.
     On the leg's own edge they may be a stretch in its middle: tried every ``STEP``.
     """
-    measure, between = field.measure, field.between
-    edge = (a.a, a.b) if not a.at_node else (b.a, b.b) if not b.at_node else (
-        (a.a, b.a) if a.a < b.a else (b.a, a.a))
-    if there.at_node or (there.a, there.b) != edge:
-        if measure(between(a, b, length), there) > reach:
+    measure = field.measure
+    u, v, x0, sign = field.leg_line(a, b)
+    on_edge = field.on_edge
+
+    def d(s: float) -> float:
+        return measure(on_edge(u, v, x0 + sign * s), there)
+
+    if there.at_node or (there.a, there.b) != (u, v):
+        d_end = d(length)
+        if d_end > reach:
             return None
+        # most often one straight stretch leads in: where it crosses the reach, checked
+        guess = length - (reach - d_end)
+        if 0.0 < guess <= length and d(guess) <= reach + 1e-9 and d(guess - 1e-3) > reach:
+            return guess
         lo, hi = 0.0, length
         while hi - lo > 1e-3:
             mid = (lo + hi) / 2
-            if measure(between(a, b, mid), there) <= reach:
+            if d(mid) <= reach:
                 hi = mid
             else:
                 lo = mid
@@ -192,11 +201,11 @@ def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
     s = 0.0
     while s < length - EDGE_EPSILON:
         s_next = min(length, s + STEP)
-        if measure(between(a, b, s_next), there) <= reach:
+        if d(s_next) <= reach:
             lo, hi = s, s_next
             while hi - lo > 1e-3:  # halve the last step to a millimetre
                 mid = (lo + hi) / 2
-                if measure(between(a, b, mid), there) <= reach:
+                if d(mid) <= reach:
                     hi = mid
                 else:
                     lo = mid
