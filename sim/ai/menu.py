@@ -134,7 +134,8 @@ def options(enc: Encounter, c: Combatant) -> list[Option]:
         out.append(Option("bide", "bide (act later, first next round)", (Bide(),)))
     out.append(Option("hold", "hold: declare nothing", ()))
     # the engine takes a fighter that yields out as it declares (``Encounter.declare``)
-    out.append(Option("yield", "yield (surrender: out of the fight, alive)", (Yield(),)))
+    if space.takes_surrender(c, foes) is not None:  # RULES.md "Kinds": not to beasts
+        out.append(Option("yield", "yield (surrender: out of the fight, alive)", (Yield(),)))
     return out
 
 

@@ -4,7 +4,8 @@ A combatant with a threshold also breaks when its side, one of it down already, 
 the exchange: hurt by the foe while doing no harm itself for ``HOPELESS_ROUNDS`` rounds
 (``standoff.losing``), as bandits whose arrows glance off a knight's armor would.
 
-A breaking combatant surrenders when a foe is within melee reach, and flees otherwise: a
+A breaking combatant surrenders when a foe is within melee reach (a person to a person:
+RULES.md "Kinds", ``space.takes_surrender``), and flees otherwise: a
 flight takes rounds (RULES.md "Flight takes time", ``moves.flee``), and the fighter is out
 of the fight, counted apart from the dead, once it gets away. Every combatant is judged on the state
 before anyone breaks (simultaneous, so the order of sides and members in the file decides
@@ -43,10 +44,10 @@ def check(enc: Encounter) -> None:
                    "without hurting back")
         else:
             continue
-        engaged = space.engaged(enc, c, enc.enemies(c))
-        breaking.append((c, engaged, why))
-    for c, engaged, why in breaking:
-        if engaged:
+        captor = space.takes_surrender(c, space.engaged(enc, c, enc.enemies(c)))
+        breaking.append((c, captor is not None, why))
+    for c, yields, why in breaking:
+        if yields:
             enc.take_out(c, Status.SURRENDERED, why)
         elif not c.fleeing:  # flight takes time: it runs for the way out from now on
             c.fleeing = True

@@ -33,9 +33,10 @@ def flee(enc: Encounter, c: Combatant) -> list[Intent]:
     dest, is_exit = space.way_out(enc, c)
     field = enc.field
     if c.pos == dest and not is_exit:
-        close = [e for e in enc.enemies(c) if space.threatens(enc, e, c)]
-        if close:
-            c.why = f"yields to {close[0].name}: cornered in flight at {field.describe(dest)}"
+        captor = space.takes_surrender(
+            c, [e for e in enc.enemies(c) if space.threatens(enc, e, c)])
+        if captor is not None:
+            c.why = f"yields to {captor.name}: cornered in flight at {field.describe(dest)}"
             return [Yield()]
     c.why = (f"flees for the way out at {field.describe(dest)}" if is_exit
              else f"flees toward {field.describe(dest)}, away from its foes")
@@ -46,11 +47,13 @@ def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant],
               reason: str = "badly hurt") -> list[Intent]:
     """Badly hurt (or ``reason``): yield to a foe in reach, else flee for the way out.
 
+    A beast never yields, and nobody yields to one (``space.takes_surrender``): it flees.
+
     The flight takes rounds (``flee`` from the next round on, ``Encounter.declare``).
     """
-    close = space.engaged(enc, c, foes)
-    if close:
-        c.why = f"yields to {close[0].name}: {reason}"
+    captor = space.takes_surrender(c, space.engaged(enc, c, foes))
+    if captor is not None:
+        c.why = f"yields to {captor.name}: {reason}"
         return [Yield()]
     field = enc.field
     dest, is_exit = space.way_out(enc, c)

@@ -51,7 +51,6 @@ from sim.core.actions import (
     Yield,
 )
 from sim.core.battlefield import MELEE_REACH
-from sim.scenario.vocabulary import NATURAL_WEAPONS
 
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant
@@ -70,7 +69,7 @@ def _target(enc: Encounter, c: Combatant) -> Combatant | None:
 
 def pursues(c: Combatant) -> bool:
     """``c`` chases a fleeing foe: aggressive fighters and beasts do (RULES.md "Flight")."""
-    return c.ai == "aggressive" or c.spec.weapon in NATURAL_WEAPONS
+    return c.ai == "aggressive" or space.is_beast(c)
 
 
 def foes_to_fight(enc: Encounter, c: Combatant) -> list[Combatant]:

@@ -42,6 +42,22 @@ def melee_reach(weapon: str) -> float:
     return LONG_REACH if weapon in LONG_WEAPONS else MELEE_REACH
 
 
+def is_beast(c: Combatant) -> bool:
+    """``c`` is a beast (RULES.md "Kinds"): it never surrenders, and nobody surrenders to it."""
+    return c.spec.kind == "beast"
+
+
+def takes_surrender(c: Combatant, foes: list[Combatant]) -> Combatant | None:
+    """The foe among ``foes`` that ``c`` could surrender to, or None (then it flees).
+
+    RULES.md "Kinds": beasts never surrender and nobody surrenders to a beast; a person
+    surrenders to a person.
+    """
+    if is_beast(c):
+        return None
+    return next((e for e in foes if not is_beast(e)), None)
+
+
 def can_threaten(e: Combatant) -> bool:
     """``e`` threatens foes in its reach: standing, armed for melee, not helpless or fleeing.
 

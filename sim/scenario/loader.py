@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from sim import registry
 from sim.scenario import safefile
+from sim.scenario import vocabulary as catalog
 from sim.scenario.errors import FrayInputError, ScenarioError, pydantic_problems, unknown
 from sim.scenario.models import MapModel, ScenarioModel, scenario_model
 from sim.scenario.specs import (
@@ -312,7 +313,8 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
             traits=Traits(**member.traits.model_dump()),
             skills=Skills(**member.skills.model_dump()),
             weapon=member.weapon, armor=member.armor, shield=member.shield,
-            native=tuple(native),
+            native=tuple(native), kind=member.kind or (
+                "beast" if member.weapon in catalog.NATURAL_WEAPONS else "person"),
         ))
     return out
 

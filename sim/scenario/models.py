@@ -84,6 +84,7 @@ class MemberModel(Strict):
     weapon: str = "unarmed"
     armor: str = "none"
     shield: bool = False
+    kind: Literal["person", "beast"] | None = None  # None: a beast if its weapon is natural
 
     @field_validator("ai")
     @classmethod

@@ -45,6 +45,8 @@ _MEMBER_KEYS = {
     "weapon": "The weapon, by its neutral name.",
     "armor": "The armor, by its neutral name.",
     "shield": "Whether it carries a shield.",
+    "kind": "person or beast: a beast never surrenders and nobody surrenders to it; "
+            "default: beast when its weapon is natural (claws, bite, horns).",
 }
 _OTHER_KEYS = {
     "MapModel": {"nodes": "Places by name; each may set cover and visibility.",

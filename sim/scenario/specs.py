@@ -130,6 +130,7 @@ class MemberSpec:
     shield: bool = False
     native: tuple[tuple[str, Any], ...] = ()
     doctrine: Doctrine = Doctrine()
+    kind: str = "person"  # or "beast" (RULES.md "Kinds")
 
     def native_block(self, key: str) -> Any | None:
         """The validated native block for ``key`` (e.g. ``"ore"``), or None."""

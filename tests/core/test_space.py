@@ -328,3 +328,36 @@ def test_no_walk_passes_through_or_past_a_threatening_foe_on_random_maps(ruleset
         walks += sum(1 for e in enc.log if e["type"] == "move" and "positions" in e)
         assert not passes_a_foe(enc, enc.log), passes_a_foe(enc, enc.log)[:3]
     assert walks >= 20  # the maps made fighters walk
+
+
+# ---------------------------------------------------------------------------- kinds
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_nobody_surrenders_to_a_beast_and_a_beast_never_surrenders(ruleset):
+    """A broken hunter with a wolf at its side flees (taking its free attack); a broken
+    wolf flees; a broken man with a man at his side surrenders."""
+    wolf = {"name": "Wolf", "at": "b", "weapon": "bite", "skills": {"brawl": 3},
+            "ai": {"profile": "aggressive", "morale": 0.1}}
+    hunter = {"name": "Hunter", "at": "b", **SWORD, "ai": {"profile": "basic", "morale": 0.1}}
+    enc = fight(ruleset, [hunter, {**hunter, "name": "Other"}],
+                [wolf, {**wolf, "name": "Wolf 2"}])
+    h, other, w, w2 = enc.combatants
+    assert space.is_beast(w) and not space.is_beast(h)
+    enc.take_out(other, Status.DEAD)
+    enc.take_out(w2, Status.DEAD)
+    enc.check_morale()
+    assert h.in_fight and h.fleeing and w.in_fight and w.fleeing
+    men = fight(ruleset, [hunter, {**hunter, "name": "Other"}],
+                [{**hunter, "name": "Foe"}, {**hunter, "name": "Foe 2"}])
+    h, other, foe, foe2 = men.combatants
+    men.take_out(other, Status.DEAD)
+    men.take_out(foe2, Status.DEAD)
+    men.check_morale()
+    assert h.status is Status.SURRENDERED and foe.status is Status.SURRENDERED
+
+
+def test_a_scenario_may_say_a_kind_and_natural_weapons_make_a_beast():
+    enc = fight(RULESETS[0], [{"name": "Dog", "weapon": "bite", "at": "a"},
+                              {"name": "Man", "weapon": "bite", "kind": "person", "at": "a"}],
+                [{"name": "Bear", "kind": "beast", "at": "c", **SWORD}])
+    dog, man, bear = enc.combatants
+    assert [space.is_beast(c) for c in (dog, man, bear)] == [True, False, True]
