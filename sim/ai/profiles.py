@@ -458,6 +458,11 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
         return intents
     if c.doctrine.hold is not None:
         intents = holding.keep(enc, c, intents)
+    if c.ranged and len(intents) > 1:  # RULES.md "Rate of fire", whatever the advisor offered
+        shots = space.within_rate(c, intents)
+        if len(shots) < len(intents):
+            c.why = f"{c.why}; {space.shots_allowed(c)} shots a round at most"
+            intents = shots
     rules = enc.ruleset
     supports, most = rules.supports, rules.max_actions
     if len(intents) == 1 and type(intents[0]) in supports:  # most declarations: one action

@@ -158,7 +158,7 @@ def test_the_log_says_in_range_for_shooters_and_in_reach_for_melee():
 
     scen = scenario({"a": [{"name": "Archer", "weapon": "bow"},
                            {"name": "Swordsman", "weapon": "sword"}],
-                     "b": [{"name": "B"}]})
+                     "b": [{"name": "B", "weapon": "bow"}]})  # (fists would press the archer)
     enc = Encounter(scen, any_ruleset(), 0)
     archer, swordsman, _ = enc.combatants
     decide(enc, archer)

@@ -274,7 +274,8 @@ def check_move_wording(ruleset: str) -> None:
     covers = [t for t in said if "takes cover at " in t]
     assert covers, "no cover move to check"
     for text in covers:
-        place = text.split("takes cover at ")[1].split(")")[0].split(" and")[0].rstrip(".")
+        place = (text.split("takes cover at ")[1].split(")")[0].split(" and")[0]
+                 .split(",")[0].rstrip("."))
         assert f"to {place}" in text, f"a move to a place does not name it: {text!r}"
     assert not [t for t in said if "a new place" in t]
 

@@ -88,7 +88,7 @@ def test_an_attack_with_an_empty_crossbow_reloads_instead():
 
 
 def test_a_dropped_crossbow_is_picked_up_then_reloaded():
-    enc, a, b = duel(xbow(), member("B"))
+    enc, a, b = duel(xbow(), member("B", ai="passive"))  # (no free attack on the shot in reach)
     enc.log = []
     # The attacker's 02, chart 93: drops the crossbow and shoots itself (1d10 = 5 to HP;
     # critical 01 - 20 for the weak roll: nothing).

@@ -51,7 +51,7 @@ def test_can_hit_measures_again_when_a_fighter_has_moved_since_can_attack() -> N
     assert enc.advisor.can_attack(enc, a, b)
     assert not enc.advisor.can_hit(enc, a, b)  # long range -2D: -1D
     assert enc.advisor.can_attack(enc, a, b)
-    b.pos = a.pos  # point blank now (+1D): 2D, though can_attack measured 40 m
-    assert enc.advisor.can_hit(enc, a, b)
-    assert enc.ruleset.combat.attack_dice(enc, a, b) == 2
+    b.pos = enc.field.advance(a.pos, b.pos, 3.0)  # point blank now (+1D): 2D, though
+    assert enc.advisor.can_hit(enc, a, b)        # can_attack measured 40 m (3 m: out of
+    assert enc.ruleset.combat.attack_dice(enc, a, b) == 2  # B's reach, no shot in melee)
 

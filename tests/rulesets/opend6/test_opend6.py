@@ -28,6 +28,10 @@ from sim.scenario.errors import ScenarioError
 EXPLODE_DEPTH = 12  # the reroll tail beyond 12 more sixes weighs 6**-13
 
 
+
+# 3 m apart: point blank for a shooter, out of a club's 2 m (no shot in melee, RULES.md)
+APART = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 3]]}}
+
 def exact_attack(dice: int) -> icepool.Die:
     """An N-dice roll with the wild die, from the rules text (RULES.md opend6, Dice)."""
     d6 = icepool.d6
@@ -247,7 +251,8 @@ def test_range_bands_from_map_distances(metres: float, dice: int) -> None:
     # longbow 15/30/50 m: point blank +1D, close 0, medium -1D, long -2D on DEX 2D + 2D
     sides = {"map": {"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", metres]]}}
     archer = member("A", weapon="bow", at="x", skills={"ranged": 2})
-    enc, a, b = duel(archer, member("B", at="y"), **sides)
+    # B shoots too: at 2 m a club would press the archer (RULES.md "Shooting in melee")
+    enc, a, b = duel(archer, member("B", at="y", weapon="bow"), **sides)
     turn(enc, a, Attack(b), dice=[1] * (dice - 1) + [2])
     assert (a.attacks, a.hits) == (1, 0)
 
@@ -293,7 +298,8 @@ def test_cover_adds_to_a_dodge_but_not_to_a_parry() -> None:
 
 
 def test_parry_stops_melee_only_and_block_needs_a_shield() -> None:
-    enc, a, b = duel(member("A", weapon="longbow", skills={"ranged": 1}), member("B"))
+    enc, a, b = duel(member("A", weapon="longbow", skills={"ranged": 1}, at="x"),
+                     member("B", at="y"), **APART)
     turn(enc, b, Defend("parry"), dice=[6, 6, 6, 5])  # parry 23
     # point blank 4D: 10 vs the base 10, a hit: a parry does not stop arrows
     turn(enc, a, Attack(b), dice=[2, 2, 3, 3, 1, 1, 1, 2, 3, 3])
@@ -308,8 +314,8 @@ def test_parry_stops_melee_only_and_block_needs_a_shield() -> None:
 
 def test_being_shot_at_does_not_pin_by_default() -> None:
     # RULES.md: pinned is held in place (grappled, prone, helpless), not shot at.
-    archer = member("A", weapon="bow", skills={"ranged": 1})
-    enc, a, b = duel(archer, member("B"))
+    archer = member("A", weapon="bow", skills={"ranged": 1}, at="x")
+    enc, a, b = duel(archer, member("B", at="y"), **APART)
     assert not enc.ruleset.options.suppressive_fire
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10: miss
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10 again: B is not pinned
@@ -318,8 +324,8 @@ def test_being_shot_at_does_not_pin_by_default() -> None:
 
 @pytest.mark.parametrize("key", ["suppressive_fire", "pinning"])  # the older key still reads
 def test_suppressive_fire_pins_a_target_shot_at_until_it_acts(key: str) -> None:
-    archer = member("A", weapon="longbow", skills={"ranged": 1})
-    enc, a, b = duel(archer, member("B"), options={"opend6": {key: True}})
+    archer = member("A", weapon="longbow", skills={"ranged": 1}, at="x")
+    enc, a, b = duel(archer, member("B", at="y"), options={"opend6": {key: True}}, **APART)
     assert enc.ruleset.options.suppressive_fire
     turn(enc, a, Attack(b), dice=[1, 1, 1, 2])  # 5 vs 10: miss; now B is pinned
     # 5 vs 10 - 5: hit; damage 4D: 5, resistance 2D: 6
@@ -422,7 +428,8 @@ def test_a_full_fight_takes_turns_in_initiative_order() -> None:
 
 # ---------------------------------------------------------------- crossbow and points
 def test_crossbow_must_be_reloaded() -> None:
-    enc, a, b = duel(member("A", weapon="crossbow", skills={"ranged": 2}), member("B"))
+    enc, a, b = duel(member("A", weapon="crossbow", skills={"ranged": 2}, at="x"),
+                     member("B", at="y"), **APART)
     assert not enc.advisor.needs_reload(a)
     turn(enc, a, Attack(b), dice=[1, 1, 1, 1, 2])  # point blank 5D: 6, miss
     assert enc.advisor.needs_reload(a)

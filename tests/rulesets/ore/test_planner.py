@@ -15,6 +15,7 @@ from collections import Counter
 import pytest
 from helpers import SCENARIOS, StubRandom, face, scenario
 
+from sim.core import space
 from sim.core.actions import Attack, Defend, Move, attack_on
 from sim.core.engine import Encounter
 from sim.rulesets.ore.planner import KeptPlans
@@ -33,8 +34,8 @@ def _fighter(name, ruleset, at="here", weapon="sword", **stats):
     return {"name": name, "at": at, "weapon": weapon, ruleset: block}
 
 
-def _encounter(ruleset, attacker, foe_at="here"):
-    sides = {"a": [attacker], "b": [_fighter("Foe", ruleset, at=foe_at)]}
+def _encounter(ruleset, attacker, foe_at="here", foe_weapon="sword"):
+    sides = {"a": [attacker], "b": [_fighter("Foe", ruleset, at=foe_at, weapon=foe_weapon)]}
     enc = Encounter(scenario(sides, map=MAP), ruleset, seed=0)
     enc.ruleset.start(enc)
     return enc, enc.sides["a"][0], enc.sides["b"][0]
@@ -209,7 +210,8 @@ def test_a_kept_plan_follows_each_thing_it_read(ruleset):
     """The shooter's place, the foe's place and being dazed, each changed alone, change the
     plan the kept one answered a moment before (``KeptPlans.plan``'s identity checks)."""
     enc, f, foe = _encounter(ruleset, _fighter("A", ruleset, at="near", weapon="bow", coord=4,
-                                               shoot=4))  # 8 dice: under ORE's cap
+                                               shoot=4),  # 8 dice: under ORE's cap
+                             foe_weapon="bow")  # at its side, it does not press the shooter
     here, near, far = (enc.field.node(n) for n in ("here", "near", "far"))
     attack = [foe.plain_attack]
     medium = enc.ruleset.planner.plan(enc, f, attack).dice  # 20 m
@@ -233,7 +235,8 @@ def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
     fighter asks) are both kept; the older one too is made afresh once the shooter's place,
     the foe's place or being dazed changed (``KeptPlans.plan``'s second identity check)."""
     enc, f, foe = _encounter(ruleset, _fighter("A", ruleset, at="near", weapon="bow", coord=4,
-                                               shoot=4))  # 8 dice: under ORE's cap
+                                               shoot=4),  # 8 dice: under ORE's cap
+                             foe_weapon="bow")  # at its side, it does not press the shooter
     here, far = enc.field.node("here"), enc.field.node("far")
     rules = enc.ruleset
     plain, head, torso = ([foe.plain_attack], [attack_on(foe, "head")],
@@ -278,7 +281,9 @@ def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
         p = kept(self, enc, f, intents)
         if enc is None:  # no situation: never kept
             return p
-        fresh = plan_roll(f, intents, lambda i: situational_penalty(enc.field, f, f.pos, i),
+        pressed = f.weapon.ranged and space.pressed(enc, f)  # a shot with a foe in reach
+        fresh = plan_roll(f, intents,
+                          lambda i: situational_penalty(enc.field, f, f.pos, i, pressed),
                           cap=self.cap, per_extra_action=self.per_extra_action)
         assert p == fresh
         asked.append(p)
