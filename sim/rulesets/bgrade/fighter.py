@@ -15,7 +15,7 @@ from pydantic import Field
 from sim.core.battlefield import MELEE_REACH
 from sim.core.words import count
 from sim.rulesets.bgrade.deck import card_name
-from sim.rulesets.bgrade.rules import Track, armor_soak
+from sim.rulesets.bgrade.rules import Track, armor_words
 from sim.rulesets.ore.catalog import TORSO, WEAPONS
 from sim.rulesets.ore.fighter import LETHAL_UNARMED_DOC, OreBlock, OreFighter, Stat
 from sim.rulesets.templates import Templates
@@ -92,7 +92,7 @@ class BGradeFighter(OreFighter[Track]):
         return (f"body {self.body}, coordination {self.coordination}, sense {self.sense}; "
                 f"fight {self.fight}, shoot {self.shoot}, dodge {self.dodge}, "
                 f"parry {self.parry}; {self.weapon.name} ({'Killing' if lethal(self) else 'Shock'})"
-                f", armor {armor_soak(self.armor[TORSO], 0)}; "
+                f", armor {armor_words(self.armor[TORSO])}; "
                 f"{count(self.points, 'possibility point')}"
                 + (f", hand {hand}" if hand else ""))
 

@@ -350,15 +350,16 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         A minimal success (width 2) also gives its attacker the small bonus (``small_bonus``:
         +1d on its next attack) beside its benefit (+1 Shock).
         """
-        ar = armor_soak(target.armor[TORSO], f.weapon.ap)
+        ar = armor_soak(target.armor[TORSO], f.weapon.ap, s.height)
         wounds, shock, soak_left = hit_damage(width, lethal(f), ar)
         track = target.wounds
         track.take(wounds, shock)
+        # benefits ride on harm: disarm and knock out only when a wound was marked
         benefit = choose_benefit(
             width, foe_out=track.dead or track.unconscious,
             foe_armed=not target.weapon.unarmed, shock_lands=not soak_left,
-            shock_fills=track.shock_fills())
-        allowed = allowed_benefits(width)
+            shock_fills=track.shock_fills(), wounded=wounds > 0)
+        allowed = allowed_benefits(width, wounds > 0)
         if len(allowed) > 1 and enc.asks(f):
             # the labels stay the rule's words (answers and records name them)
             stopped = " (its armor would stop +1 Shock)" if soak_left else ""
