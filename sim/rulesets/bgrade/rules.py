@@ -175,34 +175,36 @@ def p_beats_difficulty(dice: int, difficulty: int, sides: int = 10) -> float:
 
 
 # Ruling "armor in even steps" (RULES.md ``bgrade``, amended; seed silent): an armor's points
-# (its ORE torso AR less the weapon's armor piercing) each cover ``FACES_PER_POINT`` more
-# heights of the set that hits, and ``POINTS_PER_SOAK`` points make a whole soak of 1 on
-# every height. Leather (1) soaks 1 on a hit of height 1-3, chain (2) on 1-6, plate (3) on
-# every height; a set's height is near even over 1-10 whatever its width, so each step
-# takes a like share off wounds and Shock alike (exact figures: docs/rules/bgrade.md).
-FACES_PER_POINT = 3
+# (its ORE torso AR less the weapon's armor piercing) each cover a third of the heights a set
+# can show, spread over 1-10, and ``POINTS_PER_SOAK`` points make a whole soak of 1 on every
+# height: the first point heights 3, 6 and 9, the second adds 2, 5 and 8, the third 1, 4, 7
+# and 10. Leather (1) soaks 1 on a hit of height 3, 6 or 9, chain (2) on six heights, plate
+# (3) on all. Spread so, each step takes a like share off wounds and Shock alike, whatever
+# the heights the widest sets lean to (exact figures: docs/rules/bgrade.md).
 POINTS_PER_SOAK = 3
+
+
+def armor_covers(part: int, height: int) -> bool:
+    """Whether ``part`` points (0-2, short of a whole soak) cover a set of ``height``."""
+    return (-height) % POINTS_PER_SOAK < part
 
 
 def armor_soak(ar: int, ap: int, height: int) -> int:
     """What B-Grade armor takes off a hit of set height ``height`` (ruling above).
 
     ``ar``: the ORE torso AR (B-Grade has no locations); ``ap``: the weapon's armor piercing.
-    A low set is a blow the armor meets squarely; a high one finds its gaps.
     """
-    points = max(0, ar - ap)
-    whole, part = divmod(points, POINTS_PER_SOAK)
-    return whole + (height <= FACES_PER_POINT * part)
+    whole, part = divmod(max(0, ar - ap), POINTS_PER_SOAK)
+    return whole + armor_covers(part, height)
 
 
 def armor_words(ar: int, ap: int = 0) -> str:
-    """The armor for the log and a fighter's description: ``1 on heights 1-3``, ``1``."""
-    points = max(0, ar - ap)
-    whole, part = divmod(points, POINTS_PER_SOAK)
+    """The armor for a fighter's description: ``1 on heights 3, 6, 9``, ``1`` (plate)."""
+    whole, part = divmod(max(0, ar - ap), POINTS_PER_SOAK)
     if not part:
         return str(whole)
-    above = f", {whole} above" if whole else ""
-    return f"{whole + 1} on heights 1-{FACES_PER_POINT * part}{above}"
+    heights = ", ".join(str(h) for h in range(1, 11) if armor_covers(part, h))
+    return f"{whole + 1} on heights {heights}" + (f", {whole} else" if whole else "")
 
 
 def hit_damage(width: int, killing_weapon: bool, soak: int) -> tuple[int, int, int]:

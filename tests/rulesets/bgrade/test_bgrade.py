@@ -184,13 +184,14 @@ def test_benefit_choice_without_a_wound(width, armed, lands, expected):
 
 
 def test_armor_and_weapon_rulings():
-    # ruling "armor in even steps": each point covers three more heights, three make a soak
-    assert [[armor_soak(ar, 0, h) for h in range(1, 11)] for ar in (0, 1, 2, 3)] == [
-        [0] * 10, [1] * 3 + [0] * 7, [1] * 6 + [0] * 4, [1] * 10]
+    # ruling "armor in even steps": each point covers a third of the heights, three a soak
+    assert [[h for h in range(1, 11) if armor_soak(ar, 0, h)] for ar in (0, 1, 2, 3)] == [
+        [], [3, 6, 9], [2, 3, 5, 6, 8, 9], list(range(1, 11))]
     assert [armor_soak(3, 2, h) for h in (3, 4)] == [1, 0]  # plate pierced to leather
     assert [armor_soak(4, 0, h) for h in (3, 4)] == [2, 1]
     assert [armor_words(ar) for ar in (0, 1, 2, 3, 4)] == [
-        "0", "1 on heights 1-3", "1 on heights 1-6", "1", "2 on heights 1-3, 1 above"]
+        "0", "1 on heights 3, 6, 9", "1 on heights 2, 3, 5, 6, 8, 9", "1",
+        "2 on heights 3, 6, 9, 1 else"]
     assert hit_damage(3, True, 0) == (1, 0, 0)   # Killing weapon: wounds
     assert hit_damage(4, False, 0) == (0, 2, 0)  # Shock-only weapon: Shock
     assert hit_damage(3, True, 1) == (0, 0, 0)   # soak used up on the wound
@@ -238,12 +239,15 @@ def test_width_three_wounds_and_armor():
     resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
     assert (b.wounds.wounds, b.wounds.shock, a.damage) == (1, 1, 2)
     enc, a, b = encounter(fighter("A"), fighter("B", armor="chain"), drama_deck=False)
-    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
-    # soak 1 took the wound, none left: the benefit's Shock lands
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 5, 1, 2, 3]))
+    # chain covers height 5: soak 1 took the wound, none left: the benefit's Shock lands
     assert (b.wounds.wounds, b.wounds.shock, a.bonus) == (0, 1, 0)
-    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2, 3, 5]))
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 1, 2, 3, 4]))
     # minimal: its +1 Shock stopped by chain's unused soak; the small bonus +1d all the same
     assert (b.wounds.shock, a.bonus) == (1, 1)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
+    # height 4 finds a gap in chain (it covers 2, 3, 5, 6, 8, 9): the wound lands
+    assert (b.wounds.wounds, b.wounds.shock) == (1, 2)
 
 
 class PicksShock:
@@ -278,7 +282,7 @@ def test_armor_stops_a_players_shock_benefit_too():
     enc, a, b = encounter(fighter("A"), fighter("B", armor="chain"),  # chain: it lands
                           drama_deck=False)
     enc.minds, enc._askers = {"A": mind}, frozenset({"A"})
-    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 5, 1, 2, 3]))
     assert mind.menus[-1] == (False, ["+1d on the next attack", "+1 Shock"])
     assert (b.wounds.shock, a.damage) == (1, 1)
 
