@@ -55,7 +55,8 @@ class BGradeOptions(Strict):
         possibility_points: points per character (0 switches them off).
         difficulty: Difficulty of every attack (0: none); a width-2 set needs height > D.
         lethal_unarmed: accepted, changes nothing under B-Grade: fists deal Shock, which
-            knocks out when the track is full (``LETHAL_UNARMED_DOC``).
+            knocks out when the track is full (``LETHAL_UNARMED_DOC``; no locations, so
+            no one is "beaten" as under ORE: a full Shock track is already out).
     """
 
     working_together: bool = True

@@ -140,6 +140,9 @@ class OpenCoreOptions(Strict):
         lethal_unarmed: a bare-handed blow may take a fighter below 0 HP (to bleed and
             die) as any weapon does. Off by default: RULES.md "Harm that is not meant to
             kill" (``rules.unarmed_hp``).
+        fortitude: seed 001's Fortitude, an option of RULES.md (off by default): a target
+            with a positive CON modifier has that many damage dice removed before the roll
+            (``rules.fortitude_score``, ``rules.fortitude_dice``).
     """
 
     hp_rule: Literal["con", "seed"] = "con"
@@ -148,3 +151,4 @@ class OpenCoreOptions(Strict):
     shield_bonus: Annotated[int, Field(ge=0, le=100)] = SHIELD_DEFENSE_BONUS
     stabilise: bool = True
     lethal_unarmed: bool = False
+    fortitude: bool = False
