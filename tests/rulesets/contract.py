@@ -4,6 +4,8 @@ Each ``check_*`` runs one duty on a ruleset by its registry name and fails with 
 ``AssertionError`` that says which. ``test_contract.py`` runs them over the registry (and
 the throwaway ``coinflip``); ``test_contract_catches.py`` plants known mistakes in copies of
 ``coinflip`` and shows that each is caught. docs/adding-a-ruleset.md lists the same duties.
+``contract_play.py`` holds the rest (the legend, odds as chances, the fallen left alone,
+cover, deaths).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ BOOKKEEPING = frozenset({"spec", "reach_kept", "effects"})
 
 # ---------------------------------------------------------------------------- registration
 def check_registers(module: str) -> None:
-    """Importing a ruleset's module (its ``BUILTIN`` line) registers a ruleset from it.
+    """Importing a ruleset's module (its ``BUILTIN_RULESETS`` line) registers a ruleset.
 
     A class without ``@register`` is imported and never run: nothing else would notice.
     """

@@ -22,6 +22,13 @@ from contract import (
     check_retreat,
     check_scenario,
 )
+from contract_play import (
+    check_attack_odds,
+    check_cover,
+    check_fallen_foe,
+    check_fighters_die,
+    check_legend,
+)
 from helpers import SCENARIOS
 
 from sim.rulesets import registry
@@ -42,7 +49,7 @@ INCOMPLETE_BLOCK = [
     ('return {"hp": f.max_hp}', "return {}"),
 ]
 IGNORED_RETREAT = [("self.move_to(enc, f, intent, f.speed)", "pass")]
-ARMOR_IGNORED = [("        turned = heads and roll(enc.rng, 6) <= target.soak\n",
+ARMOR_IGNORED = [("        turned = heads and roll(enc.rng, SIDES) <= turns(enc, f, target)\n",
                   "        turned = False\n")]
 HP_NEVER_DROPS = [("            target.hp -= 1\n", "")]
 ATTACKS_NEVER_COUNTED = [("        enc.record_attack(f)\n", "")]
@@ -51,6 +58,14 @@ ONLY_HITS_COUNTED = [("        enc.record_attack(f)\n", ""),
                       "            enc.record_attack(f)\n")]
 NO_BOOKS_AT_ALL = [("        enc.record_attack(f)\n", ""),
                    ("            enc.record_hit(f, 1)\n", "")]
+# the four a trial of the guide planted and no fast test caught (issue 47), and one more
+NO_LEGEND = [('    legend = ("Reading the log', '    forgotten = ("Reading the log')]
+ODDS_IN_PERCENT = [("        return chance\n", "        return 100 * chance\n")]
+FALLEN_FOE_STRUCK = [("        elif intent.target.in_fight:\n            self.flip(",
+                      "        else:\n            self.flip(")]
+COVER_IGNORED = [("(COVER_SOAK[enc.field.cover(target.pos)] if f.ranged else 0)", "0")]
+NOBODY_DIES = [('enc.take_out(target, Status.DEAD, "heads")',
+                'enc.take_out(target, Status.UNCONSCIOUS, "heads")')]
 
 
 def plant(edits: list[tuple[str, str]], tmp_path: Path) -> tuple[str, str]:
@@ -93,6 +108,11 @@ def test_the_unchanged_copy_passes(planted):
     check_native_blocks(name, SCENARIOS / "ambush.yaml")
     check_retreat(name)
     check_scenario(name, SCENARIOS / "brawl.yaml")
+    check_legend(name)
+    check_attack_odds(name)
+    check_fallen_foe(name)
+    check_cover(name)
+    check_fighters_die(name)
 
 
 def test_a_forgotten_register_is_caught(planted):
@@ -142,3 +162,33 @@ def test_attacks_not_counted_as_made_are_caught(planted, edits):
     _, name = planted(edits)
     with pytest.raises(AssertionError):
         check_scenario(name, SCENARIOS / "duel.yaml")
+
+
+def test_a_missing_legend_is_caught(planted):
+    _, name = planted(NO_LEGEND)
+    with pytest.raises(AssertionError, match="no legend"):
+        check_legend(name)
+
+
+def test_odds_in_percent_are_caught(planted):
+    _, name = planted(ODDS_IN_PERCENT)
+    with pytest.raises(AssertionError, match="not percent"):
+        check_attack_odds(name)
+
+
+def test_an_attack_on_a_fallen_foe_counted_and_able_to_kill_is_caught(planted):
+    _, name = planted(FALLEN_FOE_STRUCK)
+    with pytest.raises(AssertionError, match="already out of the fight"):
+        check_fallen_foe(name)
+
+
+def test_ignored_cover_is_caught(planted):
+    _, name = planted(COVER_IGNORED)
+    with pytest.raises(AssertionError, match="cover must turn shots"):
+        check_cover(name)
+
+
+def test_a_ruleset_where_nobody_dies_is_caught(planted):
+    _, name = planted(NOBODY_DIES)
+    with pytest.raises(AssertionError, match="no death"):
+        check_fighters_die(name)
