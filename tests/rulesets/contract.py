@@ -20,6 +20,7 @@ from typing import Any
 
 import jsonschema
 import yaml
+from contract_play import first_side_books
 from helpers import SCENARIOS, fighter_slots, scenario, support, watch_declarations
 
 from sim import scenario as scenario_mod
@@ -436,10 +437,7 @@ def harm_per_attack(ruleset: str, armor: str) -> float:
                             "skills": {"melee": 3}}],
                      "b": [{"name": "Dummy", "ai": "passive", "armor": armor,
                             "traits": {"endurance": 3}}]}, max_rounds=100)
-    damage = attacks = 0
-    for seed in range(ARMOR_FIGHTS):
-        side = Encounter(scen, ruleset, seed).run().sides[0]
-        damage, attacks = damage + side.damage, attacks + side.attacks
+    attacks, _, damage = first_side_books(scen, ruleset, ARMOR_FIGHTS)
     assert attacks, f"{ruleset}: a swordsman made no attack on a passive man in {armor}"
     return damage / attacks
 

@@ -17,6 +17,7 @@ from sim.core.actions import Attack
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets import registry
+from sim.scenario.specs import Scenario
 
 LEGEND_LEAST = 40  # characters: a sentence at least, not a placeholder
 
@@ -124,15 +125,21 @@ COVER_FIGHTS = 40
 COVER_MOST = 0.85
 
 
+def first_side_books(scen: Scenario, ruleset: str, fights: int) -> tuple[int, int, int]:
+    """The attacks, hits and damage of the scenario's first side over ``fights`` seeds."""
+    attacks = hits = damage = 0
+    for seed in range(fights):
+        side = Encounter(scen, ruleset, seed).run().sides[0]
+        attacks, hits, damage = attacks + side.attacks, hits + side.hits, damage + side.damage
+    return attacks, hits, damage
+
+
 def shot_hit_rate(ruleset: str, cover: str) -> float:
     """Hits per shot of an archer on a passive man 8 m off, standing in ``cover``."""
     range_map = {"nodes": {"butt": {}, "range": {"cover": cover}},
                  "edges": [["butt", "range", 8]]}
     scen = scenario({"a": [ARCHER], "b": [BUTT]}, map=range_map, max_rounds=5)
-    hits = attacks = 0
-    for seed in range(COVER_FIGHTS):
-        side = Encounter(scen, ruleset, seed).run().sides[0]
-        hits, attacks = hits + side.hits, attacks + side.attacks
+    attacks, hits, _ = first_side_books(scen, ruleset, COVER_FIGHTS)
     assert attacks, f"{ruleset}: an archer 8 m from a passive man never shot"
     return hits / attacks
 

@@ -164,31 +164,18 @@ def test_attacks_not_counted_as_made_are_caught(planted, edits):
         check_scenario(name, SCENARIOS / "duel.yaml")
 
 
-def test_a_missing_legend_is_caught(planted):
-    _, name = planted(NO_LEGEND)
-    with pytest.raises(AssertionError, match="no legend"):
-        check_legend(name)
 
-
-def test_odds_in_percent_are_caught(planted):
-    _, name = planted(ODDS_IN_PERCENT)
-    with pytest.raises(AssertionError, match="not percent"):
-        check_attack_odds(name)
-
-
-def test_an_attack_on_a_fallen_foe_counted_and_able_to_kill_is_caught(planted):
-    _, name = planted(FALLEN_FOE_STRUCK)
-    with pytest.raises(AssertionError, match="already out of the fight"):
-        check_fallen_foe(name)
-
-
-def test_ignored_cover_is_caught(planted):
-    _, name = planted(COVER_IGNORED)
-    with pytest.raises(AssertionError, match="cover must turn shots"):
-        check_cover(name)
-
-
-def test_a_ruleset_where_nobody_dies_is_caught(planted):
-    _, name = planted(NOBODY_DIES)
-    with pytest.raises(AssertionError, match="no death"):
-        check_fighters_die(name)
+@pytest.mark.parametrize("edits, check, says", [
+    (NO_LEGEND, check_legend, "no legend"),
+    (ODDS_IN_PERCENT, check_attack_odds, "not percent"),
+    (FALLEN_FOE_STRUCK, check_fallen_foe, "already out of the fight"),
+    (COVER_IGNORED, check_cover, "cover must turn shots"),
+    (NOBODY_DIES, check_fighters_die, "no death"),
+], ids=["no-legend", "odds-in-percent", "fallen-foe-struck", "cover-ignored", "nobody-dies"])
+def test_what_a_trial_of_the_guide_slipped_past_is_caught(planted, edits, check, says):
+    """The four mistakes no fast test caught in a trial of docs/adding-a-ruleset.md (no
+    legend, odds in percent, an attack on a fallen foe counted and able to kill, cover
+    ignored), and a ruleset where nobody dies."""
+    _, name = planted(edits)
+    with pytest.raises(AssertionError, match=says):
+        check(name)

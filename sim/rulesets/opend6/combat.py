@@ -57,6 +57,20 @@ def health_penalty(enc: Encounter, f: D6Fighter) -> int:
     return _PENALTIES[level]  # ``level.penalty`` without the property call
 
 
+def fate_dice(enc: Encounter, total: int, r: RollResult | None,
+              extra: int) -> tuple[int, RollResult | None, tuple[int, ...]]:
+    """A fate point spent on a roll already seen: its ``extra`` dice, added as normal d6.
+
+    The roll keeps its one wild die. Returns the total, the roll (None without a log) and
+    the dice added.
+    """
+    more = tuple(roll_pool(enc.rng, extra, 6))
+    total += sum(more)
+    if r is not None:
+        r = r._replace(normal=r.normal + more, total=total)
+    return total, r, more
+
+
 class OpenD6Combat:
     """Attacks, active defenses and damage of the OpenD6 rulesets.
 
@@ -111,10 +125,7 @@ class OpenD6Combat:
                 points.defense_fate_point_question, advisor, enc, f, kind,
                 rolled - f.encumbrance, extra):
             f.fate -= 1
-            more = tuple(roll_pool(enc.rng, extra, 6))
-            rolled += sum(more)
-            if r is not None:
-                r = r._replace(normal=r.normal + more, total=rolled)
+            rolled, r, more = fate_dice(enc, rolled, r, extra)
             rolled_dice += extra
             notes.append(f"a fate point after the roll +{extra}D {list(more)}")
         total = rolled - f.encumbrance
@@ -304,10 +315,7 @@ class OpenD6Combat:
         if spends and f.fate > 0 and (extra := fate_extra_dice(dice, cp)) and self._fate_point(
                 enc, f, target, total, extra):
             f.fate -= 1
-            more = tuple(roll_pool(enc.rng, extra, 6))
-            total += sum(more)
-            if r is not None:
-                r = r._replace(normal=r.normal + more, total=total)
+            total, r, more = fate_dice(enc, total, r, extra)
             rolled += extra
             if notes is not None:
                 notes.append(f"a fate point after the roll +{extra}D {list(more)}")
