@@ -9,12 +9,13 @@ from collections import Counter
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial
-from pathlib import Path
 
 import icepool
 import pytest
+from helpers import ROOT, SCENARIOS
 
 from sim.core.actions import Attack
+from sim.core.engine import Encounter
 from sim.rulesets.bgrade.rules import (
     KNOCK_OUT,
     SHOCK,
@@ -25,8 +26,9 @@ from sim.rulesets.bgrade.rules import (
 from sim.rulesets.bgrade.team import COMBINED_HAND_MAX, Roll, combined_hand
 from sim.rulesets.ore.advisor import widest
 from sim.rulesets.ore.sets import find_sets
+from sim.scenario import load
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "bgrade.md"
+DOC = ROOT / "docs" / "rules" / "bgrade.md"
 ARMOR_AR = {"none": 0, "leather": 1, "chain": 2, "plate": 3}  # ORE torso AR by neutral name
 
 
@@ -144,3 +146,22 @@ def test_the_armor_table_in_the_docs_is_the_exact_odds_in_even_steps():
         steps = [a - b for a, b in zip(values, values[1:], strict=False)]
         assert all(step > 0 for step in steps)
         assert max(steps) <= 2 * min(steps), (column, steps)
+
+
+# ------------------------------------------------------------------ the gangs, measured
+@pytest.mark.slow
+def test_a_plate_knight_beats_three_club_peasants_in_three_fights_of_four():
+    # issue 47's done-when: at least 75% (93% over 300 fights; 64% before the rulings)
+    scen = load(ROOT / "tests" / "data" / "knight_and_peasants.yaml")
+    fights = 200
+    wins = sum(Encounter(scen, "bgrade", seed).run().winner == "knight"
+               for seed in range(fights))
+    assert wins / fights >= 0.75, wins / fights
+
+
+@pytest.mark.slow
+def test_the_poachers_knight_wins_some_fights():
+    # 1% of 300 before the rulings (20 pooled bow dice knocked him out through plate)
+    scen = load(SCENARIOS / "poachers.yaml")
+    wins = sum(Encounter(scen, "bgrade", seed).run().winner == "knight" for seed in range(100))
+    assert wins >= 25, wins
