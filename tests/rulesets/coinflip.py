@@ -2,9 +2,10 @@
 
 Each fighter makes one attack a round on the nearest foe in reach (or walks toward it, or
 falls back); a coin decides the hit, the target's armor may turn it (a d6 at or under its
-soak, plus its cover against a shot), and a hit costs the target one hit point (as many as
-its endurance, or its ``coinflip:`` block's ``hp``); at none it is dead. A crossbow shoots
-once, then takes an action to reload. Nothing else: no defense, no points. It exists to
+soak), and so may its cover a shot (another d6 at or under 1 to 3); a hit costs the target
+one hit point (as many as its endurance, or its ``coinflip:`` block's ``hp``); at none it
+is dead. A crossbow shoots once, then takes an action to reload. Nothing else: no defense,
+no points. It exists to
 prove that a new ruleset plugs in without touching anything outside its own folder: the
 contract test runs it like the real ones, and tests/rulesets/test_contract_catches.py plants
 mistakes in copies of it to show the contract fails on each.
@@ -35,9 +36,9 @@ SHOT_REACH = 100.0  # metres: every ranged weapon shoots this far
 RELOADS = frozenset({"crossbow"})  # one shot, then an action to reload
 # a d6 at or under the soak turns a blow: heavier armor turns more (the contract's order)
 SOAK = {"none": 0, "leather": 1, "chain": 2, "plate": 3, "kevlar": 2}
-# cover turns a shot as a soak does: one more face for each step of cover
+# cover turns a shot on a second d6, at or under its step: light 1, medium 2, heavy 3
 COVER_SOAK = {Cover.NONE: 0, Cover.LIGHT: 1, Cover.MEDIUM: 2, Cover.HEAVY: 3}
-SIDES = 6  # the armor die
+SIDES = 6  # the armor die, and the cover die
 # how the log words a declaration: the one home of that wording (``sim/core/words.py``)
 WORDS = IntentWords(attack="attacks {target}", called="", move="moves toward {target}",
                     leave="falls back off the field", relocate="moves to {place}",
@@ -67,9 +68,9 @@ class CoinFighter(Combatant):
         return f"HP {self.hp}/{self.max_hp}"
 
 
-def turns(enc, f: Combatant, target: CoinFighter) -> int:
-    """The faces of the armor die that turn ``f``'s blow: the soak, and cover against a shot."""
-    return target.soak + (COVER_SOAK[enc.field.cover(target.pos)] if f.ranged else 0)
+def cover_soak(enc, target: CoinFighter) -> int:
+    """The faces of the cover die that turn a shot at ``target``: 0 in the open, 1 to 3."""
+    return COVER_SOAK[enc.field.cover(target.pos)]
 
 
 class CoinAdvisor(Advisor):
@@ -92,7 +93,10 @@ class CoinAdvisor(Advisor):
         attack = next((i for i in intents if type(i) is Attack), None)
         if attack is None:
             return None
-        chance = 0.5 * (1 - min(SIDES, turns(enc, actor, attack.target)) / SIDES)
+        target = attack.target
+        chance = 0.5 * (1 - target.soak / SIDES)
+        if actor.ranged:
+            chance *= 1 - cover_soak(enc, target) / SIDES
         return chance
 
 
@@ -105,7 +109,7 @@ class CoinFlip(Ruleset):
     summary = "Coin flip: one attack a round, heads costs the target a hit point"
     legend = ("Reading the log: each attack flips a coin; heads costs the target a hit point "
               "unless a d6 at or under its armor's soak turns it (leather 1, chain 2, plate "
-              "3; against a shot, cover adds 1 to 3).")
+              "3), or, for a shot, another d6 at or under its cover (light 1 to heavy 3).")
     seconds_per_round = 1.0
     native_key = "coinflip"
     NativeBlock = CoinBlock
@@ -159,7 +163,8 @@ class CoinFlip(Ruleset):
         if f.reloads:
             f.loaded = False
         heads = tactics.in_reach(enc, f, target) and roll(enc.rng, 2) == 2
-        turned = heads and roll(enc.rng, SIDES) <= turns(enc, f, target)
+        turned = heads and roll(enc.rng, 6) <= target.soak
+        turned = turned or heads and f.ranged and roll(enc.rng, SIDES) <= cover_soak(enc, target)
         if enc.log is not None:
             enc.emit("roll", who=f.name, text=f"{f.name} flips at {target.name}: "
                      f"{'heads' if heads else 'tails'}{', turned by armor' if turned else ''}.")

@@ -49,7 +49,7 @@ INCOMPLETE_BLOCK = [
     ('return {"hp": f.max_hp}', "return {}"),
 ]
 IGNORED_RETREAT = [("self.move_to(enc, f, intent, f.speed)", "pass")]
-ARMOR_IGNORED = [("        turned = heads and roll(enc.rng, SIDES) <= turns(enc, f, target)\n",
+ARMOR_IGNORED = [("        turned = heads and roll(enc.rng, 6) <= target.soak\n",
                   "        turned = False\n")]
 HP_NEVER_DROPS = [("            target.hp -= 1\n", "")]
 ATTACKS_NEVER_COUNTED = [("        enc.record_attack(f)\n", "")]
@@ -63,7 +63,7 @@ NO_LEGEND = [('    legend = ("Reading the log', '    forgotten = ("Reading the l
 ODDS_IN_PERCENT = [("        return chance\n", "        return 100 * chance\n")]
 FALLEN_FOE_STRUCK = [("        elif intent.target.in_fight:\n            self.flip(",
                       "        else:\n            self.flip(")]
-COVER_IGNORED = [("(COVER_SOAK[enc.field.cover(target.pos)] if f.ranged else 0)", "0")]
+COVER_IGNORED = [("    return COVER_SOAK[enc.field.cover(target.pos)]\n", "    return 0\n")]
 NOBODY_DIES = [('enc.take_out(target, Status.DEAD, "heads")',
                 'enc.take_out(target, Status.UNCONSCIOUS, "heads")')]
 
