@@ -31,6 +31,9 @@ RESIST_POINT_GAIN = 0.1
 # last point waits for a roll that spares 10%. The fewer points left, the dearer each; the
 # more hurt, the more a wound spared is worth.
 DEFENSE_POINT_SHARE = 0.1
+# a player is not asked for a fate point on a defense that would spare less than this many
+# of the hits expected (the question's figures, to two places, would not move)
+FATE_QUESTION_LEAST = 0.01
 
 
 def character_point(advisor: OpenD6Advisor, f: D6Fighter, target: D6Fighter) -> bool:
@@ -186,9 +189,13 @@ def defense_point_question(f: D6Fighter, kind: str, dice: int) -> str:
 
 def defense_fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
                                 kind: str, total: int, extra: int) -> str | None:
-    """A fate point on a rolled defense, with the hits it would spare; None: no foe near."""
+    """A fate point on a rolled defense, with the hits it would spare.
+
+    None (no question) when it could spare less than a hundredth of a hit: no foe near, or
+    a roll no attack will meet.
+    """
     now, boosted = defense_fate_odds(advisor, enc, f, kind, total, extra)
-    if now <= 1e-9:
+    if now - boosted < FATE_QUESTION_LEAST:
         return None
     return (f"{f.name} rolled {total} to {kind} ({now:.2f} hits expected on it before its "
             f"next turn, {boosted:.2f} with the fate point): spend a fate point (+{extra}D; "

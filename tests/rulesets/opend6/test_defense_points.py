@@ -77,6 +77,15 @@ def test_a_player_may_spend_a_fate_point_on_a_dodge_after_seeing_it():
     assert mind.questions[1].startswith("A rolled 12 to dodge (")
 
 
+def test_no_fate_point_question_on_a_dodge_no_attack_will_meet():
+    enc, a, b = dodgers()
+    mind = Player([Defend("dodge")], True)
+    mind.take(enc, a)
+    enc.rng = StubRandom(faces(*[6] * 5, 5, sides=6))  # the wild die explodes once: 35
+    enc.ruleset.resolve(enc, TimedAction(a.offset, a, None, None))
+    assert a.defense >= 35 and a.fate == 1 and len(mind.questions) == 1
+
+
 def test_the_ai_spends_by_the_worth_of_a_point():
     enc, a, b = dodgers("tactical")
     advisor = enc.ruleset.advisor
