@@ -2,15 +2,17 @@
 
 Each fighter makes one attack a round on the nearest foe in reach (or walks toward it, or
 falls back); a coin decides the hit, the target's armor may turn it (a d6 at or under its
-soak), and a hit costs the target one hit point (as many as its endurance, or its
-``coinflip:`` block's ``hp``); at none it is dead. A crossbow shoots once, then takes an
-action to reload. Nothing else: no defense, no points. It exists to
+soak), and so may its cover a shot (another d6 at or under 1 to 3); a hit costs the target
+one hit point (as many as its endurance, or its ``coinflip:`` block's ``hp``); at none it
+is dead. A crossbow shoots once, then takes an action to reload. Nothing else: no defense,
+no points. It exists to
 prove that a new ruleset plugs in without touching anything outside its own folder: the
 contract test runs it like the real ones, and tests/rulesets/test_contract_catches.py plants
 mistakes in copies of it to show the contract fails on each.
 
-It registers itself (``@register``); a real ruleset is imported through the registry's
-``BUILTIN`` line instead, which is why this module is imported by the tests alone.
+It registers itself (``@register``); a real ruleset is imported through its line in the
+registry's ``BUILTIN_RULESETS`` instead, which is why this module is imported by the tests
+alone.
 """
 
 from __future__ import annotations
@@ -23,16 +25,24 @@ from sim.core import space
 from sim.core.actions import Attack, Move, Reload, Retreat, TimedAction
 from sim.core.advisor import Advisor
 from sim.core.combatant import Combatant, Status
+from sim.core.words import IntentWords
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.scenario.models import Strict
-from sim.scenario.vocabulary import RANGED_WEAPONS
+from sim.scenario.vocabulary import RANGED_WEAPONS, Cover
 
 SHOT_REACH = 100.0  # metres: every ranged weapon shoots this far
 RELOADS = frozenset({"crossbow"})  # one shot, then an action to reload
 # a d6 at or under the soak turns a blow: heavier armor turns more (the contract's order)
 SOAK = {"none": 0, "leather": 1, "chain": 2, "plate": 3, "kevlar": 2}
+# cover turns a shot on a second d6, at or under its step: light 1, medium 2, heavy 3
+COVER_SOAK = {Cover.NONE: 0, Cover.LIGHT: 1, Cover.MEDIUM: 2, Cover.HEAVY: 3}
+SIDES = 6  # the armor die, and the cover die
+# how the log words a declaration: the one home of that wording (``sim/core/words.py``)
+WORDS = IntentWords(attack="attacks {target}", called="", move="moves toward {target}",
+                    leave="falls back off the field", relocate="moves to {place}",
+                    others={"reload": "reloads"})
 
 
 class CoinBlock(Strict):
@@ -58,6 +68,11 @@ class CoinFighter(Combatant):
         return f"HP {self.hp}/{self.max_hp}"
 
 
+def cover_soak(enc, target: CoinFighter) -> int:
+    """The faces of the cover die that turn a shot at ``target``: 0 in the open, 1 to 3."""
+    return COVER_SOAK[enc.field.cover(target.pos)]
+
+
 class CoinAdvisor(Advisor):
     """Hurt by the share of hit points lost; a crossbow shoots once, then reloads."""
 
@@ -73,16 +88,16 @@ class CoinAdvisor(Advisor):
         assert isinstance(actor, CoinFighter)
         return actor.reloads and not actor.loaded
 
-
-def say(enc, f: Combatant, intent) -> str:
-    """What a declaration reads as in the log: a move to a place names the place."""
-    if type(intent) is Attack:
-        return f"attacks {intent.target.name}"
-    if type(intent) is Move:
-        return f"moves toward {intent.target.name}"
-    if type(intent) is Retreat:
-        return f"moves to {enc.field.describe(intent.dest)}"
-    return "reloads"
+    def attack_odds(self, enc, actor: Combatant, intents) -> float | None:
+        """Heads, and the armor die not turning it: a chance in [0, 1]."""
+        attack = next((i for i in intents if type(i) is Attack), None)
+        if attack is None:
+            return None
+        target = attack.target
+        chance = 0.5 * (1 - target.soak / SIDES)
+        if actor.ranged:
+            chance *= 1 - cover_soak(enc, target) / SIDES
+        return chance
 
 
 @register
@@ -92,6 +107,9 @@ class CoinFlip(Ruleset):
     name = "coinflip"
     aliases = ("coin",)
     summary = "Coin flip: one attack a round, heads costs the target a hit point"
+    legend = ("Reading the log: each attack flips a coin; heads costs the target a hit point "
+              "unless a d6 at or under its armor's soak turns it (leather 1, chain 2, plate "
+              "3), or, for a shot, another d6 at or under its cover (light 1 to heavy 3).")
     seconds_per_round = 1.0
     native_key = "coinflip"
     NativeBlock = CoinBlock
@@ -122,7 +140,7 @@ class CoinFlip(Ruleset):
             a.offset = offsets[a.payload]
             if enc.log is not None:
                 enc.emit("declare", who=a.actor.name, text=f"{a.actor.name} declares: "
-                         f"{say(enc, a.actor, a.intent)} ({a.actor.why}).")
+                         f"{WORDS.text(a.intent, enc.field)} ({a.actor.why}).")
         return actions
 
     def resolve(self, enc, action):
@@ -150,6 +168,7 @@ class CoinFlip(Ruleset):
             f.loaded = False
         heads = space.in_reach(enc, f, target) and roll(enc.rng, 2) == 2
         turned = heads and roll(enc.rng, 6) <= target.soak
+        turned = turned or heads and f.ranged and roll(enc.rng, SIDES) <= cover_soak(enc, target)
         if enc.log is not None:
             enc.emit("roll", who=f.name, text=f"{f.name} flips at {target.name}: "
                      f"{'heads' if heads else 'tails'}{', turned by armor' if turned else ''}.")

@@ -9,6 +9,7 @@ same contract without editing this file. The checks themselves are in ``contract
 from __future__ import annotations
 
 import contract
+import contract_play
 import pytest
 import yaml
 from contract import (
@@ -27,6 +28,13 @@ from contract import (
     check_scenario,
     check_weapon_names,
     checked_encounter,
+)
+from contract_play import (
+    check_attack_odds,
+    check_cover,
+    check_fallen_foe,
+    check_fighters_die,
+    check_legend,
 )
 from helpers import ROOT, SCENARIOS
 
@@ -119,6 +127,31 @@ def test_armor_keeps_its_order(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_log_has_a_legend(ruleset):
+    check_legend(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_odds_are_chances_not_percent(ruleset):
+    check_attack_odds(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_fallen_foe_is_not_struck(ruleset):
+    check_fallen_foe(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_cover_turns_shots(ruleset):
+    check_cover(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_fighters_can_die(ruleset):
+    check_fighters_die(ruleset)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_same_seed_same_fight(ruleset):
     scen = scenario_mod.load(SCENARIOS / "brawl.yaml")
     assert Encounter(scen, ruleset, 7).run() == Encounter(scen, ruleset, 7).run()
@@ -200,10 +233,12 @@ def test_the_guide_names_every_test_that_reads_the_registry():
 
 
 def test_the_guide_names_every_check_of_the_contract():
-    """Each duty ``contract.py`` checks is named in the guide's table of duties, so a newcomer
-    reading docs/adding-a-ruleset.md alone learns every one the contract holds it to."""
+    """Each duty ``contract.py`` and ``contract_play.py`` check is named in the guide's table
+    of duties, so a newcomer reading docs/adding-a-ruleset.md alone learns every one the
+    contract holds it to."""
     guide = (ROOT / "docs" / "adding-a-ruleset.md").read_text()
-    checks = [name for name in dir(contract) if name.startswith("check_")]
+    checks = [name for module in (contract, contract_play) for name in dir(module)
+              if name.startswith("check_")]
     assert checks
     missing = [name for name in checks if f"`{name}`" not in guide]
     assert not missing, f"docs/adding-a-ruleset.md does not name {missing}"

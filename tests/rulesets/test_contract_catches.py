@@ -22,6 +22,13 @@ from contract import (
     check_retreat,
     check_scenario,
 )
+from contract_play import (
+    check_attack_odds,
+    check_cover,
+    check_fallen_foe,
+    check_fighters_die,
+    check_legend,
+)
 from helpers import SCENARIOS
 
 from sim.rulesets import registry
@@ -51,6 +58,14 @@ ONLY_HITS_COUNTED = [("        enc.record_attack(f)\n", ""),
                       "            enc.record_attack(f)\n")]
 NO_BOOKS_AT_ALL = [("        enc.record_attack(f)\n", ""),
                    ("            enc.record_hit(f, 1)\n", "")]
+# the four a trial of the guide planted and no fast test caught (issue 47), and one more
+NO_LEGEND = [('    legend = ("Reading the log', '    forgotten = ("Reading the log')]
+ODDS_IN_PERCENT = [("        return chance\n", "        return 100 * chance\n")]
+FALLEN_FOE_STRUCK = [("        elif intent.target.in_fight:\n            self.flip(",
+                      "        else:\n            self.flip(")]
+COVER_IGNORED = [("    return COVER_SOAK[enc.field.cover(target.pos)]\n", "    return 0\n")]
+NOBODY_DIES = [('enc.take_out(target, Status.DEAD, "heads")',
+                'enc.take_out(target, Status.UNCONSCIOUS, "heads")')]
 
 
 def plant(edits: list[tuple[str, str]], tmp_path: Path) -> tuple[str, str]:
@@ -93,6 +108,11 @@ def test_the_unchanged_copy_passes(planted):
     check_native_blocks(name, SCENARIOS / "ambush.yaml")
     check_retreat(name)
     check_scenario(name, SCENARIOS / "brawl.yaml")
+    check_legend(name)
+    check_attack_odds(name)
+    check_fallen_foe(name)
+    check_cover(name)
+    check_fighters_die(name)
 
 
 def test_a_forgotten_register_is_caught(planted):
@@ -142,3 +162,20 @@ def test_attacks_not_counted_as_made_are_caught(planted, edits):
     _, name = planted(edits)
     with pytest.raises(AssertionError):
         check_scenario(name, SCENARIOS / "duel.yaml")
+
+
+
+@pytest.mark.parametrize("edits, check, says", [
+    (NO_LEGEND, check_legend, "no legend"),
+    (ODDS_IN_PERCENT, check_attack_odds, "not percent"),
+    (FALLEN_FOE_STRUCK, check_fallen_foe, "already out of the fight"),
+    (COVER_IGNORED, check_cover, "cover must turn shots"),
+    (NOBODY_DIES, check_fighters_die, "no death"),
+], ids=["no-legend", "odds-in-percent", "fallen-foe-struck", "cover-ignored", "nobody-dies"])
+def test_what_a_trial_of_the_guide_slipped_past_is_caught(planted, edits, check, says):
+    """The four mistakes no fast test caught in a trial of docs/adding-a-ruleset.md (no
+    legend, odds in percent, an attack on a fallen foe counted and able to kill, cover
+    ignored), and a ruleset where nobody dies."""
+    _, name = planted(edits)
+    with pytest.raises(AssertionError, match=says):
+        check(name)

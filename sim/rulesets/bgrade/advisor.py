@@ -18,9 +18,8 @@ from sim.rulesets.bgrade.deck import choose_card
 from sim.rulesets.bgrade.fighter import BGradeFighter, lethal
 from sim.rulesets.bgrade.rules import (
     WOUND_BOXES,
-    armor_soak,
     expected_sets,
-    hit_damage,
+    mean_hit_damage,
     p_beats_difficulty,
 )
 from sim.rulesets.ore.advisor import (
@@ -189,7 +188,7 @@ def hit_worth(f: BGradeFighter, target: BGradeFighter, width: int) -> float:
     The wounds it deals over the wounds left, Shock at half over the Shock left (the
     benefit and the difficulty left out: a cautious fighter's rough measure).
     """
-    wounds, shock, _ = hit_damage(width, lethal(f), armor_soak(target.armor[TORSO], f.weapon.ap))
+    wounds, shock = mean_hit_damage(width, lethal(f), target.armor[TORSO], f.weapon.ap)
     t = target.wounds
     return min(1.0, wounds / max(1, WOUND_BOXES - t.wounds)
                + 0.5 * shock / max(1, t.shock_boxes - t.shock))

@@ -15,7 +15,7 @@ from pydantic import Field
 from sim.core.battlefield import MELEE_REACH
 from sim.core.words import count
 from sim.rulesets.bgrade.deck import card_name
-from sim.rulesets.bgrade.rules import Track, armor_soak
+from sim.rulesets.bgrade.rules import Track, armor_words
 from sim.rulesets.ore.catalog import TORSO, WEAPONS
 from sim.rulesets.ore.fighter import LETHAL_UNARMED_DOC, OreBlock, OreFighter, Stat
 from sim.rulesets.templates import Templates
@@ -55,7 +55,8 @@ class BGradeOptions(Strict):
         possibility_points: points per character (0 switches them off).
         difficulty: Difficulty of every attack (0: none); a width-2 set needs height > D.
         lethal_unarmed: accepted, changes nothing under B-Grade: fists deal Shock, which
-            knocks out when the track is full (``LETHAL_UNARMED_DOC``).
+            knocks out when the track is full (``LETHAL_UNARMED_DOC``; no locations, so
+            no one is "beaten" as under ORE: a full Shock track is already out).
     """
 
     working_together: bool = True
@@ -92,7 +93,7 @@ class BGradeFighter(OreFighter[Track]):
         return (f"body {self.body}, coordination {self.coordination}, sense {self.sense}; "
                 f"fight {self.fight}, shoot {self.shoot}, dodge {self.dodge}, "
                 f"parry {self.parry}; {self.weapon.name} ({'Killing' if lethal(self) else 'Shock'})"
-                f", armor {armor_soak(self.armor[TORSO], 0)}; "
+                f", armor {armor_words(self.armor[TORSO])}; "
                 f"{count(self.points, 'possibility point')}"
                 + (f", hand {hand}" if hand else ""))
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from sim.core.actions import Intent, TimedAction
     from sim.core.engine import Encounter
     from sim.rulesets.bgrade.fighter import BGradeFighter
-    from sim.rulesets.bgrade.rules import Benefit, Soak
+    from sim.rulesets.bgrade.rules import Benefit
     from sim.rulesets.bgrade.ruleset import BGradeRuleset
     from sim.rulesets.bgrade.team import Roll
     from sim.rulesets.ore.rules import RolledSet
@@ -66,14 +66,14 @@ def log_team(enc: Encounter, rules: BGradeRuleset, helpers: list[Roll], best: Se
 
 
 def log_hit(enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
-            s: RolledSet, gobbled: int, wounds: int, shock: int, ar: Soak,
+            s: RolledSet, gobbled: int, wounds: int, shock: int, ar: int,
             benefit: Benefit, lost: TimedAction[RolledSet] | None,
             shock_stopped: bool) -> None:
     """A hit: its degree, wounds and Shock through armor, its benefit, a die lost."""
     degree = degree_name(width)
     after = f" after {gobbled} gobbled" if gobbled else ""
     harm = f"{wounds} wound{'s' if wounds != 1 else ''}, {shock} Shock"
-    if any(ar):  # a minimal success deals no wound, armor or not: only its benefit
+    if ar:  # a minimal success deals no wound, armor or not: only its benefit
         stopped = not (wounds or shock) and degree_wounds(width)
         harm = f"stopped by armor ({ar})" if stopped else f"{harm} (armor {ar})"
     bonus = small_bonus(width)
@@ -88,6 +88,6 @@ def log_hit(enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
         text += (f" {target.name} loses a die from the set of its "
                  f"{WORDS.text(lost.intent)} (now {lost.payload}).")
     enc.emit("hit", who=f.name, target=target.name, set=str(s), width=width,
-             degree=degree, wounds=wounds, shock=shock, armor=sum(ar),
+             degree=degree, wounds=wounds, shock=shock, armor=ar,
              benefit=benefit.name,
              **({"benefit_stopped": True} if shock_stopped else {}), text=text)

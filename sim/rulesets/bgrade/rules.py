@@ -3,7 +3,8 @@
 Rules (RULES.md ``bgrade``): the width of the set used for an attack gives its degree of
 success -- 2 minimal (no wound; +1d on the next attack and +1 Shock on the foe), 3/4/5 adequate,
 good, spectacular (1/2/3 wounds + one benefit), 6+ (ruling) width - 2 wounds + one benefit.
-Benefits: +1d next attack, +1 Shock, disarm (width >= 4), knock out (width >= 5).
+Benefits: +1d next attack, +1 Shock, disarm (width >= 4), knock out (width >= 5); the last
+two only on a hit that marked a wound after armor (amended). Armor in even steps.
 Difficulty D: a width-2 set needs height > D; width 3+ always beats it. Five wound boxes
 (the 5th wound kills); Body + 2 Shock boxes (full: unconscious; more Shock becomes wounds).
 """
@@ -14,7 +15,6 @@ from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from math import factorial
-from typing import NamedTuple
 
 WOUND_BOXES = 5
 DEGREE_NAMES = {2: "minimal", 3: "adequate", 4: "good", 5: "spectacular"}
@@ -64,29 +64,33 @@ def small_bonus(width: int) -> int:
     return MINIMAL_BONUS_DICE if width == 2 else 0
 
 
-def allowed_benefits(width: int) -> tuple[Benefit, ...]:
+def allowed_benefits(width: int, wounded: bool = True) -> tuple[Benefit, ...]:
     """The benefits a success of this width may choose from (none below width 2).
 
     A minimal success (width 2) has one: +1 Shock (its +1d is the small bonus that comes
-    with it, ``small_bonus``).
+    with it, ``small_bonus``). Ruling "benefits ride on harm" (RULES.md ``bgrade``,
+    amended): disarm and knock out only on a hit that marked a wound after armor
+    (``wounded``); a Shock-only weapon marks none, its knock-out is a full Shock track.
     """
     if width < 2:
         return ()
     if width == 2:
         return (Benefit.SHOCK,)
     allowed = [Benefit.BONUS_DIE, Benefit.SHOCK]
-    if width >= DISARM_WIDTH:
+    if width >= DISARM_WIDTH and wounded:
         allowed.append(Benefit.DISARM)
-    if width >= KNOCK_OUT_WIDTH:
+    if width >= KNOCK_OUT_WIDTH and wounded:
         allowed.append(Benefit.KNOCK_OUT)
     return tuple(allowed)
 
 
 def choose_benefit(width: int, *, foe_out: bool, foe_armed: bool, shock_lands: bool,
-                   shock_fills: bool) -> Benefit:
+                   shock_fills: bool, wounded: bool = True) -> Benefit:
     """The benefit the AI takes (every profile: it is part of resolving a hit).
 
-    Ruling (AI), the first that applies (a minimal success has +1 Shock alone, 0.):
+    Ruling (AI), the first that applies among the benefits allowed (``allowed_benefits``:
+    disarm and knock out need ``wounded``, a hit that marked a wound) (a minimal success has
+    +1 Shock alone, 0.):
     0. width 2: +1 Shock, the one benefit allowed (stopped by armor or not);
     1. the foe is already down (the hit's own wounds or Shock did it): +1d, nothing else helps;
     2. knock out, if allowed (width >= 5);
@@ -104,11 +108,11 @@ def choose_benefit(width: int, *, foe_out: bool, foe_armed: bool, shock_lands: b
         return SHOCK
     if foe_out:
         return BONUS_DIE
-    if width >= KNOCK_OUT_WIDTH:
+    if width >= KNOCK_OUT_WIDTH and wounded:
         return KNOCK_OUT
     if shock_lands and shock_fills:
         return SHOCK
-    if width >= DISARM_WIDTH and foe_armed:
+    if width >= DISARM_WIDTH and foe_armed and wounded:
         return DISARM
     return SHOCK if shock_lands else BONUS_DIE
 
@@ -170,56 +174,66 @@ def p_beats_difficulty(dice: int, difficulty: int, sides: int = 10) -> float:
     return float(1 - failing / sides**dice)
 
 
-class Soak(NamedTuple):
-    """B-Grade armor (``armor_soak``): what it takes off a hit.
+# Ruling "armor in even steps" (RULES.md ``bgrade``, amended; seed silent): an armor's points
+# (its ORE torso AR less the weapon's armor piercing) each cover a third of the heights a set
+# can show, spread over 1-10, and ``POINTS_PER_SOAK`` points make a whole soak of 1 on every
+# height: the first point heights 3, 6 and 9, the second adds 2, 5 and 8, the third 1, 4, 7
+# and 10. Leather (1) soaks 1 on a hit of height 3, 6 or 9, chain (2) on six heights, plate
+# (3) on all. Spread so, each step takes a like share off wounds and Shock alike, whatever
+# the heights the widest sets lean to (exact figures: docs/rules/bgrade.md).
+POINTS_PER_SOAK = 3
 
-    ``wounds``: wounds (or a Shock weapon's Shock) taken off; ``shock``: the Shock its odd
-    point stops.
+
+def armor_covers(part: int, height: int) -> bool:
+    """Whether ``part`` points (0-2, short of a whole soak) cover a set of ``height``."""
+    return (-height) % POINTS_PER_SOAK < part
+
+
+def armor_soak(ar: int, ap: int, height: int) -> int:
+    """What B-Grade armor takes off a hit of set height ``height`` (ruling above).
+
+    ``ar``: the ORE torso AR (B-Grade has no locations); ``ap``: the weapon's armor piercing.
     """
-
-    wounds: int
-    shock: int
-
-    def __str__(self) -> str:
-        """``1`` (chain), ``1+1 Shock`` (plate), ``0+1 Shock`` (leather)."""
-        return f"{self.wounds}+{self.shock} Shock" if self.shock else str(self.wounds)
+    whole, part = divmod(max(0, ar - ap), POINTS_PER_SOAK)
+    return whole + armor_covers(part, height)
 
 
-def armor_soak(ar: int, ap: int) -> Soak:
-    """B-Grade armor from an ORE torso AR and the weapon's armor piercing.
-
-    Ruling (armor, no locations): the torso's AR minus AP, halved (rounded down, the cardinal
-    rule): B-Grade's track has 5 wound boxes where ORE's torso has 10, so every damage number
-    halves, armor too. Ruling "armor keeps its order" (RULES.md: none < leather < chain <
-    plate in protection): the odd point the halving drops is kept (``Soak.shock``) and
-    stops the benefit's Shock of a hit wider than a minimal success (``hit_damage``).
-    Leather 0 + 1, chain 1, plate 1 + 1, kevlar 1 (halved alone, leather counted as none
-    and plate as chain).
-    """
-    points = max(0, ar - ap)
-    return Soak(points // 2, points % 2)
+def armor_words(ar: int, ap: int = 0) -> str:
+    """The armor for a fighter's description: ``1 on heights 3, 6, 9``, ``1`` (plate)."""
+    whole, part = divmod(max(0, ar - ap), POINTS_PER_SOAK)
+    if not part:
+        return str(whole)
+    heights = ", ".join(str(h) for h in range(1, 11) if armor_covers(part, h))
+    return f"{whole + 1} on heights {heights}" + (f", {whole} else" if whole else "")
 
 
-def hit_damage(width: int, killing_weapon: bool, soak: Soak) -> tuple[int, int, int]:
+def hit_damage(width: int, killing_weapon: bool, soak: int) -> tuple[int, int, int]:
     """``(wounds, shock, soak left)`` a hit of this width deals through armor ``soak``.
 
     Ruling (weapons): the width alone sets the amount (weapon quality adds nothing); a weapon
     with any Killing in its ORE damage deals it as wounds, a Shock-only weapon (fists, club)
-    as Shock. Ruling (armor): ``soak.wounds`` comes off that amount; a whole point left
-    over, or the odd point (``soak.shock``) on a hit of width 3 or more, stops the Shock of
-    the hit's benefit (as ORE's AR comes off both Killing and Shock). The odd point is half
-    of B-Grade's armor: not enough to turn a minimal success, whose one Shock is all it does.
-    So each armor stops at least what the one below does at every width, and more at some:
-    chain a minimal success's Shock, plate and leather the benefit's Shock beside a wound,
-    chain and plate a wound.
+    as Shock. Ruling (armor): the soak (``armor_soak``) comes off that amount; what is left
+    of it stops the hit's +1 Shock (a minimal success's, or the benefit's), as ORE's AR comes
+    off both Killing and Shock.
     """
     amount = degree_wounds(width)
-    stopped = min(soak.wounds, amount)
+    stopped = min(soak, amount)
     amount -= stopped
-    left = soak.wounds - stopped + (soak.shock if width >= 3 else 0)
+    left = soak - stopped
     if killing_weapon:
         return amount, 0, left
     return 0, amount, left
+
+
+@lru_cache(maxsize=256)
+def mean_hit_damage(width: int, killing_weapon: bool, ar: int, ap: int) -> tuple[float, float]:
+    """The wounds and Shock of a hit of ``width``, averaged over the ten heights (the AI)."""
+    wounds = shock = 0.0
+    for height in range(1, 11):
+        w, sh, _ = hit_damage(width, killing_weapon, armor_soak(ar, ap, height))
+        wounds += w / 10
+        shock += sh / 10
+    return wounds, shock
 
 
 class Track:

@@ -8,8 +8,8 @@ Where each change lives:
 - no 10-dice cap, no multiple-action penalty (``cap``, ``per_extra_action`` for ORE's
   ``plan_roll``), +1d bonuses, drama cards and possibility points (d6 rolls):
   ``BGradeRuleset._roll``; the deck itself: ``deck``;
-- working together (allies on one foe pool their hands): ``BGradeRuleset._work_together``,
-  ``team``;
+- working together (allies on one foe pool their hands, at most 10 dice):
+  ``BGradeRuleset._work_together``, ``team``;
 - difficulty: ``BGradeRuleset.set_succeeds`` and ``_miss_reason``; degrees of success,
   benefits, armor and the wound/Shock track: ``rules``, applied in ``BGradeRuleset._damage``;
 - speed by area (sets and defenses in order of width x height): ``rules.area_speed``,
@@ -109,8 +109,9 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
               "two dice showing 8 (width x height); the larger area (width times height) "
               "acts first, a 2x9 (18) before a 3x5 (15). Width 2 is a minimal success (+1d "
               "next attack and +1 Shock), width 3 and more deal width - 2 wounds and a "
-              "benefit. Armor 1+1 Shock: 1 wound off, and the benefit's Shock off a hit of "
-              "width 3 or more. The track: "
+              "benefit (disarm and knock out only on a hit that marked a wound). Armor 1: "
+              "1 off the hit (leather on heights 3, 6, 9, chain on six heights, plate on "
+              "all), and what is left of it stops the hit's +1 Shock. The track: "
               "wounds of 5 (the 5th kills), Shock of Body + 2 (full: unconscious). -1d: a "
               "die taken off, and why; +1d: a card, a point or an earlier hit.")
     per_extra_action = 0  # several actions carry no penalty
@@ -350,15 +351,16 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         A minimal success (width 2) also gives its attacker the small bonus (``small_bonus``:
         +1d on its next attack) beside its benefit (+1 Shock).
         """
-        ar = armor_soak(target.armor[TORSO], f.weapon.ap)
+        ar = armor_soak(target.armor[TORSO], f.weapon.ap, s.height)
         wounds, shock, soak_left = hit_damage(width, lethal(f), ar)
         track = target.wounds
         track.take(wounds, shock)
+        # benefits ride on harm: disarm and knock out only when a wound was marked
         benefit = choose_benefit(
             width, foe_out=track.dead or track.unconscious,
             foe_armed=not target.weapon.unarmed, shock_lands=not soak_left,
-            shock_fills=track.shock_fills())
-        allowed = allowed_benefits(width)
+            shock_fills=track.shock_fills(), wounded=wounds > 0)
+        allowed = allowed_benefits(width, wounds > 0)
         if len(allowed) > 1 and enc.asks(f):
             # the labels stay the rule's words (answers and records name them)
             stopped = " (its armor would stop +1 Shock)" if soak_left else ""

@@ -9,8 +9,13 @@ the attempt fails)". Made precise here (Ruling):
   with shooters, fighters with fighters). A roll that also moves or defends commits its
   dice elsewhere and stays alone. Each member rolls its own pool (its own bonus, card, d6
   or d10).
-- The team's dice are pooled and the best set of the pooled hand (widest, then highest) is
-  found. Its **contributors** are the members with at least one die of that height; at least
+- **The combined hand holds at most ``COMBINED_HAND_MAX`` (10) dice** (RULES.md, amended;
+  seed 000 caps a combined pool "to a maximum of 10d"): the team is put in team order (below,
+  fixed before the roll: it reads the weapons and the pools, not the dice), the lead's hand
+  goes in, then each next member's whole hand while it fits; the first hand that does not fit
+  ends the combined hand, and it and the members after it act alone (``combined_hand``).
+- The combined hand's dice are pooled and its best set (widest, then highest) is found.
+  Its **contributors** are the members with at least one die of that height; at least
   two must contribute, and at least one contributor must have a set in its own dice.
 - The contributors combine only when it pays: when the best pooled set is worth more than
   the contributors' own widest sets together, a set of width w being worth w - 1 (its
@@ -110,20 +115,46 @@ def set_value(width: int) -> int:
     return width - 1 if width >= 2 else 0
 
 
+COMBINED_HAND_MAX = 10  # dice in a combined hand (RULES.md ``bgrade``, amended)
+
+
+def combined_hand(team: list[Roll]) -> list[Roll]:
+    """The members whose hands make the combined hand, in team order (``_team_order``).
+
+    The lead's hand, then whole helpers' hands while the dice stay within
+    ``COMBINED_HAND_MAX``; the first hand that would pass it ends the hand (the order is
+    fixed before the roll, so no member is picked for the dice it rolled). A lead whose own
+    hand is over the cap combines with nobody.
+    """
+    order = sorted(team, key=_team_order)  # stable: ties keep the declaration order
+    dice = 0
+    hand = []
+    for r in order:
+        dice += len(r.faces)
+        if dice > COMBINED_HAND_MAX:
+            break
+        hand.append(r)
+    return hand
+
+
 def pool_hands(team: list[Roll]
                ) -> tuple[list[Roll], Set, list[list[tuple[Intent, Set | None]]]] | None:
     """Decide whether a team combines, and share out the sets if it does.
 
     Returns:
-        None when the team does not combine; else ``(contributors in team order, the pooled
-        set, per contributor its (attack, set or None) pairs)``. A contributor's attacks
-        missing from its pairs merged into the lead's.
+        None when the team does not combine; else ``(contributors in team order, the best
+        set of the combined hand (``combined_hand``), per contributor its (attack, set or
+        None) pairs)``. A contributor's attacks missing from its pairs merged into the
+        lead's.
     """
+    team = combined_hand(team)
+    if len(team) < 2:
+        return None
     best = best_pooled(team)
     if best is None:
         return None
     height = best.height
-    helpers = [r for r in team if height in r.faces]
+    helpers = [r for r in team if height in r.faces]  # in team order already
     if len(helpers) < 2:
         return None
     apart = 0  # the contributors' own widest sets, worth apart
@@ -132,8 +163,6 @@ def pool_hands(team: list[Roll]
             apart += set_value(r.sets[0].width)
     if not apart or set_value(best.width) <= apart:  # no set of one's own, or no gain
         return None
-    # team order (a stable sort: the same order as sorting the team, then keeping helpers)
-    helpers.sort(key=_team_order)
     pairs = []
     for k, r in enumerate(helpers):
         if len(r.rolled) == 1:  # no further attack: nothing left to give out

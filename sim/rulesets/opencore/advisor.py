@@ -138,7 +138,7 @@ class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
         skill = rules.attack_skill(enc, actor, target)
         odds = (helpless_odds(skill) if target.knocked_out
                 else hit_odds(skill, rules.defense_skill(target)))
-        dist = damage_distribution(dice, actor.str_mod)
+        dist = damage_distribution(dice, actor.str_mod, rules.fortitude(target))
         absorb = target.armor_left + target.toughness
         return (("to reach HP", p_through(odds, dist, absorb, 1)),
                 ("to take down", p_through(odds, dist, absorb, max(1, target.hp))))
@@ -174,7 +174,8 @@ class OpenCoreAdvisor(Advisor[OpenCoreFighter]):
         skill = self.rules.attack_skill(enc, f, target, held=True)
         # a knocked-out target meets no defense (``rules.helpless_verdict``)
         odds = helpless_odds(skill) if target.knocked_out else hit_odds(skill, defense)
-        return expected_hp_damage(odds, damage_distribution(dice, f.str_mod),
+        return expected_hp_damage(odds, damage_distribution(dice, f.str_mod,
+                                                            self.rules.fortitude(target)),
                                   target.armor_left + target.toughness)
 
     def defense_kind(self, enc: Encounter, actor: OpenCoreFighter,

@@ -137,6 +137,9 @@ class OpenCoreOptions(Strict):
         shield_bonus: added to a shield bearer's defense (the seed has no shields: 0).
         stabilise: a fighter below 0 HP may be stabilised by chance, a roll each round
             (a ruling on the seed's "stabilized by chance": ``rules.stabilise_chance``).
+        fortitude: seed 001's Fortitude, an option of RULES.md (off by default): a target
+            with a positive CON modifier has that many damage dice removed before the roll
+            (``rules.fortitude_score``, ``rules.fortitude_dice``).
         lethal_unarmed: a bare-handed blow may take a fighter below 0 HP (to bleed and
             die) as any weapon does. Off by default: RULES.md "Harm that is not meant to
             kill" (``rules.unarmed_hp``).
@@ -149,5 +152,6 @@ class OpenCoreOptions(Strict):
     cover: bool = True
     shield_bonus: Annotated[int, Field(ge=0, le=100)] = SHIELD_DEFENSE_BONUS
     stabilise: bool = True
+    fortitude: bool = False
     lethal_unarmed: bool = False
     run: bool = True

@@ -11,7 +11,13 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sim.rulesets.opencore.rules import D100, FUMBLE_MAX, HELPLESS_DEFENSE, MIN_DAMAGE
+from sim.rulesets.opencore.rules import (
+    D100,
+    FUMBLE_MAX,
+    HELPLESS_DEFENSE,
+    MIN_DAMAGE,
+    fortitude_dice,
+)
 from sim.rulesets.opencore.tables import FUMBLE_CHART, DamageDice
 
 
@@ -56,20 +62,26 @@ def helpless_odds(att_skill: int) -> HitOdds:
 
 
 @lru_cache(maxsize=1024)
-def damage_distribution(dice: DamageDice, str_mod: int) -> tuple[tuple[int, float], ...]:
-    """Every damage ``roll_damage`` can give with these dice, and its chance, lowest first."""
+def damage_distribution(dice: DamageDice, str_mod: int,
+                        fortitude: int = 0) -> tuple[tuple[int, float], ...]:
+    """Every damage ``roll_damage`` can give with these dice, and its chance, lowest first.
+
+    ``fortitude``: the target's score under the option (``rules.fortitude_dice``).
+    """
+    n = fortitude_dice(dice.dice, fortitude)
     sums = Counter({0: 1})
-    for _ in range(dice.dice):
+    for _ in range(n):
         step: Counter[int] = Counter()
         for total, ways in sums.items():
             for face in range(1, dice.sides + 1):
                 step[total + face] += ways
         sums = step
     bonus = dice.bonus + (str_mod if dice.plus_str else 0)
-    outcomes = dice.sides ** dice.dice
+    outcomes = dice.sides ** n
+    least = MIN_DAMAGE if n else 0
     dist: Counter[int] = Counter()
     for total, ways in sums.items():
-        dist[max(MIN_DAMAGE, total + bonus)] += ways
+        dist[max(least, total + bonus)] += ways
     return tuple((value, ways / outcomes) for value, ways in sorted(dist.items()))
 
 

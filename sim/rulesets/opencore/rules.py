@@ -46,6 +46,11 @@ CRIT_FLOOR = -19  # a modified critical roll below this has no effect
 # Ruling (seed silent): a hit never does less than 1 damage, even with a negative STR
 # modifier; the seed's Fortitude rule likewise treats results below 1 as 1.
 MIN_DAMAGE = 1
+# Option ``fortitude`` (RULES.md ``opencore``; seed 001: "Subtract the appropriate fortitude
+# score from incoming damage dice before rolling them. Treat any result of less than 1 as 1
+# unless the character has twice as much fortitude as the unmodified number of damage
+# dice"): how many dice a fortitude of ``score`` leaves (``fortitude_dice``).
+FORTITUDE_MIN_DICE = 1
 
 
 # Records of every attack, hit and critical are made in C (``NamedTuple(...)`` runs a Python
@@ -225,6 +230,30 @@ def ticks_to_stabilise(rng: random.Random, con: int) -> float:
     return k
 
 
+def fortitude_score(con: int) -> int:
+    """Option ``fortitude``: the score is the CON modifier when positive (RULES.md), else 0.
+
+    The seed gives no scale; ``ability_modifier`` is the ruling's scale for every ability.
+    """
+    return max(0, ability_modifier(con))
+
+
+def fortitude_dice(dice: int, score: int) -> int:
+    """Damage dice left to roll after a fortitude of ``score`` (option ``fortitude``).
+
+    ``score`` dice come off, never leaving fewer than ``FORTITUDE_MIN_DICE`` unless the score
+    is at least twice the weapon's dice: then none are rolled.
+
+    >>> fortitude_dice(2, 1), fortitude_dice(2, 3), fortitude_dice(2, 4), fortitude_dice(3, 0)
+    (1, 1, 0, 3)
+    """
+    if score <= 0:
+        return dice
+    if score >= 2 * dice:
+        return 0
+    return max(FORTITUDE_MIN_DICE, dice - score)
+
+
 def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = Mode.SINGLE) -> int:
     """Roll a hit's damage: the weapon's dice + bonus, + the STR modifier where "+STR".
 
@@ -240,17 +269,24 @@ def roll_damage(rng: random.Random, weapon: Weapon, str_mod: int, mode: Mode = M
     return roll_fire_damage(rng, weapon.mode(mode), str_mod, weapon.key)
 
 
-def roll_fire_damage(rng: random.Random, fire: FireMode, str_mod: int, key: str = "") -> int:
-    """``roll_damage`` for a fire mode already looked up (the ruleset's hit holds it)."""
+def roll_fire_damage(rng: random.Random, fire: FireMode, str_mod: int, key: str = "",
+                     fortitude: int = 0) -> int:
+    """``roll_damage`` for a fire mode already looked up (the ruleset's hit holds it).
+
+    ``fortitude``: the target's fortitude score under the option (``fortitude_dice``); a hit
+    whose every die it removed deals its bonus alone, and may deal 0 (the seed's "unless").
+    """
     dice = fire.damage
     if dice is None:
         raise ValueError(f"{key}: the seed gives no damage ('Per weapon')")
+    n = fortitude_dice(dice.dice, fortitude) if fortitude else dice.dice
     # one die (most weapons): the same draw without a list
-    total = (roll(rng, dice.sides) if dice.dice == 1 else sum(roll_pool(rng, dice.dice, dice.sides))
+    total = (roll(rng, dice.sides) if n == 1 else sum(roll_pool(rng, n, dice.sides))
              ) + dice.bonus
     if dice.plus_str:
         total += str_mod
-    return total if total > MIN_DAMAGE else MIN_DAMAGE
+    least = MIN_DAMAGE if n else 0
+    return total if total > least else least
 
 
 class DamageResult(NamedTuple):

@@ -41,6 +41,7 @@ from sim.rulesets.opencore.rules import (
     BIDE_BONUS,
     DEFENSE_MULTIPLIER,
     STUN_DEFENSE_PENALTY,
+    fortitude_score,
     hit_points,
     rolled_initiative,
 )
@@ -396,6 +397,11 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         return (evade, f.skill_penalty,
                 f.stumbling, STUN_DEFENSE_PENALTY if f.stun else 0,
                 self.options.shield_bonus if f.shield else 0)
+
+    def fortitude(self, target: OpenCoreFighter) -> int:
+        """The damage dice ``target``'s fortitude removes: 0 unless the option is on."""
+        return fortitude_score(target.con) if self.options.fortitude else 0
+
 
 def initiative_now(f: OpenCoreFighter) -> int:
     """What initiative adds to the d20 this round: the speed factor of what is in hand.

@@ -132,7 +132,8 @@ class Strikes:
         rng = enc.rng
         weapon, fire = (f.weapon, f.fire) if f.held or target is f else (UNARMED,
                                                                            UNARMED.modes[0])
-        damage = roll_fire_damage(rng, fire, f.str_mod, weapon.key) * mult
+        damage = roll_fire_damage(rng, fire, f.str_mod, weapon.key,
+                                  self.rules.fortitude(target)) * mult
         spent = spend_damage(damage, target.armor_left, target.toughness, target.hp)
         target.armor_left, target.toughness, target.hp, dealt, _, _ = spent
         if enc.log is not None:

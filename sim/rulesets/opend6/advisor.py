@@ -30,6 +30,8 @@ from sim.rulesets.opend6.rules import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sim.core.actions import Intent
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
@@ -312,6 +314,31 @@ class OpenD6Advisor(Advisor[D6Fighter]):
                 dice, pips, roll, rules.combat.target_number(enc, e, actor, 0, parry), complication)
             spared += n * (bare - guarded) * rules.expected_harm(e, actor)
         return spared
+
+    def defense_worth_at(self, enc: Encounter, actor: D6Fighter,
+                         threats: dict[D6Fighter, float], kind: str, dice: int) -> float:
+        """``defense_worth`` with ``dice`` more (or fewer) dice: a point's, or an action's."""
+        return self._defense_worth(enc, actor, threats, kind, dice)
+
+    def hit_chance_against(self, enc: Encounter, e: D6Fighter, actor: D6Fighter,
+                           kind: str) -> Callable[[int], float] | None:
+        """The chance ``e``'s plain attack meets ``actor``'s defense, by its total.
+
+        None when that attack is not made on the defense (0D, a reload, a shot at a parry).
+        """
+        rules = self.rules
+        kind, _ = rules.combat.defense_code(actor, kind)
+        parry = kind == "parry"
+        dice = rules.combat.attack_dice(enc, e, actor)
+        if dice < 1 or self.needs_reload(e) or parry and e.weapon.ranged:
+            return None
+        pips = e.attack_code.pips
+        offset = rules.combat.target_number(enc, e, actor, 0, parry)
+        complication = rules.options.complication
+
+        def chance(total: int) -> float:
+            return opend6_odds.p_at_least(dice, pips, total + offset, complication)
+        return chance
 
     def defense_kinds(self, enc: Encounter, actor: D6Fighter) -> tuple[str, ...]:
         """Dodge; parry with a melee weapon; block with a shield."""

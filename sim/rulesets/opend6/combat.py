@@ -59,6 +59,20 @@ def health_penalty(enc: Encounter, f: D6Fighter) -> int:
     return _PENALTIES[level]  # ``level.penalty`` without the property call
 
 
+def fate_dice(enc: Encounter, total: int, r: RollResult | None,
+              extra: int) -> tuple[int, RollResult | None, tuple[int, ...]]:
+    """A fate point spent on a roll already seen: its ``extra`` dice, added as normal d6.
+
+    The roll keeps its one wild die. Returns the total, the roll (None without a log) and
+    the dice added.
+    """
+    more = tuple(roll_pool(enc.rng, extra, 6))
+    total += sum(more)
+    if r is not None:
+        r = r._replace(normal=r.normal + more, total=total)
+    return total, r, more
+
+
 class OpenD6Combat:
     """Attacks, active defenses and damage of the OpenD6 rulesets.
 
@@ -91,19 +105,40 @@ class OpenD6Combat:
         """Roll an active defense; it replaces the 10 until this fighter's next turn.
 
         Encumbrance (option) takes its +4 difficulty off every defense roll: dodge, parry
-        and block are all Agility rolls.
+        and block are all Agility rolls. Points (RULES.md, amended: any roll): a character
+        point (+1D) before the roll, a fate point after it is seen, as on an attack
+        (``_roll_attack``); a fighter whose policy spends asks its advisor
+        (``points.defense_point``, ``defense_fate_point``), a player is asked.
         """
         kind, code = self.defense_code(f, kind)
         dice = code.dice + penalty + health_penalty(enc, f)
-        rolled, r = self.roll(enc, dice, code.pips)
+        spends = f.policy.spends
+        advisor = self.rules.advisor
+        cp = 1 if spends and f.cp > 0 and enc.yes_or_no(
+            f, points.defense_point(advisor, enc, f, kind, penalty),
+            points.defense_point_question, f, kind, max(0, dice)) else 0
+        f.cp -= cp
+        rolled_dice = pool_with_points(dice, cp, False) if cp else dice
+        rolled, r = self.roll(enc, rolled_dice, code.pips)
+        notes = ["a character point +1D"] if cp else []
+        if spends and f.fate > 0 and (extra := fate_extra_dice(dice, cp)) and enc.yes_or_no(
+                f, points.defense_fate_point(advisor, enc, f, kind, rolled - f.encumbrance,
+                                             extra),
+                points.defense_fate_point_question, advisor, enc, f, kind,
+                rolled - f.encumbrance, extra):
+            f.fate -= 1
+            rolled, r, more = fate_dice(enc, rolled, r, extra)
+            rolled_dice += extra
+            notes.append(f"a fate point after the roll +{extra}D {list(more)}")
         total = rolled - f.encumbrance
         f.defense = total if total > 0 else 0
         f.defense_kind = kind
-        f.defense_roll = (dice, code.pips, f.encumbrance)
+        f.defense_roll = (rolled_dice, code.pips, f.encumbrance)
         f.defense_until = enc.env.now + self.rules.seconds_per_round - _EPS
         if enc.log is not None:
+            spent = f" ({'; '.join(notes)})" if notes else ""
             enc.emit("defend", who=f.name, defense=kind, total=f.defense,
-                     text=f"{f.name} will {kind}: {r}"
+                     text=f"{f.name} will {kind}{spent}: {r}"
                           f"{f' -{f.encumbrance} encumbrance' if rolled != total else ''}"
                           f" -> attacks on it must meet {f.defense} until its next turn.")
 
@@ -290,10 +325,7 @@ class OpenD6Combat:
         if spends and f.fate > 0 and (extra := fate_extra_dice(dice, cp)) and self._fate_point(
                 enc, f, target, total, extra):
             f.fate -= 1
-            more = tuple(roll_pool(enc.rng, extra, 6))
-            total += sum(more)
-            if r is not None:
-                r = r._replace(normal=r.normal + more, total=total)
+            total, r, more = fate_dice(enc, total, r, extra)
             rolled += extra
             if notes is not None:
                 notes.append(f"a fate point after the roll +{extra}D {list(more)}")

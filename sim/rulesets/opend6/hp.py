@@ -125,3 +125,7 @@ class OpenD6HpRuleset(D6Ruleset):
     def health_lost(self, f: D6Fighter) -> float:
         """Hit points lost over the starting hit points."""
         return min(1.0, max(0.0, 1 - f.hp / f.hp_max))
+
+    def health_left(self, f: D6Fighter) -> int:
+        """Hit points left."""
+        return max(0, f.hp)

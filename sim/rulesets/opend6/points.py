@@ -1,14 +1,17 @@
 """OpenD6's points: when a fighter spends a character or fate point, and how a player is asked.
 
-The AI's rulings (``character_point``, ``resist_point``, ``fate_point``) weigh the exact
-odds of the advisor (``OpenD6Advisor.against``, ``total_hits``) and of ``odds``; the
+RULES.md (amended): a character point or a fate point may go on any roll: attack, dodge,
+parry, block, resistance. The AI's rulings (``character_point``, ``resist_point``,
+``fate_point``, ``defense_point``, ``defense_fate_point``) weigh the exact odds of the
+advisor (``OpenD6Advisor.against``, ``total_hits``, ``defense_worth``) and of ``odds``; the
 questions put to a player say the same chances. The rules (``combat``) ask here.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from sim.core import targets
 from sim.rulesets.opend6 import odds as opend6_odds
 
 if TYPE_CHECKING:
@@ -22,6 +25,15 @@ FATE_POINT_GAIN = 0.25
 # Ruling (spending AI): a character point goes on a resistance roll when its die lowers the
 # chance that the hit already rolled kills by this much.
 RESIST_POINT_GAIN = 0.1
+# Ruling (spending AI), the worth of a point over the rest of the fight: a point spent on a
+# defense roll must spare at least this share of the health the fighter has left, divided
+# by the points it holds. Five points: a roll that spares 2% of what is left earns one; the
+# last point waits for a roll that spares 10%. The fewer points left, the dearer each; the
+# more hurt, the more a wound spared is worth.
+DEFENSE_POINT_SHARE = 0.1
+# a player is not asked for a fate point on a defense that would spare less than this many
+# of the hits expected (the question's figures, to two places, would not move)
+FATE_QUESTION_LEAST = 0.01
 
 
 def character_point(advisor: OpenD6Advisor, f: D6Fighter, target: D6Fighter) -> bool:
@@ -51,6 +63,66 @@ def resist_point(advisor: OpenD6Advisor, f: D6Fighter, target: D6Fighter,
         return False
     return now - kill_chance(advisor, target, damage, code.dice + 1,
                              code.pips) >= RESIST_POINT_GAIN
+
+
+def expected_on(enc: Encounter, f: D6Fighter) -> dict[D6Fighter, float]:
+    """The attacks each foe is expected to make on ``f`` before its next turn."""
+    # an OpenD6 fight's fighters are all D6
+    return cast("dict[D6Fighter, float]", targets.attacks_expected(enc, f, enc.enemies(f)))
+
+
+def defense_point(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter, kind: str,
+                  penalty: int) -> bool:
+    """Whether ``f`` puts a character point (+1D) on its dodge, parry or block, before it.
+
+    Ruling (the worth of a point): the harm the extra die spares, exact over every foe
+    expected to attack ``f`` before its next turn (``OpenD6Advisor.defense_worth`` with the
+    die and without it: each foe's chance to hit, times the harm of its hit), as a share of
+    the health ``f`` has left, against ``DEFENSE_POINT_SHARE`` over the points it holds.
+    """
+    if f.cp < 1:
+        return False
+    left = advisor.rules.health_left(f)
+    if left <= 0:
+        return False
+    threats = expected_on(enc, f)
+    if not threats:
+        return False
+    spared = (advisor.defense_worth_at(enc, f, threats, kind, penalty + 1)
+              - advisor.defense_worth_at(enc, f, threats, kind, penalty))
+    return spared / left >= DEFENSE_POINT_SHARE / f.cp
+
+
+def defense_fate_point(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter, kind: str,
+                       total: int, extra: int) -> bool:
+    """Whether ``f`` spends a fate point on a defense ``total`` it has just rolled.
+
+    Ruling, as on an attack (``fate_point``): one from death, and the ``extra`` dice lower
+    the hits expected on ``f`` before its next turn (``defense_fate_odds``) by
+    ``FATE_POINT_GAIN`` or more.
+    """
+    if f.fate < 1 or not advisor.rules.one_from_death(f):
+        return False
+    now, boosted = defense_fate_odds(advisor, enc, f, kind, total, extra)
+    return now - boosted >= FATE_POINT_GAIN
+
+
+def defense_fate_odds(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter, kind: str,
+                      total: int, extra: int) -> tuple[float, float]:
+    """Hits expected on ``f`` against a defense ``total``: as rolled, and with ``extra`` dice.
+
+    Exact over the attacks of every foe expected to strike before ``f``'s next turn.
+    """
+    threats = expected_on(enc, f)
+    extra_sums = [(s, p) for s, p in enumerate(opend6_odds.normal_dice(extra)) if p]
+    now = boosted = 0.0
+    for e, n in threats.items():
+        chance = advisor.hit_chance_against(enc, e, f, kind)
+        if chance is None:
+            continue
+        now += n * chance(total)
+        boosted += n * sum(p * chance(total + s) for s, p in extra_sums)
+    return now, boosted
 
 
 def kill_chance(advisor: OpenD6Advisor, target: D6Fighter, damage: int, dice: int,
@@ -107,6 +179,27 @@ def fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
     return (f"{f.name} rolled {total} to hit {target.name} ({now:.0%} to hit as "
             f"rolled, {boosted:.0%} with the fate point): spend a fate point "
             f"(+{extra}D; {f.fate} to spend)?")
+
+
+def defense_point_question(f: D6Fighter, kind: str, dice: int) -> str:
+    """A character point on a dodge, parry or block, asked before the roll."""
+    return (f"{f.name} will {kind} with {dice}D: spend a character point (+1D; {f.cp} to "
+            f"spend)?")
+
+
+def defense_fate_point_question(advisor: OpenD6Advisor, enc: Encounter, f: D6Fighter,
+                                kind: str, total: int, extra: int) -> str | None:
+    """A fate point on a rolled defense, with the hits it would spare.
+
+    None (no question) when it could spare less than a hundredth of a hit: no foe near, or
+    a roll no attack will meet.
+    """
+    now, boosted = defense_fate_odds(advisor, enc, f, kind, total, extra)
+    if now - boosted < FATE_QUESTION_LEAST:
+        return None
+    return (f"{f.name} rolled {total} to {kind} ({now:.2f} hits expected on it before its "
+            f"next turn, {boosted:.2f} with the fate point): spend a fate point (+{extra}D; "
+            f"{f.fate} to spend)?")
 
 
 def resist_point_question(f: D6Fighter, target: D6Fighter, damage: int) -> str:

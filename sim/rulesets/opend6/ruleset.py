@@ -161,6 +161,10 @@ class D6Ruleset(Ruleset[D6Fighter]):
     def health_lost(self, f: D6Fighter) -> float:
         """The share of its health lost (0 fresh, 1 dead)."""
 
+    @abstractmethod
+    def health_left(self, f: D6Fighter) -> int:
+        """The harm ``f`` can still take before death: wounds (``opend6``), or HP."""
+
     def set_level(self, enc: Encounter, target: D6Fighter, level: WoundStatus) -> None:
         """Set a new wound level; a stun lasts the rest of this round.
 

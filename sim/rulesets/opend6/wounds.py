@@ -121,3 +121,7 @@ class OpenD6Ruleset(D6Ruleset):
     def health_lost(self, f: D6Fighter) -> float:
         """Wounds taken over the wounds that kill (0 fresh, 1 dead)."""
         return min(1.0, f.wounds / self.options.wounds_limit)
+
+    def health_left(self, f: D6Fighter) -> int:
+        """Wounds left to the one that kills."""
+        return max(0, self.options.wounds_limit - f.wounds)

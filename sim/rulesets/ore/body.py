@@ -3,7 +3,9 @@
 Rules (RULES.md ``ore``, "Damage"): Killing is marked first and overwrites Shock in a full
 location; Shock fills the remaining boxes, and Shock with no room left becomes Killing. A limb
 full of Killing is useless and further damage to it goes to the torso. Head or torso full of
-Killing: dead. Head full (Shock + Killing): unconscious. Torso full: dazed (-1d on every pool).
+Killing: dead. Head full (Shock + Killing): unconscious. Torso full: dazed (-1d on every pool);
+torso full and more of it Shock than Killing: *beaten* (RULES.md "Harm that is not meant to
+kill", amended: out of the fight, ``OreRuleset._damage``, unless ``lethal_unarmed``).
 """
 
 from __future__ import annotations
@@ -79,14 +81,14 @@ class Body:
     once after each hit rather than on every query: the AI and the pools ask every round.
     """
 
-    __slots__ = ("killing", "shock", "carried_shock", "dead", "unconscious", "dazed", "arms",
-                 "legs")
+    __slots__ = ("killing", "shock", "carried_shock", "dead", "unconscious", "dazed", "beaten",
+                 "arms", "legs")
 
     def __init__(self) -> None:
         self.killing = [0, 0, 0, 0, 0, 0]
         self.shock = [0, 0, 0, 0, 0, 0]
         self.carried_shock: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # brought in from an earlier fight
-        self.dead = self.unconscious = self.dazed = False
+        self.dead = self.unconscious = self.dazed = self.beaten = False
         self.arms = self.legs = 2
 
     def landing(self, loc: int) -> int:
@@ -110,12 +112,15 @@ class Body:
         return loc
 
     def _refresh(self) -> None:
-        # Head or torso full of Killing: dead. Head full: unconscious. Torso full: dazed.
+        # Head or torso full of Killing: dead. Head full: unconscious. Torso full: dazed, and
+        # beaten when more of it is Shock than Killing (a torso "full of Shock": a beating,
+        # not a cutting; a box or two of Killing spilled from a ruined limb does not stop it).
         # (``useless`` and ``full`` written out: this runs after every hit.)
         k, s = self.killing, self.shock
         self.dead = k[HEAD] >= BOXES[HEAD] or k[TORSO] >= BOXES[TORSO]
         self.unconscious = k[HEAD] + s[HEAD] >= BOXES[HEAD]
         self.dazed = k[TORSO] + s[TORSO] >= BOXES[TORSO]
+        self.beaten = self.dazed and s[TORSO] > k[TORSO]
         self.arms = (k[LEFT_ARM] < BOXES[LEFT_ARM]) + (k[RIGHT_ARM] < BOXES[RIGHT_ARM])
         self.legs = (k[LEFT_LEG] < BOXES[LEFT_LEG]) + (k[RIGHT_LEG] < BOXES[RIGHT_LEG])
 

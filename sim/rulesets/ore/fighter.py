@@ -89,11 +89,15 @@ class OreBlock(Strict):
 
 # RULES.md "Harm that is not meant to kill", ORE's and B-Grade's form: fists deal Shock
 # only, as Reign writes them (W Shock: ``catalog.WEAPONS["unarmed"]``), and Shock that
-# overflows a full location still turns to Killing (seed 002). That is also the rule
-# without the ruling, so ``lethal_unarmed: true`` changes nothing here: it is accepted so
-# that one scenario may set it in every ruleset's block.
-LETHAL_UNARMED_DOC = ("accepted; changes nothing under ORE and B-Grade: fists deal Shock "
-                      "only, as Reign writes them, with or without it")
+# overflows a full location still turns to Killing (seed 002). Under B-Grade that is the
+# whole rule, so ``lethal_unarmed: true`` changes nothing there (accepted so that one
+# scenario may set it in every ruleset's block). Under ORE it turns off the ruling "beaten"
+# (amended): a torso full mostly of Shock takes the fighter out (``Body.beaten``).
+LETHAL_UNARMED_DOC = ("accepted; changes nothing under B-Grade: fists deal Shock only, as "
+                      "Reign writes them, with or without it")
+LETHAL_UNARMED_ORE_DOC = ("off: a fighter whose torso is full, mostly of Shock, is beaten "
+                          "(out of the fight); on: it is only dazed, as seed 002, and can be "
+                          "beaten on until the Shock overflows to Killing")
 
 
 class OreOptions(Strict):
@@ -101,11 +105,11 @@ class OreOptions(Strict):
 
     Attributes:
         difficulty: the height every attack set must reach (0: none).
-        lethal_unarmed: accepted, changes nothing under ORE (``LETHAL_UNARMED_DOC``).
+        lethal_unarmed: turns off the ruling "beaten" (``LETHAL_UNARMED_ORE_DOC``).
     """
 
     difficulty: int = Field(default=0, ge=0, le=10)
-    lethal_unarmed: bool = Field(default=False, description=LETHAL_UNARMED_DOC)
+    lethal_unarmed: bool = Field(default=False, description=LETHAL_UNARMED_ORE_DOC)
 
 
 class DifficultyOptions(Protocol):
@@ -114,6 +118,10 @@ class DifficultyOptions(Protocol):
     @property
     def difficulty(self) -> int:
         """The height (ORE) or pair height (B-Grade) an attack set must reach (0: none)."""
+
+    @property
+    def lethal_unarmed(self) -> bool:
+        """ORE: no fighter is beaten (a torso full of Shock only dazes)."""
 
 
 # ---------------------------------------------------------------------------- state

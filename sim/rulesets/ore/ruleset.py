@@ -466,6 +466,10 @@ class OreRuleset(Ruleset[OF]):
             enc.take_out(target, Status.DEAD, "head or torso full of Killing")
         elif body.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "head full")
+        elif body.beaten and not self.options.lethal_unarmed:
+            # ruling "beaten" (RULES.md, amended): out of the fight, so nobody strikes it
+            # again, unarmed or not (``Encounter.finds_down``)
+            enc.take_out(target, Status.UNCONSCIOUS, "beaten: torso full of Shock")
         return killing + shock
 
     # ------------------------------------------------------------ log text

@@ -15,10 +15,10 @@ from sim.core.engine import Encounter
 from sim.rulesets.bgrade.deck import HAND_SIZE, DramaDeck, card_dice, card_name, choose_card
 from sim.rulesets.bgrade.rules import (
     Benefit,
-    Soak,
     Track,
     allowed_benefits,
     armor_soak,
+    armor_words,
     beats_difficulty,
     choose_benefit,
     degree_name,
@@ -152,6 +152,8 @@ def test_allowed_benefits_by_width():
     assert set(allowed_benefits(3)) == {Benefit.BONUS_DIE, Benefit.SHOCK}
     assert Benefit.DISARM in allowed_benefits(4) and Benefit.KNOCK_OUT not in allowed_benefits(4)
     assert Benefit.KNOCK_OUT in allowed_benefits(5)
+    # benefits ride on harm (amended): no wound marked, no disarm and no knock-out
+    assert set(allowed_benefits(5, wounded=False)) == {Benefit.BONUS_DIE, Benefit.SHOCK}
 
 
 @pytest.mark.parametrize("width, foe_out, armed, lands, fills, expected", [
@@ -170,31 +172,33 @@ def test_benefit_choice_order(width, foe_out, armed, lands, fills, expected):
     assert expected in allowed_benefits(width)
 
 
+@pytest.mark.parametrize("width, armed, lands, expected", [
+    (5, True, True, Benefit.SHOCK),       # no wound marked: no knock-out, no disarm
+    (4, True, True, Benefit.SHOCK),
+    (5, True, False, Benefit.BONUS_DIE),  # and armor would stop the Shock
+])
+def test_benefit_choice_without_a_wound(width, armed, lands, expected):
+    assert choose_benefit(width, foe_out=False, foe_armed=armed, shock_lands=lands,
+                          shock_fills=False, wounded=False) is expected
+    assert expected in allowed_benefits(width, wounded=False)
+
+
 def test_armor_and_weapon_rulings():
-    # ruling "armor keeps its order": the odd point the halving drops stops one Shock
-    assert [tuple(armor_soak(ar, 0)) for ar in (0, 1, 2, 3)] == [(0, 0), (0, 1), (1, 0),
-                                                                 (1, 1)]
-    assert tuple(armor_soak(3, 2)) == (0, 1)
-    none, leather, chain, plate = Soak(0, 0), Soak(0, 1), Soak(1, 0), Soak(1, 1)
-    assert hit_damage(3, True, none) == (1, 0, 0)   # Killing weapon: wounds
-    assert hit_damage(4, False, none) == (0, 2, 0)  # Shock-only weapon: Shock
-    assert hit_damage(3, True, chain) == (0, 0, 0)   # soak used up on the wound
-    assert hit_damage(2, True, chain) == (0, 0, 1)   # soak left stops the benefit's Shock
-    assert hit_damage(5, True, chain) == (2, 0, 0)
-    # leather's odd point (half a point) does not turn a minimal success's one Shock, it
-    # stops the benefit's Shock beside a wound
-    assert hit_damage(2, True, leather) == (0, 0, 0)
-    assert hit_damage(3, True, leather) == (1, 0, 1)
-    assert hit_damage(3, False, leather) == (0, 1, 1)  # a club's Shock lands, not the benefit's
-    # chain: a whole point spare at width 2 stops the Shock; at width 3 it takes the wound
-    # and the benefit's Shock lands; plate stops both, and the benefit's beside any wound
-    assert hit_damage(2, True, chain) == (0, 0, 1)
-    assert hit_damage(3, True, chain) == (0, 0, 0)
-    assert hit_damage(3, True, plate) == (0, 0, 1)
-    assert hit_damage(4, True, plate) == (1, 0, 1)
-    assert hit_damage(4, True, chain) == (1, 0, 0)
-    assert hit_damage(4, False, plate) == (0, 1, 1)
-    assert str(plate) == "1+1 Shock" and str(chain) == "1"
+    # ruling "armor in even steps": each point covers a third of the heights, three a soak
+    assert [[h for h in range(1, 11) if armor_soak(ar, 0, h)] for ar in (0, 1, 2, 3)] == [
+        [], [3, 6, 9], [2, 3, 5, 6, 8, 9], list(range(1, 11))]
+    assert [armor_soak(3, 2, h) for h in (3, 4)] == [1, 0]  # plate pierced to leather
+    assert [armor_soak(4, 0, h) for h in (3, 4)] == [2, 1]
+    assert [armor_words(ar) for ar in (0, 1, 2, 3, 4)] == [
+        "0", "1 on heights 3, 6, 9", "1 on heights 2, 3, 5, 6, 8, 9", "1",
+        "2 on heights 3, 6, 9, 1 else"]
+    assert hit_damage(3, True, 0) == (1, 0, 0)   # Killing weapon: wounds
+    assert hit_damage(4, False, 0) == (0, 2, 0)  # Shock-only weapon: Shock
+    assert hit_damage(3, True, 1) == (0, 0, 0)   # soak used up on the wound
+    assert hit_damage(2, True, 1) == (0, 0, 1)   # soak left stops the minimal's Shock
+    assert hit_damage(5, True, 1) == (2, 0, 0)
+    assert hit_damage(4, False, 1) == (0, 1, 0)
+    assert hit_damage(3, True, 2) == (0, 0, 1)   # a soak of 2 stops the benefit's Shock too
 
 
 def test_track_shock_overflow_and_fifth_wound():
@@ -235,12 +239,15 @@ def test_width_three_wounds_and_armor():
     resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
     assert (b.wounds.wounds, b.wounds.shock, a.damage) == (1, 1, 2)
     enc, a, b = encounter(fighter("A"), fighter("B", armor="chain"), drama_deck=False)
-    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
-    # soak 1 took the wound, none left: the benefit's Shock lands
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 5, 1, 2, 3]))
+    # chain covers height 5: soak 1 took the wound, none left: the benefit's Shock lands
     assert (b.wounds.wounds, b.wounds.shock, a.bonus) == (0, 1, 0)
-    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 1, 2, 3, 5]))
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 1, 2, 3, 4]))
     # minimal: its +1 Shock stopped by chain's unused soak; the small bonus +1d all the same
     assert (b.wounds.shock, a.bonus) == (1, 1)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
+    # height 4 finds a gap in chain (it covers 2, 3, 5, 6, 8, 9): the wound lands
+    assert (b.wounds.wounds, b.wounds.shock) == (1, 2)
 
 
 class PicksShock:
@@ -260,9 +267,10 @@ class PicksShock:
 
 
 def test_armor_stops_a_players_shock_benefit_too():
-    # an adequate success on plate: the wound soak takes the wound, plate's odd point stops
-    # the benefit's Shock whoever picks it (a player's pick used to land through the armor)
+    # an adequate success on armor soaking 2 (AR 6): 1 takes the wound, the other stops the
+    # benefit's Shock whoever picks it (a player's pick used to land through the armor)
     enc, a, b = encounter(fighter("A"), fighter("B", armor="plate"), drama_deck=False)
+    b.armor = [6] * 6
     mind = PicksShock()
     enc.minds, enc._askers = {"A": mind}, frozenset({"A"})
     enc.log = []
@@ -274,7 +282,7 @@ def test_armor_stops_a_players_shock_benefit_too():
     enc, a, b = encounter(fighter("A"), fighter("B", armor="chain"),  # chain: it lands
                           drama_deck=False)
     enc.minds, enc._askers = {"A": mind}, frozenset({"A"})
-    resolve(enc, plan(enc, [(a, [Attack(b)])], [4, 4, 4, 1, 2, 3]))
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [5, 5, 5, 1, 2, 3]))
     assert mind.menus[-1] == (False, ["+1d on the next attack", "+1 Shock"])
     assert (b.wounds.shock, a.damage) == (1, 1)
 
@@ -288,16 +296,20 @@ def test_a_minimal_success_asks_nothing_its_benefit_is_shock():
     assert (b.wounds.shock, a.bonus, a.damage) == (1, 1, 1)
 
 
-def test_shock_weapon_deals_shock_and_width_four_disarms():
+def test_shock_weapon_deals_shock_and_width_four_disarms_only_with_a_wound():
     enc, a, b = encounter(fighter("A", weapon="club"), fighter("B"), drama_deck=False)
     resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 6, 6, 1, 2]))
-    assert (b.wounds.wounds, b.wounds.shock) == (0, 2)
-    assert b.weapon.unarmed and b.reach == 2.0
+    # a club marks no wound: benefits ride on harm, so +1 Shock, not disarm
+    assert (b.wounds.wounds, b.wounds.shock) == (0, 3)
+    assert not b.weapon.unarmed
+    enc, a, b = encounter(fighter("A"), fighter("B"), drama_deck=False)
+    resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 6, 6, 1, 2]))
+    assert b.wounds.wounds == 2 and b.weapon.unarmed and b.reach == 2.0
 
 
 def test_the_log_says_a_disarmed_fighter_fights_on_with_its_fists():
     # the log said "disarm" and the next rounds read as if nothing had changed
-    enc, a, b = encounter(fighter("A", weapon="club"), fighter("B"), drama_deck=False)
+    enc, a, b = encounter(fighter("A"), fighter("B"), drama_deck=False)
     enc.log = []
     resolve(enc, plan(enc, [(a, [Attack(b)])], [6, 6, 6, 6, 1, 2]))
     hit = next(e for e in enc.log if e["type"] == "hit")
@@ -344,15 +356,25 @@ def test_aggressive_declares_attacks_for_the_sets_it_expects():
 
 # ------------------------------------------------------------------ working together
 def test_allies_pool_their_hands_and_one_attack_carries_the_pooled_set():
-    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2", weapon="club"),
-                               drama_deck=False)
-    # A1 (sword, lethal: leads) has 2x5, A2 has one 5: pooled 3x5
+    enc, a1, a2, b = encounter(fighter("A1", fight=2), fighter("B"),
+                               fighter("A2", weapon="club", fight=2), drama_deck=False)
+    # A1 (sword, lethal: leads) has 2x5, A2 has one 5: pooled 3x5 (5 + 5 dice: within 10)
     actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
-                   [5, 5, 1, 2, 3, 4] + [5, 6, 7, 8, 9, 10])
+                   [5, 5, 1, 2, 3] + [5, 6, 7, 8, 9])
     assert [(x.actor.name, rolled(x)) for x in actions] == [("A1", (3, 5))]
     resolve(enc, actions)
     assert (a1.attacks, a1.hits, a2.attacks) == (1, 1, 0)  # A2's attack merged
     assert (b.wounds.wounds, b.wounds.shock) == (1, 1)
+
+
+def test_a_hand_that_does_not_fit_in_ten_dice_acts_alone():
+    # 6 + 6 dice: the combined hand holds at most 10, so A2's whole hand stays out
+    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2", weapon="club"),
+                               drama_deck=False)
+    actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
+                   [5, 5, 1, 2, 3, 4] + [5, 6, 7, 8, 9, 10])
+    assert [(x.actor.name, rolled(x)) for x in actions] == [("A1", (2, 5))]
+    assert a2.attacks == 1  # no set: its attack was made and missed
 
 
 def test_pooled_set_goes_to_the_lead_and_further_attacks_keep_their_own_sets():
@@ -365,16 +387,18 @@ def test_pooled_set_goes_to_the_lead_and_further_attacks_keep_their_own_sets():
 
 
 def test_no_pooling_without_a_set_of_ones_own():
-    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False)
+    enc, a1, a2, b = encounter(fighter("A1", fight=2), fighter("B"), fighter("A2", fight=2),
+                               drama_deck=False)
     actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])],
-                   [5, 1, 2, 3, 4, 6] + [5, 7, 8, 9, 10, 6])
+                   [5, 1, 2, 3, 4] + [5, 7, 8, 9, 10])
     assert actions == [] and (a1.attacks, a2.attacks) == (1, 1)
 
 
 def test_no_pooling_when_it_does_not_pay_or_is_switched_off():
     # 2x4 + (2x9 and a 4) -> 3x4 is worth 2, the two pairs apart 1 + 1: stay apart
-    declared_dice = [4, 4, 1, 2, 3, 5] + [9, 9, 4, 6, 7, 8]
-    enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False)
+    declared_dice = [4, 4, 1, 2, 3] + [9, 9, 4, 6, 7]
+    enc, a1, a2, b = encounter(fighter("A1", fight=2), fighter("B"), fighter("A2", fight=2),
+                               drama_deck=False)
     actions = plan(enc, [(a1, [Attack(b)]), (a2, [Attack(b)])], declared_dice)
     assert sorted(rolled(x) for x in actions) == [(2, 4), (2, 9)]
     enc, a1, a2, b = encounter(fighter("A1"), fighter("B"), fighter("A2"), drama_deck=False,

@@ -53,11 +53,19 @@ def test_best_pooled_counts_every_die_of_a_big_hand():
 
 def pool_hands_as_written(team):
     """``pool_hands`` step by step as the rule reads (sorted team, every check, every set)."""
-    pooled = find_sets([face for r in team for face in r.faces])
+    order = sorted(team, key=lambda r: (not r.lethal, -r.base))
+    hand = []  # the combined hand: the lead's, then whole hands while within 10 dice
+    for r in order:
+        if sum(len(x.faces) for x in hand) + len(r.faces) > 10:
+            break
+        hand.append(r)
+    if len(hand) < 2:
+        return None
+    order = hand
+    pooled = find_sets([face for r in order for face in r.faces])
     if not pooled:
         return None
     best = pooled[0]
-    order = sorted(team, key=lambda r: (not r.lethal, -r.base))
     helpers = [r for r in order if best.height in r.faces]
     if len(helpers) < 2 or not any(r.sets for r in helpers):
         return None
