@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import click
 
-from sim.batch import files
+from sim.batch import files, lock
 from sim.batch.balance import METRIC_WORDS, METRICS, Problem, document, search
 from sim.batch.grid import label as path_label
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
@@ -74,6 +75,21 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
     problem = Problem(raw, scenario_file, path, low, high, target, metric, side, ruleset,
                       precision, count, seed, params.workers_or_cores(workers))
     label = path_label(parse_path(path), raw)
+    slug = problem.source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    out_dir = out_dir or files.default_out_dir(slug, "balance")
+    # claimed before the search (an existing result, a folder that cannot be written are
+    # refused now, not after it) and held from the first fight to the last byte
+    found = [n for n in ("balance.json", "balance.png") if (out_dir / n).exists()]
+    files.claim_out_dir(out_dir, ", ".join(found) or None, force, first="balance.json")
+    with lock.locked(out_dir):
+        _balance(problem, label, count, low, high, target, metric, path, out_dir, as_json,
+                 charts, quiet)
+
+
+def _balance(problem: Problem, label: str, count: int, low: int, high: int, target: float,
+             metric: str, path: str, out_dir: Path, as_json: bool, charts: bool,
+             quiet: bool) -> None:
+    """Search a claimed balance, print the answer, write balance.json (and balance.png)."""
     with params.progress(count * (abs(high - low) + 1), f"balance {label}",
                          quiet or as_json) as advance:
         answer, tried, side, method = search(problem, advance)
@@ -88,10 +104,6 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
         click.echo(f"({METRIC_WORDS[metric]} of {side}, target {target:g}; {method}; "
                    f"{sum(r.n for r in tried)} fights in all)")
         click.echo(report.table(tried, label, answer))
-    slug = problem.source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    out_dir = out_dir or files.default_out_dir(slug, "balance")
-    found = [n for n in ("balance.json", "balance.png") if (out_dir / n).exists()]
-    files.claim_out_dir(out_dir, ", ".join(found) or None, force)
     written = [files.write_json(out_dir / "balance.json", {**doc, "method": method,
                                                            "side": side, "metric": metric,
                                                            "target": target, "path": path})]

@@ -167,6 +167,31 @@ def create_new(path: Path) -> IO[bytes]:
     return os.fdopen(fd, "wb")
 
 
+def make_dir(path: Path) -> None:
+    """Make ``path``, a folder fray names itself (``OUT/<ruleset>``), never through a link.
+
+    A folder already there is kept; a symbolic link planted under its name is refused, not
+    followed (``mkdir(exist_ok=True)`` would accept a link to any folder, and write there).
+
+    Raises:
+        FrayInputError: a link, or something else than a folder, is there; or the folder
+            cannot be made.
+    """
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise _refuse(path, f"cannot create the folder: {exc.strerror}") from None
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise _refuse(path, "is a symbolic link, which fray never follows for a folder it "
+                            "names itself; remove it")
+    if not stat.S_ISDIR(info.st_mode):
+        raise _refuse(path, "exists and is not a folder; fray writes a folder of its own "
+                            "there, remove it")
+
+
 def open_existing(path: Path, cap: int, what: str) -> IO[bytes]:
     """Open a file fray made earlier to read and append to (a part file to resume).
 
