@@ -12,11 +12,12 @@ from sim.batch import files, lock
 from sim.batch.balance import METRIC_WORDS, METRICS, Problem, document, search
 from sim.batch.grid import label as path_label
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
-from sim.batch.sweep import parse_path
+from sim.batch.sweep import MAX_VALUES, parse_path
 from sim.cli import params
 from sim.report import balance as report
 from sim.scenario import read_yaml
 from sim.scenario.errors import FrayInputError
+from sim.scenario.loader import MAX_NUMBER_CHARS
 
 # the melee bandits: the archers (bandits[0]) never bring the heroes down to an even fight,
 # so an example that varies them ends "the target lies beyond the range"
@@ -25,11 +26,25 @@ EPILOG_BALANCE = ("Example: fray balance scenarios/ambush.yaml --vary 'sides.ban
 
 
 def _range(text: str) -> tuple[int, int]:
+    """``--range A..B``: two whole numbers, bounded as ``fray sweep`` bounds a range.
+
+    At most ``MAX_NUMBER_CHARS`` digits each, and at most ``MAX_VALUES`` values between.
+    """
     m = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
     if m is None:
+        shown = repr(text if len(text) <= 40 else text[:37] + "...")
         raise FrayInputError("--range", [("", f"expected two whole numbers a..b, e.g. 1..8; "
-                                              f"got {text!r}")])
-    return int(m.group(1)), int(m.group(2))
+                                              f"got {shown}")])
+    if max(len(m.group(1)), len(m.group(2))) > MAX_NUMBER_CHARS:
+        raise FrayInputError("--range", [("", f"a number of more than {MAX_NUMBER_CHARS} "
+                                              "digits; give two whole numbers a..b whose "
+                                              f"range holds at most {MAX_VALUES} values")])
+    low, high = int(m.group(1)), int(m.group(2))
+    if abs(high - low) + 1 > MAX_VALUES:
+        raise FrayInputError("--range", [("", f"{low}..{high} holds {abs(high - low) + 1:,} "
+                                              f"values; at most {MAX_VALUES} (split the "
+                                              "search, or narrow it first)")])
+    return low, high
 
 
 @click.command(epilog=EPILOG_BALANCE)
@@ -38,14 +53,15 @@ def _range(text: str) -> tuple[int, int]:
               help="The value to vary, a path as fray sweep --set takes it (a count, a trait, "
                    "a skill, a numeric option).")
 @click.option("--range", "span", required=True, metavar="A..B",
-              help="The whole numbers to search, both ends included.")
+              help="The whole numbers to search, both ends included (at most "
+                   f"{MAX_VALUES} values).")
 @click.option("--target", type=params.Number(0, 1), required=True, metavar="P",
               help="The rate wanted, from 0 to 1 (0.5: an even fight).")
 @click.option("--metric", type=click.Choice(METRICS), default="win", show_default=True,
               help="win: the side's win rate; death: its death rate per combatant; tpk: the "
                    "chance it is wiped out.")
 @click.option("--side", default=None, help="The side the metric is of (default: the first).")
-@click.option("--precision", type=params.Number(0, 0.5, min_open=True, max_open=True),
+@click.option("--precision", type=params.Width(zero=False),
               default=DEFAULT_PRECISION, show_default=True, metavar="W",
               help="The answer and its neighbours are run until their intervals are +-W.")
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the scenario's).")

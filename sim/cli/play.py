@@ -135,7 +135,7 @@ class Player:
                           else menus.find(menu, answer))
             if option is None:
                 hint = _hint(entries + menu, answer)  # the groups' keywords too
-                self._refuse(f"'{answer}' is not on the menu{hint}: answer 0-{len(entries)} "
+                self._refuse(f"{_shown(answer)} is not on the menu{hint}: answer 0-{len(entries)} "
                              f"or a keyword in brackets")
                 continue
             if isinstance(option, menus.Group):
@@ -192,8 +192,9 @@ class Player:
                      else menus.find_top(entries, menu, text))  # a keyword, as at the first
             if found is not None:
                 return found
-            self._refuse(f"'{answer}' is not one of these{_hint(list(group.options), answer)}: "
-                         f"answer 1-{len(group.options)}, 0 to go back, or a keyword")
+            self._refuse(f"{_shown(answer)} is not one of these"
+                         f"{_hint(list(group.options), answer)}: answer 1-"
+                         f"{len(group.options)}, 0 to go back, or a keyword")
 
     def choose(self, enc: Encounter, c, question: str, labels: list[str], default: int) -> int:
         """A choice a ruleset asks after a roll: a number, or Enter for the AI's (default)."""
@@ -217,7 +218,7 @@ class Player:
                 return k - 1
             if text in (label.lower() for label in labels):
                 return [label.lower() for label in labels].index(text)
-            self._refuse(f"'{answer}' is not one of the choices: answer 1-{len(labels)}, or "
+            self._refuse(f"{_shown(answer)} is not one of the choices: answer 1-{len(labels)}, or "
                          f"an empty line for the AI's choice")
         return default
 
@@ -322,6 +323,13 @@ def _odds_asked(answer: str, default: int) -> int | None:
         return default
     k = menus.number(words[1])
     return k if k is not None and 1 <= k <= params.MAX_ROLLOUTS else 0
+
+
+def _shown(answer: str, most: int = 40) -> str:
+    """An answer as a refusal quotes it: cut past ``most`` characters (a 5,000-digit one)."""
+    if len(answer) <= most:
+        return repr(answer)
+    return f"{answer[:most]!r}... ({len(answer):,} characters)"
 
 
 def _hint(menu: list, answer: str) -> str:

@@ -116,6 +116,7 @@ MAX_NAME = 80  # characters of a side's or a fighter's name (tables and CSV head
 MAX_FILE_BYTES = 2_000_000  # a scenario or campaign file: far below this
 MAX_EXPANDED_NODES = 200_000  # YAML nodes once aliases are expanded (an alias bomb: billions)
 MAX_METRES = 100_000.0  # an edge's length: 100 km is no battlefield (sums stay finite)
+MIN_METRES = 0.001  # and a millimetre the shortest: squares of shorter ones underflow to 0
 MAX_NUMBER_CHARS = 40  # a number's digits: Python refuses ints past 4,300 (ValueError)
 NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 
@@ -356,11 +357,12 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
         for end, pos in ((a, 0), (b, 1)):
             if end not in known:  # a set: a list made a large map's check quadratic
                 problems.append((f"map.edges[{i}][{pos}]", unknown("node", end, names)))
-        if not (0 < metres <= MAX_METRES):  # compared first: math.isfinite(10**400) overflows
+        if not (MIN_METRES <= metres <= MAX_METRES):  # first: isfinite(10**400) overflows
             shown = (f"{metres:.6g}" if isinstance(metres, float) or abs(metres) < 10**15
                      else "a number of more than 15 digits")
             problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
-                             f"metres, at most {MAX_METRES:,.0f}; got {shown}"))
+                             f"metres, at least {MIN_METRES:g} and at most {MAX_METRES:,.0f}; got "
+                             f"{shown}"))
             continue
         if a == b:
             problems.append((f"map.edges[{i}]", f"an edge joins two different nodes; got "

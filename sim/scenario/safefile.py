@@ -57,13 +57,16 @@ def open_read(path: Path | str, cap: int, *, nofollow: bool = False,
 
     Raises:
         FrayInputError: missing, unreadable, a link (``nofollow``), not a regular file
-            (a pipe, a device, a folder) or larger than ``cap``.
+            (a pipe, a device, a folder), larger than ``cap``, or a name holding NUL.
     """
     flags = os.O_RDONLY | _NONBLOCK | _BINARY | (_NOFOLLOW if nofollow else 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
         raise _os_reason(exc, path, nofollow, what) from None
+    except ValueError:  # a NUL byte: no file can be named so (os.open refuses the name)
+        raise _refuse(repr(str(path))[1:-1], "the file name holds a NUL byte (\\x00), which "
+                                             "no file name can; name the file") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):

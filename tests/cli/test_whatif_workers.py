@@ -6,6 +6,7 @@ batch pools' fix: ``sim.batch.executors.process_pool``).
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -65,6 +66,9 @@ def test_a_sigkill_of_fray_leaves_no_what_if_worker_behind(tmp_path, how):
         deadline = time.time() + 10
         while _alive(workers) and time.time() < deadline:
             time.sleep(0.1)
-        assert _alive(workers) == []
+        left = _alive(workers)
+        for pid in left:  # a failed test leaves nothing running either
+            os.kill(pid, signal.SIGKILL)
+        assert left == []
         assert proc.stdout is not None
         proc.stdout.read()  # ends: no worker holds the pipe open
