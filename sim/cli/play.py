@@ -42,6 +42,8 @@ EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 
 # what a player types to stop a fight at the prompt: refused (it is no answer) with the way
 QUIT_WORDS = ("q", "quit", "exit", "stop", "end")
 STOP_HINT = "to stop the fight, press Ctrl-C (what --log and --record wrote so far is kept)"
+WEIGHING_STOPPED = ("What if? stopped: back to the same menu (Ctrl-C again ends the fight; "
+                    "what --log and --record wrote so far is kept).")
 # said under the first menu of a play: how to weigh the lines, which no menu line offers
 ODDS_HINT = ("(At any menu, '?' weighs each line by playing the rest of the fight out, "
              "'? 50' with 50 rollouts a line.)")
@@ -248,8 +250,12 @@ class Player:
                          f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
                          f"group's lines and the profile's choice, sooner; `? 50` weighs "
                          f"each line by 50 rollouts.")
-        weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
-                               bar=self.lines is None, race=self.race)
+        try:
+            weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
+                                   bar=self.lines is None, race=self.race)
+        except KeyboardInterrupt:  # the weighing stops, the play goes on at the same menu
+            self.say(WEIGHING_STOPPED)
+            return
         self.say(whatif.table(weighed, c.side, c.name, n,
                               "each choice on this menu, and of the profile's choice," if group
                               else None))

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from sim.ai import rollout
-from sim.batch.executors import process_pool
+from sim.batch.executors import kill_workers, process_pool
 from sim.report.numbers import chance
 from sim.results.stats import sign_test, wilson
 
@@ -132,6 +132,10 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                                       stop_level(len(choices), len(stops) - 1))
                     progress.update(job, total=sum(len(v) for v in found.values())
                                     + (n - done) * len(alive), refresh=True)
+    except KeyboardInterrupt:  # a weighing stopped: its workers now, not their chunks' end
+        if pool is not None:
+            kill_workers(pool)
+        raise
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)  # (Ctrl-C: no chunk left to wait for)

@@ -171,3 +171,26 @@ def test_a_full_disk_in_the_middle_of_a_write_names_the_file(capsys, tmp_path, m
     assert result.code == 1 and len(opened) == 2
     assert f"{out / 'sweep.csv'}: No space left on device" in result.err, result.err
     assert not [p for p in out.iterdir() if p.name.startswith(".sweep.csv.")]
+
+
+def test_a_lock_that_cannot_be_written_is_not_left_empty(tmp_path, monkeypatch):
+    real = lock.os.fdopen
+
+    class Full:
+        def __init__(self, fd, mode):
+            self.handle = real(fd, mode)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def write(self, _text):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(lock.os, "fdopen", Full)
+    with pytest.raises(FrayInputError, match="cannot write the folder's lock: No space"):
+        with lock.locked(tmp_path):
+            pass
+    assert not (tmp_path / lock.LOCK).exists()

@@ -6,6 +6,7 @@ batch pools' fix: ``sim.batch.executors.process_pool``).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -72,3 +73,43 @@ def test_a_sigkill_of_fray_leaves_no_what_if_worker_behind(tmp_path, how):
         assert left == []
         assert proc.stdout is not None
         proc.stdout.read()  # ends: no worker holds the pipe open
+
+
+def _wait_for_workers(proc: subprocess.Popen) -> None:
+    deadline = time.time() + 60
+    while len(_children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert len(_children(proc.pid)) >= 2, "no what-if workers started"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
+def test_ctrl_c_during_a_question_mark_goes_back_to_the_menu_and_a_second_ends_keeping_all(
+        tmp_path):
+    from helpers import default_sigint
+
+    log, record = tmp_path / "journal.md", tmp_path / "journal.md.record.json"
+    args = ["play", str(SCENARIOS / "duel.yaml"), "--as", "Ser Aldric", "--seed", "3",
+            "--rollouts", "100000", "--log", str(log)]
+    with killed_at_exit(subprocess.Popen([*FRAY_COMMAND, *args], cwd=ROOT,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True,
+                                         preexec_fn=default_sigint)) as proc:
+        assert proc.stdin is not None
+        proc.stdin.write("1\n\n?\n")  # two answers kept, then a long weighing in round 2
+        proc.stdin.flush()
+        _wait_for_workers(proc)
+        workers = _children(proc.pid)
+        proc.send_signal(signal.SIGINT)  # the weighing stops at once, its workers too
+        deadline = time.time() + 20
+        while _alive(workers) and time.time() < deadline:
+            time.sleep(0.05)
+        assert _alive(workers) == [] and proc.poll() is None  # the play goes on
+        proc.send_signal(signal.SIGINT)  # at the same menu, waiting for an answer: it ends
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "What if? stopped: back to the same menu" in out
+    assert out.count("Ser Aldric> ?") == 1
+    assert out.rindex("What if? stopped") > out.rindex("Ser Aldric> ?")
+    assert "Traceback" not in err and "internal error" not in err
+    assert json.loads(record.read_text())["answers"] == ["1", ""]  # all so far kept
+    assert log.read_text().startswith("# ")
