@@ -57,6 +57,33 @@ def killed_at_exit(proc: subprocess.Popen) -> Iterator[subprocess.Popen]:
             proc.wait()
 
 
+def children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == parent:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running (not gone, not a zombie)."""
+    running = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            running.append(pid)
+    return running
+
+
 def batch_outputs(folder: Path) -> tuple[bytes, bytes]:
     """A finished batch folder's ``encounters.csv`` and ``summary.json``, byte for byte."""
     return (folder / "encounters.csv").read_bytes(), (folder / "summary.json").read_bytes()

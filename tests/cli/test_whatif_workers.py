@@ -13,29 +13,9 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
-from helpers import FRAY_COMMAND, ROOT, SCENARIOS, killed_at_exit
-
-
-def _children(parent: int) -> list[int]:
-    """The processes whose parent is ``parent`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[1]) == parent:
-                found.append(int(entry.name))
-    return found
-
-
-def _alive(pids: list[int]) -> list[int]:
-    return [pid for pid in pids if Path(f"/proc/{pid}").exists()
-            and (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z")]
+from helpers import FRAY_COMMAND, ROOT, SCENARIOS, alive, children, killed_at_exit
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc: Linux")
@@ -58,16 +38,16 @@ def test_a_sigkill_of_fray_leaves_no_what_if_worker_behind(tmp_path, how):
             proc.stdin.write(b"?\n")
             proc.stdin.flush()
         deadline = time.time() + 60
-        while len(_children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
+        while len(children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
             time.sleep(0.05)
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
         assert len(workers) >= 2, "no what-if workers started"
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         deadline = time.time() + 10
-        while _alive(workers) and time.time() < deadline:
+        while alive(workers) and time.time() < deadline:
             time.sleep(0.1)
-        left = _alive(workers)
+        left = alive(workers)
         for pid in left:  # a failed test leaves nothing running either
             os.kill(pid, signal.SIGKILL)
         assert left == []
@@ -77,9 +57,9 @@ def test_a_sigkill_of_fray_leaves_no_what_if_worker_behind(tmp_path, how):
 
 def _wait_for_workers(proc: subprocess.Popen) -> None:
     deadline = time.time() + 60
-    while len(_children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
+    while len(children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
         time.sleep(0.05)
-    assert len(_children(proc.pid)) >= 2, "no what-if workers started"
+    assert len(children(proc.pid)) >= 2, "no what-if workers started"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
@@ -98,12 +78,12 @@ def test_ctrl_c_during_a_question_mark_goes_back_to_the_menu_and_a_second_ends_k
         proc.stdin.write("1\n\n?\n")  # two answers kept, then a long weighing in round 2
         proc.stdin.flush()
         _wait_for_workers(proc)
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
         proc.send_signal(signal.SIGINT)  # the weighing stops at once, its workers too
         deadline = time.time() + 20
-        while _alive(workers) and time.time() < deadline:
+        while alive(workers) and time.time() < deadline:
             time.sleep(0.05)
-        assert _alive(workers) == [] and proc.poll() is None  # the play goes on
+        assert alive(workers) == [] and proc.poll() is None  # the play goes on
         proc.send_signal(signal.SIGINT)  # at the same menu, waiting for an answer: it ends
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
