@@ -2,7 +2,8 @@
 
 Every file fray reads (a scenario, a campaign, a record, a batch's checkpoint and part file)
 goes through ``open_read``/``read_bytes``/``read_json``, every file it makes by a fixed name
-through ``create_new``/``open_existing``, so a new kind of file gets the same checks:
+through ``create_new``/``open_existing``, every folder it names itself (``OUT/<ruleset>``)
+through ``make_dir`` (never through a link), so a new kind of file gets the same checks:
 
 - only a regular file: a FIFO would block forever, ``/dev/zero`` fill memory; the file is
   opened without blocking and checked with ``fstat`` on the open descriptor (what is read
