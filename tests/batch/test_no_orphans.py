@@ -7,14 +7,11 @@ batch's pool, whose workers die with the main process (``executors.process_pool`
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
-from helpers import FRAY_COMMAND, ROOT, SCENARIOS, alive, children, killed_at_exit
+from helpers import FRAY_COMMAND, ROOT, SCENARIOS, killed_at_exit, killed_leaves_no_worker
 
 DUEL = str(SCENARIOS / "duel.yaml")
 LONG = "100000"
@@ -33,19 +30,4 @@ def test_a_sigkill_of_fray_leaves_no_worker_behind(tmp_path, name):
     with killed_at_exit(subprocess.Popen([*FRAY_COMMAND, *command], cwd=ROOT,
                                          stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL)) as proc:
-        deadline = time.time() + 60
-        while len(children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
-            time.sleep(0.05)
-        workers = children(proc.pid)
-        assert len(workers) >= 2, "no workers started"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        deadline = time.time() + 10
-        while alive(workers) and time.time() < deadline:
-            time.sleep(0.1)
-        left = alive(workers)
-        for pid in left:  # a failed test leaves nothing running either
-            os.kill(pid, signal.SIGKILL)
-        assert left == []
-        assert proc.stdout is not None
-        proc.stdout.read()  # ends: no worker holds fray's output pipe
+        killed_leaves_no_worker(proc)

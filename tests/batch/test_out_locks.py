@@ -57,51 +57,37 @@ def _holds(out: Path) -> None:
         lock.refuse_if_in_use(out)
 
 
+def _watch(monkeypatch, owner, name: str, out: Path, seen: list[str]) -> None:
+    """Replace ``owner.name`` by itself, first checking that a live run holds ``out``."""
+    real = getattr(owner, name)
+
+    def watched(*args, **kwargs):
+        _holds(out)
+        seen.append(name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, watched)
+
+
 def test_a_sweep_holds_its_folder_while_it_fights_and_writes(capsys, tmp_path, monkeypatch):
-    out = tmp_path / "out"
-    seen = []
-    real_run, real_write = sweep_mod.run_sweep, sweep_mod.write_outputs
-
-    def run(*args, **kwargs):
-        _holds(out)
-        seen.append("run")
-        return real_run(*args, **kwargs)
-
-    def write(*args, **kwargs):
-        _holds(out)
-        seen.append("write")
-        return real_write(*args, **kwargs)
-
-    monkeypatch.setattr(sweep_mod, "run_sweep", run)
-    monkeypatch.setattr(sweep_mod, "write_outputs", write)
+    out, seen = tmp_path / "out", []
+    _watch(monkeypatch, sweep_mod, "run_sweep", out, seen)
+    _watch(monkeypatch, sweep_mod, "write_outputs", out, seen)
     result = fray(capsys, "sweep", DUEL, "--set", "max_rounds=2,3", "-n", "20", "--no-charts",
                   "--out", str(out))
     assert result.code == 0, result.err
-    assert seen == ["run", "write"] and not (out / lock.LOCK).exists()
+    assert seen == ["run_sweep", "write_outputs"] and not (out / lock.LOCK).exists()
 
 
 def test_a_balance_holds_its_folder_while_it_searches_and_writes(capsys, tmp_path,
                                                                  monkeypatch):
-    out = tmp_path / "out"
-    seen = []
-    real_search, real_write = balance_cli.search, files.write_json
-
-    def search(*args, **kwargs):
-        _holds(out)
-        seen.append("search")
-        return real_search(*args, **kwargs)
-
-    def write(path, data):
-        _holds(out)
-        seen.append("write")
-        return real_write(path, data)
-
-    monkeypatch.setattr(balance_cli, "search", search)
-    monkeypatch.setattr(files, "write_json", write)
+    out, seen = tmp_path / "out", []
+    _watch(monkeypatch, balance_cli, "search", out, seen)
+    _watch(monkeypatch, files, "write_json", out, seen)
     result = fray(capsys, "balance", DUEL, "--vary", "max_rounds", "--range", "1..3",
                   "--target", "0.5", "-n", "40", "--no-charts", "--out", str(out))
     assert result.code == 0, result.err
-    assert seen == ["search", "write"] and not (out / lock.LOCK).exists()
+    assert seen == ["search", "write_json"] and not (out / lock.LOCK).exists()
 
 
 def _no_fight(monkeypatch) -> None:

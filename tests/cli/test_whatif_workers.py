@@ -7,7 +7,6 @@ batch pools' fix: ``sim.batch.executors.process_pool``).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -15,7 +14,15 @@ import sys
 import time
 
 import pytest
-from helpers import FRAY_COMMAND, ROOT, SCENARIOS, alive, children, killed_at_exit
+from helpers import (
+    FRAY_COMMAND,
+    ROOT,
+    SCENARIOS,
+    alive,
+    killed_at_exit,
+    killed_leaves_no_worker,
+    workers_of,
+)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc: Linux")
@@ -37,29 +44,7 @@ def test_a_sigkill_of_fray_leaves_no_what_if_worker_behind(tmp_path, how):
             assert proc.stdin is not None
             proc.stdin.write(b"?\n")
             proc.stdin.flush()
-        deadline = time.time() + 60
-        while len(children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
-            time.sleep(0.05)
-        workers = children(proc.pid)
-        assert len(workers) >= 2, "no what-if workers started"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        deadline = time.time() + 10
-        while alive(workers) and time.time() < deadline:
-            time.sleep(0.1)
-        left = alive(workers)
-        for pid in left:  # a failed test leaves nothing running either
-            os.kill(pid, signal.SIGKILL)
-        assert left == []
-        assert proc.stdout is not None
-        proc.stdout.read()  # ends: no worker holds the pipe open
-
-
-def _wait_for_workers(proc: subprocess.Popen) -> None:
-    deadline = time.time() + 60
-    while len(children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
-        time.sleep(0.05)
-    assert len(children(proc.pid)) >= 2, "no what-if workers started"
+        killed_leaves_no_worker(proc)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
@@ -77,8 +62,7 @@ def test_ctrl_c_during_a_question_mark_goes_back_to_the_menu_and_a_second_ends_k
         assert proc.stdin is not None
         proc.stdin.write("1\n\n?\n")  # two answers kept, then a long weighing in round 2
         proc.stdin.flush()
-        _wait_for_workers(proc)
-        workers = children(proc.pid)
+        workers = workers_of(proc)
         proc.send_signal(signal.SIGINT)  # the weighing stops at once, its workers too
         deadline = time.time() + 20
         while alive(workers) and time.time() < deadline:
