@@ -7,6 +7,7 @@ Thin like the rest of the CLI: parse, call ``sim.batch.compare`` / ``sim.batch.s
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -170,8 +171,10 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
                out_dir, html, charts, quiet)
 
 
-def _sweep(cases, path, label, grid, rulesets, sides, count, precision, seed, workers,
-           out_dir, html, charts, quiet) -> None:
+def _sweep(cases: list, path: str, label: str, grid: tuple[list[str], list[str]] | None,
+           rulesets: list[str] | None, sides: list[str], count: int, precision: float,
+           seed: int, workers: int | None, out_dir: Path, html: bool, charts: bool,
+           quiet: bool) -> None:
     """Run every value of a claimed sweep, print its table, write its files."""
     slug = cases[0][1].slug
     total = count * len(cases) * (len(rulesets) if rulesets else 1)
@@ -183,7 +186,8 @@ def _sweep(cases, path, label, grid, rulesets, sides, count, precision, seed, wo
     if grid is not None:
         rows = [grid_row(row, grid[0], combo)
                 for row, combo in zip(rows, [c for c, _ in cases
-                                             for _ in (rulesets or [None])], strict=True)]
+                                             for _ in range(len(rulesets or [0]))],
+                                      strict=True)]
     click.echo(sweep_table(rows, sides, label))
     for note in alike:
         click.echo(note)

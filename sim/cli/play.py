@@ -25,6 +25,7 @@ from sim.ai import profiles as ai
 from sim.ai import rollout
 from sim.batch import files
 from sim.batch.chunks import scenario_digest
+from sim.batch.stops import STOPS_ASKED
 from sim.cli import params, records, whatif
 from sim.core.actions import Yield
 from sim.core.doctrine import Policy
@@ -250,10 +251,13 @@ class Player:
                          f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
                          f"group's lines and the profile's choice, sooner; `? 50` weighs "
                          f"each line by 50 rollouts.")
+        asked = len(STOPS_ASKED)
         try:
             weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
                                    bar=self.lines is None, race=self.race)
         except KeyboardInterrupt:  # the weighing stops, the play goes on at the same menu
+            if len(STOPS_ASKED) > asked + 1:  # a second Ctrl-C while it stopped: the end
+                raise
             self.say(WEIGHING_STOPPED)
             return
         self.say(whatif.table(weighed, c.side, c.name, n,

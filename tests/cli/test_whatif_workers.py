@@ -68,8 +68,14 @@ def test_ctrl_c_during_a_question_mark_goes_back_to_the_menu_and_a_second_ends_k
         while alive(workers) and time.time() < deadline:
             time.sleep(0.05)
         assert alive(workers) == [] and proc.poll() is None  # the play goes on
+        assert proc.stdout is not None
+        shown = []  # up to the word that the weighing stopped: the menu waits for an answer
+        while not shown or "What if? stopped" not in shown[-1]:
+            shown.append(proc.stdout.readline())
+            assert shown[-1], "".join(shown)
         proc.send_signal(signal.SIGINT)  # at the same menu, waiting for an answer: it ends
-        out, err = proc.communicate(timeout=60)
+        rest, err = proc.communicate(timeout=60)
+        out = "".join(shown) + rest
     assert proc.returncode == 130, err
     assert "What if? stopped: back to the same menu" in out
     assert out.count("Ser Aldric> ?") == 1
