@@ -93,6 +93,8 @@ def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[
             say(f"{target}: already complete")
             kept = True
             continue
+        if several:  # a link planted since the start is refused, not written through
+            safefile.make_dir(target)
         tally = _run(specs[name], target, quiet,
                      resume and (steps[name] == "resume" or not several),
                      base if several else target, kept)
