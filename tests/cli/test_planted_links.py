@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import SCENARIOS, any_ruleset, fray
+from helpers import SCENARIOS, any_ruleset, fray, two_rulesets
 
-from sim import registry
 from sim.scenario import bundled
 
 DUEL = str(SCENARIOS / "duel.yaml")
@@ -39,26 +38,27 @@ def test_a_link_planted_as_a_rulesets_folder_is_refused(capsys, tmp_path, comman
     victim = _victim(tmp_path)
     out = tmp_path / "out"
     out.mkdir()
-    (out / registry.names()[-1]).symlink_to(victim, target_is_directory=True)
+    (out / any_ruleset()).symlink_to(victim, target_is_directory=True)
     result = fray(capsys, *command, "-q", "--out", str(out))
     assert result.code == 2, result.err
-    assert "symbolic link" in result.err and registry.names()[-1] in result.err
+    assert "symbolic link" in result.err and str(out / any_ruleset()) in result.err
     _untouched(victim)
 
 
 def test_a_link_planted_as_a_rulesets_folder_is_refused_on_resume(capsys, tmp_path):
     victim = _victim(tmp_path)
     out = tmp_path / "out"
+    pair = ",".join(two_rulesets())
     first = fray(capsys, "compare", DUEL, "-n", "10", "--no-charts", "-q", "--out", str(out),
-                 "--rulesets", ",".join(registry.names()[:2]))
+                 "--rulesets", pair)
     assert first.code == 0, first.err
-    sub = out / registry.names()[1]
+    sub = out / two_rulesets()[1]
     for kept in sub.iterdir():
         kept.unlink()
     sub.rmdir()
     sub.symlink_to(victim, target_is_directory=True)
     result = fray(capsys, "compare", DUEL, "-n", "10", "--no-charts", "-q", "--out", str(out),
-                  "--rulesets", ",".join(registry.names()[:2]), "--resume")
+                  "--rulesets", pair, "--resume")
     assert result.code == 2 and "symbolic link" in result.err, result.err
     _untouched(victim)
 
