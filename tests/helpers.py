@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
+import os
 import random
 import signal
 import subprocess
@@ -55,6 +56,62 @@ def killed_at_exit(proc: subprocess.Popen) -> Iterator[subprocess.Popen]:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == parent:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running (not gone, not a zombie)."""
+    running = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            running.append(pid)
+    return running
+
+
+def workers_of(proc: subprocess.Popen, timeout: float = 60) -> list[int]:
+    """The worker processes of a running fray, once at least two have started."""
+    deadline = time.time() + timeout
+    while len(children(proc.pid)) < 2 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    workers = children(proc.pid)
+    assert len(workers) >= 2, "no workers started"
+    return workers
+
+
+def killed_leaves_no_worker(proc: subprocess.Popen) -> None:
+    """SIGKILL ``proc`` once its workers run; fail if one outlives it or holds its stdout.
+
+    Survivors are killed before the failure: a failed test leaves nothing running either.
+    """
+    workers = workers_of(proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + 10
+    while alive(workers) and time.time() < deadline:
+        time.sleep(0.1)
+    left = alive(workers)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+    assert proc.stdout is not None
+    proc.stdout.read()  # ends: no worker holds fray's output pipe
 
 
 def batch_outputs(folder: Path) -> tuple[bytes, bytes]:

@@ -326,10 +326,18 @@ def _offer(enc: Encounter, c: Combatant, out: list[Option], key: str, label: str
 def number(answer: str) -> int | None:
     """The number an answer gives (``12``), or None: the one reading of a numbered answer.
 
-    ASCII digits only: ``str.isdigit`` holds for ``²`` too, which ``int`` refuses.
+    ASCII digits only: ``str.isdigit`` holds for ``²`` too, which ``int`` refuses. A number
+    of more than ``MAX_DIGITS`` digits (leading zeros aside) reads as ``10 ** MAX_DIGITS``,
+    past every menu and every bound, so its answer is refused as out of range: it is never
+    converted (Python refuses to past 4,300 digits).
     """
     text = answer.strip()
-    return int(text) if text.isascii() and text.isdigit() else None
+    if not (text.isascii() and text.isdigit()):
+        return None
+    return int(text) if len(text.lstrip("0")) <= MAX_DIGITS else 10 ** MAX_DIGITS
+
+
+MAX_DIGITS = 18  # no menu, no bound of a number answered at one, comes near
 
 
 def find(menu: list[Option], answer: str) -> Option | None:

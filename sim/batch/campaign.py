@@ -23,6 +23,7 @@ from sim.core.seeds import encounter_seed
 from sim.report import charts
 from sim.report.campaign import compare_markdown
 from sim.results.campaign import CampaignTally, StageFold
+from sim.scenario import safefile
 from sim.scenario.campaign import Campaign
 
 CAMPAIGN_FILES = ("summary.json", "campaign.csv", "survival.png")
@@ -132,6 +133,7 @@ def run_compare_campaign(campaign: Campaign, rulesets: list[str], n: int, out_di
     for name in rulesets:
         spec = spec_for(campaign, name, n, seed, workers, precision=precision)
         sub = out_dir / name
+        safefile.make_dir(sub)  # named by fray: never through a planted link
         # resuming a comparison: a ruleset finished or interrupted goes on, the rest start
         again = resume and (files.read_state(sub) is not None or finished_here(spec, sub))
         with prepare(f"{campaign.slug} [{name}]") as advance:

@@ -26,6 +26,7 @@ from sim.report.html import compare_html
 from sim.results.difficulty import with_words
 from sim.results.lethality import document
 from sim.results.tally import Tally
+from sim.scenario import safefile
 from sim.scenario.specs import Scenario
 
 TOP_FILES = ("lethality.json", "report.md", "survival.png", "death_rate.png", "rounds.png",
@@ -60,15 +61,21 @@ def existing_results(out_dir: Path, rulesets: list[str]) -> list[str]:
 def prepare_out_dir(out_dir: Path, rulesets: list[str], force: bool) -> None:
     """Create ``out_dir``; refuse one that holds results unless ``force``.
 
+    Each ruleset's folder is made too, never through a symbolic link planted under its name.
+
     Raises:
         FrayInputError: the folder is a file, a live run writes one of its rulesets'
-            folders, it holds results (and no ``force``), or it cannot be created.
+            folders, it holds results (and no ``force``), a ruleset's folder is a link,
+            or it cannot be created.
     """
     for ruleset in rulesets:  # each ruleset's batch holds its own folder's lock
         lock.refuse_if_in_use(out_dir / ruleset)
     found = existing_results(out_dir, rulesets) if out_dir.is_dir() else []
     shown = ", ".join(found[:4]) + (", ..." if len(found) > 4 else "")
-    files.claim_out_dir(out_dir, f"results ({shown})" if found else None, force)
+    files.claim_out_dir(out_dir, f"results ({shown})" if found else None, force,
+                        first="lethality.json")
+    for ruleset in rulesets:  # named by fray: made here, never through a planted link
+        safefile.make_dir(out_dir / ruleset)
 
 
 def resume_step(spec: BatchSpec, folder: Path, resume: bool) -> str:
@@ -91,6 +98,7 @@ def resume_step(spec: BatchSpec, folder: Path, resume: bool) -> str:
 def ruleset_tally(spec: BatchSpec, sub: Path, progress: ProgressFactory, resume: bool
                   ) -> Tally:
     """One ruleset's batch in ``sub``: run (or resumed), or on ``resume`` a finished one."""
+    safefile.make_dir(sub)  # a link planted since the start is refused, not written through
     step = resume_step(spec, sub, resume)
     if step == "keep":
         return fold_csv(sub / "encounters.csv", spec.scenario, spec.ruleset, spec.seed)

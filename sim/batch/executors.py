@@ -64,6 +64,24 @@ def _die_with_parent() -> None:
         pass
 
 
+def process_pool(workers: int, context: Any = None) -> ProcessPoolExecutor:
+    """A process pool whose workers leave the stop to this process and die with it.
+
+    Every pool fray makes comes from here (the batch's ``Pool``, the what-if rollouts):
+    its workers ignore Ctrl-C, SIGTERM and SIGHUP and end with the main process, even one
+    killed by SIGKILL (``_die_with_parent``), so none outlives it holding its output pipe.
+    ``context``: a ``multiprocessing`` context (the what-if workers are forked).
+    """
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_ignore_sigint)
+
+
+def kill_workers(pool: ProcessPoolExecutor) -> None:
+    """End a pool's workers now, whatever they run (a second Ctrl-C, a cancelled ``?``)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+
+
 # The longest the main thread blocks on a chunk. A signal the kernel hands to another thread
 # (the pool's own threads) does not wake a main thread blocked in a lock, and Python runs
 # handlers only in the main thread: a second Ctrl-C could wait for the chunk to end.
@@ -246,14 +264,13 @@ class Pool(Ordered):
         # as running, and a stop could neither cancel them nor say how many really run
         super().__init__(chunks, workers * WINDOW_PER_WORKER, running=workers)
         self._fn, self._args = fn, args
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        self._pool = process_pool(workers)
 
     def _submit(self, a: int, b: int) -> Future:
         return self._pool.submit(self._fn, *self._args, a, b)
 
     def _kill(self) -> None:
-        for process in list((getattr(self._pool, "_processes", None) or {}).values()):
-            process.kill()
+        kill_workers(self._pool)
 
     def _shutdown(self, stopped: bool) -> None:
         if stopped:  # stopped by an error: say so at once, then wait for the running chunks

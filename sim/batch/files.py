@@ -19,6 +19,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import stat
 import tempfile
 import time
@@ -64,9 +65,11 @@ def atomic_path(path: Path) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(path)  # a full disk's message names the file it stopped
         raise
 
 
@@ -75,6 +78,22 @@ def atomic_open(path: Path, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]
     """``open(path, mode)`` for a streamed writer, published atomically when it closes."""
     with atomic_path(path) as tmp, open(tmp, mode, opener=_no_link, **kwargs) as handle:
         yield handle
+
+
+@contextlib.contextmanager
+def atomic_files(folder: Path) -> Iterator[Path]:
+    """Yield a new hidden folder in ``folder`` to write files to, published on success.
+
+    Each file then replaces its namesake in ``folder`` (``os.replace``: a link planted there
+    is swapped, never written through); the hidden folder goes, whatever happens.
+    """
+    stage = Path(tempfile.mkdtemp(prefix=".fray-", suffix=".tmp", dir=folder))
+    try:
+        yield stage
+        for made in sorted(stage.iterdir()):
+            os.replace(made, folder / made.name)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
 
 
 def _no_link(name: str, flags: int) -> int:
@@ -174,12 +193,16 @@ def make_out_dir(folder: Path) -> None:
                                             f"{exc.strerror}")]) from None
 
 
-def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
+def claim_out_dir(folder: Path, found: str | None, force: bool,
+                  first: str = "summary.json") -> None:
     """Create ``folder`` for a run, unless it holds ``found`` (results) and not ``force``.
 
+    Called before the first fight, so nothing is run in vain: ``first`` (the first file the
+    run writes there) is tried as the write will make it (``check_writable``).
+
     Raises:
-        FrayInputError: ``folder`` is a file, holds results (and no ``force``), or cannot
-            be created.
+        FrayInputError: ``folder`` is a file, holds results (and no ``force``), cannot
+            be created, or cannot be written (read-only, full).
     """
     if folder.exists() and not folder.is_dir():
         raise FrayInputError(str(folder), [("", "exists and is not a folder; choose another "
@@ -189,6 +212,7 @@ def claim_out_dir(folder: Path, found: str | None, force: bool) -> None:
         raise FrayInputError(str(folder), [("", f"folder already holds {found}; use --force "
                                             "to overwrite, or choose another --out")])
     make_out_dir(folder)
+    check_writable(folder / first)
 
 
 def claim_batch_dir(folder: Path, force: bool, writes: tuple[str, ...] = ()) -> None:
@@ -225,13 +249,19 @@ def claim_out_file(path: Path, force: bool) -> None:
 def check_writable(path: Path) -> None:
     """Refuse ``path`` now if a file cannot be written there (before a play, not after it).
 
-    A temporary file is made beside it (as the write will) and removed at once.
+    A temporary file is made beside it (as the write will), a block written to it (a full
+    disk refuses that), and removed at once.
 
     Raises:
         FrayInputError: its folder is missing, read-only or full.
     """
     try:
-        temporary(path).unlink()
+        tmp = temporary(path)
+        try:
+            with open(tmp, "wb", opener=_no_link) as handle:
+                handle.write(bytes(4096))
+        finally:
+            tmp.unlink()
     except OSError as exc:
         raise FrayInputError(str(path), [("", f"cannot write: {exc.strerror}")]) from None
 

@@ -39,8 +39,13 @@ def locked(folder: Path) -> Iterator[None]:
             refuse_if_in_use(folder)
             path.unlink(missing_ok=True)  # a stale lock: its run is gone
             continue
-        with os.fdopen(fd, "w") as handle:
-            handle.write(me)
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(me)
+        except OSError as exc:  # a full disk: no empty lock is left behind
+            path.unlink(missing_ok=True)
+            raise FrayInputError(str(path), [("", f"cannot write the folder's lock: "
+                                                  f"{exc.strerror}")]) from None
         break
     else:  # pragma: no cover - three runs racing for one stale lock
         raise FrayInputError(str(folder), [("", "could not take the folder's lock")])

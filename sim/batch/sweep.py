@@ -188,7 +188,7 @@ def prepare_out_dir(out_dir: Path, force: bool, html: bool = False) -> None:
     """
     found = [name for name in SWEEP_FILES + (("report.html",) if html else ())
              if (out_dir / name).exists()]
-    files.claim_out_dir(out_dir, ", ".join(found) or None, force)
+    files.claim_out_dir(out_dir, ", ".join(found) or None, force, first="sweep.csv")
 
 
 def run_sweep(path: str, cases: list[tuple[Any, Scenario]], rulesets: list[str] | None,

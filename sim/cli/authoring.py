@@ -17,7 +17,7 @@ from sim import registry
 from sim.batch import files
 from sim.cli import params
 from sim.report import battlemap
-from sim.scenario import bundled
+from sim.scenario import bundled, safefile
 from sim.scenario.errors import FrayInputError
 from sim.scenario.schema import scenario_schema
 from sim.scenario.template import scenario_template, template_path
@@ -115,7 +115,7 @@ def scenarios_command(copy_to, force):
     party and stages). They ship inside the package, so they are there after `pip install`.
     """
     if copy_to is not None:
-        written = bundled.copy_to(copy_to, force)
+        written = _copy(bundled.copies(copy_to, force), copy_to)
         click.echo(f"copied {len(written)} files to {copy_to}")
         return
     try:
@@ -131,3 +131,23 @@ def scenarios_command(copy_to, force):
     first = next(e.file for e in entries if e.kind == "scenario")
     click.echo(f"Run one: fray run {folder / first} --seed 7; copy them all to edit: "
                f"fray scenarios --copy DIR")
+
+
+def _copy(pairs: list[tuple[Path, Path]], target: Path) -> list[Path]:
+    """Write each copy: its sub-folders and files named by fray, so never through a link.
+
+    A planted link where a folder goes is refused; one where a file goes is replaced (the
+    atomic write swaps it).
+    """
+    files.make_out_dir(target)
+    folders = {folder: None for _, dest in pairs  # every folder before any file is written
+               for folder in reversed(dest.relative_to(target).parents[:-1])}
+    for folder in folders:
+        safefile.make_dir(target / folder)
+    try:
+        for source, dest in pairs:
+            files.write_bytes(dest, source.read_bytes())
+    except OSError as exc:
+        raise FrayInputError(str(target), [("", f"cannot copy the scenarios: "
+                                            f"{exc.strerror}")]) from None
+    return [dest for _, dest in pairs]

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import click
 
-from sim.batch import files
+from sim.batch import files, lock
 from sim.batch.balance import METRIC_WORDS, METRICS, Problem, document, search
 from sim.batch.grid import label as path_label
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
-from sim.batch.sweep import parse_path
+from sim.batch.sweep import MAX_VALUES, parse_path
 from sim.cli import params
 from sim.report import balance as report
 from sim.scenario import read_yaml
 from sim.scenario.errors import FrayInputError
+from sim.scenario.loader import MAX_NUMBER_CHARS
 
 # the melee bandits: the archers (bandits[0]) never bring the heroes down to an even fight,
 # so an example that varies them ends "the target lies beyond the range"
@@ -24,11 +26,25 @@ EPILOG_BALANCE = ("Example: fray balance scenarios/ambush.yaml --vary 'sides.ban
 
 
 def _range(text: str) -> tuple[int, int]:
+    """``--range A..B``: two whole numbers, bounded as ``fray sweep`` bounds a range.
+
+    At most ``MAX_NUMBER_CHARS`` digits each, and at most ``MAX_VALUES`` values between.
+    """
     m = re.fullmatch(r"\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
     if m is None:
+        shown = repr(text if len(text) <= 40 else text[:37] + "...")
         raise FrayInputError("--range", [("", f"expected two whole numbers a..b, e.g. 1..8; "
-                                              f"got {text!r}")])
-    return int(m.group(1)), int(m.group(2))
+                                              f"got {shown}")])
+    if max(len(m.group(1)), len(m.group(2))) > MAX_NUMBER_CHARS:
+        raise FrayInputError("--range", [("", f"a number of more than {MAX_NUMBER_CHARS} "
+                                              "digits; give two whole numbers a..b whose "
+                                              f"range holds at most {MAX_VALUES} values")])
+    low, high = int(m.group(1)), int(m.group(2))
+    if abs(high - low) + 1 > MAX_VALUES:
+        raise FrayInputError("--range", [("", f"{low}..{high} holds {abs(high - low) + 1:,} "
+                                              f"values; at most {MAX_VALUES} (split the "
+                                              "search, or narrow it first)")])
+    return low, high
 
 
 @click.command(epilog=EPILOG_BALANCE)
@@ -37,14 +53,15 @@ def _range(text: str) -> tuple[int, int]:
               help="The value to vary, a path as fray sweep --set takes it (a count, a trait, "
                    "a skill, a numeric option).")
 @click.option("--range", "span", required=True, metavar="A..B",
-              help="The whole numbers to search, both ends included.")
+              help="The whole numbers to search, both ends included (at most "
+                   f"{MAX_VALUES} values).")
 @click.option("--target", type=params.Number(0, 1), required=True, metavar="P",
               help="The rate wanted, from 0 to 1 (0.5: an even fight).")
 @click.option("--metric", type=click.Choice(METRICS), default="win", show_default=True,
               help="win: the side's win rate; death: its death rate per combatant; tpk: the "
                    "chance it is wiped out.")
 @click.option("--side", default=None, help="The side the metric is of (default: the first).")
-@click.option("--precision", type=params.Number(0, 0.5, min_open=True, max_open=True),
+@click.option("--precision", type=params.Width(zero=False),
               default=DEFAULT_PRECISION, show_default=True, metavar="W",
               help="The answer and its neighbours are run until their intervals are +-W.")
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the scenario's).")
@@ -74,6 +91,21 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
     problem = Problem(raw, scenario_file, path, low, high, target, metric, side, ruleset,
                       precision, count, seed, params.workers_or_cores(workers))
     label = path_label(parse_path(path), raw)
+    slug = problem.source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    out_dir = out_dir or files.default_out_dir(slug, "balance")
+    # claimed before the search (an existing result, a folder that cannot be written are
+    # refused now, not after it) and held from the first fight to the last byte
+    found = [n for n in ("balance.json", "balance.png") if (out_dir / n).exists()]
+    files.claim_out_dir(out_dir, ", ".join(found) or None, force, first="balance.json")
+    with lock.locked(out_dir):
+        _balance(problem, label, count, low, high, target, metric, path, out_dir, as_json,
+                 charts, quiet)
+
+
+def _balance(problem: Problem, label: str, count: int, low: int, high: int, target: float,
+             metric: str, path: str, out_dir: Path, as_json: bool, charts: bool,
+             quiet: bool) -> None:
+    """Search a claimed balance, print the answer, write balance.json (and balance.png)."""
     with params.progress(count * (abs(high - low) + 1), f"balance {label}",
                          quiet or as_json) as advance:
         answer, tried, side, method = search(problem, advance)
@@ -88,10 +120,6 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
         click.echo(f"({METRIC_WORDS[metric]} of {side}, target {target:g}; {method}; "
                    f"{sum(r.n for r in tried)} fights in all)")
         click.echo(report.table(tried, label, answer))
-    slug = problem.source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    out_dir = out_dir or files.default_out_dir(slug, "balance")
-    found = [n for n in ("balance.json", "balance.png") if (out_dir / n).exists()]
-    files.claim_out_dir(out_dir, ", ".join(found) or None, force)
     written = [files.write_json(out_dir / "balance.json", {**doc, "method": method,
                                                            "side": side, "metric": metric,
                                                            "target": target, "path": path})]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from sim.batch import files
+from sim.batch import files, lock
 from sim.batch.compare import resume_step
 from sim.batch.executors import say
 from sim.batch.parquet import write_parquet
@@ -17,6 +18,7 @@ from sim.batch.runner import BatchSpec, run_tally, summary_of
 from sim.cli import params
 from sim.report.tables import batch_table, fighter_table
 from sim.results.difficulty import of_entry
+from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError
 
 EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
@@ -56,6 +58,11 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
     label = "all" if ruleset == "all" else names[0]
     base = out_dir or files.default_out_dir(scenario.slug, label)
     targets = files.batch_targets(base, names)
+    if len(names) > 1:  # one subfolder per ruleset, named by fray: never a planted link
+        lock.refuse_if_in_use(base)
+        files.make_out_dir(base)
+        for target in targets.values():
+            safefile.make_dir(target)
     if not resume:
         for target in targets.values():
             files.claim_batch_dir(target, force,
@@ -70,12 +77,24 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
     if resume and several and set(steps.values()) == {"start"}:
         raise FrayInputError(str(base), [("", "no interrupted batch to resume here (no "
                                               "ruleset's subfolder holds one)")])
+    # several rulesets: ``base`` is held from the first fight to the last byte too (each
+    # ruleset's batch holds its own subfolder)
+    with lock.locked(base) if several else contextlib.nullcontext():
+        _run_all(specs, targets, steps, base, resume, parquet, by, quiet)
+
+
+def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[str, str],
+             base: Path, resume: bool, parquet: bool, by: str, quiet: bool) -> None:
+    """Each ruleset's batch in turn (a finished one kept on ``resume``), its table printed."""
+    several = len(targets) > 1
     kept = False  # whether a ruleset's results are kept in ``base`` (for the interrupt hint)
     for name, target in targets.items():
         if steps[name] == "keep":
             say(f"{target}: already complete")
             kept = True
             continue
+        if several:  # a link planted since the start is refused, not written through
+            safefile.make_dir(target)
         tally = _run(specs[name], target, quiet,
                      resume and (steps[name] == "resume" or not several),
                      base if several else target, kept)

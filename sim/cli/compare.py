@@ -7,11 +7,12 @@ Thin like the rest of the CLI: parse, call ``sim.batch.compare`` / ``sim.batch.s
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
 from sim import registry
-from sim.batch import files
+from sim.batch import files, lock
 from sim.batch import grid as grid_mod
 from sim.batch import sweep as sweep_mod
 from sim.batch.alike import alike_notes, same_fights
@@ -101,12 +102,13 @@ def compare(scenario_file, rulesets, count, precision, seed, workers, out_dir, f
                 "progress": lambda label: params.progress(count, label, quiet),
                 "precision": precision}
     try:
-        if isinstance(scenario, Campaign):
-            summaries = run_compare_campaign(scenario, rulesets, count, out_dir, chart=charts,
-                                             **settings)
-        else:
-            run_compare(scenario, rulesets, count, out_dir, html=html, charts=charts,
-                        ready=lambda d: click.echo(compare_table(d)), **settings)
+        with lock.locked(out_dir):  # the top files too: one writer from first fight to last
+            if isinstance(scenario, Campaign):
+                summaries = run_compare_campaign(scenario, rulesets, count, out_dir,
+                                                 chart=charts, **settings)
+            else:
+                run_compare(scenario, rulesets, count, out_dir, html=html, charts=charts,
+                            ready=lambda d: click.echo(compare_table(d)), **settings)
     except KeyboardInterrupt:
         say(f"interrupted: finished rulesets and every finished chunk are kept in {out_dir}; "
             f"continue with the same command plus --resume --out {out_dir}")
@@ -164,6 +166,17 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
     slug, sides = cases[0][1].slug, list(cases[0][1].side_names)
     out_dir = out_dir or files.default_out_dir(slug, "sweep")
     sweep_mod.prepare_out_dir(out_dir, force, html)
+    with lock.locked(out_dir):  # one writer, from the first fight to the last byte
+        _sweep(cases, path, label, grid, rulesets, sides, count, precision, seed, workers,
+               out_dir, html, charts, quiet)
+
+
+def _sweep(cases: list, path: str, label: str, grid: tuple[list[str], list[str]] | None,
+           rulesets: list[str] | None, sides: list[str], count: int, precision: float,
+           seed: int, workers: int | None, out_dir: Path, html: bool, charts: bool,
+           quiet: bool) -> None:
+    """Run every value of a claimed sweep, print its table, write its files."""
+    slug = cases[0][1].slug
     total = count * len(cases) * (len(rulesets) if rulesets else 1)
     with params.progress(total, f"{slug} sweep {label}", quiet) as advance:
         rows = sweep_mod.run_sweep(path, cases, rulesets, count, seed=seed,
@@ -173,7 +186,8 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
     if grid is not None:
         rows = [grid_row(row, grid[0], combo)
                 for row, combo in zip(rows, [c for c, _ in cases
-                                             for _ in (rulesets or [None])], strict=True)]
+                                             for _ in range(len(rulesets or [0]))],
+                                      strict=True)]
     click.echo(sweep_table(rows, sides, label))
     for note in alike:
         click.echo(note)

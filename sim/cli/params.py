@@ -141,6 +141,33 @@ class Number(click.FloatRange):
         return ", ".join(parts)
 
 
+MIN_PRECISION = 1e-4  # +-W narrower than this takes more fights than -n allows (MAX_COUNT)
+
+
+class Width(Number):
+    """``--precision W``: 0 (none), or a width from ``MIN_PRECISION`` up to (not) 0.5.
+
+    A width nearer 0 than that is refused: no batch -n allows could reach it, and the
+    fights it would ask for overflow a float (the review's 1e-200).
+    """
+
+    def __init__(self, zero: bool = True) -> None:
+        super().__init__(0, 0.5, min_open=not zero, max_open=True)
+        self.zero = zero
+
+    def convert(self, value, param, ctx):
+        """``Number.convert``, then a width that is not 0 must be ``MIN_PRECISION`` or more."""
+        value = super().convert(value, param, ctx)
+        if 0 < value < MIN_PRECISION:
+            self.fail(f"{value:g} is out of range; allowed: {self._allowed()}", param, ctx)
+        return value
+
+    def _allowed(self) -> str:
+        return (("0 (none), or " if self.zero else "")
+                + f"{MIN_PRECISION:g} or more and below 0.5 (a narrower interval needs more "
+                  f"fights than -n allows, {MAX_COUNT:,})")
+
+
 def expand_rulesets(value: str | None) -> list[str] | None:
     """A ``RulesetType(allow_all=True)`` value as a list: ``all`` is every ruleset."""
     if value is None:
@@ -186,7 +213,7 @@ def precision_option(default: float) -> Decorator:
     told = (f" Default: {default:g} when -n is not given (-n alone runs exactly -n)."
             if default else "")
     return click.option(
-        "--precision", type=Number(0, 0.5, max_open=True), default=None,
+        "--precision", type=Width(), default=None,
         metavar="W",
         help="Run chunks until the 95% interval of every side's win rate and death rate is "
              "at most +-W (e.g. 0.02), then stop and say how many fights it took; -n is "

@@ -25,6 +25,7 @@ from sim.ai import profiles as ai
 from sim.ai import rollout
 from sim.batch import files
 from sim.batch.chunks import scenario_digest
+from sim.batch.stops import STOPS_ASKED
 from sim.cli import params, records, whatif
 from sim.core.actions import Yield
 from sim.core.doctrine import Policy
@@ -42,6 +43,8 @@ EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 
 # what a player types to stop a fight at the prompt: refused (it is no answer) with the way
 QUIT_WORDS = ("q", "quit", "exit", "stop", "end")
 STOP_HINT = "to stop the fight, press Ctrl-C (what --log and --record wrote so far is kept)"
+WEIGHING_STOPPED = ("What if? stopped: back to the same menu (Ctrl-C again ends the fight; "
+                    "what --log and --record wrote so far is kept).")
 # said under the first menu of a play: how to weigh the lines, which no menu line offers
 ODDS_HINT = ("(At any menu, '?' weighs each line by playing the rest of the fight out, "
              "'? 50' with 50 rollouts a line.)")
@@ -135,7 +138,7 @@ class Player:
                           else menus.find(menu, answer))
             if option is None:
                 hint = _hint(entries + menu, answer)  # the groups' keywords too
-                self._refuse(f"'{answer}' is not on the menu{hint}: answer 0-{len(entries)} "
+                self._refuse(f"{_shown(answer)} is not on the menu{hint}: answer 0-{len(entries)} "
                              f"or a keyword in brackets")
                 continue
             if isinstance(option, menus.Group):
@@ -192,8 +195,9 @@ class Player:
                      else menus.find_top(entries, menu, text))  # a keyword, as at the first
             if found is not None:
                 return found
-            self._refuse(f"'{answer}' is not one of these{_hint(list(group.options), answer)}: "
-                         f"answer 1-{len(group.options)}, 0 to go back, or a keyword")
+            self._refuse(f"{_shown(answer)} is not one of these"
+                         f"{_hint(list(group.options), answer)}: answer 1-"
+                         f"{len(group.options)}, 0 to go back, or a keyword")
 
     def choose(self, enc: Encounter, c, question: str, labels: list[str], default: int) -> int:
         """A choice a ruleset asks after a roll: a number, or Enter for the AI's (default)."""
@@ -217,7 +221,7 @@ class Player:
                 return k - 1
             if text in (label.lower() for label in labels):
                 return [label.lower() for label in labels].index(text)
-            self._refuse(f"'{answer}' is not one of the choices: answer 1-{len(labels)}, or "
+            self._refuse(f"{_shown(answer)} is not one of the choices: answer 1-{len(labels)}, or "
                          f"an empty line for the AI's choice")
         return default
 
@@ -247,8 +251,15 @@ class Player:
                          f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
                          f"group's lines and the profile's choice, sooner; `? 50` weighs "
                          f"each line by 50 rollouts.")
-        weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
-                               bar=self.lines is None, race=self.race)
+        asked = len(STOPS_ASKED)
+        try:
+            weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
+                                   bar=self.lines is None, race=self.race)
+        except KeyboardInterrupt:  # the weighing stops, the play goes on at the same menu
+            if len(STOPS_ASKED) > asked + 1:  # a second Ctrl-C while it stopped: the end
+                raise
+            self.say(WEIGHING_STOPPED)
+            return
         self.say(whatif.table(weighed, c.side, c.name, n,
                               "each choice on this menu, and of the profile's choice," if group
                               else None))
@@ -322,6 +333,13 @@ def _odds_asked(answer: str, default: int) -> int | None:
         return default
     k = menus.number(words[1])
     return k if k is not None and 1 <= k <= params.MAX_ROLLOUTS else 0
+
+
+def _shown(answer: str, most: int = 40) -> str:
+    """An answer as a refusal quotes it: cut past ``most`` characters (a 5,000-digit one)."""
+    if len(answer) <= most:
+        return repr(answer)
+    return f"{answer[:most]!r}... ({len(answer):,} characters)"
 
 
 def _hint(menu: list, answer: str) -> str:

@@ -26,6 +26,7 @@ from typing import Any, SupportsIndex
 import click
 
 from sim import registry
+from sim.ai import menu as menus
 from sim.batch import files
 from sim.batch.executors import say
 from sim.batch.runner import code_digest
@@ -37,6 +38,8 @@ KINDS = {"play": ("scenario", "fray play", "scenario"),
          "campaign": ("campaign", "fray campaign --play", "campaign")}
 SUFFIX = ".record.json"
 MAX_RECORD_BYTES = 20_000_000  # a long fight's answers take some kilobytes
+MAX_ANSWER_CHARS = 400  # a menu number or a keyword ("attack <an 80-character name> twice")
+MAX_RECORD_ROLLOUTS = 1000  # a '? N' a record holds weighs again when replayed: this many at most
 MENU = 2
 """The menu a record's answers were given to: 2, the two-step menu (a short first menu, the
 details of a group in a second, ``menus.top``); a record without ``menu`` is of the one long
@@ -284,6 +287,8 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
     if not isinstance(answers, list) or not all(isinstance(a, str) for a in answers):
         bad.add("answers", f"expected a list of answers (strings, one per answer), got "
                            f"{_short(answers)}")
+    else:
+        _bound_answers(answers, bad)
     menu = doc.get("menu", 1)  # made before the two-step menu: the one long list
     if type(menu) is not int or menu not in MENUS:
         bad.add("menu", f"the record's answers are to menu {_short(menu)}, which this fray "
@@ -305,6 +310,27 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
         say(f"note: {path}: recorded {made}; a rule changed since can make this replay "
             "a different fight from the one recorded")
     return Record(kind, name, digest, ruleset, seed, tuple(played), tuple(answers), menu)
+
+
+def _bound_answers(answers: list[str], bad: _Problems) -> None:
+    """Refuse a record's answer that no menu needs, naming it and the bound.
+
+    Past ``MAX_ANSWER_CHARS`` characters, or a ``? N`` asking more than
+    ``MAX_RECORD_ROLLOUTS`` rollouts (fray records no ``?``: one there was written by hand,
+    and its weighing is paid again at every replay).
+    """
+    for k, answer in enumerate(answers):
+        where = f"answers[{k}]"
+        if len(answer) > MAX_ANSWER_CHARS:
+            bad.stop(where, f"an answer of {len(answer):,} characters; an answer is a menu "
+                            f"number or a keyword of at most {MAX_ANSWER_CHARS}")
+        words = answer.lower().split()
+        if len(words) == 2 and words[0] in ("?", "odds"):
+            n = menus.number(words[1])
+            if n is not None and n > MAX_RECORD_ROLLOUTS:
+                shown = f"{n:,}" if n < 10 ** menus.MAX_DIGITS else "a number that long"
+                bad.stop(where, f"'? N' with N = {shown}; in a record, '? N' weighs again at "
+                                f"every replay, so N is from 1 to {MAX_RECORD_ROLLOUTS}")
 
 
 def note_unused(replay_file: Path | None, answers: Iterator[str] | None) -> None:

@@ -50,9 +50,14 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
                                                  f"({earlier[0].name}, ...); use --force to "
                                                  f"replace them, or choose another --map")])
         files.make_out_dir(map_dir)
+        files.check_writable(map_dir / battlemap.round_file(0))
         enc = battlemap.MappedEncounter(scenario, ruleset, seed)
         enc.run()
-        pictures = battlemap.draw_rounds(scenario, enc.frames, map_dir, enc.ruleset.name)
+        with files.atomic_files(map_dir) as stage:  # a planted round-NN.png link is replaced
+            drawn = battlemap.draw_rounds(scenario, enc.frames, stage, enc.ruleset.name)
+        pictures = [map_dir / picture.name for picture in drawn]
+        for stale in set(battlemap.pictures_in(map_dir)) - set(pictures):
+            stale.unlink()  # an earlier, longer fight's (a link goes, never its target)
         events = enc.log
         text = render(events, fmt)
         if fmt == "markdown":

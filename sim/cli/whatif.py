@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from sim.ai import rollout
+from sim.batch.executors import kill_workers, process_pool
 from sim.report.numbers import chance
 from sim.results.stats import sign_test, wilson
 
@@ -120,8 +120,8 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                 tasks = [(k, s, min(stop, s + CHUNK)) for k in alive
                          for s in range(done, stop, CHUNK)]
                 if pool is None and workers > 1 and len(tasks) > 1:
-                    pool = ProcessPoolExecutor(
-                        workers, mp_context=multiprocessing.get_context("fork"))
+                    # workers that die with this process (SIGKILL included)
+                    pool = process_pool(workers, multiprocessing.get_context("fork"))
                 for k, count, outs in (pool.map(_chunk, tasks) if pool is not None
                                        else map(_chunk, tasks)):
                     found[k] += outs  # (in order: a choice's chunks come in rollout order)
@@ -132,6 +132,10 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                                       stop_level(len(choices), len(stops) - 1))
                     progress.update(job, total=sum(len(v) for v in found.values())
                                     + (n - done) * len(alive), refresh=True)
+    except KeyboardInterrupt:  # a weighing stopped: its workers now, not their chunks' end
+        if pool is not None:
+            kill_workers(pool)
+        raise
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)  # (Ctrl-C: no chunk left to wait for)

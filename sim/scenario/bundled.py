@@ -8,7 +8,7 @@ repository's folder itself. Campaign files keep their stages' relative paths eit
 
 from __future__ import annotations
 
-import shutil
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -73,26 +73,19 @@ def entries() -> list[Entry]:
     return out
 
 
-def copy_to(target: Path, force: bool = False) -> list[Path]:
-    """Copy every bundled file into ``target`` (sub-folders kept); the files written.
+def copies(target: Path, force: bool = False) -> list[tuple[Path, Path]]:
+    """Each bundled file and where a copy into ``target`` puts it (sub-folders kept).
+
+    The caller writes them (``sim.cli.authoring``: atomically, never through a link).
 
     Raises:
-        FrayInputError: a file would be replaced and ``force`` is not given, or ``target``
-            cannot be written.
+        FrayInputError: a file would be replaced and ``force`` is not given.
     """
     root = folder()
     pairs = [(path, target / path.relative_to(root)) for path in files()]
-    there = [str(dest) for _, dest in pairs if dest.exists()]
+    there = [str(dest) for _, dest in pairs if os.path.lexists(dest)]
     if there and not force:
         raise FrayInputError(str(target), [("", f"{len(there)} of the files exist already "
                                             f"({there[0]}, ...); use --force to overwrite "
                                             f"them")])
-    try:
-        for source, dest in pairs:
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, dest)
-    except OSError as exc:
-        raise FrayInputError(str(target), [("", f"cannot copy the scenarios: "
-                                            f"{exc.strerror}")]) from None
-    return [dest for _, dest in pairs]
-
+    return pairs

@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # pydantic is imported only when there is an error to describ
     from pydantic_core import ErrorDetails
 
 
+MAX_SHOWN = 50  # problems listed in one error; the rest are counted
+
+
 class FrayInputError(Exception):
     """Bad input: one or more problems, each with a field path and a message."""
 
@@ -29,11 +32,14 @@ class FrayInputError(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
-        """One line per problem: ``FILE: FIELD: message``."""
+        """One line per problem: ``FILE: FIELD: message``; past ``MAX_SHOWN``, a count."""
         lines = []
-        for field, message in self.problems:
+        for field, message in self.problems[:MAX_SHOWN + 1]:  # (+1: a count already made)
             where = f"{self.source}: {field}" if field else self.source
             lines.append(f"{where}: {message}")
+        if len(self.problems) > MAX_SHOWN + 1:
+            lines[MAX_SHOWN:] = [f"{self.source}: ... and {len(self.problems) - MAX_SHOWN:,} "
+                                 f"more problems (the first {MAX_SHOWN} are listed)"]
         return "\n".join(lines)
 
 
@@ -110,19 +116,25 @@ def pydantic_problems(
         prefix: the path of ``root`` in the file (``sides.heroes[0].ore``), or "".
     """
     groups: dict[Any, list[tuple[_Walk, ErrorDetails]]] = {}
-    for i, err in enumerate(exc.errors()):
+    errors, left = exc.errors(), 0
+    for i, err in enumerate(errors):
         walk = _walk(err["loc"], root)
         key = (None, *walk.loc[: walk.union_at]) if walk.union_at is not None else i
+        if key not in groups and len(groups) == MAX_SHOWN:  # the rest counted, not described
+            left = len(errors) - i
+            break
         groups.setdefault(key, []).append((walk, err))
-    out: list[tuple[str, str]] = []
+    out: dict[tuple[str, str], None] = {}  # in order, each once (a list was quadratic)
     for group in groups.values():
         for path, message in _describe_group(group):
             if prefix:
                 path = f"{prefix}{path}" if path.startswith("[") else (
                     f"{prefix}.{path}" if path else prefix)
-            if (path, message) not in out:
-                out.append((path, message))
-    return out
+            out[(path, message)] = None
+    if left:
+        out[("", f"... and {left:,} more problem{'s' if left > 1 else ''} (the first "
+                 f"{len(out)} are listed)")] = None
+    return list(out)
 
 
 def _describe_group(group: list[tuple[_Walk, ErrorDetails]]) -> list[tuple[str, str]]:

@@ -19,6 +19,7 @@ from sim.scenario import safefile
 from sim.scenario import vocabulary as catalog
 from sim.scenario.errors import FrayInputError, ScenarioError, pydantic_problems, unknown
 from sim.scenario.models import MapModel, ScenarioModel, scenario_model
+from sim.scenario.names import shape, unseen, visible
 from sim.scenario.specs import (
     AftermathSpec,
     Doctrine,
@@ -117,6 +118,7 @@ MAX_NAME = 80  # characters of a side's or a fighter's name (tables and CSV head
 MAX_FILE_BYTES = 2_000_000  # a scenario or campaign file: far below this
 MAX_EXPANDED_NODES = 200_000  # YAML nodes once aliases are expanded (an alias bomb: billions)
 MAX_METRES = 100_000.0  # an edge's length: 100 km is no battlefield (sums stay finite)
+MIN_METRES = 0.001  # and a millimetre the shortest: squares of shorter ones underflow to 0
 MAX_NUMBER_CHARS = 40  # a number's digits: Python refuses ints past 4,300 (ValueError)
 NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 
@@ -231,15 +233,17 @@ def _freeze(model: ScenarioModel, source: str, problems: list[tuple[str, str]]) 
             ("sides", f"a scenario needs at least two sides; found {len(model.sides)}")
         )
     sides: list[SideSpec] = []
-    seen: dict[str, str] = {}  # each member's name, and where it was first given
+    seen: dict[str, tuple[str, str]] = {}  # each name's shape: the name, where first given
+    if why := unseen(model.name):
+        problems.append(("name", why))
     for side_name, members in model.sides.items():
         if side_name.strip() in RESERVED_SIDE_NAMES:
             problems.append((f"sides.{side_name}", f"'{side_name}' cannot name a side: the "
                              "outputs use 'draw' for a fight nobody won; choose another name"))
         if not members:
             problems.append((f"sides.{side_name}", "a side needs at least one member"))
-        if why := formula_like(side_name):
-            problems.append((f"sides.{side_name}", why))
+        if why := formula_like(side_name) or unseen(side_name):
+            problems.append((f"sides.{visible(side_name)}", why))
         if len(side_name) > MAX_NAME:
             problems.append((f"sides.{side_name[:40]}...", f"a side's name has at most "
                              f"{MAX_NAME} characters"))
@@ -278,7 +282,8 @@ def _check_columns(sides: list[str], problems: list[tuple[str, str]]) -> None:
 
 
 def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
-                   seen: dict[str, str], problems: list[tuple[str, str]]) -> list[MemberSpec]:
+                   seen: dict[str, tuple[str, str]],
+                   problems: list[tuple[str, str]]) -> list[MemberSpec]:
     """One entry of a side: its native blocks checked, ``count`` copies named apart."""
     at = member.at if member.at is not None else node_names[0]
     if at not in node_names:
@@ -293,7 +298,7 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
             native.append((key, block_model.model_validate(block)))
         except ValidationError as exc:
             problems.extend(pydantic_problems(exc, block_model, f"{path}.{key}"))
-    if why := formula_like(member.name):
+    if why := formula_like(member.name) or unseen(member.name):
         problems.append((f"{path}.name", why))
     names = ([member.name] if member.count == 1
              else [f"{member.name} {k}" for k in range(1, member.count + 1)])
@@ -304,10 +309,16 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
                                                     node_names)))
     out = []
     for name in names:
-        if name in seen:
+        first, where = seen.get(shape(name), (name, None))
+        if where is not None and first == name:
             problems.append((f"{path}.name", f"duplicate combatant name '{name}' "
-                             f"(also at {seen[name]}); names must be unique"))
-        seen[name] = path
+                             f"(also at {where}); names must be unique"))
+        elif where is not None:
+            problems.append((f"{path}.name", f"'{visible(name)}' looks the same as "
+                             f"'{visible(first)}' (at "
+                             f"{where}): they differ only in spacing or in a character's "
+                             "form; names must differ in what a reader sees"))
+        seen[shape(name)] = (name, path)
         out.append(MemberSpec(
             name=name, side=side, at=at, ai=doctrine.profile, doctrine=doctrine,
             traits=Traits(**member.traits.model_dump()),
@@ -345,6 +356,9 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
     )
     names = [n.name for n in nodes]
     known = set(names)
+    for name in names:
+        if why := unseen(name):
+            problems.append((f"map.nodes.{visible(name)}", why))
     edges = []
     seen: dict[frozenset, tuple[int, float]] = {}  # each pair of nodes: where and how long
     for i, edge in enumerate(model.edges):
@@ -362,11 +376,12 @@ def _freeze_map(model: MapModel | None, problems: list[tuple[str, str]]) -> MapS
         for end, pos in ((a, 0), (b, 1)):
             if end not in known:  # a set: a list made a large map's check quadratic
                 problems.append((f"map.edges[{i}][{pos}]", unknown("node", end, names)))
-        if not (0 < metres <= MAX_METRES):  # compared first: math.isfinite(10**400) overflows
+        if not (MIN_METRES <= metres <= MAX_METRES):  # first: isfinite(10**400) overflows
             shown = (f"{metres:.6g}" if isinstance(metres, float) or abs(metres) < 10**15
                      else "a number of more than 15 digits")
             problems.append((f"map.edges[{i}][2]", f"distance must be a positive number of "
-                             f"metres, at most {MAX_METRES:,.0f}; got {shown}"))
+                             f"metres, at least {MIN_METRES:g} and at most {MAX_METRES:,.0f}; got "
+                             f"{shown}"))
             continue
         if a == b:
             problems.append((f"map.edges[{i}]", f"an edge joins two different nodes; got "

@@ -2,7 +2,8 @@
 
 Every file fray reads (a scenario, a campaign, a record, a batch's checkpoint and part file)
 goes through ``open_read``/``read_bytes``/``read_json``, every file it makes by a fixed name
-through ``create_new``/``open_existing``, so a new kind of file gets the same checks:
+through ``create_new``/``open_existing``, every folder it names itself (``OUT/<ruleset>``)
+through ``make_dir`` (never through a link), so a new kind of file gets the same checks:
 
 - only a regular file: a FIFO would block forever, ``/dev/zero`` fill memory; the file is
   opened without blocking and checked with ``fstat`` on the open descriptor (what is read
@@ -57,13 +58,16 @@ def open_read(path: Path | str, cap: int, *, nofollow: bool = False,
 
     Raises:
         FrayInputError: missing, unreadable, a link (``nofollow``), not a regular file
-            (a pipe, a device, a folder) or larger than ``cap``.
+            (a pipe, a device, a folder), larger than ``cap``, or a name holding NUL.
     """
     flags = os.O_RDONLY | _NONBLOCK | _BINARY | (_NOFOLLOW if nofollow else 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
         raise _os_reason(exc, path, nofollow, what) from None
+    except ValueError:  # a NUL byte: no file can be named so (os.open refuses the name)
+        raise _refuse(repr(str(path))[1:-1], "the file name holds a NUL byte (\\x00), which "
+                                             "no file name can; name the file") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -165,6 +169,31 @@ def create_new(path: Path) -> IO[bytes]:
         pass
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o666)
     return os.fdopen(fd, "wb")
+
+
+def make_dir(path: Path) -> None:
+    """Make ``path``, a folder fray names itself (``OUT/<ruleset>``), never through a link.
+
+    A folder already there is kept; a symbolic link planted under its name is refused, not
+    followed (``mkdir(exist_ok=True)`` would accept a link to any folder, and write there).
+
+    Raises:
+        FrayInputError: a link, or something else than a folder, is there; or the folder
+            cannot be made.
+    """
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise _refuse(path, f"cannot create the folder: {exc.strerror}") from None
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise _refuse(path, "is a symbolic link, which fray never follows for a folder it "
+                            "names itself; remove it")
+    if not stat.S_ISDIR(info.st_mode):
+        raise _refuse(path, "exists and is not a folder; fray writes a folder of its own "
+                            "there, remove it")
 
 
 def open_existing(path: Path, cap: int, what: str) -> IO[bytes]:

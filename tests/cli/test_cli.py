@@ -52,7 +52,8 @@ def assert_usage_error(result: Result, *needles: str) -> None:
     (["play", DUEL, "--as", "Ser Aldric", "--rollouts", "0"],
      ["--rollouts", "0 is out of range; allowed: 1 to 100000"]),
     (["batch", DUEL, "--precision", "abc"],
-     ["--precision", "'abc' is not a number; allowed: 0 or more, below 0.5"]),
+     ["--precision", "'abc' is not a number; allowed: 0 (none), or 0.0001 or more and "
+                     "below 0.5"]),
     (["balance", DUEL, "--vary", "max_rounds", "--range", "1..3", "--target", "2"],
      ["--target", "2 is out of range; allowed: 0 to 1"]),
     (["batch", DUEL, "--ruleset", "alll"],

@@ -42,3 +42,23 @@ def test_sizes_no_table_needs_are_bad_input(capsys, args, needle):
     result = fray(capsys, "batch", str(SCENARIOS / "duel.yaml"), *args)
     assert result.code == 2 and needle in result.err
     assert "Traceback" not in result.err
+
+
+def test_a_file_of_99000_unknown_keys_is_refused_quickly_listing_50(capsys, tmp_path):
+    """Listing the errors was quadratic (115 s); the first 50 are listed and the rest counted."""
+    import time
+
+    import yaml
+
+    doc = yaml.safe_load((SCENARIOS / "duel.yaml").read_text())
+    doc.update({f"k{i:05d}": 1 for i in range(99_000)})
+    path = tmp_path / "keys.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    assert path.stat().st_size < 1_100_000
+    started = time.process_time()  # CPU time: the machine may be shared
+    result = fray(capsys, "validate", str(path))
+    assert time.process_time() - started < 5
+    assert result.code == 2
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 51 and all("unknown key 'k" in line for line in lines[:50])
+    assert lines[-1] == f"{path}: ... and 98,950 more problems (the first 50 are listed)"

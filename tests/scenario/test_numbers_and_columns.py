@@ -148,3 +148,23 @@ def test_an_empty_file_name_is_refused_naming_the_option(capsys, option):
     assert result.code == 2
     assert f"'{option}'" in result.err and "an empty file name; name the file to write" in (
         result.err)
+
+
+@pytest.mark.parametrize("metres", [1.0e-200, 1.0e-155, 0.0009])
+def test_an_edge_has_a_lower_bound(capsys, tmp_path, metres):
+    """Shorter than a millimetre: refused at load, never a failure in map, --html or --map."""
+    doc = {"name": "x", "map": {"nodes": {"p": None, "q": None},
+                                "edges": [["p", "q", metres]]},
+           "sides": {"a": [{"name": "A", "at": "p"}], "b": [{"name": "B", "at": "q"}]}}
+    with pytest.raises(ScenarioError, match=r"map.edges\[0\]\[2\]: .*at least 0.001 and at "
+                                            r"most 100,000; got"):
+        parse(doc)
+    path = tmp_path / "tiny.yaml"
+    path.write_text(f"name: x\nmap:\n  nodes: {{p: {{}}, q: {{}}}}\n  edges:\n"
+                    f"    - [p, q, {metres:.1e}]\nsides:\n  a: [{{name: A, at: p}}]\n"
+                    f"  b: [{{name: B, at: q}}]\n")
+    for command in (("map", str(path), "-o", str(tmp_path / "m.png")),
+                    ("run", str(path), "--html", str(tmp_path / "r.html")),
+                    ("run", str(path), "--map", str(tmp_path / "maps"))):
+        result = fray(capsys, *command)
+        assert result.code == 2 and "at least 0.001" in result.err, result.err
