@@ -2,7 +2,7 @@
 
 For each ruleset, plays the scenario (tactical and its own profiles on every side) and, at
 the first declaration of ``--as`` in each round of ``--rounds``, weighs its menu as ``fray
-play``'s ``?`` does (``sim.cli.whatif.weigh``, ``--workers`` forked workers), timing the wall
+play``'s ``?`` does (``sim.ai.whatif.weigh``, ``--workers`` forked workers), timing the wall
 clock and the CPU time of this process and its workers. A ``?`` later in the fight costs
 more: each rollout replays the fight up to the moment (``sim.ai.rollout``). ``--groups``
 also times a ``?`` in each group's second menu (its lines and the profile's choice). Run
@@ -25,8 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sim.ai import menu as menus  # noqa: E402
-from sim.ai import profiles, rollout  # noqa: E402
-from sim.cli import whatif  # noqa: E402
+from sim.ai import profiles, rollout, whatif  # noqa: E402
 from sim.core.engine import Encounter  # noqa: E402
 from sim.registry import names  # noqa: E402
 from sim.scenario.loader import load  # noqa: E402
@@ -52,8 +51,7 @@ def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = Tr
 
     def timed(enc: Encounter, c: Any, menu: str, choices: list) -> None:
         wall, used = time.perf_counter(), cpu()
-        weighed = whatif.weigh(rollout.moment(enc, c), choices, n, workers, bar=False,
-                               race=race)
+        weighed = whatif.weigh(rollout.moment(enc, c), choices, n, workers, race=race)
         found.append((enc.round, menu, len(choices), sum(w.planned for w in weighed),
                       time.perf_counter() - wall, cpu() - used))
 

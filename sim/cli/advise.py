@@ -63,7 +63,7 @@ def advise(scenario_file, name, count, seed, ruleset, as_json, all_rollouts, wor
     probe = Encounter(scenario, ruleset, 0)
     m = rollout.Moment(Encounter, scenario, probe.ruleset.name, seed, name[0], 0, 1,
                        varied=True)
-    weighed = whatif.weigh(m, first.choices, count, workers, bar=not (quiet or as_json),
+    weighed = whatif.weigh(m, first.choices, count, workers, shown=not (quiet or as_json),
                            race=not all_rollouts)
     if as_json:
         click.echo(json.dumps(whatif.as_json(weighed, first.side, name[0])))

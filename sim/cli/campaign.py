@@ -112,7 +112,7 @@ def _one(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path 
     """One run of the campaign: told (``play`` None) or played (names, record, replay).
 
     ``rollouts``: how many times ``?`` at a played menu plays the fight on for each line;
-    ``race``: a line clearly behind stops sooner (``whatif.weigh``).
+    ``race``: a line that could not be the best stops sooner (``sim.ai.whatif.weigh``).
     """
     if html_file is not None:
         files.claim_out_file(html_file, force)

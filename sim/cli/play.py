@@ -4,7 +4,7 @@ The player's fighters are asked at each declaration (``Encounter(minds=...)``): 
 panel and a numbered menu of the legal declarations (``sim.ai.menu``), each attack with its
 exact odds, and 0 for what the fighter's own AI profile would do: a short first menu whose
 grouped lines open a second menu of their details (``menus.top``). ``?`` (or ``odds``) at a
-menu weighs every line by playing the fight on from there (``sim.cli.whatif``); it is not an
+menu weighs every line by playing the fight on from there (``sim.ai.whatif``); it is not an
 answer and is not recorded. Answers come from the terminal, or one
 a line from a script when stdin is not a terminal; at the end of a script the fighters'
 own AI profiles take over. Every answer is recorded, so ``--replay`` fights the same fight.
@@ -23,6 +23,7 @@ import click
 from sim.ai import menu as menus
 from sim.ai import profiles as ai
 from sim.ai import rollout
+from sim.ai import whatif as engine
 from sim.batch import files
 from sim.batch.chunks import scenario_digest
 from sim.cli import params, records, whatif
@@ -58,7 +59,7 @@ class Player:
         source: where the answers come from, named in a refused answer's error (a
             replay's record; None: a script or the terminal).
         rollouts: how many times ``?`` plays the fight on for each line of the menu.
-        race: a line clearly behind stops sooner (``whatif.weigh``).
+        race: a line that could not be the best stops sooner (``sim.ai.whatif.weigh``).
     """
 
     def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
@@ -87,14 +88,12 @@ class Player:
             # declares: most rulesets declare before anything is rolled in a round, and
             # OpenD6, declaring at each turn, reads a policy only at its owner's own rolls)
             self.policies[c.name], c.policy = c.policy, PLAYER
-        state = enc.rng.getstate()  # looking at the menu must not change the fight
-        menu = menus.options(enc, c)
-        why = c.why
-        suggested = ai.decide(enc, c)  # its own profile's choice: what it does unplayed
-        same = next((o for o in menu if list(o.intents) == suggested), None)
-        suggestion = f"{same.label if same else _intents_text(suggested) or 'hold'} ({c.why})"
-        c.why = why
-        enc.rng.setstate(state)
+        with rollout.aside(enc, c):  # looking at the menu must not change the fight
+            menu = menus.options(enc, c)
+            suggested = ai.decide(enc, c)  # its own profile's choice: what it does unplayed
+            same = next((o for o in menu if list(o.intents) == suggested), None)
+            suggestion = (f"{same.label if same else _intents_text(suggested) or 'hold'} "
+                          f"({c.why})")
         whose = f"{c.name}'s profile ({c.ai})"
         # the menu first, the situation last: what the player weighs stays beside the prompt
         entries: list[menus.Option | menus.Group]
@@ -237,21 +236,18 @@ class Player:
             self.say(f"'? N' weighs each line by N rollouts: N from 1 to "
                      f"{params.MAX_ROLLOUTS}; '?' alone by {self.rollouts} (--rollouts)")
             return
-        choices = rollout.choices(enc, c)
-        if group is not None:
-            choices = whatif.within(choices, group)
-        elif self.grouped and len(choices) > LONG_MENU:
-            groups = [e for e in menus.top(menus.options(enc, c)) if isinstance(e, menus.Group)]
-            if groups:
-                self.say(f"Weighing all {len(choices)} lines (those in the groups too). In a "
-                         f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
-                         f"group's lines and the profile's choice, sooner; `? 50` weighs "
-                         f"each line by 50 rollouts.")
-        weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
-                               bar=self.lines is None, race=self.race)
+        asked = engine.question(enc, c, group.key if group is not None else None,
+                                self.grouped)
+        if group is None and self.grouped and asked.lines > LONG_MENU and asked.groups:
+            self.say(f"Weighing all {asked.lines} lines (those in the groups too). In a "
+                     f"group's menu (such as '{asked.groups[0].key}'), `?` weighs only that "
+                     f"group's lines and the profile's choice, sooner; `? 50` weighs "
+                     f"each line by 50 rollouts.")
+        weighed = whatif.weigh(asked.moment, asked.choices, n, shown=self.lines is None,
+                               race=self.race)
         self.say(whatif.table(weighed, c.side, c.name, n,
-                              "each choice on this menu, and of the profile's choice," if group
-                              else None))
+                              "each line on this menu, and of the profile's choice," if group
+                              else None, asked.numbers))
 
     def _refuse(self, reason: str) -> None:
         """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""
