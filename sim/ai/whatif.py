@@ -194,6 +194,7 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     stops = looks(n, race)
     found: dict[int, list[Outcome | None]] = {k: [] for k in range(len(choices))}
     alive = list(range(len(choices)))
+    fell: set[int] = set()  # lines found behind at a look (the profile's goes on all the same)
     workers = workers or workers_default()
     pool = None
     try:
@@ -212,27 +213,37 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                     progress(done_count, total)
             done = stop
             if stop < n:
-                alive = survivors(choices, found, alive)
+                fell |= behind(found, alive)
+                alive = [k for k in alive if k not in fell or choices[k].ai]
                 total = done_count + (n - done) * len(alive)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)  # (Ctrl-C: no chunk left to wait for)
         _WORK = None
-    return rank(choices, found, stops[0] if len(stops) > 1 else n)
+    return rank(choices, found, stops[0] if len(stops) > 1 else n, fell)
 
 
 def survivors(choices: list[Choice], found: dict[int, list[Outcome | None]],
               alive: list[int]) -> list[int]:
-    """The lines of ``alive`` still worth weighing: those that could be the best.
+    """The lines of ``alive`` still worth weighing.
 
-    The one ahead wins the largest share of its rollouts so far (``_ahead``). Another stays
-    while it could be as good (``could_be_best``); the profile's choice always stays.
+    Those that could be the best (not ``behind``), and the profile's choice whatever it did.
+    """
+    out = behind(found, alive)
+    return [k for k in alive if k not in out or choices[k].ai]
+
+
+def behind(found: dict[int, list[Outcome | None]], alive: list[int]) -> set[int]:
+    """The lines of ``alive`` that could not be as good as the one ahead at this look.
+
+    The one ahead wins the largest share of its rollouts so far (``_ahead``); another is
+    behind when ``could_be_best`` says no.
     """
     ahead = _ahead(found, alive)
     if ahead is None:
-        return list(alive)
-    return [k for k in alive if k == ahead or choices[k].ai
-            or could_be_best(found[k], found[ahead], STOP_Z)]
+        return set()
+    return {k for k in alive if k != ahead and not could_be_best(found[k], found[ahead],
+                                                                 STOP_Z)}
 
 
 def _ahead(found: dict[int, list[Outcome | None]], among: list[int]) -> int | None:
@@ -271,12 +282,13 @@ def could_be_best(mine: list[Outcome | None], ahead: list[Outcome | None],
 
 
 def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
-         screen: int) -> list[Weighed]:
+         screen: int, fell: set[int] | frozenset[int] = frozenset()) -> list[Weighed]:
     """The lines with their numbers, ranked.
 
-    A line that stopped early was behind; of those weighed to the end, the ones that cannot
-    be told apart from the one ahead (``could_be_best``) are as good as the best, within
-    the dice (all of them, when too few rollouts say which is ahead). Those come first, the
+    A line found behind at a look (``fell``: it stopped there, or it is the profile's
+    choice and went on) is behind; of the others, those that cannot be told apart from the
+    one ahead at the end (``could_be_best``) are as good as the best, within the dice (all
+    of them, when too few rollouts say which is ahead). Those come first, the
     fighter's survival first among them (their side's results cannot be told apart); then
     the others by their side's wins, then survival. A tie goes by the line's keyword, never
     by the menu's order.
@@ -293,7 +305,8 @@ def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
         if mine is not None and k != mine:
             a, b, pairs = _paired(found[k], found[mine])
             diff, low, high = paired_difference(a, b, pairs)
-        best = k in full and (top is None or could_be_best(found[k], found[top]))
+        best = k in full and k not in fell and (
+            top is None or could_be_best(found[k], found[top]))
         out.append(Weighed(choice, len(got), sum(o.won for o in got),
                            sum(o.standing for o in got), sum(o.alive for o in got),
                            sum(o.rounds for o in got) / len(got) if got else 0.0,
