@@ -41,6 +41,8 @@ class Option:
             (``Advisor.harm_odds``): ``(("to the head", 0.11),)``.
         group, heading: the key and the words of the group it is listed in on the first
             menu of ``fray play`` (``top``); "" for an option listed there on its own.
+        blocked: why it cannot be taken now ("": it can); the menu says so, and a
+            what-if does not weigh it.
     """
 
     key: str
@@ -50,6 +52,7 @@ class Option:
     harm: tuple[tuple[str, float], ...] = ()
     group: str = ""
     heading: str = ""
+    blocked: str = ""
 
 
 @dataclass(frozen=True)
@@ -226,8 +229,14 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
         where = field.describe(edge)
         label = (f"leave the field from here ({where})" if edge == c.pos
                  else f"fall back to {where} and leave the field there")
-        out.append(Option("flee", f"{label} (only if no foe could then reach you)",
-                          (Retreat(edge, leave=True),)))
+        # leaving from here with a foe able to reach it: the rules would keep it here
+        near = sorted((e for e in foes if tactics.can_charge(enc, e, c.pos)),
+                      key=lambda e: (field.distance(c.pos, e.pos), e.name)) \
+            if edge == c.pos else []
+        blocked = f"{near[0].name} could reach you" if near else ""
+        out.append(Option("flee", f"{label} (not now: {blocked})" if blocked
+                          else f"{label} (only if no foe could then reach you)",
+                          (Retreat(edge, leave=True),), blocked=blocked))
         if edge != c.pos:  # moving away without leaving: room to shoot, or to wait for help
             out.append(Option("fall back", f"fall back toward {where} and stay on the field",
                               (Retreat(edge),)))

@@ -65,6 +65,8 @@ class Question:
             ``3.2``: line 2 of the first menu's group 3; ``0``: the profile's choice).
         groups: the first menu's groups (``menus.Group``).
         lines: every line of the fighter's menu now (a group's ``?`` weighs fewer).
+        not_now: the lines that cannot be taken now, each with why (``Option.blocked``):
+            shown, never weighed nor ranked (unless it is the profile's choice).
     """
 
     moment: Moment
@@ -72,17 +74,19 @@ class Question:
     numbers: dict[str, str]
     groups: list[menus.Group]
     lines: int
+    not_now: list[tuple[Choice, str]]
 
 
 def question(enc: Encounter, c: Combatant, group: str | None = None,
-             grouped: bool = True) -> Question:
+             grouped: bool = True, by_key: bool = False) -> Question:
     """What ``?`` at ``c``'s menu weighs: every line, or the group ``group``'s and the profile's.
 
-    ``grouped``: the two-step menu's numbers (else the one long list's). Nothing here draws
-    from the fight's generator (``rollout.aside``).
+    ``grouped``: the two-step menu's numbers (else the one long list's); ``by_key``: each
+    rollout finds its line again by keyword (``rollout.choices``: ``fray advise``). Nothing
+    here draws from the fight's generator (``rollout.aside``).
     """
     with rollout.aside(enc, c):
-        choices = rollout.choices(enc, c)
+        choices = rollout.choices(enc, c, by_key=by_key)
         menu = menus.options(enc, c)
         entries = menus.top(menu) if grouped else list(menu)
         moment = rollout.moment(enc, c)
@@ -95,12 +99,17 @@ def question(enc: Encounter, c: Combatant, group: str | None = None,
                            for j, o in enumerate(entry.options, start=1))
         else:
             numbers[entry.key] = str(k)
+    blocked = {o.key: o.blocked for o in menu if o.blocked}
+    not_now = [(ch, blocked[ch.key]) for ch in choices if ch.key in blocked and not ch.ai]
+    choices = [ch for ch in choices if ch.key not in blocked or ch.ai]
     lines = len(choices)
     chosen = next((g for g in groups if g.key == group), None)
     if chosen is not None:
         choices = within(choices, chosen)
+        keys = {o.key for o in chosen.options}
+        not_now = [(ch, why) for ch, why in not_now if ch.key in keys]
         numbers = {key: number if "." not in number else "" for key, number in numbers.items()}
-    return Question(moment, choices, numbers, groups, lines)
+    return Question(moment, choices, numbers, groups, lines, not_now)
 
 
 def within(choices: list[Choice], group: menus.Group) -> list[Choice]:
@@ -179,7 +188,8 @@ def looks(n: int, race: bool = True) -> list[int]:
     """The rollouts of each line still weighed at each look, the last being ``n``."""
     if not race:
         return [n]
-    return sorted({s for s in (SCREEN, *(n // d for d in LOOKS)) if MIN_LOOK <= s < n}) + [n]
+    later = {n // d for d in LOOKS if n // d > SCREEN}
+    return sorted(s for s in {SCREEN} | later if MIN_LOOK <= s < n) + [n]
 
 
 def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,

@@ -247,7 +247,7 @@ class Player:
                                race=self.race)
         self.say(whatif.table(weighed, c.side, c.name, n,
                               "each line on this menu, and of the profile's choice," if group
-                              else None, asked.numbers))
+                              else None, asked.numbers, not_now=asked.not_now))
 
     def _refuse(self, reason: str) -> None:
         """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""

@@ -63,12 +63,13 @@ def span(low: float, high: float) -> str:
 
 def table(weighed: list[Weighed], side: str, name: str, n: int,
           which: str | None = None, numbers: dict[str, str] | None = None,
-          width: int | None = None) -> str:
+          width: int | None = None, not_now: list[tuple[Choice, str]] | None = None) -> str:
     """The weighed lines as text: those as good as the best first, the profile's marked.
 
     ``which``: what was weighed, in words (default: each line); ``numbers``: what to type
     at the menu for each line, by key (``Question.numbers``); ``width``: of the terminal
-    (default: its own), which the labels are cut to.
+    (default: its own), which the labels are cut to; ``not_now``: the lines that cannot be
+    taken now, and why (``Question.not_now``), listed last and not ranked.
     """
     width = width or shutil.get_terminal_size((120, 24)).columns
     numbers = numbers or {}
@@ -99,6 +100,11 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
             shown = w.best
             lines.append(f"  {titles[w.best]}")
         lines.append(_row(w, numbers.get(w.choice.key, ""), label_w, len(wins), cut))
+    if not_now:
+        lines.append("  not now (not weighed):")
+        lines += [f"  {numbers.get(ch.key, ''):>{NUM}}  "
+                  f"{ch.label if why in ch.label else f'{ch.label} ({why})'}"
+                  for ch, why in not_now]
     lines.append(LEGEND)
     return "\n".join(lines)
 
@@ -123,8 +129,8 @@ def _short(label: str, width: int) -> str:
     return label if len(label) <= width else label[:width - 3].rstrip() + "..."
 
 
-def as_json(weighed: list[Weighed], side: str | None = None,
-            name: str | None = None) -> dict[str, Any]:
+def as_json(weighed: list[Weighed], side: str | None = None, name: str | None = None,
+            not_now: list[tuple[Choice, str]] | None = None) -> dict[str, Any]:
     """``fray advise --json``: one object, its options ranked as the table.
 
     ``combatant`` and ``side`` say whose win ``p_win`` is and who ``p_standing`` is (the
@@ -132,9 +138,12 @@ def as_json(weighed: list[Weighed], side: str | None = None,
     stopped before the others' (``n`` counts them), ``screened`` at the first look;
     ``diff``, ``diff_low``, ``diff_high``: its side's wins less the profile's choice's on
     the same dice, and the interval; ``group``: ``best`` (as good as the best, within the
-    dice) or ``behind``; ``p_alive``: the fighter alive at the end.
+    dice) or ``behind``; ``p_alive``: the fighter alive at the end. ``not_now``: the lines
+    that cannot be taken now (``label``, ``why``), not weighed.
     """
-    head = {} if name is None else {"combatant": name, "side": side}
+    head: dict[str, Any] = {} if name is None else {"combatant": name, "side": side}
+    if not_now:
+        head["not_now"] = [{"label": ch.label, "why": why} for ch, why in not_now]
     most = max((w.planned for w in weighed), default=0)
     return {**head, "options": [{"label": w.choice.label, "ai": w.choice.ai, "p_win": w.p_win,
                                  "low": w.interval[0], "high": w.interval[1],

@@ -212,3 +212,13 @@ def test_no_number_of_questions_touches_the_fight_or_its_record(
         runs[kind] = (record.read_bytes(), journal.read_bytes(),
                       [line for line in result.out.splitlines() if line.startswith("  [")])
     assert runs["asked"] == runs["plain"]
+
+
+def test_a_line_that_cannot_be_taken_now_is_shown_as_such_and_never_ranked(capsys):
+    """Leaving the field from where a foe could reach the fighter fails by the rules: it
+    is listed as "not now" with the reason, and not weighed."""
+    out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", any_ruleset())
+    assert not any(o["label"].startswith("leave the field") for o in out["options"])
+    assert [n["why"] for n in out["not_now"]] == ["Gorm could reach you"]
+    text = fray(capsys, "advise", DUEL, "--as", "Ilse", "-n", "12", "--quiet").out
+    assert "not now (not weighed):" in text and "(not now: Gorm could reach you)" in text
