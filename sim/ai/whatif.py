@@ -42,7 +42,11 @@ if TYPE_CHECKING:
     from sim.core.engine import Encounter
 
 CHUNK = 25  # rollouts a task: few enough tasks to start, enough to share two workers
-SCREEN = 20  # rollouts every line has before any stops: the screen
+SCREEN = 20  # rollouts every line has before any stops: the screen (fewer for a small n)
+# lines (beside the profile's choice) weighed past the screen, the best at it: the rest of
+# the budget goes to them (more when lines tie at the cut); others that could still be the
+# best are only screened. Measured (docs/performance.md): a 60-line `?` in seconds
+CONTENDERS = 6
 LOOKS = (4, 2)  # later looks after n/4 and n/2 rollouts of each line still weighed
 MIN_LOOK = 10  # rollouts paired with the one ahead a line needs before it can stop
 # a line stops when even the upper end of its one-sided 97.5% interval against the one
@@ -134,6 +138,8 @@ class Weighed:
         best: it cannot be told apart from the best line on the same dice: as good as the
             best, within the dice (the best line itself too).
         screened: it stopped at the first look (``SCREEN`` rollouts): only screened.
+        parked: it could still be the best after the screen, but others did better there
+            and had the rest of the budget (``CONTENDERS``): neither best nor behind.
     """
 
     choice: Choice
@@ -148,6 +154,12 @@ class Weighed:
     diff_high: float = 0.0
     best: bool = False
     screened: bool = False
+    parked: bool = False
+
+    @property
+    def group(self) -> str:
+        """Its group: ``best`` (within the dice), ``screened`` (``parked``) or ``behind``."""
+        return "best" if self.best else "screened" if self.parked else "behind"
 
     @property
     def p_win(self) -> float:
@@ -188,8 +200,9 @@ def looks(n: int, race: bool = True) -> list[int]:
     """The rollouts of each line still weighed at each look, the last being ``n``."""
     if not race:
         return [n]
-    later = {n // d for d in LOOKS if n // d > SCREEN}
-    return sorted(s for s in {SCREEN} | later if MIN_LOOK <= s < n) + [n]
+    screen = max(MIN_LOOK, min(SCREEN, n // 5))
+    later = {n // d for d in LOOKS if n // d > screen}
+    return sorted(s for s in {screen} | later if MIN_LOOK <= s <= n // 2) + [n]
 
 
 def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
@@ -205,6 +218,7 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     found: dict[int, list[Outcome | None]] = {k: [] for k in range(len(choices))}
     alive = list(range(len(choices)))
     fell: set[int] = set()  # lines found behind at a look (the profile's goes on all the same)
+    parked: set[int] = set()  # lines that could be the best, only screened
     workers = workers or workers_default()
     pool = None
     try:
@@ -225,12 +239,38 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
             if stop < n:
                 fell |= behind(found, alive)
                 alive = [k for k in alive if k not in fell or choices[k].ai]
+                if stop == stops[0]:  # the screen: the rest goes to the few best there
+                    parked = park(choices, found, alive)
+                    alive = [k for k in alive if k not in parked]
                 total = done_count + (n - done) * len(alive)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)  # (Ctrl-C: no chunk left to wait for)
         _WORK = None
-    return rank(choices, found, stops[0] if len(stops) > 1 else n, fell)
+    return rank(choices, found, stops[0] if len(stops) > 1 else n, fell, parked)
+
+
+def park(choices: list[Choice], found: dict[int, list[Outcome | None]],
+         alive: list[int]) -> set[int]:
+    """The lines of ``alive`` left at the screen: all but the ``CONTENDERS`` best there.
+
+    Best by their side's wins, then the fighter alive (``_share``); lines that tie at the
+    cut all go on (two lines alike are never parted), and so does the profile's choice.
+    """
+    rivals = [k for k in alive if not choices[k].ai]
+    if len(rivals) <= CONTENDERS:
+        return set()
+    shares = sorted((_share(found[k]) for k in rivals), reverse=True)
+    cut = shares[CONTENDERS - 1]
+    return {k for k in rivals if _share(found[k]) < cut}
+
+
+def _share(outs: list[Outcome | None]) -> tuple[float, float]:
+    """The shares of ``outs`` (those reached) the side won and the fighter ended alive."""
+    got = [o for o in outs if o is not None]
+    if not got:
+        return (0.0, 0.0)
+    return (sum(o.won for o in got) / len(got), sum(o.alive for o in got) / len(got))
 
 
 def survivors(choices: list[Choice], found: dict[int, list[Outcome | None]],
@@ -262,12 +302,8 @@ def _ahead(found: dict[int, list[Outcome | None]], among: list[int]) -> int | No
     Reached ``MIN_LOOK`` times at least; a tie goes to the first of ``among`` (the callers
     give them by key).
     """
-    def share(k: int) -> tuple[float, float]:
-        got = [o for o in found[k] if o is not None]
-        return (sum(o.won for o in got) / len(got), sum(o.alive for o in got) / len(got))
-
     judged = [k for k in among if sum(o is not None for o in found[k]) >= MIN_LOOK]
-    return max(judged, key=share) if judged else None
+    return max(judged, key=lambda k: _share(found[k])) if judged else None
 
 
 def _paired(mine: list[Outcome | None], base: list[Outcome | None]) -> tuple[int, int, int]:
@@ -292,16 +328,18 @@ def could_be_best(mine: list[Outcome | None], ahead: list[Outcome | None],
 
 
 def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
-         screen: int, fell: set[int] | frozenset[int] = frozenset()) -> list[Weighed]:
+         screen: int, fell: set[int] | frozenset[int] = frozenset(),
+         parked: set[int] | frozenset[int] = frozenset()) -> list[Weighed]:
     """The lines with their numbers, ranked.
 
     A line found behind at a look (``fell``: it stopped there, or it is the profile's
-    choice and went on) is behind; of the others, those that cannot be told apart from the
+    choice and went on) is behind; a line ``parked`` at the screen is only screened; of the
+    others, those that cannot be told apart from the
     one ahead at the end (``could_be_best``) are as good as the best, within the dice (all
     of them, when too few rollouts say which is ahead). Those come first, the
     fighter's survival first among them (their side's results cannot be told apart); then
-    the others by their side's wins, then survival. A tie goes by the line's keyword, never
-    by the menu's order.
+    the screened, then the others, by their side's wins, then survival. A tie goes by the
+    line's keyword, never by the menu's order.
     """
     order = sorted(range(len(choices)), key=lambda k: choices[k].key)
     most = max((len(v) for v in found.values()), default=0)
@@ -321,12 +359,12 @@ def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
                            sum(o.standing for o in got), sum(o.alive for o in got),
                            sum(o.rounds for o in got) / len(got) if got else 0.0,
                            len(found[k]), diff, low, high, best,
-                           len(found[k]) <= screen < most))
+                           len(found[k]) <= screen < most, k in parked))
     return sorted(out, key=_order)
 
 
-def _order(w: Weighed) -> tuple[bool, float, float, str]:
+def _order(w: Weighed) -> tuple[int, float, float, str]:
     if w.best:
-        return (False, -w.p_alive, -w.p_win, w.choice.key)
-    return (True, -w.p_win, -w.p_alive, w.choice.key)
+        return (0, -w.p_alive, -w.p_win, w.choice.key)
+    return (1 if w.parked else 2, -w.p_win, -w.p_alive, w.choice.key)
 

@@ -73,15 +73,21 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
     """
     width = width or shutil.get_terminal_size((120, 24)).columns
     numbers = numbers or {}
-    screened = [w for w in weighed if w.screened]
+    screened = [w for w in weighed if w.screened and not w.parked]
+    parked = [w for w in weighed if w.parked]
     cut = max(w.planned for w in weighed) if weighed else n
     stopped = [w for w in weighed if w.planned < cut and not w.screened]
     head = [f"What if? {n} rollouts of {which or 'each line'} from here: after it, every "
             "fighter (yours too) plays by its AI profile, with fresh dice."]
+    if parked:
+        head.append(f"Every line was screened with {parked[0].planned} rollouts; the rest "
+                    f"went to the few best there and the profile's choice. {len(parked)} "
+                    "line(s) that could still be as good were only screened (their "
+                    "numbers stand on those rollouts).")
     if screened:
         head.append(f"{len(screened)} line(s) marked 'screened' had only "
                     f"{screened[0].planned} rollouts: on those they could not be as good "
-                    "as the best, so the rest went to the lines that could.")
+                    "as the best.")
     if stopped:
         head.append("A line marked 'stopped' fell clearly behind the best later and had "
                     "fewer rollouts.")
@@ -92,13 +98,14 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
     cols = (f"  {'#':>{NUM}}  {'line':<{label_w}}  {wins:>{len(wins)}}  {'vs yours':<{VS}}  "
             f"{'standing':>8}  {'alive':>6}  {'rounds':>6}")
     lines = head + [f"standing and alive are {name}'s.", cols]
-    titles = {True: "as good as the best, within the dice:",
-              False: "behind the best, beyond the dice:"}
-    shown: bool | None = None
+    titles = {"best": "as good as the best, within the dice:",
+              "screened": "only screened, could be as good as the best:",
+              "behind": "behind the best, beyond the dice:"}
+    shown: str | None = None
     for w in weighed:
-        if w.best is not shown:
-            shown = w.best
-            lines.append(f"  {titles[w.best]}")
+        if w.group != shown:
+            shown = w.group
+            lines.append(f"  {titles[w.group]}")
         lines.append(_row(w, numbers.get(w.choice.key, ""), label_w, len(wins), cut))
     if not_now:
         lines.append("  not now (not weighed):")
@@ -138,8 +145,9 @@ def as_json(weighed: list[Weighed], side: str | None = None, name: str | None = 
     stopped before the others' (``n`` counts them), ``screened`` at the first look;
     ``diff``, ``diff_low``, ``diff_high``: its side's wins less the profile's choice's on
     the same dice, and the interval; ``group``: ``best`` (as good as the best, within the
-    dice) or ``behind``; ``p_alive``: the fighter alive at the end. ``not_now``: the lines
-    that cannot be taken now (``label``, ``why``), not weighed.
+    dice), ``screened`` (could be, only screened) or ``behind``; ``p_alive``: the fighter
+    alive at the end. ``not_now``: the lines that cannot be taken now (``label``,
+    ``why``), not weighed.
     """
     head: dict[str, Any] = {} if name is None else {"combatant": name, "side": side}
     if not_now:
@@ -151,5 +159,5 @@ def as_json(weighed: list[Weighed], side: str | None = None, name: str | None = 
                                  "stopped": w.planned < most, "screened": w.screened,
                                  "p_alive": w.p_alive, "diff": w.diff,
                                  "diff_low": w.diff_low, "diff_high": w.diff_high,
-                                 "group": "best" if w.best else "behind"}
+                                 "group": w.group}
                                 for w in weighed]}
