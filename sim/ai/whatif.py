@@ -52,6 +52,9 @@ MIN_LOOK = 10  # rollouts paired with the one ahead a line needs before it can s
 # a line stops when even the upper end of its one-sided 97.5% interval against the one
 # ahead is below 0: each look at a line as good as the best stops it 1 time in 40
 STOP_Z = Z95
+# at the screen, the one ahead of many lines on a few rollouts is ahead partly by luck:
+# only a line far behind it stops there (surrender, walking away from a blade)
+SCREEN_Z = 3.0
 
 Progress = Callable[[int, int], None]  # (rollouts done, rollouts planned), after each chunk
 
@@ -138,8 +141,9 @@ class Weighed:
         best: it cannot be told apart from the best line on the same dice: as good as the
             best, within the dice (the best line itself too).
         screened: it stopped at the first look (``SCREEN`` rollouts): only screened.
-        parked: it could still be the best after the screen, but others did better there
-            and had the rest of the budget (``CONTENDERS``): neither best nor behind.
+        maybe: it had fewer rollouts than the lines weighed to the end (it stopped or was
+            only screened), and on those it cannot be told apart from the best line: it
+            could be as good.
     """
 
     choice: Choice
@@ -154,12 +158,12 @@ class Weighed:
     diff_high: float = 0.0
     best: bool = False
     screened: bool = False
-    parked: bool = False
+    maybe: bool = False
 
     @property
     def group(self) -> str:
-        """Its group: ``best`` (within the dice), ``screened`` (``parked``) or ``behind``."""
-        return "best" if self.best else "screened" if self.parked else "behind"
+        """Its group: ``best`` (within the dice), ``maybe`` (on fewer dice) or ``behind``."""
+        return "best" if self.best else "maybe" if self.maybe else "behind"
 
     @property
     def p_win(self) -> float:
@@ -201,7 +205,7 @@ def looks(n: int, race: bool = True) -> list[int]:
     if not race:
         return [n]
     screen = max(MIN_LOOK, min(SCREEN, n // 5))
-    later = {n // d for d in LOOKS if n // d > screen}
+    later = {n // d for d in LOOKS if n // d >= 2 * screen}
     return sorted(s for s in {screen} | later if MIN_LOOK <= s <= n // 2) + [n]
 
 
@@ -217,8 +221,6 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     stops = looks(n, race)
     found: dict[int, list[Outcome | None]] = {k: [] for k in range(len(choices))}
     alive = list(range(len(choices)))
-    fell: set[int] = set()  # lines found behind at a look (the profile's goes on all the same)
-    parked: set[int] = set()  # lines that could be the best, only screened
     workers = workers or workers_default()
     pool = None
     try:
@@ -237,8 +239,8 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                     progress(done_count, total)
             done = stop
             if stop < n:
-                fell |= behind(found, alive)
-                alive = [k for k in alive if k not in fell or choices[k].ai]
+                alive = survivors(choices, found, alive,
+                                  SCREEN_Z if stop == stops[0] else STOP_Z)
                 if stop == stops[0]:  # the screen: the rest goes to the few best there
                     parked = park(choices, found, alive)
                     alive = [k for k in alive if k not in parked]
@@ -247,53 +249,63 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
         if pool is not None:
             pool.shutdown(cancel_futures=True)  # (Ctrl-C: no chunk left to wait for)
         _WORK = None
-    return rank(choices, found, stops[0] if len(stops) > 1 else n, fell, parked)
+    return rank(choices, found, stops[0] if len(stops) > 1 else n)
 
 
 def park(choices: list[Choice], found: dict[int, list[Outcome | None]],
          alive: list[int]) -> set[int]:
     """The lines of ``alive`` left at the screen: all but the ``CONTENDERS`` best there.
 
-    Best by their side's wins, then the fighter alive (``_share``); lines that tie at the
-    cut all go on (two lines alike are never parted), and so does the profile's choice.
+    Best by their side's wins, then the fighter alive, then standing (``_share``); an
+    exact tie by the rollouts themselves, so only lines that played out alike on every
+    die tie at the cut, and they all go on (two lines alike are never parted). The
+    profile's choice goes on whatever it did.
     """
     rivals = [k for k in alive if not choices[k].ai]
     if len(rivals) <= CONTENDERS:
         return set()
-    shares = sorted((_share(found[k]) for k in rivals), reverse=True)
-    cut = shares[CONTENDERS - 1]
-    return {k for k in rivals if _share(found[k]) < cut}
+    keys = {k: (_share(found[k]), _played(found[k])) for k in rivals}
+    cut = sorted(keys.values(), reverse=True)[CONTENDERS - 1]
+    return {k for k in rivals if keys[k] < cut}
 
 
-def _share(outs: list[Outcome | None]) -> tuple[float, float]:
-    """The shares of ``outs`` (those reached) the side won and the fighter ended alive."""
+def _played(outs: list[Outcome | None]) -> tuple[tuple[int, int, int, int], ...]:
+    """The rollouts as they went, to order lines that tie on their shares."""
+    return tuple((-1, 0, 0, 0) if o is None else (o.won, o.alive, o.standing, -o.rounds)
+                 for o in outs)
+
+
+def _share(outs: list[Outcome | None]) -> tuple[float, float, float]:
+    """The shares of ``outs`` (those reached): the side won, the fighter alive, standing."""
     got = [o for o in outs if o is not None]
     if not got:
-        return (0.0, 0.0)
-    return (sum(o.won for o in got) / len(got), sum(o.alive for o in got) / len(got))
+        return (0.0, 0.0, 0.0)
+    return (sum(o.won for o in got) / len(got), sum(o.alive for o in got) / len(got),
+            sum(o.standing for o in got) / len(got))
 
 
 def survivors(choices: list[Choice], found: dict[int, list[Outcome | None]],
-              alive: list[int]) -> list[int]:
+              alive: list[int], z: float = STOP_Z) -> list[int]:
     """The lines of ``alive`` still worth weighing.
 
-    Those that could be the best (not ``behind``), and the profile's choice whatever it did.
+    Those that could be the best (not ``behind`` at ``z``), and the profile's choice
+    whatever it did.
     """
-    out = behind(found, alive)
+    out = behind(found, alive, z)
     return [k for k in alive if k not in out or choices[k].ai]
 
 
-def behind(found: dict[int, list[Outcome | None]], alive: list[int]) -> set[int]:
+def behind(found: dict[int, list[Outcome | None]], alive: list[int],
+           z: float = STOP_Z) -> set[int]:
     """The lines of ``alive`` that could not be as good as the one ahead at this look.
 
     The one ahead wins the largest share of its rollouts so far (``_ahead``); another is
-    behind when ``could_be_best`` says no.
+    behind when ``could_be_best`` at ``z`` says no.
     """
     ahead = _ahead(found, alive)
     if ahead is None:
         return set()
-    return {k for k in alive if k != ahead and not could_be_best(found[k], found[ahead],
-                                                                 STOP_Z)}
+    return {k for k in alive if k != ahead and not could_be_best(found[k], found[ahead], z)}
 
 
 def _ahead(found: dict[int, list[Outcome | None]], among: list[int]) -> int | None:
@@ -328,23 +340,21 @@ def could_be_best(mine: list[Outcome | None], ahead: list[Outcome | None],
 
 
 def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
-         screen: int, fell: set[int] | frozenset[int] = frozenset(),
-         parked: set[int] | frozenset[int] = frozenset()) -> list[Weighed]:
+         screen: int) -> list[Weighed]:
     """The lines with their numbers, ranked.
 
-    A line found behind at a look (``fell``: it stopped there, or it is the profile's
-    choice and went on) is behind; a line ``parked`` at the screen is only screened; of the
-    others, those that cannot be told apart from the
-    one ahead at the end (``could_be_best``) are as good as the best, within the dice (all
-    of them, when too few rollouts say which is ahead). Those come first, the
-    fighter's survival first among them (their side's results cannot be told apart); then
-    the screened, then the others, by their side's wins, then survival. A tie goes by the
+    The one ahead is the line weighed to the end whose side won most (``_ahead``). A line
+    weighed to the end too that cannot be told apart from it on the same dice
+    (``could_be_best``) is as good as the best, within the dice; a line cut short whose
+    interval reaches the best's share could be (``maybe``); the rest are behind (all are
+    as good, when too few rollouts say which is ahead). The best come first, the fighter's
+    survival first among them (their side's results cannot be told apart); then the
+    maybes, then those behind, by their side's wins, then survival. A tie goes by the
     line's keyword, never by the menu's order.
     """
     order = sorted(range(len(choices)), key=lambda k: choices[k].key)
     most = max((len(v) for v in found.values()), default=0)
-    full = [k for k in order if len(found[k]) == most]
-    top = _ahead(found, full)
+    top = _ahead(found, [k for k in order if len(found[k]) == most])
     mine = next((k for k, ch in enumerate(choices) if ch.ai), None)
     out = []
     for k, choice in enumerate(choices):
@@ -353,18 +363,22 @@ def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
         if mine is not None and k != mine:
             a, b, pairs = _paired(found[k], found[mine])
             diff, low, high = paired_difference(a, b, pairs)
-        best = k in full and k not in fell and (
-            top is None or could_be_best(found[k], found[top]))
+        full = len(found[k]) == most
+        # a line cut short is set against the best's share over all its rollouts: on the
+        # few dice both had, the best was picked for its luck there
+        told = top is None or (could_be_best(found[k], found[top]) if full
+                               else wilson(sum(o.won for o in got), len(got))[1]
+                               >= _share(found[top])[0])
         out.append(Weighed(choice, len(got), sum(o.won for o in got),
                            sum(o.standing for o in got), sum(o.alive for o in got),
                            sum(o.rounds for o in got) / len(got) if got else 0.0,
-                           len(found[k]), diff, low, high, best,
-                           len(found[k]) <= screen < most, k in parked))
+                           len(found[k]), diff, low, high, told and full,
+                           len(found[k]) <= screen < most, told and not full))
     return sorted(out, key=_order)
 
 
 def _order(w: Weighed) -> tuple[int, float, float, str]:
     if w.best:
         return (0, -w.p_alive, -w.p_win, w.choice.key)
-    return (1 if w.parked else 2, -w.p_win, -w.p_alive, w.choice.key)
+    return (1 if w.maybe else 2, -w.p_win, -w.p_alive, w.choice.key)
 

@@ -73,24 +73,13 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
     """
     width = width or shutil.get_terminal_size((120, 24)).columns
     numbers = numbers or {}
-    screened = [w for w in weighed if w.screened and not w.parked]
-    parked = [w for w in weighed if w.parked]
     cut = max(w.planned for w in weighed) if weighed else n
-    stopped = [w for w in weighed if w.planned < cut and not w.screened]
     head = [f"What if? {n} rollouts of {which or 'each line'} from here: after it, every "
             "fighter (yours too) plays by its AI profile, with fresh dice."]
-    if parked:
-        head.append(f"Every line was screened with {parked[0].planned} rollouts; the rest "
-                    f"went to the few best there and the profile's choice. {len(parked)} "
-                    "line(s) that could still be as good were only screened (their "
-                    "numbers stand on those rollouts).")
-    if screened:
-        head.append(f"{len(screened)} line(s) marked 'screened' had only "
-                    f"{screened[0].planned} rollouts: on those they could not be as good "
-                    "as the best.")
-    if stopped:
-        head.append("A line marked 'stopped' fell clearly behind the best later and had "
-                    "fewer rollouts.")
+    if any(w.planned < cut for w in weighed):
+        head.append("Every line was screened with a few rollouts first; the rest went to the "
+                    "few best there and to the profile's choice. A line marked 'screened' "
+                    "or 'stopped after N' had fewer rollouts, and its numbers stand on those.")
     wins = f"{side} wins"
     fixed = 2 + NUM + 2 + 2 + len(wins) + 2 + VS + 2 + 8 + 2 + 6 + 2 + 6
     label_w = max(16, min(max((len(w.choice.label) for w in weighed), default=16),
@@ -99,7 +88,7 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
             f"{'standing':>8}  {'alive':>6}  {'rounds':>6}")
     lines = head + [f"standing and alive are {name}'s.", cols]
     titles = {"best": "as good as the best, within the dice:",
-              "screened": "only screened, could be as good as the best:",
+              "maybe": "could be as good as the best, on its fewer rollouts:",
               "behind": "behind the best, beyond the dice:"}
     shown: str | None = None
     for w in weighed:
@@ -145,7 +134,7 @@ def as_json(weighed: list[Weighed], side: str | None = None, name: str | None = 
     stopped before the others' (``n`` counts them), ``screened`` at the first look;
     ``diff``, ``diff_low``, ``diff_high``: its side's wins less the profile's choice's on
     the same dice, and the interval; ``group``: ``best`` (as good as the best, within the
-    dice), ``screened`` (could be, only screened) or ``behind``; ``p_alive``: the fighter
+    dice), ``maybe`` (could be, on its fewer rollouts) or ``behind``; ``p_alive``: the fighter
     alive at the end. ``not_now``: the lines that cannot be taken now (``label``,
     ``why``), not weighed.
     """
