@@ -228,7 +228,7 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
                             seed, tuple(wanted), menu=begun.menu)
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts,
-                    race)
+                    race, begun.asks_single)
     player.answers = records.Recorder(record_file, record)  # each answer kept as given
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]

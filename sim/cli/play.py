@@ -60,12 +60,15 @@ class Player:
             replay's record; None: a script or the terminal).
         rollouts: how many times ``?`` plays the fight on for each line of the menu.
         race: a line that could not be the best stops sooner (``sim.ai.whatif.weigh``).
+        asks_single: a question after a roll with one choice is asked too (a record made
+            when it was, ``records.Start.asks_single``); else it is taken unasked.
     """
 
     def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
                  fmt: str = "text", grouped: bool = True, source: Path | None = None,
-                 rollouts: int = 200, race: bool = True):
+                 rollouts: int = 200, race: bool = True, asks_single: bool = False):
         self.lines = lines
+        self.asks_single = asks_single
         self.rollouts, self.race = rollouts, race
         self.source = source
         self.say = say
@@ -130,8 +133,8 @@ class Player:
             if answer.strip().lower() in ("", "0", "ai"):
                 option = _AI
             else:
-                option = (menus.find_top(entries, menu, answer) if self.grouped
-                          else menus.find(menu, answer))
+                option = (_dotted(entries, answer) or menus.find_top(entries, menu, answer)
+                          if self.grouped else menus.find(menu, answer))
             if option is None:
                 hint = _hint(entries + menu, answer)  # the groups' keywords too
                 self._refuse(f"'{answer}' is not on the menu{hint}: answer 0-{len(entries)} "
@@ -198,6 +201,8 @@ class Player:
         """A choice a ruleset asks after a roll: a number, or Enter for the AI's (default)."""
         if self.done:  # the answers ran out: the AI's choice, without asking
             return default
+        if len(labels) == 1 and not self.asks_single:  # nothing to choose: not asked
+            return 0
         self.show_log(enc)
         self.say("\n".join([question] + [
             f"  {k}. {label}{'   <- the AI would (Enter)' if k - 1 == default else ''}"
@@ -320,6 +325,22 @@ def _odds_asked(answer: str, default: int) -> int | None:
     return k if k is not None and 1 <= k <= params.MAX_ROLLOUTS else 0
 
 
+def _dotted(entries: list, answer: str) -> menus.Option | None:
+    """The line ``3.2`` names, or None.
+
+    Line 2 of the group at line 3 of the first menu: how a what-if table numbers a line
+    inside a group.
+    """
+    first, dot, second = answer.strip().partition(".")
+    k, j = menus.number(first), menus.number(second)
+    if not dot or k is None or j is None or not 1 <= k <= len(entries):
+        return None
+    group = entries[k - 1]
+    if not isinstance(group, menus.Group) or not 1 <= j <= len(group.options):
+        return None
+    return group.options[j - 1]
+
+
 def _hint(menu: list, answer: str) -> str:
     """The nearest keywords to a refused answer: the shortest holding its words, or a typo's.
 
@@ -385,7 +406,7 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     if html_file is not None:
         files.claim_out_file(html_file, force)
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts,
-                    not all_rollouts)
+                    not all_rollouts, begun.asks_single)
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
                     minds=dict.fromkeys(played, player))
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,

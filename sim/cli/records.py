@@ -37,11 +37,13 @@ KINDS = {"play": ("scenario", "fray play", "scenario"),
          "campaign": ("campaign", "fray campaign --play", "campaign")}
 SUFFIX = ".record.json"
 MAX_RECORD_BYTES = 20_000_000  # a long fight's answers take some kilobytes
-MENU = 2
-"""The menu a record's answers were given to: 2, the two-step menu (a short first menu, the
-details of a group in a second, ``menus.top``); a record without ``menu`` is of the one long
-list before it, and is replayed with that list (``Player(grouped=False)``)."""
-MENUS = (1, MENU)
+MENU = 3
+"""The menu a record's answers were given to: 3, the two-step menu (a short first menu, the
+details of a group in a second, ``menus.top``), a question after a roll with one choice
+taking it unasked; 2, the same menu when that question was asked (and answered); a record
+without ``menu`` is of the one long list before both, and is replayed with that list
+(``Player(grouped=False)``)."""
+MENUS = (1, 2, MENU)
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
@@ -158,7 +160,12 @@ class Start:
     @property
     def grouped(self) -> bool:
         """The two-step menu (``Player(grouped=...)``)."""
-        return self.menu == MENU
+        return self.menu >= 2
+
+    @property
+    def asks_single(self) -> bool:
+        """A question with one choice is asked (a record made when it was)."""
+        return self.menu < MENU
 
 
 def start(replay_file: Path | None, names: str | None, ruleset: str | None, seed: int, *,
@@ -287,7 +294,7 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
     menu = doc.get("menu", 1)  # made before the two-step menu: the one long list
     if type(menu) is not int or menu not in MENUS:
         bad.add("menu", f"the record's answers are to menu {_short(menu)}, which this fray "
-                        f"does not know (it knows 1, the one long list, and {MENU}, the "
+                        f"does not know (it knows 1, the one long list, 2 and {MENU}, the "
                         "two-step menu)")
     bad.raise_any()
     if "check" in doc:  # records made before it have none

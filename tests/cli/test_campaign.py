@@ -629,7 +629,7 @@ def test_a_played_campaign_is_recorded_and_replays_the_same(capsys, monkeypatch,
     record = json.loads(record_file.read_text())
     assert {k: record[k] for k in ("kind", "campaign", "ruleset", "seed", "as", "menu")} == {
         "kind": "campaign", "campaign": "road_to_the_keep", "ruleset": ruleset,
-        "seed": int(seed), "as": ["Kestrel"], "menu": 2}  # the two-step menu's answers
+        "seed": int(seed), "as": ["Kestrel"], "menu": 3}  # the two-step menu's answers
     assert record["answers"] == ROAD_ANSWERS.splitlines()[:len(record["answers"])]
     assert "The party at the end:" in first.out
     # Kestrel was played past the first stage: a replay must carry the answers across
@@ -731,8 +731,8 @@ def test_a_record_of_another_campaign_or_of_a_fight_is_refused(capsys, monkeypat
     ({"answers": None}, "answers: expected a list of answers (strings, one per answer), "
                         "got None"),
     ({"ruleset": None}, "ruleset: unknown ruleset 'None'; allowed: "),
-    ({"menu": 3}, "menu: the record's answers are to menu 3, which this fray does not know "
-                  "(it knows 1, the one long list, and 2, the two-step menu)"),
+    ({"menu": 4}, "menu: the record's answers are to menu 4, which this fray does not know "
+                  "(it knows 1, the one long list, 2 and 3, the two-step menu)"),
     ({"menu": "2"}, "menu: the record's answers are to menu '2'"),
 ])
 def test_a_damaged_campaign_record_names_the_field(capsys, monkeypatch, tmp_path, change,
@@ -871,7 +871,7 @@ def test_what_if_in_a_played_campaign_weighs_the_rollouts_asked_for(capsys, monk
     args = (str(ROAD), "--play", "Kestrel", "--seed", "7", "--rollouts", "3")
     with_odds = play(capsys, monkeypatch, "?\n1\n", *args, "--record", str(asked))
     assert with_odds.code == 0, with_odds.err
-    assert "What if? 3 rollouts of each choice" in with_odds.out
+    assert "What if? 3 rollouts of each line" in with_odds.out
     without = play(capsys, monkeypatch, "1\n", *args, "--record", str(plain))
     assert json.loads(asked.read_text())["answers"] == json.loads(plain.read_text())["answers"]
     fight = [line for line in with_odds.out.splitlines() if line.startswith("  [")]

@@ -378,7 +378,7 @@ def test_a_new_record_names_its_menu_and_replays_through_both_steps(capsys, monk
                  "--seed", "3", "--record", str(record))
     assert first.code == 0, first.err
     kept = json.loads(record.read_text())
-    assert kept["menu"] == 2 and kept["answers"][:4] == ["3", "0", "4", "2"]
+    assert kept["menu"] == 3 and kept["answers"][:4] == ["3", "0", "4", "2"]
     again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
     assert again.code == 0 and again.out == first.out
     assert "the player's choice: parry" in again.out
@@ -615,3 +615,18 @@ def test_an_empty_journal_name_is_bad_input(capsys, args):
                          if a.startswith("scenarios/") else a for a in args])
     # refused at the option itself (params.FilePath), naming it; '.' is records.claim's
     assert got.code == 2 and "an empty file name" in got.err and "internal" not in got.err
+
+
+def test_a_question_with_one_choice_is_not_asked_unless_a_record_asked_it():
+    from sim.cli.play import Player
+
+    said: list[str] = []
+    answers = iter(["2"])
+    player = Player(answers, said.append)
+    assert player.choose(None, None, "which set?", ["the only one"], 0) == 0
+    assert said == [] and next(answers) == "2"  # nothing said, no answer read
+    older = Player(iter(["1"]), said.append, asks_single=True)  # a record made when it was
+    older.show_log = lambda enc: None
+    assert older.choose(None, type("C", (), {"name": "x"})(), "which set?", ["the only one"],
+                        0) == 0
+    assert older.answers == ["1"]
