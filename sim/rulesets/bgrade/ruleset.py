@@ -112,8 +112,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
               "benefit. Armor 1+1 Shock: 1 wound off, and the benefit's Shock off a hit of "
               "width 3 or more. The track: "
               "wounds of 5 (the 5th kills), Shock of Body + 2 (full: unconscious). -1d: a "
-              "die taken off, and why; +1d: a card, a point or an earlier hit. Gobble dice: "
-              "a defense set's dice, each taking one die off an attack set it beats.")
+              "die taken off, and why; +1d: a card, a point or an earlier hit.")
     per_extra_action = 0  # several actions carry no penalty
     fighter_class: ClassVar[type[OreFighter[Any]]] = BGradeFighter
     deck: DramaDeck | None = None  # the fight's deck, made in ``start``

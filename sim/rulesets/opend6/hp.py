@@ -43,11 +43,7 @@ class OpenD6HpRuleset(D6Ruleset):
               "an action roll only, elsewhere it counts as 1). An attack hits when its total "
               "meets the difficulty (10) or the defender's roll; "
               "damage minus the resistance roll comes off the hit points (HP 12/27); fewer "
-              "HP cost dice (-1D to -3D), 0 is dead. Each -1D says why: 'medium -1D' is the "
-              "range band (point blank +1D, close, medium -1D, long -2D), dice given to or "
-              "taken from the shooter; cover "
-              "(light, medium, heavy) instead raises the number to beat ('medium cover "
-              "+10').")
+              "HP cost dice (-1D to -3D), 0 is dead. Each -1D says why.")
     Options = HpOptions
     options: HpOptions
 

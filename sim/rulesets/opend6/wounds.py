@@ -33,9 +33,7 @@ class OpenD6Ruleset(D6Ruleset):
               "initiative it counts as 1). An attack hits when its total meets the "
               "difficulty (10) or the defender's roll; damage against the resistance roll "
               "gives wounds (1 stunned, 2 wounded -1D, 3 -2D, 4 -3D, 5 dead). Each -1D says "
-              "why: 'medium -1D' is the range band (point blank +1D, close, medium -1D, "
-              "long -2D), dice given to or taken from the shooter; cover (light, medium, "
-              "heavy) instead raises the number to beat ('medium cover +10').")
+              "why.")
     Options = WoundOptions
     options: WoundOptions
 

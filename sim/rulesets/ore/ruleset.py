@@ -99,10 +99,7 @@ class OreRuleset(Ruleset[OF]):
               "legs, 3-6 arms, 7-9 torso, 10 head). Damage fills wound boxes: torso 3K+2S/10 "
               "is 3 Killing and 2 Shock of 10 boxes. AR is armor per location: left leg, "
               "right leg, left arm, right arm, torso, head. A weapon's damage counts from the "
-              "set's width: W+1 K is width + 1 Killing. -1d: a die taken off, and why. "
-              "Gobble dice: a defense set's dice, each taking one die off an attack set no "
-              "higher than it. A called shot 'worth 0.32 of a takedown': on average, a hit "
-              "there does 0.32 of what it takes to put the foe out ('plain': a hit anywhere).")
+              "set's width: W+1 K is width + 1 Killing. -1d: a die taken off, and why.")
 
     # ORE's or B-Grade's model (``OreOptions``, ``BGradeOptions``): the shared code reads its
     # difficulty alone, which the base's plain BaseModel does not promise
