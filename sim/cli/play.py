@@ -107,7 +107,8 @@ class Player:
             entries, first = list(menu), menu_text(menu, suggestion, whose)
         self.say(first + "\n" + situation(enc, c))
         if not self.hinted:
-            self.say(ODDS_HINT)
+            self.say(ODDS_HINT + (f"\n({enc.ruleset.glossary})" if enc.ruleset.glossary
+                                  else ""))
             self.hinted = True
         return self._choose(enc, c, menu, suggested, entries, first)
 

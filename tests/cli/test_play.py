@@ -630,3 +630,12 @@ def test_a_question_with_one_choice_is_not_asked_unless_a_record_asked_it():
     assert older.choose(None, type("C", (), {"name": "x"})(), "which set?", ["the only one"],
                         0) == 0
     assert older.answers == ["1"]
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_the_first_menu_explains_the_words_the_legend_leaves_out(capsys, monkeypatch,
+                                                                 ruleset):
+    glossary = registry.get(ruleset).glossary
+    result = play(capsys, monkeypatch, "", DUEL, "--as", "Ser Aldric", "--ruleset", ruleset)
+    assert result.code == 0, result.err
+    assert (glossary in result.out) if glossary else "(Words:" not in result.out
