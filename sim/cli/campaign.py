@@ -42,7 +42,8 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 
 
 @click.command(epilog=EPILOG_CAMPAIGN)
-@click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path())
+@click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path(),
+                callback=params.bundled_file)
 @params.count_option(None, "Runs of the whole campaign (with --precision: the cap).")
 @params.precision_option(DEFAULT_PRECISION)
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the campaign's).")

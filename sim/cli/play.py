@@ -36,8 +36,8 @@ from sim.report.panel import group_text, menu_text, situation, top_text
 from sim.scenario.errors import FrayInputError, suggest
 
 PLAYER = Policy(spends=True, reacts=True)
-EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 3 "
-               "--log journal.md")
+EPILOG_PLAY = ("Example: fray play duel --as 'Ser Aldric' --seed 3 --log journal.md "
+               "(then: fray play --replay journal.record.json)")
 
 
 # what a player types to stop a fight at the prompt: refused (it is no answer) with the way
@@ -366,7 +366,7 @@ def _intents_text(intents: list) -> str:
 
 
 @click.command(epilog=EPILOG_PLAY)
-@params.scenario_argument()
+@params.scenario_argument(required=False)
 @click.option("--as", "names",
               help="The combatants you play, comma-separated (any side); a --replay knows.")
 @params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
@@ -394,6 +394,12 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     menu number or a keyword such as `attack Bandit 1`); at the end of the input the
     fighters' own AI profiles decide.
     """
+    if scenario_file is None:  # a record names its scenario
+        if replay_file is None:
+            raise FrayInputError("SCENARIO", [("", "give the scenario to play (a file, or a "
+                                                   "bundled one's name such as duel), or "
+                                                   "--replay a record")])
+        scenario_file = records.file_of(replay_file)
     scenario = params.load_scenario(scenario_file)
     everyone = [m.name for side in scenario.sides for m in side.members]
     begun = records.start(replay_file, names, ruleset, seed, kind="play", name=scenario.slug,
@@ -411,7 +417,8 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
                     minds=dict.fromkeys(played, player))
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
-                            begun.seed, tuple(played), menu=begun.menu)
+                            begun.seed, tuple(played), menu=begun.menu,
+                            file=str(Path(scenario_file).resolve()))
     player.answers = records.Recorder(record_file, record)  # each answer kept as given
     try:
         enc.run()

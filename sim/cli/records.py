@@ -29,7 +29,7 @@ from sim import registry
 from sim.batch import files
 from sim.batch.executors import say
 from sim.batch.runner import code_digest
-from sim.scenario import safefile
+from sim.scenario import bundled, safefile
 from sim.scenario.errors import FrayInputError, unknown
 
 # each kind: the key naming what was played, the command that writes it, what it names
@@ -63,6 +63,7 @@ class Record:
     played: tuple[str, ...]
     answers: tuple[str, ...] = field(default=())
     menu: int = MENU  # the menu the answers are to (``MENU``)
+    file: str = ""  # the scenario's file, for a replay given no scenario ("": not noted)
 
     def document(self, answers: Sequence[str]) -> dict[str, Any]:
         """The record as written, with ``answers`` and the ``check`` of what decides the fight."""
@@ -70,6 +71,8 @@ class Record:
         doc = {"kind": self.kind, key: self.name, "digest": self.digest,
                "ruleset": self.ruleset, "seed": self.seed, "as": list(self.played),
                "menu": self.menu, "code": code_digest(), "answers": list(answers)}
+        if self.file:
+            doc["file"] = self.file
         return {**doc, "check": check(doc)}
 
 
@@ -220,6 +223,31 @@ def claim(record_file: Path | None, journal: Path | None, journal_option: str,
             files.claim_out_file(path, force)
             files.check_writable(path)  # before the fight, not after it
     return record_file
+
+
+def file_of(path: Path, kind: str = "play") -> str:
+    """The file a record was made from, for ``--replay`` given no file.
+
+    Its own note of it (``Record.file``) while that file is there, else the bundled one of
+    its name.
+
+    Raises:
+        FrayInputError: naming ``--replay``: the record is unreadable, or neither is found
+            (the file must then be given, as before).
+    """
+    doc = safefile.read_json(path, MAX_RECORD_BYTES, what="record")
+    key, command, what = KINDS[kind]
+    noted = doc.get("file") if isinstance(doc, dict) else None
+    if isinstance(noted, str) and noted and Path(noted).is_file():
+        return noted
+    name = doc.get(key) if isinstance(doc, dict) else None
+    found = bundled.named(name) if isinstance(name, str) else None
+    if found is None:
+        raise FrayInputError("--replay", [("", f"{path}: its {what} {_short(name)} is not "
+                                               f"a bundled one and its file is not noted "
+                                               f"or gone: give the {what} file ({command} "
+                                               f"FILE --replay {path})")])
+    return str(found)
 
 
 def refuse_overrides(ctx: click.Context, names: Sequence[str], fixed: str) -> None:

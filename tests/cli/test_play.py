@@ -639,3 +639,26 @@ def test_the_first_menu_explains_the_words_the_legend_leaves_out(capsys, monkeyp
     result = play(capsys, monkeypatch, "", DUEL, "--as", "Ser Aldric", "--ruleset", ruleset)
     assert result.code == 0, result.err
     assert (glossary in result.out) if glossary else "(Words:" not in result.out
+
+
+def test_a_bundled_scenario_is_named_and_a_record_replays_alone(capsys, monkeypatch,
+                                                                tmp_path):
+    record = tmp_path / "r.json"
+    played = play(capsys, monkeypatch, "1\n", "duel", "--as", "Ser Aldric", "--seed", "3",
+                  "--record", str(record))
+    assert played.code == 0, played.err
+    assert json.loads(record.read_text())["file"] == str(Path(DUEL).resolve())
+    again = play(capsys, monkeypatch, "", "--replay", str(record))
+    assert again.code == 0, again.err
+    assert [x for x in again.out.splitlines() if x.startswith("  [")] == [
+        x for x in played.out.splitlines() if x.startswith("  [")]
+    # a record whose noted file is gone finds the bundled scenario of its name
+    doc = json.loads(record.read_text())
+    record.write_text(json.dumps({**doc, "file": str(tmp_path / "gone.yaml")}))
+    assert play(capsys, monkeypatch, "", "--replay", str(record)).code == 0
+    record.write_text(json.dumps({**doc, "file": "", "scenario": "nowhere"}))
+    lost = play(capsys, monkeypatch, "", "--replay", str(record))
+    assert lost.code == 2 and "is not a bundled one" in lost.err
+    alone = play(capsys, monkeypatch, "")
+    assert alone.code == 2 and "or --replay a record" in alone.err
+    assert fray(capsys, "run", "duel", "--seed", "2").code == 0
