@@ -1,4 +1,4 @@
-"""Records of played fights and their replay, for ``fray play`` and ``fray campaign --play``.
+"""Records of played fights and their replay, for ``fray play`` and ``fray campaign --as``.
 
 A record is a JSON object: ``kind`` (``play`` or ``campaign``), the name of what was played
 under the key of its kind (``scenario`` or ``campaign``, the file's stem), its ``digest``
@@ -34,7 +34,7 @@ from sim.scenario.errors import FrayInputError, unknown
 
 # each kind: the key naming what was played, the command that writes it, what it names
 KINDS = {"play": ("scenario", "fray play", "scenario"),
-         "campaign": ("campaign", "fray campaign --play", "campaign")}
+         "campaign": ("campaign", "fray campaign --as", "campaign")}
 SUFFIX = ".record.json"
 MAX_RECORD_BYTES = 20_000_000  # a long fight's answers take some kilobytes
 MENU = 3
@@ -174,7 +174,7 @@ class Start:
 def start(replay_file: Path | None, names: str | None, ruleset: str | None, seed: int, *,
           kind: str, name: str, digest: str, members: Sequence[str], member: str,
           fixed: str) -> Start:
-    """The start of ``fray play`` or ``fray campaign --play``: a replay's, or the options'.
+    """The start of ``fray play`` or ``fray campaign --as``: a replay's, or the options'.
 
     A replay takes ``fixed`` (who is played, the ruleset, the seed) from its record
     (``refuse_overrides``, ``read``: ``kind``, ``name``, ``digest``, ``members`` and
