@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from sim.ai import rollout
 from sim.ai import whatif as engine
 from sim.report.numbers import chance
 
@@ -109,7 +110,7 @@ NUM, VS = 5, 16  # widths of the menu number and "vs yours" columns
 
 
 def _row(w: Weighed, number: str, label_w: int, wins_w: int, cut: int) -> str:
-    label = _short(w.choice.label, label_w)
+    label = _fit(w.choice, label_w)
     if not w.n:
         return f"  {number:>{NUM}}  {label:<{label_w}}  {'-':>{wins_w}}"
     vs = "-" if w.choice.ai else f"{_pts(w.diff)} [{_pts(w.diff_low)}, {_pts(w.diff_high)}]"
@@ -119,6 +120,17 @@ def _row(w: Weighed, number: str, label_w: int, wins_w: int, cut: int) -> str:
     return (f"  {number:>{NUM}}  {label:<{label_w}}  {chance(w.p_win):>{wins_w}}  {vs:<{VS}}  "
             f"{chance(w.p_standing):>8}  {chance(w.p_alive):>6}  {w.rounds:>6.1f}"
             f"{mark}" + (f"   ({'; '.join(notes)})" if notes else ""))
+
+
+def _fit(choice: Choice, width: int) -> str:
+    """A line's words in ``width``.
+
+    Its label, else its keyword (shorter, and what a player may type), else the label cut.
+    """
+    for text in (choice.label, choice.key):
+        if len(text) <= width and text != rollout.PROFILE:
+            return text
+    return _short(choice.label, width)
 
 
 def _short(label: str, width: int) -> str:
