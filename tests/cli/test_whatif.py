@@ -136,7 +136,7 @@ def test_play_marks_a_stopped_line_unless_asked_for_all_rollouts(capsys, monkeyp
 def test_all_rollouts_in_a_campaign_is_only_for_play(capsys):
     road = str(SCENARIOS / "campaigns" / "road_to_the_keep.yaml")
     result = fray(capsys, "campaign", road, "--solo", "--all-rollouts")
-    assert result.code == 2 and "--all-rollouts" in result.err and "only with --play" in result.err
+    assert result.code == 2 and "--all-rollouts" in result.err and "only with --as" in result.err
 
 
 def test_advise_refuses_a_fighter_not_in_the_scenario(capsys):
