@@ -104,7 +104,7 @@ DROP = object()
                               "Aldric'?); allowed: Ser Aldric, Ser Benedek"]),
     ({"as": []}, ["as: expected a list of the names of the combatants played, got []"]),
     ({"answers": ["1", 2]}, ["answers: expected a list of answers (strings"]),
-    ({"kind": "campaign"}, ["kind: a record of fray campaign --play; here --replay takes a "
+    ({"kind": "campaign"}, ["kind: a record of fray campaign --as; here --replay takes a "
                             "record of fray play"]),
     ({"kind": "diary"}, ["kind: expected 'play' (a record of fray play), got 'diary'"]),
     # two faults at once: both named, each with its field
