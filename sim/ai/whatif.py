@@ -11,16 +11,17 @@ results), a chunk at a time. Each rollout's dice come from its own seed (``rollo
 every line on the same dice), so the numbers are the same whatever the number of workers.
 
 The budget goes where it decides (``weigh``): every line is first screened with a few
-rollouts (``SCREEN``); at each look (the screen, a quarter, half of the rollouts) a line
-that could not be as good as the one ahead, on the same dice, stops there (``could_be_best``:
-its paired interval against the one ahead lies below 0); the profile's choice always goes to
-the end. Every line's numbers stand on the rollouts it had, with intervals for that many,
-and it says so (``Weighed.screened``).
+rollouts (``SCREEN``), and only the ``CONTENDERS`` best there go on (``park``), with the
+profile's choice. At each look (the screen, a quarter, half of the rollouts) a line that
+could not be as good as the one ahead, on the same dice, stops there (``could_be_best``:
+its paired interval against the one ahead lies below 0; at the screen only a line far
+behind). The profile's choice always goes to the end. Every line's numbers stand on the
+rollouts it had, with intervals for that many, and it says so (``Weighed.screened``).
 
 What a player asks is "is this better than what my fighter would do?": each line's
 difference from the profile's choice on the same dice (``Weighed.diff``, its interval), and
-whether it can be told apart from the best line at all (``Weighed.best``: as good as the
-best, within the dice).
+whether it can be told apart from the best line at all (``Weighed.group``: as good as the
+best, within the dice; could be, on its fewer rollouts; behind).
 """
 
 from __future__ import annotations

@@ -235,7 +235,8 @@ class Player:
         ``group``: asked in that group's second menu: its lines only, and the profile's
         choice beside them (a few seconds, where a long melee menu takes several times as
         long: a long first menu says so first). The fight itself is untouched
-        (``sim.ai.rollout``): nothing is drawn from its generator and nothing is recorded.
+        (``sim.ai.whatif.question``): nothing is drawn from its generator and nothing is
+        recorded.
         """
         n = self.rollouts if rollouts is None else rollouts
         if n == 0:
