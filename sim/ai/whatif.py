@@ -292,18 +292,19 @@ def survivors(choices: list[Choice], found: dict[int, list[Outcome | None]],
     Those that could be the best (not ``behind`` at ``z``), and the profile's choice
     whatever it did.
     """
-    out = behind(found, alive, z)
+    out = behind(choices, found, alive, z)
     return [k for k in alive if k not in out or choices[k].ai]
 
 
-def behind(found: dict[int, list[Outcome | None]], alive: list[int],
+def behind(choices: list[Choice], found: dict[int, list[Outcome | None]], alive: list[int],
            z: float = STOP_Z) -> set[int]:
     """The lines of ``alive`` that could not be as good as the one ahead at this look.
 
-    The one ahead wins the largest share of its rollouts so far (``_ahead``); another is
+    The one ahead wins the largest share of its rollouts so far (``_ahead``; a tie goes by
+    keyword, never by the menu's order, which follows the scenario file's); another is
     behind when ``could_be_best`` at ``z`` says no.
     """
-    ahead = _ahead(found, alive)
+    ahead = _ahead(found, sorted(alive, key=lambda k: choices[k].key))
     if ahead is None:
         return set()
     return {k for k in alive if k != ahead and not could_be_best(found[k], found[ahead], z)}

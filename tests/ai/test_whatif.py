@@ -84,3 +84,12 @@ def test_the_ranking_puts_the_lines_as_good_as_the_best_first_and_survival_first
     # the differences from the profile's choice ("d"), on the same rollouts
     assert ranked[0].diff == pytest.approx(1 / 60)
     assert ranked[-1].diff == pytest.approx(-29 / 60) and ranked[-1].diff_high < 0
+
+
+def test_nothing_depends_on_the_order_of_the_menu():
+    """The menu follows the scenario file's order of foes: the stops, the groups and the
+    ranking must not."""
+    q = _question(registry.names()[0])
+    forward = whatif.weigh(q.moment, q.choices, 60, workers=1)
+    backward = whatif.weigh(q.moment, list(reversed(q.choices)), 60, workers=1)
+    assert forward == backward

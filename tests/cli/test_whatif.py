@@ -68,6 +68,7 @@ def test_what_if_in_a_second_menu_shows_it_again(capsys, monkeypatch):
 
 def test_what_if_in_a_groups_menu_weighs_its_lines_and_the_profiles_choice(capsys,
                                                                           monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # (a narrower terminal shows a line's keyword)
     result = play(capsys, monkeypatch, "defend\n?\n1\n", DUEL, "--as", "Ilse", "--seed", "2",
                   "--rollouts", "4", "--ruleset", any_ruleset())
     assert result.code == 0, result.err
@@ -223,3 +224,23 @@ def test_a_line_that_cannot_be_taken_now_is_shown_as_such_and_never_ranked(capsy
     assert [n["why"] for n in out["not_now"]] == ["Gorm could reach you"]
     text = fray(capsys, "advise", DUEL, "--as", "Ilse", "-n", "12", "--quiet").out
     assert "not now (not weighed):" in text and "(not now: Gorm could reach you)" in text
+
+
+def test_a_line_too_long_for_the_terminal_shows_its_keyword_then_is_cut():
+    from sim.ai import rollout
+    from sim.ai.whatif import Weighed
+    from sim.cli import whatif as printed
+
+    long = rollout.Choice("called head Bandit and again",
+                          "called shot at Bandit's head, then attack again", False, None)
+    mine = rollout.Choice("attack Bandit", "attack Bandit", True, None)
+    weighed = [Weighed(long, 10, 5, 5, 10, 3.0, 10, 0.1, -0.2, 0.4, True),
+               Weighed(mine, 10, 4, 4, 10, 3.0, 10, best=True)]
+    numbers = {long.key: "3.2", mine.key: "1"}
+    wide = printed.table(weighed, "red", "Ser Aldric", 10, numbers=numbers, width=160)
+    assert "  3.2  called shot at Bandit's head, then attack again" in wide
+    assert "+10 [-20, +40]" in wide and "90%" not in wide.split("\n")[2]
+    narrow = printed.table(weighed, "red", "Ser Aldric", 10, numbers=numbers, width=92)
+    assert "  3.2  called head Bandit and again" in narrow
+    assert all(len(line) <= 92 for line in narrow.splitlines()[2:-1]
+               if "<-" not in line)
