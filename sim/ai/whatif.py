@@ -30,7 +30,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from sim.ai import menu as menus
@@ -368,14 +368,13 @@ def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
         full = len(found[k]) == most
         # a line cut short is set against the best's share over all its rollouts: on the
         # few dice both had, the best was picked for its luck there
+        w = Weighed(choice, len(got), sum(o.won for o in got), sum(o.standing for o in got),
+                    sum(o.alive for o in got),
+                    sum(o.rounds for o in got) / len(got) if got else 0.0, len(found[k]),
+                    diff, low, high, screened=len(found[k]) <= screen < most)
         told = top is None or (could_be_best(found[k], found[top]) if full
-                               else wilson(sum(o.won for o in got), len(got))[1]
-                               >= _share(found[top])[0])
-        out.append(Weighed(choice, len(got), sum(o.won for o in got),
-                           sum(o.standing for o in got), sum(o.alive for o in got),
-                           sum(o.rounds for o in got) / len(got) if got else 0.0,
-                           len(found[k]), diff, low, high, told and full,
-                           len(found[k]) <= screen < most, told and not full))
+                               else w.interval[1] >= _share(found[top])[0])
+        out.append(replace(w, best=told and full, maybe=told and not full))
     return sorted(out, key=_order)
 
 

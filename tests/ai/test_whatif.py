@@ -93,3 +93,13 @@ def test_nothing_depends_on_the_order_of_the_menu():
     forward = whatif.weigh(q.moment, q.choices, 60, workers=1)
     backward = whatif.weigh(q.moment, list(reversed(q.choices)), 60, workers=1)
     assert forward == backward
+
+
+def test_a_line_cut_short_that_won_every_rollout_could_be_the_best():
+    def outs(won: list[int]) -> list[rollout.Outcome | None]:
+        return [rollout.Outcome(bool(w), True, 1, float(w)) for w in won]
+
+    lines = [rollout.Choice(k, k, k == "mine", None) for k in ("cut", "mine")]
+    ranked = whatif.rank(lines, {0: outs([1] * 10), 1: outs([1] * 40)}, 10)
+    cut = next(w for w in ranked if w.choice.key == "cut")
+    assert cut.screened and cut.maybe and cut.group == "maybe"
