@@ -2,7 +2,7 @@
 
 For each ruleset, plays the scenario (tactical and its own profiles on every side) and, at
 the first declaration of ``--as`` in each round of ``--rounds``, weighs its menu as ``fray
-play``'s ``?`` does (``sim.cli.whatif.weigh``, ``--workers`` forked workers), timing the wall
+play``'s ``?`` does (``sim.ai.whatif.weigh``, ``--workers`` forked workers), timing the wall
 clock and the CPU time of this process and its workers. A ``?`` later in the fight costs
 more: each rollout replays the fight up to the moment (``sim.ai.rollout``). ``--groups``
 also times a ``?`` in each group's second menu (its lines and the profile's choice). Run
@@ -10,6 +10,7 @@ from the repository root:
 
     python bench/whatif.py scenarios/neutral_skirmish.yaml --as Spearman --rounds 1,4,8
     python bench/whatif.py scenarios/neutral_skirmish.yaml --as Sergeant --rounds 2 --groups
+    python bench/whatif.py scenarios/ambush.yaml --as Kestrel --advise --workers 1
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sim.ai import menu as menus  # noqa: E402
-from sim.ai import profiles, rollout  # noqa: E402
-from sim.cli import whatif  # noqa: E402
+from sim.ai import profiles, rollout, whatif  # noqa: E402
 from sim.core.engine import Encounter  # noqa: E402
+from sim.core.seeds import encounter_seed  # noqa: E402
 from sim.registry import names  # noqa: E402
 from sim.scenario.loader import load  # noqa: E402
 
@@ -52,8 +53,7 @@ def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = Tr
 
     def timed(enc: Encounter, c: Any, menu: str, choices: list) -> None:
         wall, used = time.perf_counter(), cpu()
-        weighed = whatif.weigh(rollout.moment(enc, c), choices, n, workers, bar=False,
-                               race=race)
+        weighed = whatif.weigh(rollout.moment(enc, c), choices, n, workers, race=race)
         found.append((enc.round, menu, len(choices), sum(w.planned for w in weighed),
                       time.perf_counter() - wall, cpu() - used))
 
@@ -67,6 +67,31 @@ def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = Tr
                     timed(enc, c, entry.key, whatif.within(choices, entry))
         return profiles.decide(enc, c)
     return mind
+
+
+class _Reached(Exception):
+    """The fighter's first declaration in ``advising``."""
+
+
+def advising(scenario: Any, ruleset: str, name: str, n: int, workers: int, seed: int,
+             race: bool, found: Found) -> None:
+    """Time ``fray advise``'s weighing of ``name``'s first menu (``sim.cli.advise``)."""
+    asked = {}
+
+    def mind(enc: Encounter, c: Any) -> list:
+        asked["q"] = whatif.question(enc, c, by_key=True)
+        raise _Reached
+
+    try:
+        Encounter(scenario, ruleset, encounter_seed(seed, 0), minds={name: mind}).run()
+    except _Reached:
+        pass
+    choices = asked["q"].choices
+    m = rollout.Moment(Encounter, scenario, ruleset, seed, name, 0, 1, varied=True)
+    wall, used = time.perf_counter(), cpu()
+    weighed = whatif.weigh(m, choices, n, workers, race=race)
+    found.append((1, "advise", len(choices), sum(w.planned for w in weighed),
+                  time.perf_counter() - wall, cpu() - used))
 
 
 def main() -> None:
@@ -83,6 +108,8 @@ def main() -> None:
                         help="every line weighed to the end (no race)")
     parser.add_argument("--groups", action="store_true",
                         help="also time a `?` in each group's menu")
+    parser.add_argument("--advise", action="store_true",
+                        help="time fray advise on the first menu instead")
     args = parser.parse_args()
     scenario = load(Path(args.scenario))
     rounds = {int(r) for r in args.rounds.split(",")}
@@ -92,9 +119,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for ruleset in args.rulesets.split(","):
         found: Found = []
-        minds = {args.name: asking(rounds, args.n, args.workers, found,
-                                   not args.all_rollouts, args.groups)}
-        Encounter(scenario, ruleset, args.seed, minds=minds).run()
+        if args.advise:
+            advising(scenario, ruleset, args.name, args.n, args.workers, args.seed,
+                     not args.all_rollouts, found)
+        else:
+            minds = {args.name: asking(rounds, args.n, args.workers, found,
+                                       not args.all_rollouts, args.groups)}
+            Encounter(scenario, ruleset, args.seed, minds=minds).run()
         for rnd, menu, lines, played, wall, used in found:
             print(f"| {ruleset} | {rnd} | {menu} | {lines} | {played} | {wall:.2f} | "
                   f"{used:.2f} |", flush=True)

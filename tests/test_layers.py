@@ -29,7 +29,7 @@ ALLOWED = {
     "sim.results": set(),
     "sim.scenario": {"sim.registry"},
     "sim.core": {"sim.scenario", "sim.registry"},
-    "sim.ai": {"sim.scenario", "sim.core"},
+    "sim.ai": {"sim.scenario", "sim.core", "sim.results"},  # (the what-if's intervals)
     "sim.rulesets": {"sim.scenario", "sim.core", "sim.registry"},
     "sim.report": {"sim.results", "sim.scenario", "sim.core", "sim.registry"},
     "sim.batch": {"sim.scenario", "sim.core", "sim.registry", "sim.results", "sim.report"},

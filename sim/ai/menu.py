@@ -42,6 +42,8 @@ class Option:
             (``Advisor.harm_odds``): ``(("to the head", 0.11),)``.
         group, heading: the key and the words of the group it is listed in on the first
             menu of ``fray play`` (``top``); "" for an option listed there on its own.
+        blocked: why it cannot be taken now ("": it can); the menu says so, and a
+            what-if does not weigh it.
     """
 
     key: str
@@ -51,6 +53,7 @@ class Option:
     harm: tuple[tuple[str, float], ...] = ()
     group: str = ""
     heading: str = ""
+    blocked: str = ""
 
 
 @dataclass(frozen=True)

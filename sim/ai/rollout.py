@@ -18,6 +18,8 @@ choices are compared on the same luck, which narrows the spread of their differe
 from __future__ import annotations
 
 import hashlib
+import random
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -28,7 +30,7 @@ from sim.core.combatant import Status
 from sim.core.seeds import encounter_seed
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from sim.core.actions import Intent
     from sim.core.combatant import Combatant
@@ -124,12 +126,15 @@ class Outcome:
         rounds: rounds played after the moment (the moment's round counts).
         value: 1 won, 0 lost; a draw, or a fight cut at the horizon, is scored between by
             the harm each side took (``score``).
+        alive: it was alive at the end (still in the fight, fled, yielded, or down but
+            not dead).
     """
 
     won: bool
     standing: bool
     rounds: int
     value: float
+    alive: bool = True
 
 
 def moment(enc: Encounter, c: Combatant) -> Moment:
@@ -145,6 +150,28 @@ def moment(enc: Encounter, c: Combatant) -> Moment:
                   enc.round, made, askers, policies, carried=enc.carried)
 
 
+@contextmanager
+def aside(enc: Encounter, c: Combatant) -> Iterator[None]:
+    """Look at ``c``'s moment without touching the fight: nothing draws from its generator.
+
+    Inside, the encounter's generator is a copy of the fight's (a tie broken while a menu is
+    read draws from the copy); on the way out, however it is left, the fight's generator is
+    back as it was (with its state, for anything that kept it, such as a deck) and so is
+    ``c.why`` (a profile asked what it would do sets it).
+    """
+    fight, why = enc.rng, c.why
+    state = fight.getstate()
+    scratch = random.Random()
+    scratch.setstate(state)
+    enc.rng = scratch
+    try:
+        yield
+    finally:
+        enc.rng = fight
+        fight.setstate(state)
+        c.why = why
+
+
 def choices(enc: Encounter, c: Combatant,
             profile: Callable[[Encounter, Combatant], list[Intent]] | None = None,
             by_key: bool = False) -> list[Choice]:
@@ -155,11 +182,9 @@ def choices(enc: Encounter, c: Combatant,
     that is no line of the menu is added as ``PROFILE``. ``by_key``: each rollout finds the
     declaration again by its keyword (``Choice.intents`` None).
     """
-    state, why = enc.rng.getstate(), c.why
-    menu = menus.options(enc, c)
-    chosen = (profile or profiles.decide)(enc, c)
-    enc.rng.setstate(state)
-    c.why = why
+    with aside(enc, c):
+        menu = menus.options(enc, c)
+        chosen = (profile or profiles.decide)(enc, c)
     out = []
     marked = False
     for option in menu:
@@ -206,7 +231,8 @@ def play_out(m: Moment, choice: Choice, index: int, horizon: int | None = None,
     me = next(f for f in enc.combatants if f.name == m.name)
     won = result.winner == me.side
     value = 1.0 if won else 0.0 if result.winner is not None else score(enc, me.side)
-    return Outcome(won, me.status is Status.OK, result.rounds - script.round + 1, value)
+    return Outcome(won, me.status is Status.OK, result.rounds - script.round + 1, value,
+                   me.status is not Status.DEAD)
 
 
 def score(enc: Encounter, side: str) -> float:

@@ -20,6 +20,7 @@ the pipe to their parent closes (Dask's own watch) and ignore the signals
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
@@ -80,6 +81,17 @@ def kill_workers(pool: ProcessPoolExecutor) -> None:
     """End a pool's workers now, whatever they run (a second Ctrl-C, a cancelled ``?``)."""
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.kill()
+
+
+class WhatIfPools:
+    """The what-if's pools (``sim.ai.whatif.Pools``): forked workers that die with fray."""
+
+    @staticmethod
+    def make(workers: int) -> ProcessPoolExecutor:
+        """``process_pool`` of forked workers (they inherit the moment being weighed)."""
+        return process_pool(workers, multiprocessing.get_context("fork"))
+
+    kill = staticmethod(kill_workers)
 
 
 # The longest the main thread blocks on a chunk. A signal the kernel hands to another thread

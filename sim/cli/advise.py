@@ -14,6 +14,7 @@ import json
 import click
 
 from sim.ai import rollout
+from sim.ai import whatif as engine
 from sim.cli import params, records, whatif
 from sim.core.engine import Encounter
 from sim.core.seeds import encounter_seed
@@ -25,14 +26,14 @@ EPILOG_ADVISE = "Example: fray advise scenarios/neutral_duel.yaml --as Ilse -n 4
 class _Reached(Exception):
     """The fighter's first declaration: its menu is read, the fight goes no further."""
 
-    def __init__(self, choices: list[rollout.Choice], side: str):
-        self.choices, self.side = choices, side
+    def __init__(self, asked: engine.Question, side: str):
+        self.asked, self.side = asked, side
 
 
 def _first_menu(scenario, ruleset: str | None, seed: int, name: str) -> _Reached:
     """The choices of ``name`` at its first declaration in the first of the fights."""
     def mind(enc, c):
-        raise _Reached(rollout.choices(enc, c, by_key=True), c.side)
+        raise _Reached(engine.question(enc, c, by_key=True), c.side)
 
     try:
         Encounter(scenario, ruleset, encounter_seed(seed, 0), minds={name: mind}).run()
@@ -63,9 +64,11 @@ def advise(scenario_file, name, count, seed, ruleset, as_json, all_rollouts, wor
     probe = Encounter(scenario, ruleset, 0)
     m = rollout.Moment(Encounter, scenario, probe.ruleset.name, seed, name[0], 0, 1,
                        varied=True)
-    weighed = whatif.weigh(m, first.choices, count, workers, bar=not (quiet or as_json),
+    asked = first.asked
+    weighed = whatif.weigh(m, asked.choices, count, workers, shown=not (quiet or as_json),
                            race=not all_rollouts)
     if as_json:
-        click.echo(json.dumps(whatif.as_json(weighed, first.side, name[0])))
+        click.echo(json.dumps(whatif.as_json(weighed, first.side, name[0], asked.not_now)))
         return
-    click.echo(whatif.table(weighed, first.side, name[0], count))
+    click.echo(whatif.table(weighed, first.side, name[0], count, numbers=asked.numbers,
+                            not_now=asked.not_now))

@@ -37,16 +37,17 @@ if TYPE_CHECKING:
 ROAD = "scenarios/campaigns/road_to_the_keep.yaml"
 EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
                    f"Told once: fray campaign {ROAD} --solo --seed 7. "
-                   f"Played: fray campaign {ROAD} --play Kestrel --output journal.md; "
+                   f"Played: fray campaign {ROAD} --as Kestrel --output journal.md; "
                    f"again: fray campaign {ROAD} --replay journal.md.record.json")
 
 
 @click.command(epilog=EPILOG_CAMPAIGN)
-@click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path())
+@click.argument("campaign_file", metavar="CAMPAIGN", type=click.Path(),
+                callback=params.bundled_file)
 @params.count_option(None, "Runs of the whole campaign (with --precision: the cap).")
 @params.precision_option(DEFAULT_PRECISION)
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the campaign's).")
-@params.seed_option("Batch seed (run i has a seed derived from it); with --solo or --play, "
+@params.seed_option("Batch seed (run i has a seed derived from it); with --solo or --as, "
                     "the run's own seed (campaign.csv lists each run's).")
 @params.workers_option()
 @params.out_option("results/<campaign>-<ruleset>-<time>")
@@ -54,19 +55,20 @@ EPILOG_CAMPAIGN = (f"Example: fray campaign {ROAD} -n 2000 --workers 2. "
 @click.option("--resume", is_flag=True, help="Continue an interrupted campaign batch in --out.")
 @params.executor_options("Runs")
 @click.option("--solo", is_flag=True, help="Tell one whole campaign, stage by stage.")
-@click.option("--play", "names", metavar="NAME[,NAME]",
-              help="Play these party members through every stage; the AI runs the rest.")
+@click.option("--as", "--play", "names", metavar="NAME[,NAME]",
+              help="Play these party members through every stage; the AI runs the rest "
+                   "(as fray play --as; --play is its older name).")
 @click.option("--format", "fmt", type=click.Choice(("text", "markdown")), default="text",
-              show_default=True, help="How --solo or --play tells the campaign.")
+              show_default=True, help="How --solo or --as tells the campaign.")
 @click.option("--output", "-o", type=params.FilePath(),
-              help="With --solo: write the story to FILE. With --play: also write it there "
+              help="With --solo: write the story to FILE. With --as: also write it there "
                    "as markdown (a journal).")
 @records.options("--output")
 @click.option("--html", "html_file", metavar="FILE",
               type=params.FilePath(),
-              help="With --solo or --play: also write every stage's fight into one HTML page "
+              help="With --solo or --as: also write every stage's fight into one HTML page "
                    "to watch on its map (docs/replay.md).")
-@params.rollouts_option("With --play: how many times '?' at a menu plays the fight on for "
+@params.rollouts_option("With --as: how many times '?' at a menu plays the fight on for "
                         "each line ('? N' at the menu: N).")
 @params.all_rollouts_option()
 @params.charts_option()
@@ -78,13 +80,13 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
 
     A run stops at the first stage the party does not win. Writes campaign.csv (one row per
     run), summary.json (per stage: reached, won, deaths, P(reach), P(win | reached) with 95%
-    intervals; P(clear every stage)) and survival.png; prints a table. With --play, every
+    intervals; P(clear every stage)) and survival.png; prints a table. With --as, every
     answer is recorded (--record, or beside --output); --replay FILE plays it again.
     """
     camp = load_campaign(campaign_file)
     if solo and (names or replay_file):
-        raise FrayInputError("--play" if names else "--replay", [
-            ("", "--solo tells a campaign, --play plays it (--replay plays a recorded play "
+        raise FrayInputError("--as" if names else "--replay", [
+            ("", "--solo tells a campaign, --as plays it (--replay plays a recorded play "
                  "again): give one of them")])
     playing = names is not None or replay_file is not None
     _only_with(solo or playing)
@@ -92,9 +94,9 @@ def campaign(campaign_file, count, precision, ruleset, seed, workers, out_dir, f
         if not playing and click.get_current_context().get_parameter_source(
                 flag) is click.core.ParameterSource.COMMANDLINE:
             raise FrayInputError(f"--{flag.replace('_', '-')}", [
-                ("", "sets what '?' weighs at a menu: only with --play (or --replay)")])
+                ("", "sets what '?' weighs at a menu: only with --as (or --replay)")])
     if record_file is not None and not playing:
-        raise FrayInputError("--record", [("", "keeps the answers of a play: only with --play "
+        raise FrayInputError("--record", [("", "keeps the answers of a play: only with --as "
                                                "(or --replay)")])
     if solo or playing:
         _one(camp, ruleset, seed, fmt, output, html_file, force,
@@ -112,7 +114,7 @@ def _one(camp: Campaign, ruleset: str | None, seed: int, fmt: str, output: Path 
     """One run of the campaign: told (``play`` None) or played (names, record, replay).
 
     ``rollouts``: how many times ``?`` at a played menu plays the fight on for each line;
-    ``race``: a line clearly behind stops sooner (``whatif.weigh``).
+    ``race``: a line that could not be the best stops sooner (``sim.ai.whatif.weigh``).
     """
     if html_file is not None:
         files.claim_out_file(html_file, force)
@@ -170,14 +172,14 @@ ONE_ONLY = ("fmt", "output", "html_file")
 
 
 def _only_with(one: bool) -> None:
-    """Refuse options the chosen mode would silently ignore (batch vs --solo / --play)."""
+    """Refuse options the chosen mode would silently ignore (batch vs --solo / --as)."""
     ctx = click.get_current_context()
     wrong = BATCH_ONLY if one else ONE_ONLY
     given = [p.opts[0] for p in ctx.command.params if p.name in wrong
              and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE]
     if given:
-        why = ("--solo, --play and --replay tell one run: drop " if one else
-               "only --solo, --play and --replay tell a run: add one of them, or drop ")
+        why = ("--solo, --as and --replay tell one run: drop " if one else
+               "only --solo, --as and --replay tell a run: add one of them, or drop ")
         raise FrayInputError(given[0], [("", why + ", ".join(given))])
 
 
@@ -223,12 +225,12 @@ def _play(camp: Campaign, ruleset: str | None, seed: int, names: str | None, fmt
                           digest=digest(camp), members=roster, member="party member",
                           fixed="the party members played, the ruleset and the seed")
     ruleset, seed = begun.ruleset, begun.seed
-    wanted = records.played(begun.names or "", roster, "--play", "party member")
+    wanted = records.played(begun.names or "", roster, "--as", "party member")
     record_file = records.claim(record_file, journal, "--output", force)
     record = records.Record("campaign", camp.slug, digest(camp), ruleset or camp.ruleset,
                             seed, tuple(wanted), menu=begun.menu)
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts,
-                    race)
+                    race, begun.asks_single)
     player.answers = records.Recorder(record_file, record)  # each answer kept as given
     click.echo(_title(camp, ruleset, seed, fmt).rstrip("\n"))
     story: list[str] = [_title(camp, ruleset, seed, "markdown")]

@@ -21,6 +21,7 @@ import click
 from sim import registry
 from sim import scenario as scenario_mod
 from sim.batch.stops import stderr_gone
+from sim.scenario import bundled
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
 from sim.scenario.loader import MAX_NUMBER_CHARS
@@ -340,9 +341,22 @@ def executor_options(unit: str) -> Decorator:
     return decorate
 
 
-def scenario_argument() -> Decorator:
-    """The ``SCENARIO`` file argument (read by ``load_scenario``, errors exit 2)."""
-    return click.argument("scenario_file", metavar="SCENARIO", type=click.Path())
+def scenario_argument(required: bool = True) -> Decorator:
+    """The ``SCENARIO`` file argument (read by ``load_scenario``, errors exit 2).
+
+    A bare name that is no file here is a bundled scenario's (``fray run duel``,
+    ``bundled.named``). ``required``: False where another option can give it (a record).
+    """
+    return click.argument("scenario_file", metavar="SCENARIO", type=click.Path(),
+                          required=required, callback=bundled_file)
+
+
+def bundled_file(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``value``, or the bundled scenario a bare name that is no file stands for."""
+    if value is None or os.path.exists(value):
+        return value
+    found = bundled.named(value)
+    return value if found is None else str(found)
 
 
 # ---------------------------------------------------------------------------- checks

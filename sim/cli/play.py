@@ -4,7 +4,7 @@ The player's fighters are asked at each declaration (``Encounter(minds=...)``): 
 panel and a numbered menu of the legal declarations (``sim.ai.menu``), each attack with its
 exact odds, and 0 for what the fighter's own AI profile would do: a short first menu whose
 grouped lines open a second menu of their details (``menus.top``). ``?`` (or ``odds``) at a
-menu weighs every line by playing the fight on from there (``sim.cli.whatif``); it is not an
+menu weighs every line by playing the fight on from there (``sim.ai.whatif``); it is not an
 answer and is not recorded. Answers come from the terminal, or one
 a line from a script when stdin is not a terminal; at the end of a script the fighters'
 own AI profiles take over. Every answer is recorded, so ``--replay`` fights the same fight.
@@ -23,6 +23,7 @@ import click
 from sim.ai import menu as menus
 from sim.ai import profiles as ai
 from sim.ai import rollout
+from sim.ai import whatif as engine
 from sim.batch import files
 from sim.batch.chunks import scenario_digest
 from sim.batch.stops import STOPS_ASKED
@@ -36,8 +37,8 @@ from sim.report.panel import group_text, menu_text, situation, top_text
 from sim.scenario.errors import FrayInputError, suggest
 
 PLAYER = Policy(spends=True, reacts=True)
-EPILOG_PLAY = ("Example: fray play scenarios/duel.yaml --as 'Ser Aldric' --seed 3 "
-               "--log journal.md")
+EPILOG_PLAY = ("Example: fray play duel --as 'Ser Aldric' --seed 3 --log journal.md "
+               "(then: fray play --replay journal.record.json)")
 
 
 # what a player types to stop a fight at the prompt: refused (it is no answer) with the way
@@ -61,13 +62,16 @@ class Player:
         source: where the answers come from, named in a refused answer's error (a
             replay's record; None: a script or the terminal).
         rollouts: how many times ``?`` plays the fight on for each line of the menu.
-        race: a line clearly behind stops sooner (``whatif.weigh``).
+        race: a line that could not be the best stops sooner (``sim.ai.whatif.weigh``).
+        asks_single: a question after a roll with one choice is asked too (a record made
+            when it was, ``records.Start.asks_single``); else it is taken unasked.
     """
 
     def __init__(self, lines: Iterator[str] | None, say: Callable[[str], None],
                  fmt: str = "text", grouped: bool = True, source: Path | None = None,
-                 rollouts: int = 200, race: bool = True):
+                 rollouts: int = 200, race: bool = True, asks_single: bool = False):
         self.lines = lines
+        self.asks_single = asks_single
         self.rollouts, self.race = rollouts, race
         self.source = source
         self.say = say
@@ -90,14 +94,12 @@ class Player:
             # declares: most rulesets declare before anything is rolled in a round, and
             # OpenD6, declaring at each turn, reads a policy only at its owner's own rolls)
             self.policies[c.name], c.policy = c.policy, PLAYER
-        state = enc.rng.getstate()  # looking at the menu must not change the fight
-        menu = menus.options(enc, c)
-        why = c.why
-        suggested = ai.decide(enc, c)  # its own profile's choice: what it does unplayed
-        same = next((o for o in menu if list(o.intents) == suggested), None)
-        suggestion = f"{same.label if same else _intents_text(suggested) or 'hold'} ({c.why})"
-        c.why = why
-        enc.rng.setstate(state)
+        with rollout.aside(enc, c):  # looking at the menu must not change the fight
+            menu = menus.options(enc, c)
+            suggested = ai.decide(enc, c)  # its own profile's choice: what it does unplayed
+            same = next((o for o in menu if list(o.intents) == suggested), None)
+            suggestion = (f"{same.label if same else _intents_text(suggested) or 'hold'} "
+                          f"({c.why})")
         whose = f"{c.name}'s profile ({c.ai})"
         # the menu first, the situation last: what the player weighs stays beside the prompt
         entries: list[menus.Option | menus.Group]
@@ -108,7 +110,8 @@ class Player:
             entries, first = list(menu), menu_text(menu, suggestion, whose)
         self.say(first + "\n" + situation(enc, c))
         if not self.hinted:
-            self.say(ODDS_HINT)
+            self.say(ODDS_HINT + (f"\n({enc.ruleset.glossary})" if enc.ruleset.glossary
+                                  else ""))
             self.hinted = True
         return self._choose(enc, c, menu, suggested, entries, first)
 
@@ -134,8 +137,8 @@ class Player:
             if answer.strip().lower() in ("", "0", "ai"):
                 option = _AI
             else:
-                option = (menus.find_top(entries, menu, answer) if self.grouped
-                          else menus.find(menu, answer))
+                option = (_dotted(entries, answer) or menus.find_top(entries, menu, answer)
+                          if self.grouped else menus.find(menu, answer))
             if option is None:
                 hint = _hint(entries + menu, answer)  # the groups' keywords too
                 self._refuse(f"{_shown(answer)} is not on the menu{hint}: answer 0-{len(entries)} "
@@ -203,6 +206,8 @@ class Player:
         """A choice a ruleset asks after a roll: a number, or Enter for the AI's (default)."""
         if self.done:  # the answers ran out: the AI's choice, without asking
             return default
+        if len(labels) == 1 and not self.asks_single:  # nothing to choose: not asked
+            return 0
         self.show_log(enc)
         self.say("\n".join([question] + [
             f"  {k}. {label}{'   <- the AI would (Enter)' if k - 1 == default else ''}"
@@ -234,35 +239,33 @@ class Player:
         ``group``: asked in that group's second menu: its lines only, and the profile's
         choice beside them (a few seconds, where a long melee menu takes several times as
         long: a long first menu says so first). The fight itself is untouched
-        (``sim.ai.rollout``): nothing is drawn from its generator and nothing is recorded.
+        (``sim.ai.whatif.question``): nothing is drawn from its generator and nothing is
+        recorded.
         """
         n = self.rollouts if rollouts is None else rollouts
         if n == 0:
             self.say(f"'? N' weighs each line by N rollouts: N from 1 to "
                      f"{params.MAX_ROLLOUTS}; '?' alone by {self.rollouts} (--rollouts)")
             return
-        choices = rollout.choices(enc, c)
-        if group is not None:
-            choices = whatif.within(choices, group)
-        elif self.grouped and len(choices) > LONG_MENU:
-            groups = [e for e in menus.top(menus.options(enc, c)) if isinstance(e, menus.Group)]
-            if groups:
-                self.say(f"Weighing all {len(choices)} lines (those in the groups too). In a "
-                         f"group's menu (such as '{groups[0].key}'), `?` weighs only that "
-                         f"group's lines and the profile's choice, sooner; `? 50` weighs "
-                         f"each line by 50 rollouts.")
-        asked = len(STOPS_ASKED)
+        asked = engine.question(enc, c, group.key if group is not None else None,
+                                self.grouped)
+        if group is None and self.grouped and asked.lines > LONG_MENU and asked.groups:
+            self.say(f"Weighing all {asked.lines} lines (those in the groups too). In a "
+                     f"group's menu (such as '{asked.groups[0].key}'), `?` weighs only that "
+                     f"group's lines and the profile's choice, sooner; `? 50` weighs "
+                     f"each line by 50 rollouts.")
+        stops_before = len(STOPS_ASKED)
         try:
-            weighed = whatif.weigh(rollout.moment(enc, c), choices, n,
-                                   bar=self.lines is None, race=self.race)
+            weighed = whatif.weigh(asked.moment, asked.choices, n, shown=self.lines is None,
+                                   race=self.race)
         except KeyboardInterrupt:  # the weighing stops, the play goes on at the same menu
-            if len(STOPS_ASKED) > asked + 1:  # a second Ctrl-C while it stopped: the end
+            if len(STOPS_ASKED) > stops_before + 1:  # a second Ctrl-C while it stopped: the end
                 raise
             self.say(WEIGHING_STOPPED)
             return
         self.say(whatif.table(weighed, c.side, c.name, n,
-                              "each choice on this menu, and of the profile's choice," if group
-                              else None))
+                              "each line on this menu, and of the profile's choice," if group
+                              else None, asked.numbers, not_now=asked.not_now))
 
     def _refuse(self, reason: str) -> None:
         """A bad answer: in a script it is an error naming the answer; at a prompt, ask again."""
@@ -342,6 +345,22 @@ def _shown(answer: str, most: int = 40) -> str:
     return f"{answer[:most]!r}... ({len(answer):,} characters)"
 
 
+def _dotted(entries: list, answer: str) -> menus.Option | None:
+    """The line ``3.2`` names, or None.
+
+    Line 2 of the group at line 3 of the first menu: how a what-if table numbers a line
+    inside a group.
+    """
+    first, dot, second = answer.strip().partition(".")
+    k, j = menus.number(first), menus.number(second)
+    if not dot or k is None or j is None or not 1 <= k <= len(entries):
+        return None
+    group = entries[k - 1]
+    if not isinstance(group, menus.Group) or not 1 <= j <= len(group.options):
+        return None
+    return group.options[j - 1]
+
+
 def _hint(menu: list, answer: str) -> str:
     """The nearest keywords to a refused answer: the shortest holding its words, or a typo's.
 
@@ -366,7 +385,7 @@ def _intents_text(intents: list) -> str:
 
 
 @click.command(epilog=EPILOG_PLAY)
-@params.scenario_argument()
+@params.scenario_argument(required=False)
 @click.option("--as", "names",
               help="The combatants you play, comma-separated (any side); a --replay knows.")
 @params.ruleset_option(allow_all=False, help="Ruleset to use (default: the scenario's).")
@@ -394,6 +413,12 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     menu number or a keyword such as `attack Bandit 1`); at the end of the input the
     fighters' own AI profiles decide.
     """
+    if scenario_file is None:  # a record names its scenario
+        if replay_file is None:
+            raise FrayInputError("SCENARIO", [("", "give the scenario to play (a file, or a "
+                                                   "bundled one's name such as duel), or "
+                                                   "--replay a record")])
+        scenario_file = records.file_of(replay_file)
     scenario = params.load_scenario(scenario_file)
     everyone = [m.name for side in scenario.sides for m in side.members]
     begun = records.start(replay_file, names, ruleset, seed, kind="play", name=scenario.slug,
@@ -407,11 +432,12 @@ def play(scenario_file, names, ruleset, seed, log_file, record_file, replay_file
     if html_file is not None:
         files.claim_out_file(html_file, force)
     player = Player(begun.answers, click.echo, fmt, begun.grouped, replay_file, rollouts,
-                    not all_rollouts)
+                    not all_rollouts, begun.asks_single)
     enc = Encounter(scenario, begun.ruleset, begun.seed, log=True,
                     minds=dict.fromkeys(played, player))
     record = records.Record("play", scenario.slug, scenario_digest(scenario), enc.ruleset.name,
-                            begun.seed, tuple(played), menu=begun.menu)
+                            begun.seed, tuple(played), menu=begun.menu,
+                            file=str(Path(scenario_file).resolve()))
     player.answers = records.Recorder(record_file, record)  # each answer kept as given
     try:
         enc.run()

@@ -1,4 +1,4 @@
-"""Records of played fights and their replay, for ``fray play`` and ``fray campaign --play``.
+"""Records of played fights and their replay, for ``fray play`` and ``fray campaign --as``.
 
 A record is a JSON object: ``kind`` (``play`` or ``campaign``), the name of what was played
 under the key of its kind (``scenario`` or ``campaign``, the file's stem), its ``digest``
@@ -30,21 +30,23 @@ from sim.ai import menu as menus
 from sim.batch import files
 from sim.batch.executors import say
 from sim.batch.runner import code_digest
-from sim.scenario import safefile
+from sim.scenario import bundled, safefile
 from sim.scenario.errors import FrayInputError, unknown
 
 # each kind: the key naming what was played, the command that writes it, what it names
 KINDS = {"play": ("scenario", "fray play", "scenario"),
-         "campaign": ("campaign", "fray campaign --play", "campaign")}
+         "campaign": ("campaign", "fray campaign --as", "campaign")}
 SUFFIX = ".record.json"
 MAX_RECORD_BYTES = 20_000_000  # a long fight's answers take some kilobytes
 MAX_ANSWER_CHARS = 400  # a menu number or a keyword ("attack <an 80-character name> twice")
 MAX_RECORD_ROLLOUTS = 1000  # a '? N' a record holds weighs again when replayed: this many at most
-MENU = 2
-"""The menu a record's answers were given to: 2, the two-step menu (a short first menu, the
-details of a group in a second, ``menus.top``); a record without ``menu`` is of the one long
-list before it, and is replayed with that list (``Player(grouped=False)``)."""
-MENUS = (1, MENU)
+MENU = 3
+"""The menu a record's answers were given to: 3, the two-step menu (a short first menu, the
+details of a group in a second, ``menus.top``), a question after a roll with one choice
+taking it unasked; 2, the same menu when that question was asked (and answered); a record
+without ``menu`` is of the one long list before both, and is replayed with that list
+(``Player(grouped=False)``)."""
+MENUS = (1, 2, MENU)
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
@@ -64,6 +66,7 @@ class Record:
     played: tuple[str, ...]
     answers: tuple[str, ...] = field(default=())
     menu: int = MENU  # the menu the answers are to (``MENU``)
+    file: str = ""  # the scenario's file, for a replay given no scenario ("": not noted)
 
     def document(self, answers: Sequence[str]) -> dict[str, Any]:
         """The record as written, with ``answers`` and the ``check`` of what decides the fight."""
@@ -71,6 +74,8 @@ class Record:
         doc = {"kind": self.kind, key: self.name, "digest": self.digest,
                "ruleset": self.ruleset, "seed": self.seed, "as": list(self.played),
                "menu": self.menu, "code": code_digest(), "answers": list(answers)}
+        if self.file:
+            doc["file"] = self.file
         return {**doc, "check": check(doc)}
 
 
@@ -161,13 +166,18 @@ class Start:
     @property
     def grouped(self) -> bool:
         """The two-step menu (``Player(grouped=...)``)."""
-        return self.menu == MENU
+        return self.menu >= 2
+
+    @property
+    def asks_single(self) -> bool:
+        """A question with one choice is asked (a record made when it was)."""
+        return self.menu < MENU
 
 
 def start(replay_file: Path | None, names: str | None, ruleset: str | None, seed: int, *,
           kind: str, name: str, digest: str, members: Sequence[str], member: str,
           fixed: str) -> Start:
-    """The start of ``fray play`` or ``fray campaign --play``: a replay's, or the options'.
+    """The start of ``fray play`` or ``fray campaign --as``: a replay's, or the options'.
 
     A replay takes ``fixed`` (who is played, the ruleset, the seed) from its record
     (``refuse_overrides``, ``read``: ``kind``, ``name``, ``digest``, ``members`` and
@@ -216,6 +226,31 @@ def claim(record_file: Path | None, journal: Path | None, journal_option: str,
             files.claim_out_file(path, force)
             files.check_writable(path)  # before the fight, not after it
     return record_file
+
+
+def file_of(path: Path, kind: str = "play") -> str:
+    """The file a record was made from, for ``--replay`` given no file.
+
+    Its own note of it (``Record.file``) while that file is there, else the bundled one of
+    its name.
+
+    Raises:
+        FrayInputError: naming ``--replay``: the record is unreadable, or neither is found
+            (the file must then be given, as before).
+    """
+    doc = safefile.read_json(path, MAX_RECORD_BYTES, what="record")
+    key, command, what = KINDS[kind]
+    noted = doc.get("file") if isinstance(doc, dict) else None
+    if isinstance(noted, str) and noted and Path(noted).is_file():
+        return noted
+    name = doc.get(key) if isinstance(doc, dict) else None
+    found = bundled.named(name) if isinstance(name, str) else None
+    if found is None:
+        raise FrayInputError("--replay", [("", f"{path}: its {what} {_short(name)} is not "
+                                               f"a bundled one and its file is not noted "
+                                               f"or gone: give the {what} file ({command} "
+                                               f"FILE --replay {path})")])
+    return str(found)
 
 
 def refuse_overrides(ctx: click.Context, names: Sequence[str], fixed: str) -> None:
@@ -292,7 +327,7 @@ def read(path: Path, kind: str, name: str, digest: str, members: Sequence[str],
     menu = doc.get("menu", 1)  # made before the two-step menu: the one long list
     if type(menu) is not int or menu not in MENUS:
         bad.add("menu", f"the record's answers are to menu {_short(menu)}, which this fray "
-                        f"does not know (it knows 1, the one long list, and {MENU}, the "
+                        f"does not know (it knows 1, the one long list, 2 and {MENU}, the "
                         "two-step menu)")
     bad.raise_any()
     if "check" in doc:  # records made before it have none

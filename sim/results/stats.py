@@ -219,7 +219,7 @@ class RatioSums:
         return metric(*normal_ci(self.n, self.sx, self.sxx), "normal")
 
 
-def difference_ci(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float, float]:
+def difference_ci(a: float, b: float, n: float, z: float = Z95) -> tuple[float, float, float]:
     """``(p_a - p_b, lo, hi)`` for two exclusive outcomes counted ``a`` and ``b`` times in ``n``.
 
     The normal interval of a difference of multinomial proportions: its variance is
@@ -232,6 +232,23 @@ def difference_ci(a: int, b: int, n: int, z: float = Z95) -> tuple[float, float,
     d = pa - pb
     half = z * math.sqrt(max(0.0, pa + pb - d * d) / n)
     return d, d - half, d + half
+
+
+def paired_difference(only_a: int, only_b: int, pairs: int,
+                      z: float = Z95) -> tuple[float, float, float]:
+    """``(p_a - p_b, lo, hi)`` for two successes measured on the same ``pairs`` trials.
+
+    ``only_a`` pairs went to ``a`` alone, ``only_b`` to ``b`` alone (pairs both or neither
+    won say nothing of the difference). The estimate is ``(only_a - only_b) / pairs``; the
+    interval is Agresti and Min's for paired proportions: the multinomial interval
+    (``difference_ci``) after adding half a pair to each of the four cells, which keeps its
+    width above 0 when no pair split (two lines that play out alike are not "certainly
+    equal") and holds its level at small counts. Clipped to [-1, 1].
+    """
+    if pairs <= 0:
+        return 0.0, -1.0, 1.0
+    _, lo, hi = difference_ci(only_a + 0.5, only_b + 0.5, pairs + 2, z)
+    return (only_a - only_b) / pairs, max(-1.0, lo), min(1.0, hi)
 
 
 def bonferroni_z(tests: int, level: float = 0.95) -> float:

@@ -76,6 +76,9 @@ class Ruleset(ABC, Generic[F]):
             round's start; ``plan_round`` then gets every fighter in the fight with no
             intents, in the order of the round's fighters.
         legend: how to read its notation in the solo log (told once, after the roster).
+        glossary: the words a player meets on its menus and in its log that the legend
+            leaves out, told under a play's first menu (``fray play``; not in the log, so
+            an AI-only fight's log is unchanged).
     """
 
     name: ClassVar[str]
@@ -93,6 +96,7 @@ class Ruleset(ABC, Generic[F]):
     # the stand-off count (``Encounter.harmed_in``), though not a damaging hit
     armor_wears: ClassVar[bool] = False
     legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
+    glossary: ClassVar[str] = ""  # words a player meets that the legend leaves out
 
     def __init__(self, options: BaseModel | None = None):
         self.options = options if options is not None else default_options(self.Options)

@@ -40,6 +40,20 @@ def files() -> list[Path]:
     return sorted(root.rglob("*.yaml"), key=lambda p: (len(p.relative_to(root).parts), p))
 
 
+def named(name: str) -> Path | None:
+    """The bundled file a bare name stands for (``duel``: ``duel.yaml``), or None.
+
+    Only a name that is no path (no folder, no ``.yaml``) is looked up: the top folder
+    first, then the campaigns' (``files``' order).
+    """
+    if not name or "/" in name or "\\" in name or name.endswith((".yaml", ".yml")):
+        return None
+    try:
+        return next((path for path in files() if path.stem == name), None)
+    except FileNotFoundError:
+        return None
+
+
 def scenario_files() -> list[Path]:
     """Every bundled scenario file, campaign stages included, no campaign file itself."""
     return [path for path in files() if not is_campaign(read_yaml(str(path)))]

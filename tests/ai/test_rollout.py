@@ -12,8 +12,8 @@ import pytest
 from helpers import ROOT, any_ruleset
 
 from sim import scenario as scenario_mod
-from sim.ai import profiles, rollout
-from sim.cli import whatif
+from sim.ai import profiles, rollout, whatif
+from sim.cli import whatif as printed
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
 from sim.rulesets import registry
@@ -92,11 +92,12 @@ def test_the_numbers_are_the_same_with_one_worker_or_two():
         return found["m"], found["ch"][:3]
 
     m, choices = first_moment()
-    one = whatif.weigh(m, choices, 30, workers=1, bar=False)
-    two = whatif.weigh(m, choices, 30, workers=2, bar=False)
+    one = whatif.weigh(m, choices, 30, workers=1)
+    two = whatif.weigh(m, choices, 30, workers=2)
     assert one == two
     assert all(w.n == 30 for w in one)
-    assert [w.p_win for w in one] == sorted((w.p_win for w in one), reverse=True)
+    behind = [w.p_win for w in one if not w.best]
+    assert behind == sorted(behind, reverse=True)
 
 
 class _Stop(Exception):
@@ -162,54 +163,51 @@ def _first_menu(ruleset: str) -> tuple[rollout.Moment, list[rollout.Choice]]:
 
 
 def test_a_race_stops_a_choice_clearly_behind_and_weighs_the_profiles_to_the_end():
-    """Yielding at the first menu loses every rollout: it stops at the first look (a quarter
-    of the rollouts); the profile's choice has them all, one worker or two alike."""
+    """Yielding at the first menu loses every rollout: it stops at the screen (``SCREEN``
+    rollouts); the profile's choice has them all, one worker or two alike."""
     m, menu = _first_menu(any_ruleset())
     choices = [ch for ch in menu if ch.ai or ch.key.startswith("yield")]
     assert len(choices) == 2
-    one = whatif.weigh(m, choices, 100, workers=1, bar=False)
-    two = whatif.weigh(m, choices, 100, workers=2, bar=False)
+    one = whatif.weigh(m, choices, 100, workers=1)
+    two = whatif.weigh(m, choices, 100, workers=2)
     assert one == two
     by_key = {w.choice.key.split()[0]: w for w in one}
-    assert by_key["yield"].planned == by_key["yield"].n == 25
+    assert by_key["yield"].planned == by_key["yield"].n == whatif.SCREEN
+    assert by_key["yield"].screened and not by_key["yield"].best
     ai = next(w for w in one if w.choice.ai)
-    assert ai.planned == ai.n == 100
-    text = whatif.table(one, "east", "East sword", 100)
-    assert "(stopped behind after 25)" in text and "marked 'stopped behind'" in text
-    assert [o["stopped"] for o in whatif.as_json(one)["options"]] == [False, True]
-    full = whatif.weigh(m, choices, 100, workers=1, bar=False, race=False)
+    assert ai.planned == ai.n == 100 and ai.best and not ai.screened
+    text = printed.table(one, "east", "East sword", 100)
+    assert "(screened)" in text and "A line marked 'screened'" in text
+    assert [o["stopped"] for o in printed.as_json(one)["options"]] == [False, True]
+    full = whatif.weigh(m, choices, 100, workers=1, race=False)
     assert all(w.planned == w.n == 100 for w in full)
-    assert next(w for w in full if w.choice.ai) == ai  # the same rollouts, raced or not
-    assert "stopped" not in whatif.table(full, "east", "East sword", 100)
+    assert next(w for w in full if w.choice.ai).wins == ai.wins  # the same rollouts
+    assert "screened" not in printed.table(full, "east", "East sword", 100)
 
 
 def _outcomes(wins: list[int]) -> list[rollout.Outcome | None]:
     return [rollout.Outcome(bool(w), True, 1, float(w)) for w in wins]
 
 
-def test_a_choice_stops_only_when_it_loses_to_the_one_ahead_more_than_luck_explains():
+def test_a_line_stops_only_when_it_could_not_be_as_good_as_the_one_ahead():
     ahead = rollout.Choice("a", "a", False, None)
     close = rollout.Choice("b", "b", False, None)
     far = rollout.Choice("c", "c", False, None)
     profile = rollout.Choice("d", "d", True, None)
     wins = [1, 1, 0, 1] * 10  # 30 of 40
-    found = {0: _outcomes(wins), 1: _outcomes(wins[:-2] + [0, 0]),  # 2 wins fewer: p 1/4
-             2: _outcomes([0] * 40), 3: _outcomes([0] * 40)}  # 30 fewer: p 2**-30
-    kept = whatif.survivors([ahead, close, far, profile], found, [0, 1, 2, 3], 0.001)
+    found = {0: _outcomes(wins), 1: _outcomes(wins[:-2] + [0, 0]),  # 2 wins fewer
+             2: _outcomes([0] * 40), 3: _outcomes([0] * 40)}  # 30 fewer
+    kept = whatif.survivors([ahead, close, far, profile], found, [0, 1, 2, 3])
     assert kept == [0, 1, 3]  # the profile's choice stays, however far behind
-    # the exact sign test: 5 rollouts won by the one ahead alone, none by the other
-    assert whatif._lost_to(_outcomes([1] * 10 + [0] * 20),
-                           _outcomes([0] * 5 + [1] * 5 + [0] * 20)) == pytest.approx(1 / 32)
-    # a rollout that never reached a choice pairs with nothing
-    assert whatif._lost_to(found[0], [None] * 40) == 1.0
+    # a rollout that never reached a line pairs with nothing: too few pairs to stop it
+    assert whatif.could_be_best([None] * 40, found[0])
 
 
-def test_a_choice_on_few_fights_menus_neither_leads_nor_stops_others():
+def test_a_line_on_few_fights_menus_neither_leads_nor_stops_others():
     """``fray advise``: a line offered in 2 fights of 40 and winning both is not the one
     ahead (it has too few rollouts to judge), so a line that lost those 2 is not stopped."""
     rare = rollout.Choice("a", "a", False, None)
     common = rollout.Choice("b", "b", False, None)
     lucky = _outcomes([1, 1]) + [None] * 38
     found = {0: lucky, 1: _outcomes([0, 0] + [1, 0] * 19)}
-    assert whatif.survivors([rare, common], found, [0, 1], 0.05) == [0, 1]
-    assert whatif.stop_level(12, 2) == pytest.approx(0.05 / (12 * 11 * 2))
+    assert whatif.survivors([rare, common], found, [0, 1]) == [0, 1]

@@ -438,9 +438,9 @@ def bad_campaigns(tmp_path: Path) -> dict[str, tuple[Path, tuple[str, ...], tupl
                          ("stages[0].rest: unknown rest 'nap'", "none, short, long")),
         "unknown-key": ({**good, "stagse": []}, (), ("stagse",)),
         "solo-and-play": (good, ("--solo", "--play", "Ser Aldric"),
-                          ("--play", "give one of them")),
+                          ("--as", "give one of them")),
         "play-stranger": (good, ("--play", "Ser Benedek"),
-                          ("--play: unknown party member 'Ser Benedek'",
+                          ("--as: unknown party member 'Ser Benedek'",
                            "allowed: Ser Aldric")),
         "play-typo": (good, ("--play", "Ser Aldrik"),
                       ("unknown party member 'Ser Aldrik' (did you mean 'Ser Aldric'?)",)),
@@ -629,7 +629,7 @@ def test_a_played_campaign_is_recorded_and_replays_the_same(capsys, monkeypatch,
     record = json.loads(record_file.read_text())
     assert {k: record[k] for k in ("kind", "campaign", "ruleset", "seed", "as", "menu")} == {
         "kind": "campaign", "campaign": "road_to_the_keep", "ruleset": ruleset,
-        "seed": int(seed), "as": ["Kestrel"], "menu": 2}  # the two-step menu's answers
+        "seed": int(seed), "as": ["Kestrel"], "menu": 3}  # the two-step menu's answers
     assert record["answers"] == ROAD_ANSWERS.splitlines()[:len(record["answers"])]
     assert "The party at the end:" in first.out
     # Kestrel was played past the first stage: a replay must carry the answers across
@@ -666,12 +666,12 @@ def test_a_play_without_a_journal_or_record_writes_nothing(capsys, monkeypatch, 
 
 
 @pytest.mark.parametrize("extra, needle", [
-    (("--play", "Kestrel"), "--play: --replay takes the party members played, the ruleset "
-                            "and the seed from its record; drop --play"),
+    (("--play", "Kestrel"), "--as: --replay takes the party members played, the ruleset "
+                            "and the seed from its record; drop --as"),
     (("--seed", "3"), "drop --seed"),
     (("--ruleset", OTHER), "drop --ruleset"),
-    (("--solo",), "--replay: --solo tells a campaign, --play plays it"),
-    (("-n", "5"), "--solo, --play and --replay tell one run: drop -n"),
+    (("--solo",), "--replay: --solo tells a campaign, --as plays it"),
+    (("-n", "5"), "--solo, --as and --replay tell one run: drop -n"),
     (("--out", "x"), "drop --out"),
 ])
 def test_a_campaign_replay_refuses_options_its_record_fixes(capsys, monkeypatch, tmp_path,
@@ -688,7 +688,7 @@ def test_a_campaign_replay_refuses_options_its_record_fixes(capsys, monkeypatch,
 def test_record_is_only_for_a_play(capsys, monkeypatch, tmp_path, args):
     monkeypatch.chdir(tmp_path)
     result = play(capsys, monkeypatch, "", str(ROAD), *args, "--record", "r.json")
-    assert_bad_input(result, "--record: keeps the answers of a play: only with --play")
+    assert_bad_input(result, "--record: keeps the answers of a play: only with --as")
     assert not any(tmp_path.iterdir())
 
 
@@ -717,9 +717,9 @@ def test_a_record_of_another_campaign_or_of_a_fight_is_refused(capsys, monkeypat
                 str(fight)).code == 0
     result = play(capsys, monkeypatch, "", str(ROAD), "--replay", str(fight))
     assert_bad_input(result, f"{fight}: kind: a record of fray play (scenario 'duel'); here "
-                             "--replay takes a record of fray campaign --play")
+                             "--replay takes a record of fray campaign --as")
     result = fray(capsys, "play", str(DUEL), "--replay", str(record))
-    assert_bad_input(result, f"{record}: kind: a record of fray campaign --play (campaign "
+    assert_bad_input(result, f"{record}: kind: a record of fray campaign --as (campaign "
                              "'road_to_the_keep'); here --replay takes a record of fray play")
 
 
@@ -731,8 +731,8 @@ def test_a_record_of_another_campaign_or_of_a_fight_is_refused(capsys, monkeypat
     ({"answers": None}, "answers: expected a list of answers (strings, one per answer), "
                         "got None"),
     ({"ruleset": None}, "ruleset: unknown ruleset 'None'; allowed: "),
-    ({"menu": 3}, "menu: the record's answers are to menu 3, which this fray does not know "
-                  "(it knows 1, the one long list, and 2, the two-step menu)"),
+    ({"menu": 4}, "menu: the record's answers are to menu 4, which this fray does not know "
+                  "(it knows 1, the one long list, 2 and 3, the two-step menu)"),
     ({"menu": "2"}, "menu: the record's answers are to menu '2'"),
 ])
 def test_a_damaged_campaign_record_names_the_field(capsys, monkeypatch, tmp_path, change,
@@ -748,7 +748,7 @@ def test_a_damaged_campaign_record_names_the_field(capsys, monkeypatch, tmp_path
     del doc["campaign"]
     damaged.write_text(json.dumps(doc))
     result = play(capsys, monkeypatch, "", str(ROAD), "--replay", str(damaged))
-    assert_bad_input(result, f"{damaged}: campaign: missing: a record of fray campaign --play "
+    assert_bad_input(result, f"{damaged}: campaign: missing: a record of fray campaign --as "
                              "holds campaign, digest, ruleset, seed, as and answers")
 
 
@@ -842,9 +842,9 @@ def test_a_campaign_with_stages_misspelt_is_told_as_a_campaign(capsys, tmp_path)
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("--solo", "-n", "5"), "--solo, --play and --replay tell one run: drop -n"),
+    (("--solo", "-n", "5"), "--solo, --as and --replay tell one run: drop -n"),
     (("--play", "Ser Aldric", "--out", "somewhere"), "drop --out"),
-    (("-n", "5", "--output", "story.md"), "only --solo, --play and --replay tell a run"),
+    (("-n", "5", "--output", "story.md"), "only --solo, --as and --replay tell a run"),
     (("-n", "5", "--format", "markdown"), "drop --format"),
 ])
 def test_options_a_mode_would_ignore_are_refused(capsys, monkeypatch, tmp_path, args, needle):
@@ -871,10 +871,23 @@ def test_what_if_in_a_played_campaign_weighs_the_rollouts_asked_for(capsys, monk
     args = (str(ROAD), "--play", "Kestrel", "--seed", "7", "--rollouts", "3")
     with_odds = play(capsys, monkeypatch, "?\n1\n", *args, "--record", str(asked))
     assert with_odds.code == 0, with_odds.err
-    assert "What if? 3 rollouts of each choice" in with_odds.out
+    assert "What if? 3 rollouts of each line" in with_odds.out
     without = play(capsys, monkeypatch, "1\n", *args, "--record", str(plain))
     assert json.loads(asked.read_text())["answers"] == json.loads(plain.read_text())["answers"]
     fight = [line for line in with_odds.out.splitlines() if line.startswith("  [")]
     assert fight == [line for line in without.out.splitlines() if line.startswith("  [")]
     refused = fray(capsys, "campaign", str(ROAD), "--solo", "--rollouts", "3")
     assert_bad_input(refused, "--rollouts")
+
+
+def test_the_played_party_members_are_named_by_as_as_in_fray_play(capsys, monkeypatch,
+                                                                   tmp_path):
+    """``--as`` names whom a campaign's player plays, as ``fray play --as`` does; the
+    older ``--play`` still works and records the same play."""
+    new, old = tmp_path / "new.json", tmp_path / "old.json"
+    assert play(capsys, monkeypatch, "1\n", str(ROAD), "--as", "Kestrel", "--seed", "7",
+                "--record", str(new)).code == 0
+    assert play(capsys, monkeypatch, "1\n", str(ROAD), "--play", "Kestrel", "--seed", "7",
+                "--record", str(old)).code == 0
+    assert json.loads(new.read_text())["answers"] == json.loads(old.read_text())["answers"]
+    assert json.loads(new.read_text())["as"] == ["Kestrel"]

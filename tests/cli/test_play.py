@@ -104,7 +104,7 @@ DROP = object()
                               "Aldric'?); allowed: Ser Aldric, Ser Benedek"]),
     ({"as": []}, ["as: expected a list of the names of the combatants played, got []"]),
     ({"answers": ["1", 2]}, ["answers: expected a list of answers (strings"]),
-    ({"kind": "campaign"}, ["kind: a record of fray campaign --play; here --replay takes a "
+    ({"kind": "campaign"}, ["kind: a record of fray campaign --as; here --replay takes a "
                             "record of fray play"]),
     ({"kind": "diary"}, ["kind: expected 'play' (a record of fray play), got 'diary'"]),
     # two faults at once: both named, each with its field
@@ -378,7 +378,7 @@ def test_a_new_record_names_its_menu_and_replays_through_both_steps(capsys, monk
                  "--seed", "3", "--record", str(record))
     assert first.code == 0, first.err
     kept = json.loads(record.read_text())
-    assert kept["menu"] == 2 and kept["answers"][:4] == ["3", "0", "4", "2"]
+    assert kept["menu"] == 3 and kept["answers"][:4] == ["3", "0", "4", "2"]
     again = play(capsys, monkeypatch, "", DUEL, "--replay", str(record))
     assert again.code == 0 and again.out == first.out
     assert "the player's choice: parry" in again.out
@@ -615,3 +615,50 @@ def test_an_empty_journal_name_is_bad_input(capsys, args):
                          if a.startswith("scenarios/") else a for a in args])
     # refused at the option itself (params.FilePath), naming it; '.' is records.claim's
     assert got.code == 2 and "an empty file name" in got.err and "internal" not in got.err
+
+
+def test_a_question_with_one_choice_is_not_asked_unless_a_record_asked_it():
+    from sim.cli.play import Player
+
+    said: list[str] = []
+    answers = iter(["2"])
+    player = Player(answers, said.append)
+    assert player.choose(None, None, "which set?", ["the only one"], 0) == 0
+    assert said == [] and next(answers) == "2"  # nothing said, no answer read
+    older = Player(iter(["1"]), said.append, asks_single=True)  # a record made when it was
+    older.show_log = lambda enc: None
+    assert older.choose(None, type("C", (), {"name": "x"})(), "which set?", ["the only one"],
+                        0) == 0
+    assert older.answers == ["1"]
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_the_first_menu_explains_the_words_the_legend_leaves_out(capsys, monkeypatch,
+                                                                 ruleset):
+    glossary = registry.get(ruleset).glossary
+    result = play(capsys, monkeypatch, "", DUEL, "--as", "Ser Aldric", "--ruleset", ruleset)
+    assert result.code == 0, result.err
+    assert (glossary in result.out) if glossary else "(Words:" not in result.out
+
+
+def test_a_bundled_scenario_is_named_and_a_record_replays_alone(capsys, monkeypatch,
+                                                                tmp_path):
+    record = tmp_path / "r.json"
+    played = play(capsys, monkeypatch, "1\n", "duel", "--as", "Ser Aldric", "--seed", "3",
+                  "--record", str(record))
+    assert played.code == 0, played.err
+    assert json.loads(record.read_text())["file"] == str(Path(DUEL).resolve())
+    again = play(capsys, monkeypatch, "", "--replay", str(record))
+    assert again.code == 0, again.err
+    assert [x for x in again.out.splitlines() if x.startswith("  [")] == [
+        x for x in played.out.splitlines() if x.startswith("  [")]
+    # a record whose noted file is gone finds the bundled scenario of its name
+    doc = json.loads(record.read_text())
+    record.write_text(json.dumps({**doc, "file": str(tmp_path / "gone.yaml")}))
+    assert play(capsys, monkeypatch, "", "--replay", str(record)).code == 0
+    record.write_text(json.dumps({**doc, "file": "", "scenario": "nowhere"}))
+    lost = play(capsys, monkeypatch, "", "--replay", str(record))
+    assert lost.code == 2 and "is not a bundled one" in lost.err
+    alone = play(capsys, monkeypatch, "")
+    assert alone.code == 2 and "or --replay a record" in alone.err
+    assert fray(capsys, "run", "duel", "--seed", "2").code == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 from helpers import SCENARIOS, any_ruleset, fray
@@ -35,7 +36,7 @@ def test_asking_what_if_leaves_the_fight_and_its_record_as_they_were(
     with_odds = play(capsys, monkeypatch, "?\n1\n\nodds\n2\n", *args, "--record", str(asked))
     without = play(capsys, monkeypatch, "1\n\n2\n", *args, "--record", str(plain))
     assert with_odds.code == 0 and without.code == 0, with_odds.err + without.err
-    assert "What if? 6 rollouts of each choice" in with_odds.out
+    assert "What if? 6 rollouts of each line" in with_odds.out
     assert "<- its profile's choice" in with_odds.out
     assert json.loads(asked.read_text())["answers"] == json.loads(plain.read_text())["answers"]
     fight = [line for line in with_odds.out.splitlines() if line.startswith("  [")]
@@ -67,17 +68,17 @@ def test_what_if_in_a_second_menu_shows_it_again(capsys, monkeypatch):
 
 def test_what_if_in_a_groups_menu_weighs_its_lines_and_the_profiles_choice(capsys,
                                                                           monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # (a narrower terminal shows a line's keyword)
     result = play(capsys, monkeypatch, "defend\n?\n1\n", DUEL, "--as", "Ilse", "--seed", "2",
                   "--rollouts", "4", "--ruleset", any_ruleset())
     assert result.code == 0, result.err
     table = result.out.split("What if?", 1)[1].split("\n\n", 1)[0]
-    rows = [line for line in table.splitlines()[2:] if line.startswith("  ")
-            and not line.startswith("  choice")]
-    rows = rows[:next((i for i, r in enumerate(rows) if r.lstrip()[:1].isdigit()), len(rows))]
+    rows = [line for line in table.splitlines() if line.endswith("%") or "%  " in line]
     assert "this menu, and of the profile's choice" in table
     assert sum("<- its profile's choice" in r for r in rows) == 1
-    assert sorted(r.split()[0] for r in rows if "<- its profile's" not in r) == ["dodge",
-                                                                             "parry"]
+    # each of the group's lines by the number that takes it in that menu
+    assert sorted(r.split()[:2] for r in rows if "<- its profile's" not in r) == [
+        ["1", "dodge"], ["2", "parry"]]
 
 
 def test_what_if_at_a_long_first_menu_points_to_the_groups_menus(capsys, monkeypatch):
@@ -99,12 +100,17 @@ def test_advise_prints_every_first_choice_once_with_the_profiles_marked(capsys):
     options = out["options"]
     assert sum(o["ai"] for o in options) == 1
     assert {"label", "ai", "p_win", "low", "high", "p_standing", "n", "rounds",
-            "stopped"} == set(options[0])
+            "stopped", "screened", "p_alive", "diff", "diff_low", "diff_high",
+            "group"} == set(options[0])
+    assert all(o["diff_low"] <= o["diff"] <= o["diff_high"] for o in options)
+    assert {o["group"] for o in options} <= {"best", "maybe", "behind"}
     # whose win p_win is, as the table's column heads say (fencer wins, Ilse standing)
     assert out["combatant"] == "Ilse" and out["side"] == "fencer"
     assert all(o["rounds"] >= 1 for o in options)
     assert all(o["low"] <= o["p_win"] <= o["high"] and o["n"] == 12 for o in options)
-    assert [o["p_win"] for o in options] == sorted((o["p_win"] for o in options), reverse=True)
+    for group in ("maybe", "behind"):
+        shares = [o["p_win"] for o in options if o["group"] == group]
+        assert shares == sorted(shares, reverse=True)
     assert any(o["label"].startswith("yield") and o["p_win"] == 0 for o in options)
 
 
@@ -113,7 +119,8 @@ def test_advise_stops_weighing_yield_early_unless_asked_for_all_rollouts(capsys)
     args = (DUEL, "--as", "Gorm", "-n", "100", "--ruleset", any_ruleset(), "--workers", "1")
     raced = _advise(capsys, *args)["options"]
     surrender = next(o for o in raced if o["label"].startswith("yield"))
-    assert surrender["stopped"] and surrender["n"] in (25, 50)  # at the first or second look
+    assert surrender["stopped"] and surrender["screened"] and surrender["n"] == 20
+    assert surrender["group"] == "behind"
     assert all(o["n"] == 100 and not o["stopped"] for o in raced if o["ai"])
     full = _advise(capsys, *args, "--all-rollouts")["options"]
     assert all(o["n"] == 100 and not o["stopped"] for o in full)
@@ -124,13 +131,13 @@ def test_play_marks_a_stopped_line_unless_asked_for_all_rollouts(capsys, monkeyp
     raced = play(capsys, monkeypatch, "?\n1\n", *args)
     full = play(capsys, monkeypatch, "?\n1\n", *args, "--all-rollouts")
     assert raced.code == 0 and full.code == 0, raced.err + full.err
-    assert "(stopped behind after 25)" in raced.out and "stopped behind" not in full.out
+    assert "(screened)" in raced.out and "screened" not in full.out
 
 
 def test_all_rollouts_in_a_campaign_is_only_for_play(capsys):
     road = str(SCENARIOS / "campaigns" / "road_to_the_keep.yaml")
     result = fray(capsys, "campaign", road, "--solo", "--all-rollouts")
-    assert result.code == 2 and "--all-rollouts" in result.err and "only with --play" in result.err
+    assert result.code == 2 and "--all-rollouts" in result.err and "only with --as" in result.err
 
 
 def test_advise_refuses_a_fighter_not_in_the_scenario(capsys):
@@ -171,3 +178,69 @@ def test_advise_is_calibrated_to_the_batch_and_useless_choices_never_lead(capsys
     for o in options:
         if o["label"].startswith(("hold", "leave the field", "fall back")):
             assert o["p_win"] - mine["p_win"] <= o["high"] - o["p_win"], (o, mine)
+
+
+# (scenario, the fighter played): long first menus with groups, and foes that tie for
+# nearest (the tie a menu breaks with the fight's generator, which a `?` once drew from)
+LONG_MENUS = [(str(SCENARIOS / "mirror.yaml"), "West archer 1"),
+              (str(SCENARIOS / "ambush.yaml"), "Kestrel")]
+
+
+def _a_group(out: str) -> str | None:
+    """The number of the first menu's first group (its line ends with '...'), if any."""
+    first = out.split("== Round 1 ==", 1)[-1]
+    found = re.search(r"^  (\d+)\. [^\n]*\.\.\.", first, re.MULTILINE)
+    return found.group(1) if found else None
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+@pytest.mark.parametrize("path,name", LONG_MENUS)
+def test_no_number_of_questions_touches_the_fight_or_its_record(
+        capsys, monkeypatch, tmp_path, ruleset, path, name):
+    """A fight and its record are byte-identical with any `?` and without: at a long first
+    menu, `? N`, a repeated `?`, and in a group's menu."""
+    args = (path, "--as", name, "--ruleset", ruleset, "--seed", "5", "--rollouts", "3")
+    probe = play(capsys, monkeypatch, "", *args)
+    group = _a_group(probe.out)
+    opened = f"{group}\n0\n" if group else ""
+    asked = f"{group}\n? 2\n?\n0\n" if group else ""
+    runs = {}
+    for kind, script in (("plain", f"{opened}1\n"),
+                         ("asked", f"? 2\n?\n? 2\n{asked}? 3\n1\n")):
+        record, journal = tmp_path / f"{kind}.json", tmp_path / f"{kind}.md"
+        result = play(capsys, monkeypatch, script, *args, "--record", str(record),
+                      "--log", str(journal))
+        assert result.code == 0, result.err
+        runs[kind] = (record.read_bytes(), journal.read_bytes(),
+                      [line for line in result.out.splitlines() if line.startswith("  [")])
+    assert runs["asked"] == runs["plain"]
+
+
+def test_a_line_that_cannot_be_taken_now_is_shown_as_such_and_never_ranked(capsys):
+    """Leaving the field from where a foe could reach the fighter fails by the rules: it
+    is listed as "not now" with the reason, and not weighed."""
+    out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", any_ruleset())
+    assert not any(o["label"].startswith("leave the field") for o in out["options"])
+    assert [n["why"] for n in out["not_now"]] == ["Gorm could reach you"]
+    text = fray(capsys, "advise", DUEL, "--as", "Ilse", "-n", "12", "--quiet").out
+    assert "not now (not weighed):" in text and "(not now: Gorm could reach you)" in text
+
+
+def test_a_line_too_long_for_the_terminal_shows_its_keyword_then_is_cut():
+    from sim.ai import rollout
+    from sim.ai.whatif import Weighed
+    from sim.cli import whatif as printed
+
+    long = rollout.Choice("called head Bandit and again",
+                          "called shot at Bandit's head, then attack again", False, None)
+    mine = rollout.Choice("attack Bandit", "attack Bandit", True, None)
+    weighed = [Weighed(long, 10, 5, 5, 10, 3.0, 10, 0.1, -0.2, 0.4, True),
+               Weighed(mine, 10, 4, 4, 10, 3.0, 10, best=True)]
+    numbers = {long.key: "3.2", mine.key: "1"}
+    wide = printed.table(weighed, "red", "Ser Aldric", 10, numbers=numbers, width=160)
+    assert "  3.2  called shot at Bandit's head, then attack again" in wide
+    assert "+10 [-20, +40]" in wide and "90%" not in wide.split("\n")[2]
+    narrow = printed.table(weighed, "red", "Ser Aldric", 10, numbers=numbers, width=92)
+    assert "  3.2  called head Bandit and again" in narrow
+    assert all(len(line) <= 92 for line in narrow.splitlines()[2:-1]
+               if "<-" not in line)

@@ -165,3 +165,14 @@ def test_the_sign_test_is_the_exact_binomial_tail(wins, losses):
 def test_the_sign_test_holds_past_a_floats_range_of_powers_of_two():
     assert sign_test(1500, 1500) == pytest.approx(0.5, abs=0.02)
     assert sign_test(3000, 0) == 0.0
+
+
+def test_a_paired_difference_has_an_honest_interval_even_when_no_pair_split():
+    from sim.results.stats import paired_difference
+
+    same, low, high = paired_difference(0, 0, 200)  # two lines that played out alike
+    assert same == 0 and low < 0 < high and high - low < 0.03
+    d, low, high = paired_difference(30, 10, 100)
+    assert d == pytest.approx(0.2) and low < 0.2 < high and low > 0
+    assert paired_difference(0, 0, 0) == (0.0, -1.0, 1.0)
+    assert paired_difference(5, 0, 5)[2] <= 1.0

@@ -105,6 +105,8 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
     Options = BGradeOptions
     Advisor = BGradeAdvisor
     cap = None  # no 10-dice cap
+    glossary = ("Words: gobble dice are a defense set's dice, each taking one die off an "
+                "attack set it beats.")
     legend = ("Reading the log: 6d10 is six d10s (d6 with a possibility point); a set 2x8 is "
               "two dice showing 8 (width x height); the larger area (width times height) "
               "acts first, a 2x9 (18) before a 3x5 (15). Width 2 is a minimal success (+1d "

@@ -72,6 +72,10 @@ class D6Ruleset(Ruleset[D6Fighter]):
     """
 
     harm_words: ClassVar[str]  # what a hit that harms does, on a player's menu
+    glossary = ("Words: 'medium -1D' is a range band (point blank +1D, close, medium -1D, "
+                "long -2D), dice given to or taken from the shooter; cover (light, medium, "
+                "heavy) is where the target stands, and raises the number to beat instead "
+                "('medium cover +10').")
     seconds_per_round = 5.0
     native_key = "opend6"
     NativeBlock = OpenD6Block

@@ -103,6 +103,10 @@ class OreRuleset(Ruleset[OF]):
     fighter_class: ClassVar[type[OreFighter[Any]]] = OreFighter  # ``OF`` itself
     cap: ClassVar[int | None] = 10  # dice rolled at most (B-Grade: None)
     per_extra_action: ClassVar[int] = 1  # dice off per action beyond the first (B-Grade: 0)
+    glossary = ("Words: gobble dice are a defense set's dice, each taking one die off an "
+                "attack set no higher than it. A called shot 'worth 0.32 of a takedown': on "
+                "average a hit there does 0.32 of what it takes to put the foe out ('plain': "
+                "a hit anywhere).")
     legend = ("Reading the log: a roll of 6d is six d10s; a set 2x8 is two dice showing 8 "
               "(width x height). Wider sets act first; the height is where a hit lands (1-2 "
               "legs, 3-6 arms, 7-9 torso, 10 head). Damage fills wound boxes: torso 3K+2S/10 "

@@ -120,9 +120,9 @@ def test_a_record_before_the_two_step_menu_replays_with_its_one_long_list(
     assert "  9. called shot at Ser Benedek's head  [70% to hit, 34% at the head]  | 10. then " \
         "attack again" in result.out  # the long list, as it was shown when the record was made
     assert "the player's choice: called shot at Ser Benedek's head" in result.out
-    path.write_text(json.dumps({**old, "menu": 3}))
+    path.write_text(json.dumps({**old, "menu": 4}))
     newer = play(capsys, monkeypatch, "", DUEL, "--replay", str(path))
-    assert newer.code == 2 and "answers are to menu 3, which this fray does not know" in \
+    assert newer.code == 2 and "answers are to menu 4, which this fray does not know" in \
         newer.err
 
 
