@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import holding, moves, standoff, tactics
+from sim.ai import holding, moves, screening, standoff, tactics
 from sim.ai.moves import NO_FOE
 from sim.core import draws, moving, space, targets
 from sim.core.actions import (
@@ -47,7 +47,6 @@ from sim.core.actions import (
     Intent,
     Move,
     Reload,
-    Retreat,
     Yield,
 )
 from sim.core.battlefield import MELEE_REACH
@@ -134,12 +133,9 @@ def approach(enc: Encounter, c: Combatant, target: Combatant,
 
 
 def runs(enc: Encounter, c: Combatant, target: Combatant) -> bool:
-    """``c`` runs at ``target``: a walk would not bring it within reach this round.
+    """``c`` runs at ``target`` (RULES.md "Running"): a walk would not bring it into reach.
 
-    RULES.md "Running": a run is the whole round, twice as far, with no attack; it pays
-    when no attack could be made this round anyway (fighters closing on shooters across
-    open ground run). A shooter walking into range does not run: it walks and readies
-    its shot (an aim, where the ruleset has one).
+    No attack could be made this round anyway. A shooter walking into range walks.
     """
     if c.ranged and c.doctrine.prefers != "melee":
         return False
@@ -351,7 +347,7 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     if not c.ranged and crossing is None:
         ward = tactics.post(enc, c, foes)
         if ward is not None:
-            return _hold(enc, c, foes, ward)
+            return screening.hold_by(enc, c, foes, ward)
     if crossing is None and advisor.waits_for(enc, c, target):
         crossing = standoff.waited_out(enc, c)
         if crossing is None:
@@ -404,37 +400,6 @@ def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
     first = next(i for i in intents if type(i) is Attack)
     c.why = f"{_focus_why(enc, c, target)}, {DEFENDS[kind]} too: both pay"
     return [first, Defend(kind)]
-
-
-def _hold(enc: Encounter, c: Combatant, foes: list[Combatant],
-          ward: Combatant) -> list[Intent]:
-    """A melee fighter screening ``ward``: go to it, meet foes that reach it, else wait.
-
-    Of several foes at the shooter's side, the nearest (ties drawn, ``draws.best``). Where
-    the shooter has declared a move to a place this round (its cover), it goes there too,
-    at a run when a walk would not get it there: foes who run arrive in a round or two.
-    """
-    distance = enc.field.distance
-    here = c.pos
-    e = draws.best(enc, [e for e in foes if distance(ward.pos, e.pos) <= MELEE_REACH],
-                     lambda e: -distance(here, e.pos))
-    if e is not None:  # a foe at the shooter's side: go for it
-        run = distance(c.pos, e.pos) - c.reach > c.speed
-        c.why = f"protects {ward.name} from {e.name}" + (", at a run" if run else "")
-        return [Move(e, stop_at=c.reach, run=run)]
-    bound = targets.bound_for(enc, ward)
-    if bound is not None and distance(c.pos, bound) > MELEE_REACH:  # it goes there with it
-        run = distance(c.pos, bound) > c.speed
-        c.why = (f"goes with {ward.name} to {enc.field.describe(bound)}"
-                 + (", at a run" if run else ""))
-        return [Retreat(bound, run=run)]
-    if bound is None and distance(c.pos, ward.pos) > MELEE_REACH:
-        run = distance(c.pos, ward.pos) > c.speed
-        c.why = f"holds the line at {ward.name}'s side" + (", at a run" if run else "")
-        return [Move(ward, stop_at=0.0, run=run)]
-    intents, why = enc.advisor.wait_intents(enc, c, foes)
-    c.why = f"holds by {ward.name}: {why}"
-    return intents
 
 
 PROFILES = {"passive": passive, "basic": basic, "aggressive": aggressive,

@@ -216,14 +216,30 @@ def test_no_number_of_questions_touches_the_fight_or_its_record(
     assert runs["asked"] == runs["plain"]
 
 
-def test_a_line_that_cannot_be_taken_now_is_shown_as_such_and_never_ranked(capsys):
-    """Leaving the field from where a foe could reach the fighter fails by the rules: it
-    is listed as "not now" with the reason, and not weighed."""
+def test_a_line_that_cannot_be_taken_now_is_shown_as_such_and_never_ranked(capsys,
+                                                                            monkeypatch):
+    """A menu line the rules would not carry out now (``Option.blocked``) is listed as "not
+    now" with its reason, and not weighed. Under the rules of space no line of the duel is
+    such a line (a flight is always begun: it takes rounds), so one is planted."""
+    from dataclasses import replace
+
+    from sim.ai import menu as menus
+
+    real = menus.options
+
+    def with_a_blocked_line(enc, c):
+        out = real(enc, c)
+        flee = next(o for o in out if o.key == "flee")
+        return [o if o is not flee else replace(flee, blocked="Gorm bars the way")
+                for o in out]
+
+    monkeypatch.setattr(menus, "options", with_a_blocked_line)
     out = _advise(capsys, DUEL, "--as", "Ilse", "-n", "12", "--ruleset", any_ruleset())
-    assert not any(o["label"].startswith("leave the field") for o in out["options"])
-    assert [n["why"] for n in out["not_now"]] == ["Gorm could reach you"]
-    text = fray(capsys, "advise", DUEL, "--as", "Ilse", "-n", "12", "--quiet").out
-    assert "not now (not weighed):" in text and "(not now: Gorm could reach you)" in text
+    assert not any(o["label"].startswith("flee") for o in out["options"])
+    assert [n["why"] for n in out["not_now"]] == ["Gorm bars the way"]
+    text = fray(capsys, "advise", DUEL, "--as", "Ilse", "-n", "12", "--quiet",
+                "--ruleset", any_ruleset()).out
+    assert "not now (not weighed):" in text and "(Gorm bars the way)" in text
 
 
 def test_a_line_too_long_for_the_terminal_shows_its_keyword_then_is_cut():

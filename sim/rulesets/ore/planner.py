@@ -15,13 +15,8 @@ from typing import TYPE_CHECKING, Any, Generic, cast
 from sim.core import space
 from sim.core.actions import Attack, Intent
 from sim.rulesets.ore.fighter import OF
-from sim.rulesets.ore.rules import (
-    CALLED_SHOT_PENALTY,
-    RollPlan,
-    action_pool,
-    plan_roll,
-    situational_penalty,
-)
+from sim.rulesets.ore.rules import RollPlan, action_pool, plan_roll
+from sim.rulesets.ore.situation import CALLED_SHOT_PENALTY, situational_penalty
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Battlefield

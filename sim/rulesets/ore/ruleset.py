@@ -64,9 +64,9 @@ from sim.rulesets.ore.rules import (
     in_time,
     parry_implement,
     penalty_terms,
-    situation_terms,
 )
 from sim.rulesets.ore.sets import Set, find_sets
+from sim.rulesets.ore.situation import situation_terms
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

@@ -19,7 +19,8 @@ from sim.core import space
 from sim.core.actions import Attack, Defend, Move, attack_on
 from sim.core.engine import Encounter
 from sim.rulesets.ore.planner import KeptPlans
-from sim.rulesets.ore.rules import plan_roll, situational_penalty
+from sim.rulesets.ore.rules import plan_roll
+from sim.rulesets.ore.situation import situational_penalty
 from sim.scenario import load
 
 MAP = {"nodes": {"here": {}, "near": {}, "far": {"cover": "light"}},
