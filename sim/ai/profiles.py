@@ -205,10 +205,20 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
         c.why = _in_reach(c, target) + (f", {why}" if why else "")
         return intents
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
-    if 0 < gap <= c.speed and advisor.can_move_and_attack(enc, c):
+    if 0 < gap <= c.speed and advisor.can_move_and_attack(enc, c) and reaches(enc, c, target):
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), target.plain_attack]
     return approach(enc, c, target)
+
+
+def reaches(enc: Encounter, c: Combatant, target: Combatant) -> bool:
+    """A walk at ``target`` this round would end within ``c``'s reach of it (a charge).
+
+    Not when a longer reach (a spear's) or no room at a narrow place stops it short
+    (``moving.walk_ends``): then it walks up, and strikes next round.
+    """
+    end = moving.walk_ends(enc, c, target, stop_at(c), c.speed)
+    return enc.field.distance(end, target.pos) <= c.reach
 
 
 def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Intent], str]:
@@ -357,7 +367,7 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     if within_strike(enc, c, target):
         return approach(enc, c, target)  # in reach, but no chance to hit
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
-    if gap <= c.speed and advisor.can_move_and_attack(enc, c):
+    if gap <= c.speed and advisor.can_move_and_attack(enc, c) and reaches(enc, c, target):
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), target.plain_attack]
     if moving.no_room_ahead(enc, c, target, stop_at(c), c.speed) is not None:

@@ -239,6 +239,21 @@ def _nearer(field: Battlefield, way: list[Position], goal: float, there: Positio
     return None
 
 
+def walk_ends(enc: Encounter, f: Combatant, target: Combatant, stop_at: float,
+              metres: float) -> Position:
+    """Where a walk of ``f`` toward ``target`` would end now, all stops included.
+
+    The AI's question before it declares a charge that a spear's reach would stop short
+    (``profiles``); asked without drawing (the first of tied routes).
+    """
+    field = enc.field
+    goal = min(metres, field.distance(f.pos, target.pos) - stop_at)
+    if goal <= EDGE_EPSILON:
+        return f.pos
+    way = field.route(f.pos, target.pos, None, goal)
+    return field.along(way, first_stop(enc, f, way, goal, target).metres)
+
+
 def no_room_ahead(enc: Encounter, f: Combatant, target: Combatant, stop_at: float,
                   metres: float) -> str | None:
     """The narrow place that leaves ``f`` no room to step toward ``target`` now, or None.
