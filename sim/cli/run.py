@@ -40,6 +40,7 @@ def run(scenario_file, ruleset, seed, fmt, output, force, map_dir, html_file):
     for out_file in (output, html_file):
         if out_file is not None:
             files.claim_out_file(out_file, force)
+            files.check_writable(out_file)  # a read-only folder or a full disk: said now
     if map_dir is None:
         _, events = run_encounter(scenario, ruleset, seed, log=True)
         text = render(events, fmt)

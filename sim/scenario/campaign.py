@@ -31,6 +31,7 @@ from sim import registry
 from sim.scenario.errors import ScenarioError, pydantic_problems, suggest, unknown
 from sim.scenario.loader import load, parse, read_yaml
 from sim.scenario.models import Strict
+from sim.scenario.names import unseen
 from sim.scenario.specs import MemberSpec, Scenario
 from sim.scenario.vocabulary import RESTS
 
@@ -132,6 +133,8 @@ def parse_campaign(data: Any, source: str = "<campaign>") -> Campaign:
     except ValidationError as exc:
         raise ScenarioError(source, pydantic_problems(exc, CampaignModel)) from None
     problems: list[tuple[str, str]] = []
+    if why := unseen(model.name):  # printed as the scenarios' names are (``names``)
+        problems.append(("name", why))
     read: dict[Path, Scenario | ScenarioError] = {}  # each stage file read once
     stages = [_stage(stage, i, source, read) for i, stage in enumerate(model.stages)]
     ruleset = model.ruleset or stages[0].scenario.ruleset

@@ -180,3 +180,27 @@ def test_a_lock_that_cannot_be_written_is_not_left_empty(tmp_path, monkeypatch):
         with lock.locked(tmp_path):
             pass
     assert not (tmp_path / lock.LOCK).exists()
+
+
+@pytest.mark.parametrize("flag", ["--output", "--html"])
+def test_fray_run_refuses_a_file_it_cannot_write_before_the_fight(capsys, tmp_path,
+                                                                  monkeypatch, flag):
+    """``fray run --output`` and ``--html``: a read-only folder is said before the fight."""
+    from sim.cli import run as run_cli
+
+    out = tmp_path / "fight.txt"
+    real = files.temporary
+
+    def cannot(path):
+        if path.parent == tmp_path:
+            raise OSError(30, "Read-only file system", str(path))
+        return real(path)
+
+    def no_fight(*args, **kwargs):
+        raise AssertionError("the fight ran before the file was checked")
+
+    monkeypatch.setattr(files, "temporary", cannot)
+    monkeypatch.setattr(run_cli, "run_encounter", no_fight)
+    result = fray(capsys, "run", "duel", flag, str(out))
+    assert result.code == 2, result.err
+    assert f"{out}: cannot write: Read-only file system" in result.err

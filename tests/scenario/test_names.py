@@ -73,3 +73,14 @@ def test_validate_refuses_a_file_with_a_terminal_escape_and_prints_it_escaped(ca
     result = fray(capsys, "validate", str(path))
     assert result.code == 2 and "\\x1b" in result.err
     assert "\x1b" not in result.err + result.out
+
+
+def test_a_campaigns_name_is_checked_too():
+    from helpers import SCENARIOS
+
+    from sim.scenario.campaign import parse_campaign
+    from sim.scenario.errors import ScenarioError as Refused
+
+    with pytest.raises(Refused, match=r"holds a control character \(\\x1b"):
+        parse_campaign({"name": "raid\x1b]0;owned\x07", "party": "heroes",
+                        "stages": [{"scenario": "ambush.yaml"}]}, str(SCENARIOS / "c.yaml"))
