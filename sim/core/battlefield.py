@@ -158,6 +158,10 @@ class Battlefield:
         # itself (a lookup costs less than the call) and call ``distance`` when it is absent
         self.known: dict[tuple[Position, Position], float] = {}
 
+    def neighbours(self, i: int) -> tuple[tuple[int, float], ...]:
+        """The nodes next to node ``i`` and the metres to each, by index."""
+        return self._neighbours[i]
+
     def _dist_row(self, i: int) -> list[float]:
         """Metres from node ``i`` to every node."""
         lengths = nx.single_source_dijkstra_path_length(self.graph, self.names[i],

@@ -244,13 +244,13 @@ def walk_ends(enc: Encounter, f: Combatant, target: Combatant, stop_at: float,
     """Where a walk of ``f`` toward ``target`` would end now, all stops included.
 
     The AI's question before it declares a charge that a spear's reach would stop short
-    (``profiles``); asked without drawing (the first of tied routes).
+    (``profiles``); tied routes are drawn as a walk draws them.
     """
     field = enc.field
     goal = min(metres, field.distance(f.pos, target.pos) - stop_at)
     if goal <= EDGE_EPSILON:
         return f.pos
-    way = field.route(f.pos, target.pos, None, goal)
+    way = field.route(f.pos, target.pos, enc.rng, goal)
     return field.along(way, first_stop(enc, f, way, goal, target).metres)
 
 
@@ -259,13 +259,13 @@ def no_room_ahead(enc: Encounter, f: Combatant, target: Combatant, stop_at: floa
     """The narrow place that leaves ``f`` no room to step toward ``target`` now, or None.
 
     The AI's question before it declares a move that would not happen: it waits its
-    turn instead. Asked without drawing (the first of tied routes).
+    turn instead. Tied routes are drawn as a walk draws them.
     """
     field = enc.field
     goal = min(metres, field.distance(f.pos, target.pos) - stop_at)
     if goal <= EDGE_EPSILON or not field.narrow:
         return None
-    way = field.route(f.pos, target.pos, None, goal)
+    way = field.route(f.pos, target.pos, enc.rng, goal)
     stop = first_stop(enc, f, way, goal, target)
     if stop.kind == "room" and stop.metres <= NUDGE + EDGE_EPSILON:
         return stop.why
@@ -321,32 +321,28 @@ def shot_in_melee(enc: Encounter, f: Combatant) -> None:
 
 
 def withdraw_spots(enc: Encounter, f: Combatant) -> list[Position]:
-    """Every place a withdraw of ``f`` can end: a careful step toward each node, each once.
+    """Every place a withdraw of ``f`` can end, out of every reach.
 
-    None unless a foe threatens ``f`` (``withdraw_spot``). The AI and the play menu choose
-    among the same.
+    ``WITHDRAW_METRES`` along each way out of where it stands (an edge's two ways, or each
+    edge of its node). None unless a foe threatens ``f``. The same set whatever the order
+    of the map's places (the AI draws among them, ``draws.best``); the play menu offers
+    them all.
     """
     if not space.threatened_in_melee(enc, f, f.pos):
         return []
+    field, here = enc.field, f.pos
+    if here.at_node:
+        ends = [Position(u, u, 0.0) for u, _ in field.neighbours(here.a)]
+    else:
+        ends = [Position(here.a, here.a, 0.0), Position(here.b, here.b, 0.0)]
     found: list[Position] = []
-    for node in space.nodes(enc.field):
-        spot = withdraw_spot(enc, f, node)
-        if spot is not None and spot not in found:
+    for end in ends:
+        spot = field.between(here, end, WITHDRAW_METRES)
+        if spot != here and spot not in found and not space.threatened_in_melee(enc, f, spot):
             found.append(spot)
     return found
 
 
 def withdraw_spot(enc: Encounter, f: Combatant, dest: Position) -> Position | None:
-    """Where a withdraw toward ``dest`` ends out of every threatening foe's reach, or None.
-
-    At most ``WITHDRAW_METRES`` along the way to ``dest``; None when that step ends in a
-    foe's reach (a withdraw must end out of reach) or nobody threatens ``f``.
-    """
-    field = enc.field
-    if not space.threatened_in_melee(enc, f, f.pos):
-        return None
-    way = field.route(f.pos, dest, None, WITHDRAW_METRES)
-    end = field.along(way, WITHDRAW_METRES)
-    if end == f.pos or space.threatened_in_melee(enc, f, end):
-        return None
-    return end
+    """``dest`` if a withdraw of ``f`` may end there now (``withdraw_spots``), else None."""
+    return dest if dest in withdraw_spots(enc, f) else None

@@ -123,4 +123,10 @@ def test_the_documented_example_finds_a_value_inside_its_range(capsys, tmp_path)
     assert result.code == 0, result.err
     answer = json.loads(result.out)
     assert low < answer["value"] < high
-    assert answer["low"] <= 0.5 + 0.05 and answer["high"] >= 0.5 - 0.05
+    # the target lies between the answer and a neighbour, each sure of its side (a count
+    # of bandits moves the heroes' chance by steps: no value need land within 0.05)
+    tried = {t["value"]: t for t in answer["tried"]}
+    side = [tried[v] for v in (answer["value"] - 1, answer["value"] + 1) if v in tried]
+    mine = tried[answer["value"]]
+    assert any(min(mine["high"], n["high"]) <= 0.5 <= max(mine["low"], n["low"])
+               for n in side), (mine, side)

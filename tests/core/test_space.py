@@ -116,8 +116,11 @@ def test_leaving_a_foes_reach_gives_it_a_free_attack_and_a_withdraw_does_not(rul
     assert g.attacks == 1  # its own attack, counted as made
     g.attacks = 0
     w.pos = at(enc, "b", 1.0, "a")
-    spot = moving.withdraw_spot(enc, w, enc.field.node("a"))
-    assert spot is not None and not space.threatened_in_melee(enc, w, spot)
+    spots = moving.withdraw_spots(enc, w)  # 2 m on toward a: 3 m from G (toward b: 1 m)
+    assert spots == [at(enc, "b", 3.0, "a")]
+    spot = spots[0]
+    assert moving.withdraw_spot(enc, w, spot) == spot
+    assert not space.threatened_in_melee(enc, w, spot)
     act(enc, w, Withdraw(spot))
     assert g.attacks == 0 and w.pos == spot
 
