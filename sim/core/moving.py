@@ -262,8 +262,10 @@ def no_room_ahead(enc: Encounter, f: Combatant, target: Combatant, stop_at: floa
     turn instead. Tied routes are drawn as a walk draws them.
     """
     field = enc.field
+    if not field.narrow:  # (most maps: nothing to ask)
+        return None
     goal = min(metres, field.distance(f.pos, target.pos) - stop_at)
-    if goal <= EDGE_EPSILON or not field.narrow:
+    if goal <= EDGE_EPSILON:
         return None
     way = field.route(f.pos, target.pos, enc.rng, goal)
     stop = first_stop(enc, f, way, goal, target)

@@ -75,9 +75,18 @@ def threatens(enc: Encounter, e: Combatant, c: Combatant) -> bool:
 
 def threatened_in_melee(enc: Encounter, c: Combatant, at: Position) -> list[Combatant]:
     """Foes of ``c`` that would threaten it at ``at``."""
-    distance = enc.field.distance
-    return [e for e in enc.combatants
-            if e.side != c.side and can_threaten(e) and distance(at, e.pos) <= e.reach]
+    field, side = enc.field, c.side
+    known = field.known
+    out = []
+    for e in enc.combatants:  # (asked after every shot: cheap tests first)
+        if e.ranged or e.side == side or not e.in_fight:
+            continue
+        d = known.get((at, e.pos))
+        if d is None:
+            d = field.distance(at, e.pos)
+        if d <= e.reach and not e.fleeing and not e.helpless():
+            out.append(e)
+    return out
 
 
 def pressed(enc: Encounter, c: Combatant) -> bool:
@@ -86,17 +95,7 @@ def pressed(enc: Encounter, c: Combatant) -> bool:
     RULES.md "Shooting in melee": each ruleset takes its own penalty off a shot made so,
     and the foe strikes once (``moving.shot_in_melee``).
     """
-    field, here, side = enc.field, c.pos, c.side
-    known = field.known
-    for e in enc.combatants:  # (asked by the AI for every shot it weighs: cheap tests first)
-        if e.ranged or e.side == side or not e.in_fight:
-            continue
-        d = known.get((here, e.pos))
-        if d is None:
-            d = field.distance(here, e.pos)
-        if d <= e.reach and not e.fleeing and not e.helpless():
-            return True
-    return False
+    return bool(threatened_in_melee(enc, c, c.pos))
 
 
 def front_count(enc: Encounter, node: Position, side: str,
