@@ -182,6 +182,16 @@ def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
     def d(s: float) -> float:
         return measure(on_edge(u, v, x0 + sign * s), there)
 
+    def entry(lo: float, hi: float) -> float:
+        """Where the reach begins between ``lo`` (out) and ``hi`` (in), to a millimetre."""
+        while hi - lo > 1e-3:
+            mid = (lo + hi) / 2
+            if d(mid) <= reach:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
     if there.at_node or (there.a, there.b) != (u, v):
         d_end = d(length)
         if d_end > reach:
@@ -190,26 +200,12 @@ def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
         guess = length - (reach - d_end)
         if 0.0 < guess <= length and d(guess) <= reach + 1e-9 and d(guess - 1e-3) > reach:
             return guess
-        lo, hi = 0.0, length
-        while hi - lo > 1e-3:
-            mid = (lo + hi) / 2
-            if d(mid) <= reach:
-                hi = mid
-            else:
-                lo = mid
-        return hi
+        return entry(0.0, length)
     s = 0.0
     while s < length - EDGE_EPSILON:
         s_next = min(length, s + STEP)
         if d(s_next) <= reach:
-            lo, hi = s, s_next
-            while hi - lo > 1e-3:  # halve the last step to a millimetre
-                mid = (lo + hi) / 2
-                if d(mid) <= reach:
-                    hi = mid
-                else:
-                    lo = mid
-            return hi
+            return entry(s, s_next)
         s = s_next
     return None
 
