@@ -106,16 +106,6 @@ def front_count(enc: Encounter, node: Position, side: str,
                if m.in_fight and m is not but and distance(m.pos, node) <= FRONT)
 
 
-def no_room(enc: Encounter, c: Combatant, at: Position) -> str | None:
-    """The narrow place ``c`` could not stand at ``at`` for lack of room, by name, or None."""
-    field = enc.field
-    for node, width in field.narrow:
-        if (field.distance(at, node) <= FRONT and field.distance(c.pos, node) > FRONT
-                and front_count(enc, node, c.side, c) >= width):
-            return field.names[node.a]
-    return None
-
-
 def run_metres(c: Combatant) -> float:
     """Metres a run covers: twice a move (RULES.md "Running"; OpenCore's own, its ruleset)."""
     return 2 * c.speed
@@ -270,5 +260,5 @@ def threatened_by(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[C
 
 
 def can_leave(enc: Encounter, c: Combatant, foes: list[Combatant]) -> bool:
-    """No foe could reach ``c`` with one move: the rule a fighter leaves the field by."""
+    """No foe could reach ``c`` with one move (a fighter at the edge is not cornered)."""
     return not any(can_charge(enc, e, c.pos) for e in foes)
