@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 import yaml
 from builders import ARCHER, FIELD_MAP, SOLDIER, on_field
-from helpers import ROOT, act, any_ruleset, scenario
+from helpers import ROOT, act, any_ruleset, scenario, support
 from helpers import hurt as wound
 
 from sim.ai import profiles as ai
@@ -367,32 +367,27 @@ def duel(profile, against, ruleset, n):
     return wins, deaths, members
 
 
-# RULES.md's runs brought OpenCore's foes to the tactical side's shooters in two rounds: its
-# screen and cover are worth less there, and it wins 0.59 [0.56, 0.62] of 1,000 mirror fights
-# (docs/ai.md, "Known gaps"). Held here as a known shortfall, not hidden.
-OPENCORE_SHORT = pytest.mark.xfail(reason="tactical v basic under OpenCore: 0.59 of the "
-                                   "mirror since fighters run (docs/ai.md)", strict=False)
+def known_short(target: str) -> list:
+    """``RULESETS``, each marked as an expected failure where its test folder says it misses
+    ``target`` (``support(ruleset).KNOWN_SHORT``: docs/ai.md, "Known gaps")."""
+    out = []
+    for r in RULESETS:
+        why = getattr(support(r), "KNOWN_SHORT", {}).get(target)
+        out.append(pytest.param(r, marks=pytest.mark.xfail(reason=why, strict=False))
+                   if why else r)
+    return out
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=OPENCORE_SHORT) if r == "opencore"
-                                     else r for r in RULESETS])
+@pytest.mark.parametrize("ruleset", known_short("tactical beats basic"))
 def test_tactical_beats_basic(ruleset):
     n = 250  # a side assignment; bench/tactics.py runs 2,000
     wins, _, _ = duel("tactical", "basic", ruleset, n)
     assert wilson(wins, 2 * n)[0] > 0.6, wins / (2 * n)
 
 
-# Flight takes rounds now (RULES.md): under OpenCore a cautious fighter that falls back
-# runs 12 m a round under the basic side's arrows and dies a little more often than a basic
-# one in its place (0.34 v 0.31 of 1,000). Held as a known shortfall (docs/ai.md).
-CAUTIOUS_SHORT = pytest.mark.xfail(reason="cautious v basic under OpenCore since flight "
-                                   "takes rounds (docs/ai.md)", strict=False)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=CAUTIOUS_SHORT) if r == "opencore"
-                                     else r for r in RULESETS])
+@pytest.mark.parametrize("ruleset", known_short("cautious dies less"))
 def test_cautious_dies_less_than_basic(ruleset):
     """Fewer of a cautious side die than of a basic one in its place: apart by their
     intervals, or, where almost nobody dies (B-Grade's armor), by the count alone."""
