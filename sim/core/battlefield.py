@@ -138,7 +138,7 @@ class Battlefield:
         else:  # the graph is undirected: a row of distances serves both directions
             self.dist = _LazyRows(n, self._dist_row)
             self.next_hop = _LazyRows(n, lambda a: _HopRow(self, a))
-        self.edge_len = {}
+        self.edge_len: dict[tuple[int, int], float] = {}
         # the same lengths by node and neighbour, for ``distance`` (no tuple made per lookup)
         self.length: list[dict[int, float]] = [{} for _ in range(n)]
         for a, b, data in graph.edges(data=True):

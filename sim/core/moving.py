@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.core import space
-from sim.core.battlefield import EDGE_EPSILON, Position
+from sim.core.battlefield import EDGE_EPSILON, MELEE_REACH, Position
 from sim.core.draws import shuffle
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
             if found is not None:
                 stop = Stop(found, f"in {e.name}'s reach", "engaged")
         elif e is not target and (target is None
-                                  or measure(there, target.pos) > space.MELEE_REACH):
+                                  or measure(there, target.pos) > MELEE_REACH):
             # in its reach already: never nearer to it on the way elsewhere (toward the foe
             # it goes for, or one at that foe's side, the walk ends at its own reach)
             found = _nearer(field, way, stop.metres, there, d0)
