@@ -173,7 +173,8 @@ def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
     ``a`` is out of reach. Unless ``there`` stands on the leg's own edge, the distance
     along the leg is the least of straight lines (``Battlefield.measure``): concave, so
     the points within reach are an end of the leg, and halving finds where they begin.
-    On the leg's own edge they may be a stretch in its middle: tried every ``STEP``.
+    On the leg's own edge, the gap along it when the edge is the shortest way between
+    its ends; otherwise they may be a stretch in its middle: tried every ``STEP``.
     """
     measure = field.measure
     u, v, x0, sign = field.leg_line(a, b)
@@ -201,6 +202,12 @@ def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
         if 0.0 < guess <= length and d(guess) <= reach + 1e-9 and d(guess - 1e-3) > reach:
             return guess
         return entry(0.0, length)
+    if field.dist[u][v] >= field.length[u][v]:
+        # the edge is the shortest way between its ends: the distance is the gap along
+        # it, and a walk toward ``there`` enters its reach ``reach`` metres short of it
+        guess = sign * (there.x - x0) - reach
+        if 0.0 < guess <= length and d(guess) <= reach + 1e-9 and d(guess - 1e-3) > reach:
+            return guess
     s = 0.0
     while s < length - EDGE_EPSILON:
         s_next = min(length, s + STEP)
@@ -275,46 +282,51 @@ def leave_melee(enc: Encounter, f: Combatant, start: Position, end: Position) ->
 
     RULES.md "Leaving melee": each foe that threatened ``f`` where it stood and does not
     where it ends strikes once, at once (its ordinary melee attack through
-    ``Ruleset.free_attack``), in an order drawn by the encounter's generator. A foe whose
-    doctrine never reacts (a ``passive`` dummy) lets it go.
+    ``Ruleset.free_attack``). A foe whose doctrine never reacts (a ``passive`` dummy) lets
+    it go.
     """
     measure = enc.field.measure
     strikers = [e for e in enc.combatants
-                if e.side != f.side and space.can_threaten(e) and e.policy.reacts
+                if e.side != f.side and space.can_threaten(e)
                 and measure(start, e.pos) <= e.reach < measure(end, e.pos)]
-    if not strikers:
+    _free_attacks(enc, f, strikers, "leaves {e}'s reach: {e} strikes at it as it goes")
+
+
+def shot_in_melee(enc: Encounter, f: Combatant,
+                  threats: list[Combatant] | None = None) -> None:
+    """Free attacks on a shooter that shot with foes threatening it (RULES.md).
+
+    "Shooting in melee": each standing foe that threatens ``f`` strikes once per shot, as
+    leaving its reach would give it; the shot's own penalty is each ruleset's. ``threats``:
+    ``space.threatened_in_melee`` of ``f`` where it stands, when the shot found them
+    already (nobody moves during a shot; who still threatens is asked again).
+    """
+    if not f.in_fight:
         return
+    if threats is None:
+        threats = space.threatened_in_melee(enc, f, f.pos)
+    _free_attacks(enc, f, threats, "shoots with {e} in reach: {e} strikes at it")
+
+
+def _free_attacks(enc: Encounter, f: Combatant, strikers: list[Combatant],
+                  words: str) -> None:
+    """Each of ``strikers`` that reacts strikes ``f`` once (``Ruleset.free_attack``).
+
+    In an order drawn by the encounter's generator; a striker that no longer threatens
+    (taken out, or helpless, by an earlier strike's aftermath) does not, and none strikes
+    once ``f`` is out. ``words``: the log's why, ``{e}`` standing for the striker.
+    """
+    strikers = [e for e in strikers if e.policy.reacts and space.can_threaten(e)]
     if len(strikers) > 1:
         shuffle(enc.rng, strikers)
     for e in strikers:
         if not f.in_fight:
             return
+        if not space.can_threaten(e):
+            continue
         if enc.log is not None:
             enc.emit("free_attack", who=e.name, target=f.name,
-                     text=f"{f.name} leaves {e.name}'s reach: {e.name} strikes at it as it "
-                          "goes (a free attack).")
-        enc.ruleset.free_attack(enc, e, f)
-
-
-def shot_in_melee(enc: Encounter, f: Combatant) -> None:
-    """Free attacks on a shooter that shot with foes threatening it (RULES.md).
-
-    "Shooting in melee": each standing foe that threatens ``f`` strikes once per shot, as
-    leaving its reach would give it (``Ruleset.free_attack``), in an order drawn by the
-    encounter's generator; the shot's own penalty is each ruleset's.
-    """
-    if not f.in_fight:
-        return
-    strikers = [e for e in space.threatened_in_melee(enc, f, f.pos) if e.policy.reacts]
-    if len(strikers) > 1:
-        shuffle(enc.rng, strikers)
-    for e in strikers:
-        if not f.in_fight or not space.can_threaten(e):
-            return
-        if enc.log is not None:
-            enc.emit("free_attack", who=e.name, target=f.name,
-                     text=f"{f.name} shoots with {e.name} in reach: {e.name} strikes at it "
-                          "(a free attack).")
+                     text=f"{f.name} {words.format(e=e.name)} (a free attack).")
         enc.ruleset.free_attack(enc, e, f)
 
 

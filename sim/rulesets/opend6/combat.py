@@ -190,7 +190,7 @@ class OpenD6Combat:
     def attack_dice(self, enc: Encounter, f: D6Fighter, target: D6Fighter, *,
                     penalty: int = 0, called: bool = False,
                     notes: list[str] | None = None, distance: float | None = None,
-                    band: RangeBand | None = None) -> int:
+                    band: RangeBand | None = None, pressed: bool | None = None) -> int:
         """Dice of ``f``'s attack on ``target`` now, before points (may be 0 or less).
 
         The attack code's dice, the multiple-action ``penalty``, the wound penalty, the range
@@ -207,6 +207,8 @@ class OpenD6Combat:
             distance: The distance between them, when the caller has measured it already.
             band: The range band of a ranged weapon at that distance, when the caller has
                 found it already (``attack``: its reach check finds it first).
+            pressed: Whether a foe threatens the shooter in melee, when the caller has
+                asked already (``space.pressed``).
         """
         # Counted as plain integers; the log's words are made only when ``notes`` asks.
         dice = f.attack_code.dice + penalty + health_penalty(enc, f)
@@ -219,7 +221,8 @@ class OpenD6Combat:
             # beyond long range (None) the attack cannot be made at all; ``_value_`` is
             # ``band.dice`` without two descriptor calls
             dice += band._value_ or 0
-            pressed = space.pressed(enc, f)
+            if pressed is None:
+                pressed = space.pressed(enc, f)
             if pressed:  # RULES.md "Shooting in melee"
                 dice += SHOT_IN_MELEE_DICE
         else:
@@ -275,8 +278,10 @@ class OpenD6Combat:
                          text=f"{f.name} attacks {target.name}: miss ({reason}).")
             return
         notes: list[str] | None = [] if log is not None else None
+        # asked once: the shot's penalty, and who strikes back after it
+        threats = space.threatened_in_melee(enc, f, here) if weapon.ranged else []
         dice = self.attack_dice(enc, f, target, penalty=penalty, called=bool(intent.called),
-                                notes=notes, distance=dist, band=band)
+                                notes=notes, distance=dist, band=band, pressed=bool(threats))
         f.aim_at = None  # an aim is spent by the next attack, at its target or not
         defense, parry = self.defense_against(enc, f, target)
         tn = self.target_number(enc, f, target, defense, parry)
@@ -296,8 +301,8 @@ class OpenD6Combat:
                                       pinned=pinned, parry=parry, extra=weapon.difficulty))
         if hit:
             enc.record_hit(f, self._damage(enc, f, target))
-        if weapon.ranged:  # RULES.md "Shooting in melee": a foe in reach strikes once
-            moving.shot_in_melee(enc, f)
+        if threats:  # RULES.md "Shooting in melee": a foe in reach strikes once
+            moving.shot_in_melee(enc, f, threats)
 
     def _roll_attack(self, enc: Encounter, f: D6Fighter, target: D6Fighter, dice: int,
                      notes: list[str] | None) -> tuple[int, RollResult | None, int]:
