@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sim.ai import profiles, standoff, tactics
 from sim.core import moving, space, targets
-from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, Withdraw, Yield
+from sim.core.actions import Aim, Attack, Bide, Defend, Draw, Move, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
 
 if TYPE_CHECKING:
@@ -129,6 +129,8 @@ def options(enc: Encounter, c: Combatant) -> list[Option]:
         if not profiles.can_strike(enc, c, foe) or advisor.needs_reload(c):
             continue
         out += _attacks(enc, c, foe, kinds, most)
+    if c.other_arms is not None and not c.fleeing:
+        out += _other_weapon(enc, c, foes)
     for kind in kinds:
         out.append(Option(f"defend {kind}", f"{kind} (until its next turn)", (Defend(kind),),
                           group="defend", heading=f"defend ({' or '.join(kinds)})"))
@@ -139,6 +141,34 @@ def options(enc: Encounter, c: Combatant) -> list[Option]:
     # the engine takes a fighter that yields out as it declares (``Encounter.declare``)
     if space.takes_surrender(c, foes) is not None:  # RULES.md "Kinds": not to beasts
         out.append(Option("yield", "yield (surrender: out of the fight, alive)", (Yield(),)))
+    return out
+
+
+def _other_weapon(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Option]:
+    """Take up the other weapon (a sidearm, or the bow again) and attack a foe with it.
+
+    RULES.md "Shooting in melee": the draw is part of the move. One plain attack a foe,
+    asked with that weapon in hand, and the weapons changed back before this returns.
+    """
+    weapon = c.spec.sidearm if c.ranged else c.spec.weapon
+    heading = f"take up the {weapon} and attack"
+    rules, advisor = enc.ruleset, enc.advisor
+    out = []
+    rules.switch_arms(c)
+    try:
+        for foe in foes:
+            if not profiles.can_strike(enc, c, foe) or advisor.needs_reload(c):
+                continue
+            intents = (Attack(foe),)
+            chance = advisor.attack_odds(enc, c, list(intents))
+            if chance is None or chance > 0:
+                out.append(Option(f"draw attack {foe.name}",
+                                  f"take up the {weapon} and attack {foe.name}",
+                                  (Draw(), *intents), chance,
+                                  harm=advisor.harm_odds(enc, c, list(intents)),
+                                  group="draw", heading=heading))
+    finally:
+        rules.switch_arms(c)
     return out
 
 

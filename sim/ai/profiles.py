@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import holding, moves, screening, standoff, tactics
+from sim.ai import holding, moves, screening, sidearm, standoff, tactics
 from sim.ai.moves import NO_FOE
 from sim.core import draws, moving, space, targets
 from sim.core.actions import (
@@ -428,6 +428,13 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
     """
     if c.fleeing:  # in flight, whatever its profile (RULES.md "Flight takes time")
         return moves.flee(enc, c)
+    if c.other_arms is not None and sidearm.wants_other(enc, c):
+        return sidearm.decide_with(enc, c, _by_profile)
+    return _by_profile(enc, c)
+
+
+def _by_profile(enc: Encounter, c: Combatant) -> list[Intent]:
+    """``decide`` with the weapon in hand."""
     intents = PROFILES[c.ai](enc, c)
     if intents and type(intents[0]) is Yield:  # the engine takes it out (no ruleset acts)
         return intents

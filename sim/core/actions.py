@@ -64,6 +64,16 @@ class Withdraw:
 
 
 @dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the other weapon (a shooter's sidearm, or its bow again) as part of a move.
+
+    RULES.md "Shooting in melee": not an action. Declared first; the engine changes the
+    weapon in hand as it is declared (``Ruleset.switch_arms``), so what follows is made
+    with it.
+    """
+
+
+@dataclass(frozen=True, slots=True)
 class Defend:
     """Spend an action on defense: ``"dodge"``, ``"parry"`` or ``"block"``."""
 
@@ -97,7 +107,7 @@ class Yield:
     """
 
 
-Intent = Attack | Move | Retreat | Withdraw | Defend | Aim | Reload | Bide | Yield
+Intent = Attack | Move | Retreat | Withdraw | Defend | Aim | Reload | Bide | Yield | Draw
 
 
 def attack_on(target: Combatant, called: str | None = None) -> Attack:

@@ -75,12 +75,14 @@ class Combatant:
             made once (``actions.attack_on``).
         reach_kept: the last answer of ``space.in_reach`` on each target, and what it
             was for (the two places and the reach).
+        other_arms: the weapon not in hand (a sidearm), or None.
     """
 
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
         "effects", "why", "plain_attack", "called_attacks", "reach_kept", "fleeing",
+        "other_arms",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -107,6 +109,9 @@ class Combatant:
         self.called_attacks: dict[str, Attack] = {}
         self.reach_kept: dict[Combatant, tuple[Position, Position, float, bool]] = {}
         self.fleeing = False  # running for the way out (RULES.md "Flight takes time")
+        # the weapon not in hand, as its ruleset's ``ARMS`` slots (a shooter's sidearm, or
+        # its bow once the sidearm is drawn); None: one weapon only (``Ruleset.switch_arms``)
+        self.other_arms: tuple[object, ...] | None = None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

@@ -21,7 +21,7 @@ import simpy
 
 from sim import registry
 from sim.core import aftermath, events, space
-from sim.core.actions import Move, Retreat, Yield
+from sim.core.actions import Draw, Move, Retreat, Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Effect, Status
 from sim.core.outcome import EncounterResult, encounter_result
@@ -124,6 +124,9 @@ class Encounter:
         for side in scenario.sides:
             members = [self.ruleset.build(m, self.field.node(m.at), self.rng)
                        for m in side.members]
+            for f in members:
+                if f.spec.sidearm is not None:
+                    self.ruleset.arm_sidearm(f, f.pos)
             if carried:  # a campaign's party: what lasts from its last fight
                 for f in members:
                     if f.name in carried:
@@ -208,6 +211,9 @@ class Encounter:
         intents = mind(self, c) if mind is not None else self.ai.decide(self, c)
         if mind is not None or c.ai in self.ai.RECORDED:
             self.made.setdefault(c.name, []).append(("declare", list(intents)))
+        if intents and type(intents[0]) is Draw:
+            intents = intents[1:]
+            self._draw(c)
         if intents:
             first = intents[0]
             if type(first) is Yield:  # surrenders instead of acting
@@ -217,6 +223,16 @@ class Encounter:
                 intents = self._within_the_rules(c, intents)
         self.declared[c] = intents
         return intents
+
+    def _draw(self, c: Combatant) -> None:
+        """``c`` takes up its other weapon as part of its move (RULES.md, ``actions.Draw``)."""
+        if c.other_arms is None:
+            return
+        self.ruleset.switch_arms(c)
+        if self.log is not None:
+            weapon = c.spec.sidearm if not c.ranged else c.spec.weapon
+            self.emit("draw", who=c.name, weapon=weapon,
+                      text=f"{c.name} takes up its {weapon} (part of its move).")
 
     def _within_the_rules(self, c: Combatant, intents: list[Intent]) -> list[Intent]:
         """``intents`` as the rules of space let them stand; a flight starts here.

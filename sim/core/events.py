@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # under the event's "rules" key.
 COMMON_FIELDS = frozenset({
     "text", "who", "target", "side", "at", "to", "status", "state", "hit", "winner",
-    "rounds", "scenario", "ruleset", "seed", "tended", "order", "positions", "states",
+    "rounds", "scenario", "ruleset", "seed", "tended", "order", "positions", "states", "weapon",
 })
 
 

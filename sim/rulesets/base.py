@@ -96,6 +96,9 @@ class Ruleset(ABC, Generic[F]):
     # the stand-off count (``Encounter.harmed_in``), though not a damaging hit
     armor_wears: ClassVar[bool] = False
     legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
+    # the fighter's slots that come with the weapon in hand: what drawing a sidearm changes
+    # (``switch_arms``); a ruleset without them keeps a fighter to its one weapon
+    ARMS: ClassVar[tuple[str, ...]] = ()
     glossary: ClassVar[str] = ""  # words a player meets that the legend leaves out
 
     def __init__(self, options: BaseModel | None = None):
@@ -196,6 +199,28 @@ class Ruleset(ABC, Generic[F]):
         the campaign's business, not the ruleset's).
         """
         return f.status is not Status.DEAD
+
+    # ---------------------------------------------------------------- weapons
+    def arm_sidearm(self, f: F, pos: Position) -> None:
+        """Give ``f`` its member's sidearm as the weapon not in hand (``other_arms``).
+
+        Its ``ARMS`` slots are read from a build of the member with the sidearm in hand
+        (``MemberSpec.with_sidearm``), made with a generator of its own so that the fight's
+        draws are the same with a sidearm or without.
+        """
+        if f.spec.sidearm is None or not self.ARMS:
+            return
+        drawn = self.build(f.spec.with_sidearm(), pos, random.Random(0))
+        f.other_arms = tuple(getattr(drawn, slot) for slot in self.ARMS)
+
+    def switch_arms(self, f: F) -> None:
+        """``f`` puts away the weapon in hand and takes up the other (``actions.Draw``)."""
+        other = f.other_arms
+        if other is None:
+            return
+        f.other_arms = tuple(getattr(f, slot) for slot in self.ARMS)
+        for slot, value in zip(self.ARMS, other, strict=True):
+            setattr(f, slot, value)
 
     # ---------------------------------------------------------------- space
     def free_attack(self, enc: Encounter, f: F, target: F) -> None:

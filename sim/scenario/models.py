@@ -10,7 +10,15 @@ from functools import lru_cache
 from types import GenericAlias
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from sim.scenario import vocabulary as catalog
 from sim.scenario.errors import not_a_name, unknown
@@ -72,6 +80,14 @@ class DoctrineModel(Strict):
         return value
 
 
+def _weapon_name(value: str) -> str:
+    """A neutral weapon's name, read through its aliases (fists -> unarmed, dagger -> knife)."""
+    value = catalog.WEAPON_ALIASES.get(value, value)
+    if value not in catalog.WEAPONS:
+        raise ValueError(unknown("weapon", value, [*catalog.WEAPONS, *catalog.WEAPON_ALIASES]))
+    return value
+
+
 class MemberModel(Strict):
     """One entry of a side's member list."""
 
@@ -82,6 +98,7 @@ class MemberModel(Strict):
     traits: TraitsModel = TraitsModel()
     skills: SkillsModel = SkillsModel()
     weapon: str = "unarmed"
+    sidearm: str | None = None  # a hand weapon a shooter draws as part of a move
     armor: str = "none"
     shield: bool = False
     kind: Literal["person", "beast"] | None = None  # None: a beast if its weapon is natural
@@ -93,12 +110,12 @@ class MemberModel(Strict):
             raise ValueError(unknown("AI profile", value, AI_PROFILES))
         return value
 
-    @field_validator("weapon", "armor", mode="before")
+    @field_validator("weapon", "sidearm", "armor", mode="before")
     @classmethod
     def _a_name(cls, value: object, info: ValidationInfo) -> object:
         # `armor: 5` (a rating) or `weapon: 2` was refused as "expected a string": the
         # message now says a name is wanted, and which names there are
-        if isinstance(value, str):
+        if isinstance(value, str) or value is None and info.field_name == "sidearm":
             return value
         if info.field_name == "armor":
             raise ValueError(not_a_name("an armor", value, catalog.ARMORS))
@@ -107,11 +124,27 @@ class MemberModel(Strict):
     @field_validator("weapon")
     @classmethod
     def _known_weapon(cls, value: str) -> str:
-        value = catalog.WEAPON_ALIASES.get(value, value)  # fists -> unarmed, dagger -> knife
-        if value not in catalog.WEAPONS:
-            raise ValueError(unknown("weapon", value, [*catalog.WEAPONS,
-                                                       *catalog.WEAPON_ALIASES]))
+        return _weapon_name(value)
+
+    @field_validator("sidearm")
+    @classmethod
+    def _hand_weapon(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = _weapon_name(value)
+        if value not in catalog.SIDEARMS:
+            raise ValueError(unknown("sidearm", value, catalog.SIDEARMS)
+                             + " (a sidearm is a hand weapon)")
         return value
+
+    @model_validator(mode="after")
+    def _sidearm_beside_a_ranged_weapon(self) -> MemberModel:
+        # RULES.md "Shooting in melee": a shooter draws its sidearm when a foe closes in; a
+        # fighter whose weapon is already for melee would never draw it
+        if self.sidearm is not None and self.weapon not in catalog.RANGED_WEAPONS:
+            raise ValueError(f"a sidearm is drawn by a shooter, and '{self.weapon}' is not a "
+                             f"ranged weapon ({', '.join(sorted(catalog.RANGED_WEAPONS))})")
+        return self
 
     @field_validator("armor")
     @classmethod

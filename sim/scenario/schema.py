@@ -43,6 +43,8 @@ _MEMBER_KEYS = {
     "traits": "Neutral traits, 1-5 (2 is an average person).",
     "skills": "Neutral skills, 0-5 (0 untrained, 3 professional).",
     "weapon": "The weapon, by its neutral name.",
+    "sidearm": "A shooter's hand weapon (knife, sword, ...), drawn as part of a move when a "
+               "foe closes in.",
     "armor": "The armor, by its neutral name.",
     "shield": "Whether it carries a shield.",
     "kind": "person or beast: a beast never surrenders and nobody surrenders to it; "

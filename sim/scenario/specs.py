@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +115,7 @@ class Doctrine:
         return f"Doctrine({', '.join(shown)})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class MemberSpec:
     """One combatant as the scenario describes it (``count`` already expanded)."""
 
@@ -131,6 +131,26 @@ class MemberSpec:
     native: tuple[tuple[str, Any], ...] = ()
     doctrine: Doctrine = Doctrine()
     kind: str = "person"  # or "beast" (RULES.md "Kinds")
+    sidearm: str | None = None  # a hand weapon a shooter draws as part of a move
+
+    def __repr__(self) -> str:
+        """As a dataclass says it, with ``sidearm`` only when set (``Scenario.__repr__``)."""
+        shown = [f"{f}={getattr(self, f)!r}" for f in
+                 ("name", "side", "at", "ai", "traits", "skills", "weapon", "armor", "shield",
+                  "native", "doctrine", "kind")]
+        if self.sidearm is not None:
+            shown.append(f"sidearm={self.sidearm!r}")
+        return f"MemberSpec({', '.join(shown)})"
+
+    def with_sidearm(self) -> MemberSpec:
+        """This member with its sidearm in hand: the build a drawn sidearm's slots come from.
+
+        A native block's weapon keys (OpenD6 and OpenCore ``weapon``, OpenCore ``mode`` and
+        ``damage``) describe the main weapon, so the sidearm's build leaves them out.
+        """
+        assert self.sidearm is not None
+        native = tuple((key, _without_weapon(block)) for key, block in self.native)
+        return replace(self, weapon=self.sidearm, sidearm=None, native=native)
 
     def native_block(self, key: str) -> Any | None:
         """The validated native block for ``key`` (e.g. ``"ore"``), or None."""
@@ -138,6 +158,16 @@ class MemberSpec:
             if name == key:
                 return block
         return None
+
+
+def _without_weapon(block: Any) -> Any:
+    """A native block with its weapon keys unset (``MemberSpec.with_sidearm``)."""
+    unset = {k: None for k in WEAPON_KEYS if getattr(block, k, None) is not None}
+    return block.model_copy(update=unset) if unset else block
+
+
+WEAPON_KEYS = ("weapon", "mode", "damage")
+"""Native block keys that describe a member's main weapon (``MemberSpec.with_sidearm``)."""
 
 
 @dataclass(frozen=True, slots=True)

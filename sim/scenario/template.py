@@ -58,6 +58,8 @@ $native    - name: Bram
       traits: {dexterity: 4, perception: 3}
       skills: {ranged: 3, dodge: 1}
       weapon: crossbow
+      sidearm: knife             # a hand weapon beside the crossbow, drawn when a foe
+                                 # closes in (part of a move, not an action)
       armor: leather
   raiders:
     - name: Raider

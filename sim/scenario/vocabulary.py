@@ -44,6 +44,9 @@ DEFAULT_SKILL = 0
 
 RANGED_WEAPONS = frozenset({"bow", "shortbow", "longbow", "crossbow", "pistol", "rifle",
                             "shotgun"})
+SIDEARMS: tuple[str, ...] = tuple(w for w in WEAPONS if w not in RANGED_WEAPONS
+                                  and w not in NATURAL_WEAPONS and w != "unarmed")
+"""Hand weapons a shooter may carry as a sidearm (``sidearm:``), drawn as part of a move."""
 
 AI_PROFILES: tuple[str, ...] = ("passive", "basic", "aggressive", "cautious", "tactical",
                                  "lookahead")

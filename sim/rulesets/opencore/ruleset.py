@@ -75,6 +75,8 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     Options = OpenCoreOptions
     Advisor = OpenCoreAdvisor
     supports = frozenset({Attack, Move, Retreat, Withdraw, Defend, Bide, Reload, Aim})
+    ARMS = ("weapon", "fire", "held", "loaded", "attack_skill", "init_bonus",
+            "ranged", "reach")  # what a drawn sidearm changes
     armor_wears = True  # the seed's armor damage rating is used up by hits
     max_actions = 1  # one action per round (seed)
     # this encounter's fallen that bleed without a process each (``health.Fallen``); None
