@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.ai import holding, moves, screening, sidearm, standoff, tactics
+from sim.ai import detour, holding, moves, screening, sidearm, standoff, tactics
 from sim.ai.moves import NO_FOE
 from sim.core import draws, moving, space, targets
 from sim.core.actions import (
@@ -122,10 +122,16 @@ def approach(enc: Encounter, c: Combatant, target: Combatant,
         # close enough already, yet no attack: never "closes on" a foe at its side
         intents, c.why = enc.advisor.hopeless(enc, c, target)
         return intents
+    going = detour.follow(enc, c)
+    if going is not None:  # on its way round a narrow place
+        return going
     held = moving.no_room_ahead(enc, c, target, stop_at(c), c.speed)
-    if held is not None:  # RULES.md "Room at a place": it waits behind
+    if held is not None:  # RULES.md "Room at a place": it waits behind, or goes round
+        going = detour.plan(enc, c, target, held.place)
+        if going is not None:
+            return going
         intents, why_wait = enc.advisor.wait_intents(enc, c, enc.enemies(c))
-        c.why = f"waits its turn: {held}; {why_wait}"
+        c.why = f"waits its turn: {held.why}; {why_wait}"
         return intents
     run = runs(enc, c, target)
     c.why = (why or f"closing on {target.name}") + (", at a run" if run else "")

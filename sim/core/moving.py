@@ -52,6 +52,7 @@ class Stop(NamedTuple):
     metres: float
     why: str
     kind: str  # "engaged" (a foe's reach) or "room" (a narrow place); "" walked in full
+    place: str = ""  # the narrow place's name, for a stop for room
 
 
 def walk(enc: Encounter, f: Combatant, dest: Position, metres: float, *,
@@ -134,7 +135,7 @@ def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
         return stop
     name = field.names[node.a]
     return Stop(max(0.0, found - NUDGE), f"no room at {name} (room for {width} of a side)",
-                "room")
+                "room", name)
 
 
 def first_within(field: Battlefield, way: list[Position], goal: float, there: Position,
@@ -258,8 +259,8 @@ def walk_ends(enc: Encounter, f: Combatant, target: Combatant, stop_at: float,
 
 
 def no_room_ahead(enc: Encounter, f: Combatant, target: Combatant, stop_at: float,
-                  metres: float) -> str | None:
-    """The narrow place that leaves ``f`` no room to step toward ``target`` now, or None.
+                  metres: float) -> Stop | None:
+    """The stop at a narrow place that leaves ``f`` no room to step toward ``target``, or None.
 
     The AI's question before it declares a move that would not happen: it waits its
     turn instead. Tied routes are drawn as a walk draws them.
@@ -273,7 +274,7 @@ def no_room_ahead(enc: Encounter, f: Combatant, target: Combatant, stop_at: floa
     way = field.route(f.pos, target.pos, enc.rng, goal)
     stop = first_stop(enc, f, way, goal, target)
     if stop.kind == "room" and stop.metres <= NUDGE + EDGE_EPSILON:
-        return stop.why
+        return stop
     return None
 
 
