@@ -1,4 +1,5 @@
-"""Holding a place: a doctrine's ``hold`` (``ai: {profile: tactical, hold: bridge}``).
+"""Holding a place: a doctrine's ``hold`` (``ai: {profile: tactical, hold: bridge}``), or
+a narrow place a tactical or cautious fighter chooses to hold (``chosen``).
 
 A fighter that holds a place fights from it, goes back to it, and does not chase off it: of
 what its profile declared, attacks it can make from where it stands, defenses, reloads and
@@ -6,6 +7,12 @@ a flight stand; a move toward a foe or to another place becomes a walk back to t
 (or, there already, waiting for the foe to come: ``Advisor.wait_intents``). Room at a
 narrow place still holds: a second holder of a one-man footbridge waits behind it
 (``sim.core.moving``) and steps up when the first falls.
+
+A tactical or cautious melee fighter with no ``hold`` of its own holds a narrow place
+when the foes outnumber its side and the place stands between them: narrower than their
+number, on the shortest way from every foe to it, and its side there first (``chosen``,
+once, at its first declaration). Fighting one or two at a time is how the few hold off
+the many.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Move, Retreat
+from sim.core.battlefield import EDGE_EPSILON
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -20,10 +28,54 @@ if TYPE_CHECKING:
     from sim.core.engine import Encounter
 
 
-def keep(enc: Encounter, c: Combatant, intents: list[Intent]) -> list[Intent]:
-    """``intents`` as a holder of ``c.doctrine.hold`` may carry them out."""
-    hold = c.doctrine.hold
-    assert hold is not None, "keep is asked for a fighter that holds a place"
+# Profiles that choose on their own to hold a narrow place between them and more foes.
+CHOOSE_TO_HOLD = frozenset({"tactical", "cautious"})
+
+
+def place_of(enc: Encounter, c: Combatant) -> str | None:
+    """The place ``c`` holds: its doctrine's ``hold``, or one it chose (None: none)."""
+    if c.doctrine.hold is not None:
+        return c.doctrine.hold
+    if c.ai not in CHOOSE_TO_HOLD or not enc.field.narrow or c.ranged:
+        return None
+    key = ("holds", c.name)
+    kept = enc.ai_kept
+    if key not in kept:
+        kept[key] = chosen(enc, c)
+    found: str | None = kept[key]
+    return found
+
+
+def chosen(enc: Encounter, c: Combatant) -> str | None:
+    """The narrow place between ``c`` and more foes that its side reaches first, or None.
+
+    The nearest to ``c`` of the places narrower than the foes' number that lie on the
+    shortest way from every foe to it, and that its side is nearer than any foe.
+    """
+    foes = enc.enemies(c)
+    allies = [m for m in enc.sides[c.side] if m.in_fight]
+    if len(foes) <= len(allies):
+        return None
+    field = enc.field
+    distance = field.distance
+    best: tuple[float, str] | None = None
+    for node, width in field.narrow:
+        if width >= len(foes):
+            continue
+        ours = min(distance(m.pos, node) for m in allies)
+        if any(distance(e.pos, node) < ours for e in foes):
+            continue
+        mine = distance(c.pos, node)
+        if all(distance(e.pos, node) + mine <= distance(e.pos, c.pos) + EDGE_EPSILON
+               for e in foes):
+            name = field.names[node.a]
+            if best is None or (mine, name) < best:
+                best = (mine, name)
+    return best[1] if best is not None else None
+
+
+def keep(enc: Encounter, c: Combatant, intents: list[Intent], hold: str) -> list[Intent]:
+    """``intents`` as a holder of ``hold`` may carry them out."""
     home = enc.field.node(hold)
     moving = [i for i in intents
               if type(i) is Move or (type(i) is Retreat and not i.leave and i.dest != home)]

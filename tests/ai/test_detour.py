@@ -6,8 +6,8 @@ import pytest
 from helpers import scenario
 
 from sim import registry
-from sim.ai import detour, profiles
-from sim.core.actions import Retreat
+from sim.ai import detour, holding, profiles
+from sim.core.actions import Move, Retreat
 from sim.core.engine import Encounter
 
 RULESETS = registry.names()
@@ -73,3 +73,34 @@ def test_the_queue_order_among_fighters_standing_together_is_drawn_once():
     ahead = sorted(detour._queue_ahead(enc, r, "bridge") for r in waiting)
     assert ahead == [1, 2, 3, 4]  # the first in reach, then each of the others in turn
     assert ahead == sorted(detour._queue_ahead(enc, r, "bridge") for r in waiting)
+
+
+# ---------------------------------------------------------------------------- choosing to hold
+def few_against_many(profile: str, raiders: int = 5, weapon: str = "spear") -> Encounter:
+    holders = [{"name": "Ulric", "at": "bridge", "weapon": weapon, "ai": profile},
+               {"name": "Wendel", "at": "west", "weapon": weapon, "ai": profile}]
+    return Encounter(scenario({"holders": holders,
+                               "raiders": [{"name": "R", "at": "east", "count": raiders,
+                                            **CLUB}]}, map=crossing(40.0)), RULESETS[0], 1)
+
+
+@pytest.mark.parametrize("profile", ["tactical", "cautious"])
+def test_the_few_hold_a_narrow_place_between_them_and_the_many(profile):
+    enc = few_against_many(profile)
+    for c in enc.sides["holders"]:
+        assert holding.place_of(enc, c) == "bridge"
+    # the second holder walks up behind the first, never past the bridge toward the foes
+    wendel = enc.sides["holders"][1]
+    intents = profiles.decide(enc, wendel)
+    assert not intents or type(intents[0]) is not Move
+
+
+@pytest.mark.parametrize("profile, raiders, weapon", [
+    ("basic", 5, "spear"),        # a simple profile goes for the foe
+    ("aggressive", 5, "spear"),
+    ("tactical", 2, "spear"),     # as many as the foes: no need to
+    ("tactical", 5, "bow"),       # a shooter does not hold a bridge with its body
+])
+def test_no_chosen_hold_otherwise(profile, raiders, weapon):
+    enc = few_against_many(profile, raiders, weapon)
+    assert all(holding.place_of(enc, c) is None for c in enc.sides["holders"])
