@@ -1,5 +1,6 @@
-"""Holding a place: a doctrine's ``hold`` (``ai: {profile: tactical, hold: bridge}``), or
-a narrow place a tactical or cautious fighter chooses to hold (``chosen``).
+"""Holding a place: a doctrine's ``hold``, or a narrow place chosen to hold (``chosen``).
+
+A doctrine says it so: ``ai: {profile: tactical, hold: bridge}``.
 
 A fighter that holds a place fights from it, goes back to it, and does not chase off it: of
 what its profile declared, attacks it can make from where it stands, defenses, reloads and
