@@ -13,6 +13,7 @@ of the way round, so that it does not turn back the moment the queue looks short
 from __future__ import annotations
 
 import math
+import random
 from typing import TYPE_CHECKING
 
 import networkx as nx
@@ -34,15 +35,19 @@ FRONT_ROUNDS = 3
 def follow(enc: Encounter, c: Combatant) -> list[Intent] | None:
     """The next leg of ``c``'s way round, if it is on one (None: it is not)."""
     key = ("detour", c.name)
-    way: list[str] | None = enc.ai_kept.get(key)
-    if not way:
+    kept: tuple[str, str, tuple[str, ...]] | None = enc.ai_kept.get(key)
+    if not kept:
         return None
+    target, place, way = kept
     field = enc.field
     while way and field.distance(c.pos, field.node(way[0])) <= EDGE_EPSILON:
-        way.pop(0)  # reached
-    if not way:
+        way = way[1:]  # reached
+    foe = next((e for e in enc.enemies(c) if e.name == target), None)
+    if not way or foe is None or not _beyond(enc, c, foe, place):
+        # there; or its foe fell, or now stands at the place: going round gains nothing
         del enc.ai_kept[key]
         return None
+    enc.ai_kept[key] = (target, place, way)
     c.why = f"goes round by {way[0]}"
     return [Retreat(field.node(way[0]), run=True)]
 
@@ -54,10 +59,15 @@ def plan(enc: Encounter, c: Combatant, target: Combatant, place: str) -> list[In
     start = _nearest_node(enc, c, place)
     if width is None or start is None:
         return None
-    found = _way_round(enc, start, target, place)
-    if found is None:
+    # a foe it could strike only from the place's front meets it in the same queue from
+    # any side: the way round goes for one it can strike from beyond the front
+    foes = [target] if _beyond(enc, c, target, place) else [
+        e for e in enc.enemies(c) if _beyond(enc, c, e, place)]
+    ways = [(found, e.name) for e in foes
+            if (found := _way_round(enc, start, e, place)) is not None]
+    if not ways:
         return None
-    length, path = found
+    (length, path), target_name = min(ways)
     length += field.distance(c.pos, field.node(start))
     ahead = _queue_ahead(enc, c, place)
     wait = math.ceil(ahead / width) * FRONT_ROUNDS
@@ -66,11 +76,16 @@ def plan(enc: Encounter, c: Combatant, target: Combatant, place: str) -> list[In
     way = [n for n in path if field.distance(c.pos, field.node(n)) > EDGE_EPSILON]
     if not way:
         return None
-    enc.ai_kept[("detour", c.name)] = way
+    enc.ai_kept[("detour", c.name)] = (target_name, place, tuple(way))
     intents = follow(enc, c)
     if intents is not None:
         c.why = f"goes round {place} by {way[0]} ({ahead} of its side ahead at {place})"
     return intents
+
+
+def _beyond(enc: Encounter, c: Combatant, foe: Combatant, place: str) -> bool:
+    """``c`` could strike ``foe`` from outside ``place``'s front (where room is counted)."""
+    return enc.field.distance(foe.pos, enc.field.node(place)) + c.reach > space.FRONT
 
 
 def _way_round(enc: Encounter, start: str, target: Combatant,
@@ -132,9 +147,10 @@ def _queue_ahead(enc: Encounter, c: Combatant, place: str) -> int:
 
 
 def _queue_key(enc: Encounter, c: Combatant) -> float:
-    """``c``'s place among fighters that stand together in a queue, drawn once."""
-    key = ("queue", c.name)
-    found: float | None = enc.ai_kept.get(key)
-    if found is None:
-        found = enc.ai_kept[key] = enc.rng.random()
-    return found
+    """``c``'s place among fighters that stand together in a queue.
+
+    Drawn from a generator of its own, seeded by the encounter's seed and the fighter's
+    name: the same whenever it is asked (by the AI, a menu, a rollout), and it takes no
+    draw from the fight's generator.
+    """
+    return random.Random(f"{enc.seed}:queue:{c.name}").random()

@@ -10,10 +10,10 @@ narrow place still holds: a second holder of a one-man footbridge waits behind i
 (``sim.core.moving``) and steps up when the first falls.
 
 A tactical or cautious melee fighter with no ``hold`` of its own holds a narrow place
-when the foes outnumber its side and the place stands between them: narrower than their
-number, on the shortest way from every foe to it, and its side there first (``chosen``,
-once, at its first declaration). Fighting one or two at a time is how the few hold off
-the many.
+when the melee foes outnumber its side and the place stands between them: narrower than
+their number, on the shortest way from every one of them to it, and its side there first
+(``chosen``, once, at its first declaration; let go once only shooters are left). Fighting
+one or two at a time is how the few hold off the many.
 """
 
 from __future__ import annotations
@@ -37,23 +37,29 @@ def place_of(enc: Encounter, c: Combatant) -> str | None:
     """The place ``c`` holds: its doctrine's ``hold``, or one it chose (None: none)."""
     if c.doctrine.hold is not None:
         return c.doctrine.hold
-    if c.ai not in CHOOSE_TO_HOLD or not enc.field.narrow or c.ranged:
+    # a shooter (its sidearm in hand or not) does not hold a place with its body
+    if (c.ai not in CHOOSE_TO_HOLD or not enc.field.narrow or c.ranged
+            or c.other_arms is not None):
         return None
     key = ("holds", c.name)
     kept = enc.ai_kept
     if key not in kept:
         kept[key] = chosen(enc, c)
     found: str | None = kept[key]
+    if found is not None and not any(not e.ranged for e in enc.enemies(c)):
+        return None  # only shooters left: a place held against them only holds it still
     return found
 
 
 def chosen(enc: Encounter, c: Combatant) -> str | None:
-    """The narrow place between ``c`` and more foes that its side reaches first, or None.
+    """The narrow place between ``c`` and more melee foes that its side reaches first, or None.
 
-    The nearest to ``c`` of the places narrower than the foes' number that lie on the
-    shortest way from every foe to it, and that its side is nearer than any foe.
+    The nearest to ``c`` of the places narrower than the melee foes' number that lie on
+    the shortest way from every one of them to it, and that its side is nearer than any
+    of them. Shooters are not counted: they shoot over a bridge.
     """
-    foes = enc.enemies(c)
+    # the foes who must come through the place to strike: a shooter shoots over it
+    foes = [e for e in enc.enemies(c) if not e.ranged]
     allies = [m for m in enc.sides[c.side] if m.in_fight]
     if len(foes) <= len(allies):
         return None

@@ -150,7 +150,7 @@ def _other_weapon(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[O
     RULES.md "Shooting in melee": the draw is part of the move. One plain attack a foe,
     asked with that weapon in hand, and the weapons changed back before this returns.
     """
-    weapon = c.spec.sidearm if c.ranged else c.spec.weapon
+    weapon = c.spec.weapon if c.drawn else c.spec.sidearm
     heading = f"take up the {weapon} and attack"
     rules, advisor = enc.ruleset, enc.advisor
     out = []

@@ -434,7 +434,9 @@ def decide(enc: Encounter, c: Combatant) -> list[Intent]:
     """
     if c.fleeing:  # in flight, whatever its profile (RULES.md "Flight takes time")
         return moves.flee(enc, c)
-    if c.other_arms is not None and sidearm.wants_other(enc, c):
+    # (a lookahead weighs its menu's lines, its draws among them, on the fight's record:
+    # it never asks with the weapons changed for it)
+    if c.other_arms is not None and c.ai not in RECORDED and sidearm.wants_other(enc, c):
         return sidearm.decide_with(enc, c, _by_profile)
     return _by_profile(enc, c)
 

@@ -156,10 +156,11 @@ def aside(enc: Encounter, c: Combatant) -> Iterator[None]:
 
     Inside, the encounter's generator is a copy of the fight's (a tie broken while a menu is
     read draws from the copy); on the way out, however it is left, the fight's generator is
-    back as it was (with its state, for anything that kept it, such as a deck) and so is
-    ``c.why`` (a profile asked what it would do sets it).
+    back as it was (with its state, for anything that kept it, such as a deck), and so are
+    ``c.why`` (a profile asked what it would do sets it) and what the AI keeps on the
+    encounter (``Encounter.ai_kept``: a way round it would take, a place it would hold).
     """
-    fight, why = enc.rng, c.why
+    fight, why, kept = enc.rng, c.why, dict(enc.ai_kept)
     state = fight.getstate()
     scratch = random.Random()
     scratch.setstate(state)
@@ -170,6 +171,7 @@ def aside(enc: Encounter, c: Combatant) -> Iterator[None]:
         enc.rng = fight
         fight.setstate(state)
         c.why = why
+        enc.ai_kept = kept
 
 
 def choices(enc: Encounter, c: Combatant,

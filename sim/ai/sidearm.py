@@ -28,7 +28,7 @@ def wants_other(enc: Encounter, c: Combatant) -> bool:
     """Whether ``c`` would take up the weapon it does not hold now."""
     if c.other_arms is None or c.fleeing:
         return False
-    if not c.ranged:  # the knife in hand: the bow again once no foe can close
+    if c.drawn:  # the knife in hand: the bow again once no foe can close
         return not space.pressed(enc, c) and space.can_leave(enc, c, enc.enemies(c))
     threats = space.threatened_in_melee(enc, c, c.pos)
     if not threats:
@@ -41,11 +41,11 @@ def wants_other(enc: Encounter, c: Combatant) -> bool:
     shot = -struck if advisor.needs_reload(c) or not aims else max(
         advisor.attack_worth(enc, c, e) for e in aims) - struck
     enc.ruleset.switch_arms(c)
-    try:
-        blow = max(advisor.attack_worth(enc, c, e) for e in threats)
+    try:  # (a spear's 3 m is beyond a knife's 2: only a foe it could strike counts)
+        blows = [advisor.attack_worth(enc, c, e) for e in threats if space.in_reach(enc, c, e)]
     finally:
         enc.ruleset.switch_arms(c)
-    return blow >= shot
+    return bool(blows) and max(blows) >= shot
 
 
 def decide_with(enc: Encounter, c: Combatant,

@@ -75,14 +75,15 @@ class Combatant:
             made once (``actions.attack_on``).
         reach_kept: the last answer of ``space.in_reach`` on each target, and what it
             was for (the two places and the reach).
-        other_arms: the weapon not in hand (a sidearm), or None.
+        other_arms: the weapon not in hand (a sidearm), or None; drawn: the sidearm is in
+            hand.
     """
 
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
         "effects", "why", "plain_attack", "called_attacks", "reach_kept", "fleeing",
-        "other_arms",
+        "other_arms", "drawn",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -112,6 +113,7 @@ class Combatant:
         # the weapon not in hand, as its ruleset's ``ARMS`` slots (a shooter's sidearm, or
         # its bow once the sidearm is drawn); None: one weapon only (``Ruleset.switch_arms``)
         self.other_arms: tuple[object, ...] | None = None
+        self.drawn = False  # its sidearm in hand, its main weapon put away
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

@@ -230,7 +230,7 @@ class Encounter:
             return
         self.ruleset.switch_arms(c)
         if self.log is not None:
-            weapon = c.spec.sidearm if not c.ranged else c.spec.weapon
+            weapon = c.spec.sidearm if c.drawn else c.spec.weapon
             self.emit("draw", who=c.name, weapon=weapon,
                       text=f"{c.name} takes up its {weapon} (part of its move).")
 
@@ -390,6 +390,9 @@ class Encounter:
                           "the round limit, with more than one side still in the fight."
                           if standing else "nobody is left in the fight."))
         self.fight_over = True
+        for c in self.combatants:  # what lasts after the fight is its main weapon's
+            if c.drawn:
+                self.ruleset.main_weapon_back(c)
         aftermath.settle(self, winner)
         return self._result(winner, rounds)
 

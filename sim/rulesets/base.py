@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
@@ -210,7 +210,7 @@ class Ruleset(ABC, Generic[F]):
         """
         if f.spec.sidearm is None or not self.ARMS:
             return
-        drawn = self.build(f.spec.with_sidearm(), pos, random.Random(0))
+        drawn = self.build(_with_sidearm(f.spec), pos, random.Random(0))
         f.other_arms = tuple(getattr(drawn, slot) for slot in self.ARMS)
 
     def switch_arms(self, f: F) -> None:
@@ -221,6 +221,15 @@ class Ruleset(ABC, Generic[F]):
         f.other_arms = tuple(getattr(f, slot) for slot in self.ARMS)
         for slot, value in zip(self.ARMS, other, strict=True):
             setattr(f, slot, value)
+        f.drawn = not f.drawn
+
+    def main_weapon_back(self, f: F) -> None:
+        """``f`` puts its sidearm away at the fight's end: what lasts is its main weapon's.
+
+        A crossbow left empty stays empty into a campaign's next fight, and reloads at rest.
+        """
+        if f.drawn and f.other_arms is not None:
+            self.switch_arms(f)
 
     # ---------------------------------------------------------------- space
     def free_attack(self, enc: Encounter, f: F, target: F) -> None:
@@ -324,6 +333,12 @@ class Ruleset(ABC, Generic[F]):
             enc.emit("withdraw", who=f.name, to=enc.field.describe(f.pos),
                      text=f"{f.name} withdraws to {enc.field.describe(f.pos)}, out of reach "
                           "(no free attack).")
+
+
+@lru_cache(maxsize=1024)
+def _with_sidearm(member: MemberSpec) -> MemberSpec:
+    """``member.with_sidearm()``, one per member: the build caches key on the member."""
+    return member.with_sidearm()
 
 
 def offsets_by_rank(keys: list[Any], seconds: float, *, reverse: bool = True,

@@ -6,7 +6,7 @@ import pytest
 from helpers import scenario
 
 from sim import registry
-from sim.ai import detour, holding, profiles
+from sim.ai import detour, holding, profiles, rollout
 from sim.core.actions import Move, Retreat
 from sim.core.engine import Encounter
 
@@ -29,11 +29,12 @@ def crossing(ford: float | None) -> dict:
 
 def queue(ruleset: str, ford: float | None, raiders: int = 5) -> Encounter:
     """``raiders`` at the bridge's foot: the first in its holder's reach, the rest behind."""
-    enc = Encounter(scenario({"holders": [SPEAR],
+    second = {**SPEAR, "name": "Second", "at": "west"}
+    enc = Encounter(scenario({"holders": [SPEAR, second],
                               "raiders": [{"name": "R", "at": "east", "count": raiders,
                                            **CLUB}]}, map=crossing(ford)), ruleset, 1)
     field = enc.field
-    holder, *rest = enc.combatants
+    holder, _, *rest = enc.combatants
     front = field.advance(field.node("bridge"), field.node("east"), 3.0)
     behind = field.advance(field.node("bridge"), field.node("east"), 3.0 + 1e-6)
     rest[0].pos = front
@@ -45,13 +46,14 @@ def queue(ruleset: str, ford: float | None, raiders: int = 5) -> Encounter:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_back_of_a_long_queue_goes_round_and_keeps_to_it(ruleset):
     enc = queue(ruleset, ford=40.0, raiders=6)
-    _, first, *waiting = enc.combatants
+    _, _, first, *waiting = enc.combatants
     going = [r for r in waiting if (i := profiles.decide(enc, r)) and type(i[0]) is Retreat]
     # the next in line waits a few rounds at most; the fifth behind the front waits 12
     assert 1 <= len(going) <= len(waiting) - 1
     r = going[0]
-    kept = list(enc.ai_kept[("detour", r.name)])
-    assert "bridge" not in kept and kept[-1] in ("west", "ford")
+    foe, place, kept = enc.ai_kept[("detour", r.name)]
+    # it goes for the holder it can strike from beyond the bridge's front
+    assert (foe, place) == ("Second", "bridge") and kept[-1] == "west" and "bridge" not in kept
     r.pos = enc.field.node("east")  # on its way: it keeps to the way round, no turning back
     again = profiles.decide(enc, r)
     assert type(again[0]) is Retreat and again[0].dest == enc.field.node(kept[1])
@@ -61,7 +63,7 @@ def test_the_back_of_a_long_queue_goes_round_and_keeps_to_it(ruleset):
 def test_no_way_round_or_a_long_one_means_waiting(ruleset):
     for ford in (None, 400.0):
         enc = queue(ruleset, ford=ford)
-        for r in enc.combatants[2:]:
+        for r in enc.combatants[3:]:
             intents = profiles.decide(enc, r)
             assert not intents or type(intents[0]) is not Retreat, (ford, r.name, intents)
             assert ("detour", r.name) not in enc.ai_kept
@@ -69,19 +71,21 @@ def test_no_way_round_or_a_long_one_means_waiting(ruleset):
 
 def test_the_queue_order_among_fighters_standing_together_is_drawn_once():
     enc = queue(RULESETS[0], ford=10.0)
-    waiting = enc.combatants[2:]
+    waiting = enc.combatants[3:]
     ahead = sorted(detour._queue_ahead(enc, r, "bridge") for r in waiting)
     assert ahead == [1, 2, 3, 4]  # the first in reach, then each of the others in turn
     assert ahead == sorted(detour._queue_ahead(enc, r, "bridge") for r in waiting)
 
 
 # ---------------------------------------------------------------------------- choosing to hold
-def few_against_many(profile: str, raiders: int = 5, weapon: str = "spear") -> Encounter:
+def few_against_many(profile: str, raiders: int = 5, weapon: str = "spear",
+                     theirs: str = "club") -> Encounter:
     holders = [{"name": "Ulric", "at": "bridge", "weapon": weapon, "ai": profile},
                {"name": "Wendel", "at": "west", "weapon": weapon, "ai": profile}]
     return Encounter(scenario({"holders": holders,
                                "raiders": [{"name": "R", "at": "east", "count": raiders,
-                                            **CLUB}]}, map=crossing(40.0)), RULESETS[0], 1)
+                                            **CLUB, "weapon": theirs}]},
+                              map=crossing(40.0)), RULESETS[0], 1)
 
 
 @pytest.mark.parametrize("profile", ["tactical", "cautious"])
@@ -95,12 +99,40 @@ def test_the_few_hold_a_narrow_place_between_them_and_the_many(profile):
     assert not intents or type(intents[0]) is not Move
 
 
-@pytest.mark.parametrize("profile, raiders, weapon", [
-    ("basic", 5, "spear"),        # a simple profile goes for the foe
-    ("aggressive", 5, "spear"),
-    ("tactical", 2, "spear"),     # as many as the foes: no need to
-    ("tactical", 5, "bow"),       # a shooter does not hold a bridge with its body
+@pytest.mark.parametrize("profile, raiders, weapon, theirs", [
+    ("basic", 5, "spear", "club"),        # a simple profile goes for the foe
+    ("aggressive", 5, "spear", "club"),
+    ("tactical", 2, "spear", "club"),     # as many as the foes: no need to
+    ("tactical", 5, "bow", "club"),       # a shooter does not hold a bridge with its body
+    ("tactical", 5, "spear", "bow"),      # archers shoot over a bridge: holding it is no use
 ])
-def test_no_chosen_hold_otherwise(profile, raiders, weapon):
-    enc = few_against_many(profile, raiders, weapon)
+def test_no_chosen_hold_otherwise(profile, raiders, weapon, theirs):
+    enc = few_against_many(profile, raiders, weapon, theirs)
     assert all(holding.place_of(enc, c) is None for c in enc.sides["holders"])
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_nobody_goes_round_to_a_foe_it_could_strike_only_from_the_front(ruleset):
+    """A lone holder on the bridge: from the far bank it is the same queue."""
+    enc = Encounter(scenario({"holders": [SPEAR],
+                              "raiders": [{"name": "R", "at": "east", "count": 6, **CLUB}]},
+                             map=crossing(10.0)), ruleset, 1)
+    field = enc.field
+    holder, *rest = enc.combatants
+    rest[0].pos = field.advance(field.node("bridge"), field.node("east"), 3.0)
+    for r in rest[1:]:
+        r.pos = field.advance(field.node("bridge"), field.node("east"), 3.0 + 1e-6)
+    for r in rest[1:]:
+        intents = profiles.decide(enc, r)
+        assert not intents or type(intents[0]) is not Retreat, (r.name, intents)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_question_aside_keeps_no_way_round_and_draws_nothing(ruleset):
+    """A menu's suggestion asks the AI aside (``rollout.aside``): the fight is as it was."""
+    enc = queue(ruleset, ford=40.0, raiders=6)
+    last = max(enc.combatants[3:], key=lambda r: detour._queue_ahead(enc, r, "bridge"))
+    state, kept = enc.rng.getstate(), dict(enc.ai_kept)
+    with rollout.aside(enc, last):
+        assert type(profiles.decide(enc, last)[0]) is Retreat  # it would go round
+    assert enc.rng.getstate() == state and enc.ai_kept == kept

@@ -183,7 +183,10 @@ def test_advise_is_calibrated_to_the_batch_and_useless_choices_never_lead(capsys
 # (scenario, the fighter played): long first menus with groups, and foes that tie for
 # nearest (the tie a menu breaks with the fight's generator, which a `?` once drew from)
 LONG_MENUS = [(str(SCENARIOS / "mirror.yaml"), "West archer 1"),
-              (str(SCENARIOS / "ambush.yaml"), "Kestrel")]
+              (str(SCENARIOS / "ambush.yaml"), "Kestrel"),
+              # a raider in a queue: the others' ways round are kept, and a menu's
+              # suggestion asks the AI with the fight put back after it
+              (str(SCENARIOS / "footbridge.yaml"), "Raider 3")]
 
 
 def _a_group(out: str) -> str | None:

@@ -82,3 +82,25 @@ def test_a_shooter_without_a_sidearm_is_offered_no_draw(ruleset):
     s.pos = enc.field.advance(s.pos, a.pos, 39.0)
     assert profiles.decide(enc, a)[0] != Draw()
     assert not [o for o in menu.options(enc, a) if o.key.startswith("draw")]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_knife_is_not_drawn_against_a_spear_beyond_its_reach(ruleset):
+    """A spearman 3 m off threatens the archer; a knife's 2 m could not strike him back."""
+    enc = fight(ruleset, [{**ARCHER, "sidearm": "knife"}], [{**SWORD, "weapon": "spear"}])
+    a, s = enc.combatants
+    s.pos = enc.field.advance(s.pos, a.pos, 37.0)
+    assert space.pressed(enc, a)
+    assert profiles.decide(enc, a)[:1] != [Draw()]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_what_lasts_after_a_fight_is_the_main_weapons(ruleset):
+    """An empty crossbow put away for a knife is still empty when the fight ends."""
+    enc = fight(ruleset, [{**ARCHER, "weapon": "crossbow", "sidearm": "knife"}], [SWORD])
+    a, _ = enc.combatants
+    a.loaded = False
+    enc.ruleset.switch_arms(a)
+    assert a.drawn and a.loaded
+    enc.ruleset.main_weapon_back(a)
+    assert not a.drawn and a.ranged and not a.loaded

@@ -346,6 +346,17 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
             return f"a width-2 set must beat Difficulty {d}"
         return ""
 
+    def _disarm(self, f: BGradeFighter) -> None:
+        """The weapon in hand knocked away (``fighter.disarm``: fists, ruling).
+
+        A shooter whose bow is knocked away with a sidearm at its side has the sidearm in
+        hand instead (the bow lies where it fell until the fight's end).
+        """
+        disarm(f)
+        if f.other_arms is not None and not f.drawn:
+            self.switch_arms(f)
+            f.other_arms = None  # its fists are not a weapon to put away and take up
+
     def _damage(self, enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
                 s: RolledSet, gobbled: int) -> int:
         """Wounds and Shock on the track, then a benefit; returns the wounds and Shock dealt.
@@ -378,7 +389,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         elif extra_shock:
             track.take(0, 1)
         elif benefit is DISARM:
-            disarm(target)
+            self._disarm(target)
         marked = wounds + shock + extra_shock
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``)
         lost = choices.lose_die(enc, target, s.key) if hit_costs_a_die(marked) else None

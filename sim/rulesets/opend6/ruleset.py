@@ -84,7 +84,7 @@ class D6Ruleset(Ruleset[D6Fighter]):
     # player's menu offered it as "act later, first next round", which OpenD6 never did)
     supports = frozenset({Attack, Move, Retreat, Withdraw, Defend, Aim, Reload})
     ARMS = ("weapon", "ranged", "reach", "attack_code", "parry_code", "damage_code",
-            "skills", "loaded")  # what a drawn sidearm changes
+            "skills", "loaded", "aim_at")  # what a drawn sidearm changes (an aim is the bow's)
     declares_at_turn = True  # RULES.md: "declared at the start of the turn"
     options: OpenD6Options
     advisor: OpenD6Advisor

@@ -75,3 +75,20 @@ def test_bgrade_rests_heal_shock_then_a_wound():
     said = enc.ruleset.recover(f, "long", StubRandom(faces(1, 2, 3)))
     assert (f.wounds.wounds, f.wounds.shock) == (1, 2)
     assert said[-1] == "a day's rest heals 1 wound"
+
+
+def test_bgrade_a_bow_knocked_away_leaves_the_sidearm_in_hand():
+    from helpers import scenario
+
+    from sim.core.engine import Encounter
+
+    archer = {"name": "A", "weapon": "crossbow", "sidearm": "knife", "skills": {"ranged": 3}}
+    enc = Encounter(scenario({"a": [archer], "b": [{"name": "B", "weapon": "sword"}]},
+                             ruleset="bgrade"), "bgrade", 1)
+    a = enc.combatants[0]
+    a.loaded = False
+    enc.ruleset._disarm(a)
+    assert not a.ranged and a.weapon.name != "fists" and a.drawn and a.other_arms is None
+    assert a.dropped_loaded is False  # the crossbow is picked up after the fight, empty
+    enc.ruleset.main_weapon_back(a)  # nothing to put away: its fists were never a weapon
+    assert a.drawn and not a.ranged
