@@ -48,8 +48,13 @@ def follow(enc: Encounter, c: Combatant) -> list[Intent] | None:
         del enc.ai_kept[key]
         return None
     enc.ai_kept[key] = (target, place, way)
-    c.why = f"goes round by {way[0]}"
-    return [Retreat(field.node(way[0]), run=True)]
+    # the farthest place of the way whose shortest route keeps off the narrow place: a
+    # run is not spent stopping at every node of the way
+    avoid = field.node(place)
+    dest = next((n for n in reversed(way)
+                 if avoid not in field.route(c.pos, field.node(n))), way[0])
+    c.why = f"goes round by {dest}"
+    return [Retreat(field.node(dest), run=True)]
 
 
 def plan(enc: Encounter, c: Combatant, target: Combatant, place: str) -> list[Intent] | None:
@@ -79,7 +84,8 @@ def plan(enc: Encounter, c: Combatant, target: Combatant, place: str) -> list[In
     enc.ai_kept[("detour", c.name)] = (target_name, place, tuple(way))
     intents = follow(enc, c)
     if intents is not None:
-        c.why = f"goes round {place} by {way[0]} ({ahead} of its side ahead at {place})"
+        c.why = (c.why.replace("goes round", f"goes round {place}", 1)
+                 + f" ({ahead} of its side ahead at {place})")
     return intents
 
 
