@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 import simpy
 
 from sim import registry
-from sim.core import aftermath, events, space
+from sim.core import aftermath, arms, events, space
 from sim.core.actions import Draw, Move, Retreat, Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Effect, Status
@@ -213,7 +213,7 @@ class Encounter:
             self.made.setdefault(c.name, []).append(("declare", list(intents)))
         if intents and type(intents[0]) is Draw:
             intents = intents[1:]
-            self._draw(c)
+            arms.draw(self, c)
         if intents:
             first = intents[0]
             if type(first) is Yield:  # surrenders instead of acting
@@ -223,16 +223,6 @@ class Encounter:
                 intents = self._within_the_rules(c, intents)
         self.declared[c] = intents
         return intents
-
-    def _draw(self, c: Combatant) -> None:
-        """``c`` takes up its other weapon as part of its move (RULES.md, ``actions.Draw``)."""
-        if c.other_arms is None:
-            return
-        self.ruleset.switch_arms(c)
-        if self.log is not None:
-            weapon = c.spec.sidearm if c.drawn else c.spec.weapon
-            self.emit("draw", who=c.name, weapon=weapon,
-                      text=f"{c.name} takes up its {weapon} (part of its move).")
 
     def _within_the_rules(self, c: Combatant, intents: list[Intent]) -> list[Intent]:
         """``intents`` as the rules of space let them stand; a flight starts here.
@@ -390,9 +380,7 @@ class Encounter:
                           "the round limit, with more than one side still in the fight."
                           if standing else "nobody is left in the fight."))
         self.fight_over = True
-        for c in self.combatants:  # what lasts after the fight is its main weapon's
-            if c.drawn:
-                self.ruleset.main_weapon_back(c)
+        arms.put_away(self)
         aftermath.settle(self, winner)
         return self._result(winner, rounds)
 

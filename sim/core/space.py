@@ -133,7 +133,10 @@ def within_rate(c: Combatant, intents: list[Intent]) -> list[Intent]:
 
 
 def way_out(enc: Encounter, c: Combatant) -> tuple[Position, bool]:
-    """Where a flight runs: the nearest exit (True), else the place farthest from its foes.
+    """Where a flight runs: the nearest open exit (True), else the place farthest from its foes.
+
+    An exit with a foe on the way (``_barred``) is not open: a raider does not flee past
+    the spearmen holding the bridge to the exit behind them.
 
     Ties are drawn (``best``). Farthest: the node whose nearest foe in the fight is
     farthest, its own starting node winning a tie (its side's edge).
@@ -142,7 +145,8 @@ def way_out(enc: Encounter, c: Combatant) -> tuple[Position, bool]:
     distance = field.distance
     here = c.pos
     if field.exits:  # (an exit is a node, so ``distance`` to it is a table's)
-        reachable = [x for x in field.exits if distance(here, x) < float("inf")]
+        reachable = [x for x in field.exits if distance(here, x) < float("inf")
+                     and not _barred(enc, c, x)]
         if reachable:
             exit_ = best(enc, reachable, lambda x: -distance(here, x))
             assert exit_ is not None
@@ -151,6 +155,24 @@ def way_out(enc: Encounter, c: Combatant) -> tuple[Position, bool]:
     if not foes:
         return field.node(c.spec.at), False
     return farthest(enc, c, foes), False
+
+
+def _barred(enc: Encounter, c: Combatant, exit_: Position) -> bool:
+    """A foe stands on the way to ``exit_``.
+
+    The route enters the reach of one that threatens and does not threaten ``c`` yet (a
+    walk would stop there: RULES.md "Stopping"). A foe already at its throat only strikes
+    as it goes.
+    """
+    from sim.core import moving  # (the walk asks space, not the other way round)
+
+    field = enc.field
+    way = field.route(c.pos, exit_)
+    metres = field.distance(c.pos, exit_)
+    return any(
+        can_threaten(e) and field.distance(c.pos, e.pos) > e.reach
+        and moving.first_within(field, way, metres, e.pos, e.reach) is not None
+        for e in enc.combatants if e.side != c.side)
 
 
 def farthest(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:

@@ -7,6 +7,7 @@ from helpers import scenario
 
 from sim import registry
 from sim.ai import detour, holding, profiles, rollout
+from sim.core import space
 from sim.core.actions import Move, Retreat
 from sim.core.engine import Encounter
 
@@ -136,3 +137,21 @@ def test_a_question_aside_keeps_no_way_round_and_draws_nothing(ruleset):
     with rollout.aside(enc, last):
         assert type(profiles.decide(enc, last)[0]) is Retreat  # it would go round
     assert enc.rng.getstate() == state and enc.ai_kept == kept
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_flight_does_not_run_past_a_foe_to_the_exit_behind_him(ruleset):
+    """The exit beyond the held bridge is barred; the open one is taken, else away."""
+    for exits, open_one in ((("west",), None), (("west", "ford"), "ford")):
+        map_ = crossing(40.0)
+        for name in exits:
+            map_["nodes"][name] = {"exit": True}
+        enc = Encounter(scenario({"holders": [SPEAR],
+                                  "raiders": [{"name": "R", "at": "east", **CLUB}]},
+                                 map=map_), ruleset, 1)
+        _, raider = enc.combatants
+        dest, is_exit = space.way_out(enc, raider)
+        if open_one is None:
+            assert not is_exit and dest != enc.field.node("west")
+        else:
+            assert is_exit and dest == enc.field.node(open_one)
