@@ -26,7 +26,7 @@ def examples_lines(summary: dict[str, Any]) -> list[str]:
     if not shown:
         return []
     side = (summary.get("spread") or {}).get("side", "the first side")
-    lines = [f"the fights behind the numbers (by {side}'s result, worst first; "
+    lines = [f"the fights behind the numbers (by the result of {side}, worst first; "
              f"fray run --seed SEED replays one):"]
     for e in shown:
         head = f"  {e['name']:<8} p{e['percentile']:<2} #{e['index']} seed {e['seed']}: "

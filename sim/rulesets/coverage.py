@@ -83,3 +83,11 @@ GAPS: tuple[Rule, ...] = (
          "nobody is patched up during the fight; first aid would lower deaths, above all "
          "deaths after the fight"),
 )
+
+
+def page_of(module: str) -> str:
+    """The rules page of the ruleset defined in ``module`` (``docs/rules/<folder>.md``).
+
+    A variant (two rulesets in one folder) shares its family's page.
+    """
+    return f"docs/rules/{module.split('.')[2]}.md"
