@@ -11,6 +11,7 @@ import click
 
 from sim.batch import examples, files, lock
 from sim.batch.compare import resume_step
+from sim.batch.contribution import run_contribution
 from sim.batch.executors import say
 from sim.batch.parquet import write_parquet
 from sim.batch.precision import stop_text
@@ -19,7 +20,7 @@ from sim.cli import params
 from sim.report.batchpage import batch_html
 from sim.report.coverage import coverage_text
 from sim.report.examples import text_block
-from sim.report.tables import batch_table, fighter_table
+from sim.report.tables import batch_table, contribution_table, fighter_table
 from sim.results.difficulty import of_entry
 from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError
@@ -48,9 +49,12 @@ EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 @click.option("--html", "html_dir", metavar="DIR", type=params.FolderPath(),
               help="Also write DIR/report.html and a replay page for each example fight "
                    "(one subfolder per ruleset with --ruleset all).")
+@click.option("--contribution", is_flag=True,
+              help="Each fighter's worth to its side: the batch again without it, on the "
+                   "same seeds (one more batch per fighter).")
 @params.quiet_option()
 def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, force, resume,
-          executor, scheduler, chunk_size, by, parquet, html_dir, quiet):
+          executor, scheduler, chunk_size, by, parquet, html_dir, contribution, quiet):
     """Run many encounters; write summary.json and encounters.csv; print a summary.
 
     Rows stream to disk as chunks finish; Ctrl-C keeps every finished chunk, and
@@ -87,7 +91,7 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
     # several rulesets: ``base`` is held from the first fight to the last byte too (each
     # ruleset's batch holds its own subfolder)
     with lock.locked(base) if several else contextlib.nullcontext():
-        _run_all(specs, targets, steps, base, resume, parquet, by, quiet, pages)
+        _run_all(specs, targets, steps, base, resume, parquet, by, quiet, pages, contribution)
 
 
 def pages_dirs(html_dir: Path | None, names: list[str], force: bool) -> dict[str, Path]:
@@ -116,7 +120,7 @@ def _write_pages(spec: BatchSpec, summary: dict[str, Any], folder: Path) -> None
 
 def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[str, str],
              base: Path, resume: bool, parquet: bool, by: str, quiet: bool,
-             pages: dict[str, Path]) -> None:
+             pages: dict[str, Path], contribution: bool = False) -> None:
     """Each ruleset's batch in turn (a finished one kept on ``resume``), its table printed."""
     several = len(targets) > 1
     kept = False  # whether a ruleset's results are kept in ``base`` (for the interrupt hint)
@@ -132,6 +136,8 @@ def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[
                      base if several else target, kept)
         summary = summary_of(specs[name], tally)
         kept = True
+        if contribution:
+            summary["contribution"] = _contribution(specs[name], target, summary, quiet)
         if parquet:
             write_parquet(target)
         # who wins comes first, whatever --by says
@@ -143,10 +149,24 @@ def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[
             click.echo(coverage_text(summary["coverage"]))
         if by == "fighter":
             click.echo(fighter_table(summary))
+        if contribution:
+            click.echo(contribution_table(summary))
         if name in pages:
             _write_pages(specs[name], summary, pages[name])
         also = f" and {target / 'encounters.parquet'}" if parquet else ""
         click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
+
+
+def _contribution(spec: BatchSpec, target: Path, summary: dict[str, Any], quiet: bool
+                  ) -> dict[str, Any]:
+    """Each fighter left out in turn; ``summary.json`` rewritten with ``contribution``."""
+    n, cases = summary["encounters"], len(summary["combatants"])
+    say(f"contribution: {cases} more batches of {n} fights (one per fighter left out)")
+    with params.progress(n, f"{spec.scenario.slug} [{spec.ruleset}] without each", quiet
+                         ) as advance:
+        block = run_contribution(spec, target / "encounters.csv", n, advance)
+    files.write_json(target / "summary.json", {**summary, "contribution": block})
+    return block
 
 
 def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool, resume_out: Path,

@@ -73,13 +73,17 @@ def contribution_section(summary: dict[str, Any]) -> list[str]:
         return []
     rows = []
     for name, c in block["fighters"].items():
-        d, lo, hi = c["win_rate_change"], *c["win_rate_change_ci95"]
-        rows.append([name, c["side"], f"{c['win_rate_without']:.3f}", f"{d:+.3f}",
-                     f"{lo:+.3f} to {hi:+.3f}", f"{c['deaths_without']:.2f}"])
-    return ["<h2>Who matters</h2>",
-            f"<p>{inline(block['note'])}</p>",
-            table(["fighter", "side", "side's win rate without", "change",
-                   "95% paired interval", "side's deaths/fight without"], rows)]
+        lo, hi = c["win_rate_change_ci95"]
+        d_lo, d_hi = c["deaths_change_ci95"]
+        rows.append([name, c["side"], f"{c['win_rate']:.3f}", f"{c['win_rate_without']:.3f}",
+                     f"{c['win_rate_change']:+.3f} ({lo:+.3f} to {hi:+.3f})",
+                     f"{c['deaths']:.2f}", f"{c['deaths_without']:.2f}",
+                     f"{c['deaths_change']:+.2f}" + ("" if d_lo is None or d_hi is None
+                                                     else f" ({d_lo:+.2f} to {d_hi:+.2f})")])
+    return ['<h2 id="contribution">Who matters</h2>',
+            f"<p>{inline(block['note'])}.</p>",
+            table(["fighter", "side", "side wins with", "without", "change (95% CI)",
+                   "side deaths with", "without", "change (95% CI)"], rows)]
 
 
 def batch_html(summary: dict[str, Any], pages: Mapping[str, str],
