@@ -1,6 +1,6 @@
 """What a batch modelled: ``summary.json`` key ``coverage``, for this scenario and ruleset.
 
-The ruleset's table (``Ruleset.coverage``, ``sim.rulesets.coverage``) cut down to the rules
+The ruleset's table (``Ruleset.coverage``, ``sim.core.coverage``) cut down to the rules
 this scenario's fighters, weapons and map touch (``features``), each option with the setting
 the scenario gives it (or its default).
 """
@@ -10,14 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from sim import registry
-from sim.rulesets.base import default_options
-from sim.rulesets.coverage import page_of
+from sim.core.coverage import page_of
 from sim.scenario.specs import Scenario
 from sim.scenario.vocabulary import NATURAL_WEAPONS, RANGED_WEAPONS
 
 
 def features(scenario: Scenario) -> frozenset[str]:
-    """What in ``scenario`` makes a rule matter (``sim.rulesets.coverage.FEATURES``)."""
+    """What in ``scenario`` makes a rule matter (``sim.core.coverage.FEATURES``)."""
     found = {"always", "several"}
     for side in scenario.sides:
         for m in side.members:
@@ -43,7 +42,7 @@ def features(scenario: Scenario) -> frozenset[str]:
 def coverage_block(scenario: Scenario, ruleset: str) -> dict[str, Any]:
     """``summary.json``'s ``coverage``: each rule that concerns the scenario, and its status."""
     cls = registry.get(ruleset)
-    options = cls.options_for(scenario) or default_options(cls.Options)
+    options = cls.options_for(scenario) or cls.Options()
     have = features(scenario)
     rules = []
     for rule in cls.coverage:

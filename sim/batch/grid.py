@@ -11,9 +11,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from sim.batch.sweep import MAX_VALUES, Step, parse_set, set_value
 from sim.scenario import Scenario, parse, read_yaml
 from sim.scenario.errors import FrayInputError, ScenarioError
+from sim.scenario.settings import MAX_VALUES, Step, parse_set, set_value
 
 # the words of a path's last key where the key alone reads badly
 KEY_WORDS = {"count": "count", "max_rounds": "round limit", "weapon": "weapon",

@@ -12,12 +12,12 @@ from sim.batch import files, lock
 from sim.batch.balance import METRIC_WORDS, METRICS, Problem, document, search
 from sim.batch.grid import label as path_label
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
-from sim.batch.sweep import MAX_VALUES, parse_path
 from sim.cli import params
 from sim.report import balance as report
 from sim.scenario import read_yaml
 from sim.scenario.errors import FrayInputError
 from sim.scenario.loader import MAX_NUMBER_CHARS
+from sim.scenario.settings import MAX_VALUES, parse_path
 
 # the melee bandits: the archers (bandits[0]) never bring the heroes down to an even fight,
 # so an example that varies them ends "the target lies beyond the range"

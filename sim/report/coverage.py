@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from sim import registry
+from sim.core.coverage import Rule, page_of
 from sim.report.tables import WIDTH
-from sim.rulesets.coverage import Rule, page_of
 
 START, END = "<!-- coverage {name} -->", "<!-- /coverage -->"
 

@@ -30,8 +30,8 @@ from pydantic import BaseModel
 from sim.core import moving, space
 from sim.core.actions import Attack, Move, Retreat, Withdraw
 from sim.core.combatant import Status
+from sim.core.coverage import Rule
 from sim.core.draws import shuffle
-from sim.rulesets.coverage import Rule
 from sim.scenario.models import Strict
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class Ruleset(ABC, Generic[F]):
     armor_wears: ClassVar[bool] = False
     legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
     glossary: ClassVar[str] = ""  # words a player meets that the legend leaves out
-    # what it models, an option or leaves out (``sim.rulesets.coverage``; its docs page)
+    # what it models, an option or leaves out (``sim.core.coverage``; its docs page)
     coverage: ClassVar[tuple[Rule, ...]] = ()
 
     def __init__(self, options: BaseModel | None = None):

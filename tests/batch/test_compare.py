@@ -17,10 +17,10 @@ from helpers import SCENARIOS, Result, any_ruleset, fray, two_rulesets, typo
 from sim import scenario as scenario_mod
 from sim.batch.chunks import fold_csv
 from sim.batch.compare import prepare_out_dir, run_compare
-from sim.batch.sweep import parse_set
 from sim.cli.main import main
 from sim.results.difficulty import with_words
 from sim.rulesets import registry
+from sim.scenario.settings import parse_set
 
 AMBUSH = str(SCENARIOS / "ambush.yaml")
 SKIRMISH = str(SCENARIOS / "neutral_skirmish.yaml")

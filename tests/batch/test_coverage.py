@@ -9,9 +9,9 @@ from helpers import SCENARIOS, any_ruleset
 
 from sim import scenario as scenario_mod
 from sim.batch.coverage import coverage_block, features
+from sim.core.coverage import FEATURES, GAPS, SPACE
 from sim.report.coverage import docs_page, docs_table, with_tables
 from sim.rulesets import registry
-from sim.rulesets.coverage import FEATURES, GAPS, SPACE
 
 
 @pytest.mark.parametrize("ruleset", registry.names())

@@ -6,8 +6,8 @@ import pytest
 from helpers import SCENARIOS, any_ruleset, fray
 
 from sim.batch.grid import label
-from sim.batch.sweep import parse_path
 from sim.scenario import read_yaml
+from sim.scenario.settings import parse_path
 
 DUEL = str(SCENARIOS / "duel.yaml")
 AMBUSH = str(SCENARIOS / "ambush.yaml")

@@ -1,8 +1,8 @@
-"""B-Grade's coverage table (``sim.rulesets.coverage``; docs/rules/bgrade.md)."""
+"""B-Grade's coverage table (``sim.core.coverage``; docs/rules/bgrade.md)."""
 
 from __future__ import annotations
 
-from sim.rulesets.coverage import GAPS, SPACE, Rule
+from sim.core.coverage import GAPS, SPACE, Rule
 
 OWN: tuple[Rule, ...] = (
     Rule("d10 pools with no cap, degrees of success and benefits", "modelled",

@@ -1,8 +1,8 @@
-"""OpenCore's coverage table (``sim.rulesets.coverage``; docs/rules/opencore.md)."""
+"""OpenCore's coverage table (``sim.core.coverage``; docs/rules/opencore.md)."""
 
 from __future__ import annotations
 
-from sim.rulesets.coverage import GAPS, SPACE, Rule
+from sim.core.coverage import GAPS, SPACE, Rule
 
 OWN: tuple[Rule, ...] = (
     Rule("Opposed d100 attacks, fumbles, criticals", "modelled",

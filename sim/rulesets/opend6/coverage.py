@@ -1,8 +1,8 @@
-"""OpenD6's coverage tables, wounds and hit points (``sim.rulesets.coverage``)."""
+"""OpenD6's coverage tables, wounds and hit points (``sim.core.coverage``)."""
 
 from __future__ import annotations
 
-from sim.rulesets.coverage import GAPS, SPACE, Rule
+from sim.core.coverage import GAPS, SPACE, Rule
 
 SHARED: tuple[Rule, ...] = (
     Rule("Dice codes and the wild die", "modelled", "sim/rulesets/opend6/rules.py"),

@@ -1,8 +1,8 @@
-"""ORE's coverage table (``sim.rulesets.coverage``; docs/rules/ore.md "What was modelled")."""
+"""ORE's coverage table (``sim.core.coverage``; docs/rules/ore.md "What was modelled")."""
 
 from __future__ import annotations
 
-from sim.rulesets.coverage import GAPS, SPACE, Rule
+from sim.core.coverage import GAPS, SPACE, Rule
 
 OWN: tuple[Rule, ...] = (
     Rule("d10 pools, sets by width and height, hit locations", "modelled",
