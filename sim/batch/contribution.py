@@ -33,7 +33,7 @@ Case = tuple[str, str, Scenario | None]
 
 @dataclass(frozen=True)
 class LeftOut:
-    """What the contribution's chunks fight: the scenario once per fighter left out."""
+    """What paired chunks fight: a scenario per case (a fighter left out, a variant)."""
 
     slug: str
     cases: tuple[Case, ...]
@@ -72,14 +72,14 @@ def pairs_chunk(_work: Any, subject: LeftOut, ruleset: str, batch_seed: int, sta
     return stop - start, out
 
 
-def run_contribution(spec: BatchSpec, rows_file: Path, encounters: int,
-                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """``summary.json``'s ``contribution``: every fighter's pairs over ``encounters``.
+def run_pairs(spec: BatchSpec, subject: LeftOut, rows_file: Path, encounters: int,
+              progress: Callable[[int], None] | None = None) -> list[PairFold]:
+    """Each case of ``subject`` fought on the batch's seeds, paired with the batch's rows.
 
     ``rows_file``: the batch's ``encounters.csv`` (its rows ``0..encounters-1``, the fights
-    with everyone). ``progress`` is called with the encounters each chunk paired.
+    as the scenario has them). ``progress`` is called with the encounters each chunk paired.
+    Variants (``sim.batch.variants``) are paired the same way.
     """
-    subject = left_out(spec.scenario)
     pairs = BatchSpec(subject, spec.ruleset, encounters, spec.seed, spec.workers,
                       spec.chunk_size, spec.executor, spec.scheduler)
     folds = [PairFold(name, side) for name, side, _ in subject.cases]
@@ -94,6 +94,13 @@ def run_contribution(spec: BatchSpec, rows_file: Path, encounters: int,
                              won, deaths)
             if progress is not None:
                 progress(count)
+    return folds
+
+
+def run_contribution(spec: BatchSpec, rows_file: Path, encounters: int,
+                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """``summary.json``'s ``contribution``: every fighter left out, over ``encounters``."""
+    folds = run_pairs(spec, left_out(spec.scenario), rows_file, encounters, progress)
     return {"encounters": encounters, "batches": len(folds),
             "note": (f"each fighter left out in turn, the same {encounters} seeds: the "
                      f"change is the side's win rate (and deaths a fight) without it minus "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +17,16 @@ from sim.batch.executors import say
 from sim.batch.parquet import write_parquet
 from sim.batch.precision import stop_text
 from sim.batch.runner import BatchSpec, run_tally, summary_of
+from sim.batch.variants import run_variants
 from sim.cli import params
 from sim.report.batchpage import batch_html
 from sim.report.coverage import coverage_text
 from sim.report.examples import text_block
-from sim.report.tables import batch_table, contribution_table, fighter_table
+from sim.report.tables import batch_table, contribution_table, fighter_table, variants_table
 from sim.results.difficulty import of_entry
 from sim.scenario import safefile
 from sim.scenario.errors import FrayInputError
+from sim.scenario.variants import Variant, variants_of
 
 EPILOG_BATCH = "Example: fray batch scenarios/ambush.yaml -n 2000 --workers 2"
 
@@ -61,6 +64,7 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
     --resume continues the batch later with output identical to an uninterrupted run.
     """
     scenario = params.load_scenario(scenario_file)
+    variants = variants_of(scenario_file, scenario)  # all checked before the first fight
     count, precision = params.run_size(count, precision, 0)
     params.check_executor(executor, scheduler, parquet)
     params.check_resume(resume, out_dir, "batch", force)
@@ -91,7 +95,8 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
     # several rulesets: ``base`` is held from the first fight to the last byte too (each
     # ruleset's batch holds its own subfolder)
     with lock.locked(base) if several else contextlib.nullcontext():
-        _run_all(specs, targets, steps, base, resume, parquet, by, quiet, pages, contribution)
+        _run_all(specs, targets, steps, base, resume, parquet, by, quiet, pages,
+                 Extras(contribution, variants))
 
 
 def pages_dirs(html_dir: Path | None, names: list[str], force: bool) -> dict[str, Path]:
@@ -120,7 +125,7 @@ def _write_pages(spec: BatchSpec, summary: dict[str, Any], folder: Path) -> None
 
 def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[str, str],
              base: Path, resume: bool, parquet: bool, by: str, quiet: bool,
-             pages: dict[str, Path], contribution: bool = False) -> None:
+             pages: dict[str, Path], extras: Extras | None = None) -> None:
     """Each ruleset's batch in turn (a finished one kept on ``resume``), its table printed."""
     several = len(targets) > 1
     kept = False  # whether a ruleset's results are kept in ``base`` (for the interrupt hint)
@@ -136,8 +141,7 @@ def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[
                      base if several else target, kept)
         summary = summary_of(specs[name], tally)
         kept = True
-        if contribution:
-            summary["contribution"] = _contribution(specs[name], target, summary, quiet)
+        summary = _extras(specs[name], target, summary, extras or Extras(), quiet)
         if parquet:
             write_parquet(target)
         # who wins comes first, whatever --by says
@@ -149,7 +153,9 @@ def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[
             click.echo(coverage_text(summary["coverage"]))
         if by == "fighter":
             click.echo(fighter_table(summary))
-        if contribution:
+        if "variants" in summary:
+            click.echo(variants_table(summary))
+        if "contribution" in summary:
             click.echo(contribution_table(summary))
         if name in pages:
             _write_pages(specs[name], summary, pages[name])
@@ -157,16 +163,35 @@ def _run_all(specs: dict[str, BatchSpec], targets: dict[str, Path], steps: dict[
         click.echo(f"wrote {target / 'summary.json'}, {target / 'encounters.csv'}{also}")
 
 
-def _contribution(spec: BatchSpec, target: Path, summary: dict[str, Any], quiet: bool
-                  ) -> dict[str, Any]:
-    """Each fighter left out in turn; ``summary.json`` rewritten with ``contribution``."""
-    n, cases = summary["encounters"], len(summary["combatants"])
-    say(f"contribution: {cases} more batches of {n} fights (one per fighter left out)")
-    with params.progress(n, f"{spec.scenario.slug} [{spec.ruleset}] without each", quiet
-                         ) as advance:
-        block = run_contribution(spec, target / "encounters.csv", n, advance)
-    files.write_json(target / "summary.json", {**summary, "contribution": block})
-    return block
+@dataclass(frozen=True)
+class Extras:
+    """What a batch fights besides itself: each fighter left out, the scenario's variants."""
+
+    contribution: bool = False
+    variants: list[Variant] = field(default_factory=list)
+
+
+def _extras(spec: BatchSpec, target: Path, summary: dict[str, Any], extras: Extras,
+            quiet: bool) -> dict[str, Any]:
+    """The variants and each fighter's worth, paired with the batch; summary.json rewritten."""
+    n = summary["encounters"]
+    more = dict(summary)
+    if extras.variants:
+        say(f"variants: {len(extras.variants)} more batches of {n} fights on the same seeds")
+        with params.progress(n, f"{spec.scenario.slug} [{spec.ruleset}] variants", quiet
+                             ) as advance:
+            more["variants"] = run_variants(spec, extras.variants, target / "encounters.csv",
+                                            n, advance)
+    if extras.contribution:
+        cases = len(summary["combatants"])
+        say(f"contribution: {cases} more batches of {n} fights (one per fighter left out)")
+        with params.progress(n, f"{spec.scenario.slug} [{spec.ruleset}] without each", quiet
+                             ) as advance:
+            more["contribution"] = run_contribution(spec, target / "encounters.csv", n,
+                                                    advance)
+    if more != summary:
+        files.write_json(target / "summary.json", more)
+    return more
 
 
 def _run(spec: BatchSpec, target: Path, quiet: bool, resume: bool, resume_out: Path,

@@ -86,6 +86,31 @@ def contribution_section(summary: dict[str, Any]) -> list[str]:
                    "side deaths with", "without", "change (95% CI)"], rows)]
 
 
+def variants_section(summary: dict[str, Any]) -> list[str]:
+    """The scenario's variants beside the base (``variants``)."""
+    block = summary.get("variants")
+    if not block or not block["variants"]:
+        return []
+    first = block["variants"][0]
+    rows = [["base", f"{first['win_rate_base']:.3f}", "", f"{first['deaths_base']:.2f}", "",
+             "as the file has it", ""]]
+    for v in block["variants"]:
+        lo, hi = v["win_rate_change_ci95"]
+        d_lo, d_hi = v["deaths_change_ci95"]
+        rows.append([v["name"], f"{v['win_rate']:.3f}",
+                     f"{v['win_rate_change']:+.3f} ({lo:+.3f} to {hi:+.3f})",
+                     f"{v['deaths']:.2f}",
+                     f"{v['deaths_change']:+.2f}" + ("" if d_lo is None or d_hi is None
+                                                     else f" ({d_lo:+.2f} to {d_hi:+.2f})"),
+                     v["note"], "; ".join(v["set"])])
+    return ['<h2 id="variants">Variants</h2>',
+            f"<p>Each variant fought on the same {block['encounters']} seeds as the batch; "
+            f"the {escape(block['side'])}' wins and deaths a fight, the difference from the "
+            f"base with its 95% paired interval.</p>",
+            table(["variant", "wins", "vs base (95% CI)", "deaths", "vs base (95% CI)",
+                   "note", "changes"], rows)]
+
+
 def batch_html(summary: dict[str, Any], pages: Mapping[str, str],
                scenario_file: str = "SCENARIO") -> str:
     """The whole page; ``pages``: each example's replay page, by name, relative to it."""
@@ -98,6 +123,7 @@ def batch_html(summary: dict[str, Any], pages: Mapping[str, str],
     if line:
         body.append(f'<section class="answer" id="spread"><p>{escape(line)}.</p></section>')
     body += examples_section(summary, pages, scenario_file)
+    body += variants_section(summary)
     body += contribution_section(summary)
     body += coverage_section(summary)
     return page(title, body)
