@@ -7,6 +7,7 @@ Thin like the rest of the CLI: parse, call ``sim.batch.compare`` / ``sim.batch.s
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import click
@@ -25,10 +26,11 @@ from sim.cli import params
 from sim.report.campaign import compare_table as campaign_compare_table
 from sim.report.compare import compare_table
 from sim.report.convert import conversion_text
-from sim.report.sweep import sweep_table
+from sim.report.sweep import grid_answer, sweep_table
 from sim.scenario import read_yaml
 from sim.scenario.campaign import Campaign
 from sim.scenario.errors import FrayInputError
+from sim.scenario.settings import parse_path
 
 EPILOG_CONVERT = "Example: fray convert scenarios/ambush.yaml --ruleset all"
 EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets "
@@ -161,7 +163,7 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
         grid = (paths, labels)
     else:
         path, cases = sweep_mod.load_cases(scenario_file, settings[0])
-        label = grid_mod.label(sweep_mod.parse_path(path), read_yaml(scenario_file))
+        label = grid_mod.label(parse_path(path), read_yaml(scenario_file))
     rulesets = params.expand_rulesets(ruleset)
     slug, sides = cases[0][1].slug, list(cases[0][1].side_names)
     out_dir = out_dir or files.default_out_dir(slug, "sweep")
@@ -188,7 +190,10 @@ def _sweep(cases: list, path: str, label: str, grid: tuple[list[str], list[str]]
                 for row, combo in zip(rows, [c for c, _ in cases
                                              for _ in range(len(rulesets or [0]))],
                                       strict=True)]
-    click.echo(sweep_table(rows, sides, label))
+    click.echo(sweep_table(rows, sides, label, grid=grid))
+    if grid is not None and len(grid[0]) == 2 and sides:
+        for line in grid_answer(rows, sides[0], grid):
+            click.echo(textwrap.fill(line, 100, subsequent_indent="  "))
     for note in alike:
         click.echo(note)
     written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],

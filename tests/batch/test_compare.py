@@ -17,6 +17,7 @@ from helpers import SCENARIOS, Result, any_ruleset, fray, two_rulesets, typo
 from sim import scenario as scenario_mod
 from sim.batch.chunks import fold_csv
 from sim.batch.compare import prepare_out_dir, run_compare
+from sim.batch.runner import BatchSpec, summary_of
 from sim.cli.main import main
 from sim.results.difficulty import with_words
 from sim.rulesets import registry
@@ -149,7 +150,8 @@ def test_lethality_comes_from_the_batch_tally(compared):
         tally = fold_csv(out / name / "encounters.csv", scen, name, doc["seed"])
         # the tally's entry, each side given its difficulty word (sim.results.difficulty)
         assert with_words(tally.lethality()) == entry
-        assert json.dumps(tally.summary(), indent=2) + "\n" == \
+        spec = BatchSpec(scen, name, doc["encounters"], doc["seed"])
+        assert json.dumps(summary_of(spec, tally), indent=2) + "\n" == \
             (out / name / "summary.json").read_text()
 
 
