@@ -35,6 +35,29 @@ def coverage_text(block: dict[str, Any]) -> str:
     return "\n".join(textwrap.wrap(text, WIDTH, subsequent_indent="  "))
 
 
+def compare_rows(doc: dict[str, Any]) -> list[list[str]]:
+    """A comparison's ``coverage`` (one block per ruleset): a row each for ``report.md``.
+
+    The ruleset, how many rules it models here, its options and their settings, and what
+    it leaves out (each rule's note in the ruleset's ``summary.json`` says which way that
+    would move the numbers).
+    """
+    rows = []
+    for name, block in (doc.get("coverage") or {}).items():
+        rules = block["rules"]
+        rows.append([name, str(sum(r["status"] == "modelled" for r in rules)),
+                     ", ".join(r["setting"] for r in rules if r["status"] == "option") or "-",
+                     ", ".join(r["rule"].lower() for r in rules
+                               if r["status"] == "not modelled") or "-"])
+    return rows
+
+
+COMPARE_HEADER = ["ruleset", "rules modelled", "options (settings)", "not modelled"]
+COMPARE_NOTE = ("Each ruleset's summary.json (`coverage`) says which way each rule left out "
+                "would move the numbers; the whole tables are on the rules pages "
+                "(docs/rules/).")
+
+
 def docs_table(rules: tuple[Rule, ...]) -> str:
     """A ruleset's coverage as a Markdown table (every rule, whatever the scenario)."""
     lines = ["| rule | status | option | what it does, or which way it would move the numbers |",

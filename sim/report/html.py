@@ -24,6 +24,7 @@ from sim.report.compare import (
     survival_tables,
     tables,
 )
+from sim.report.coverage import COMPARE_HEADER, COMPARE_NOTE, compare_rows
 from sim.report.sweep import grid_answer, sweep_answer, sweep_cells, sweep_header
 
 STYLE = """
@@ -128,6 +129,9 @@ def compare_html(doc: dict[str, Any], images: Mapping[str, bytes]) -> str:
     body += ["<h2>Still fighting after round r</h2>", f"<p>{escape(SURVIVAL_NOTE)}</p>"]
     for side, header, rows in survival_tables(doc):
         body += [f"<h3>{escape(side)}</h3>", table(header, rows)]
+    if doc.get("coverage"):
+        body += ["<h2>What was modelled</h2>", table(COMPARE_HEADER, compare_rows(doc)),
+                 f"<p>{inline(COMPARE_NOTE)}</p>"]
     head, items, tail = methods_text(doc)
     body += ["<h2>How the numbers are computed</h2>", f"<p>{inline(head)}</p>",
              "<ul>" + "".join(f"<li>{inline(item)}</li>" for item in items) + "</ul>",

@@ -369,3 +369,13 @@ def test_compare_resumes_after_an_interruption(tmp_path):
     for name in names:
         assert (part / name / "encounters.csv").read_bytes() == \
             (whole / name / "encounters.csv").read_bytes()
+
+
+def test_a_comparison_says_what_each_ruleset_modelled(compared):
+    _, out = compared
+    doc = json.loads((out / "lethality.json").read_text())
+    assert set(doc["coverage"]) == set(doc["rulesets"])
+    for name, block in doc["coverage"].items():
+        assert block["ruleset"] == name and block["source"].startswith("docs/rules/")
+    report = (out / "report.md").read_text()
+    assert "## What was modelled" in report and "surprise rounds" in report
