@@ -47,7 +47,7 @@ def one(spec: BatchSpec, answers: bool) -> float:
     else:
         bare = BatchSpec(spec.scenario, spec.ruleset, spec.n, spec.seed,
                          work=chunks.Work(**{**chunks.ENCOUNTERS.__dict__,
-                                             "new_tally": _bare_tally}))
+                                             "new_tally": _bare_tally, "coverage": None}))
         run_tally(bare, None).summary()
     return time.process_time() - start
 

@@ -38,7 +38,6 @@ from sim.batch.chunks import (
     fold_rows,
     run_chunk_packed,
 )
-from sim.batch.coverage import coverage_block
 from sim.batch.files import STATE
 from sim.batch.precision import BLOCK, ChunkPlan, stop_reason
 from sim.core.seeds import encounter_seed
@@ -251,8 +250,8 @@ def summary_of(spec: BatchSpec, tally: Any) -> dict[str, Any]:
             kept = examples.told(spec.scenario, spec.ruleset, doc["examples"])
             tally.told_examples = kept
         doc["examples"] = kept
-    if spec.work is ENCOUNTERS:
-        doc["coverage"] = coverage_block(spec.scenario, spec.ruleset)
+    if spec.work.coverage is not None:
+        doc["coverage"] = spec.work.coverage(spec.scenario, spec.ruleset)
     if spec.precision:
         doc["precision"] = stop_reason(tally.count, spec.n, tally, spec.precision)
     return doc
