@@ -193,7 +193,8 @@ def variants_table(summary: dict[str, Any]) -> str:
     """
     block = summary["variants"]
     side, n = block["side"], block["encounters"]
-    table = Table(title=f"variants, the same {n} seeds: {side}", title_justify="left")
+    under = f" under {summary['ruleset']}" if "ruleset" in summary else ""
+    table = Table(title=f"variants{under}, the same {n} seeds: {side}", title_justify="left")
     for column in ("variant", "wins", "vs base\n(95% CI)", "deaths", "vs base\n(95% CI)",
                    "note"):
         text = column in ("variant", "note")

@@ -87,9 +87,18 @@ def test_batch_prints_the_variants_table_and_keeps_it(tmp_path, capsys):
     out = fray(capsys, "batch", str(AMBUSH), "-n", "20", "--workers", "1", "--out",
                str(tmp_path / "b"), "--html", str(tmp_path / "h"), "-q")
     assert out.code == 0, out.err
-    assert "variants, the same 20 seeds: heroes" in out.out
+    assert "the same 20 seeds: heroes" in out.out
     assert "more brawlers" in out.out and "archers stand firm" in out.out
     doc = json.loads((tmp_path / "b" / "summary.json").read_text())
     assert [v["name"] for v in doc["variants"]["variants"]] == ["more brawlers",
                                                                 "archers stand firm"]
     assert 'id="variants"' in (tmp_path / "h" / "report.html").read_text()
+
+
+def test_compare_fights_the_variants_under_each_ruleset(tmp_path, capsys):
+    out = fray(capsys, "compare", str(AMBUSH), "-n", "20", "--rulesets", any_ruleset(),
+               "--out", str(tmp_path / "c"), "--no-charts", "-q")
+    assert out.code == 0, out.err
+    assert f"variants under {any_ruleset()}, the same 20 seeds: heroes" in out.out
+    doc = json.loads((tmp_path / "c" / any_ruleset() / "summary.json").read_text())
+    assert len(doc["variants"]["variants"]) == 2
