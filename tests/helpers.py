@@ -206,9 +206,10 @@ ADDED_KEYS = {"deaths_in_fight", "deaths_after", "deaths_in_fight_per_encounter"
               "deaths_after_per_encounter", "death_rate_after", "damaging_hits", "combatants",
               "digest", "aftermath", "deaths_after_tended", "deaths_after_untended",
               "deaths_after_untended_in_draws", "death_rate_after_untended", "death_split",
-              "too_few"}
+              "too_few", "examples", "spread", "coverage", "variants", "contribution"}
 """Keys summary.json and lethality.json gained with the aftermath, damaging hits, the
-per-fighter results and the deaths split by who was tended (docs/deaths.md)."""
+per-fighter results, the deaths split by who was tended (docs/deaths.md), and the fights
+behind the numbers (docs/batches.md)."""
 
 
 def without_added_keys(doc):

@@ -66,3 +66,14 @@ def test_the_package_split_sorts_functions_and_sums_to_the_whole():
     folder = registry.get(ruleset).__module__.split(".")[2]  # sim/rulesets/<folder>/...
     assert abs(sum(shares.values()) - 1) < 1e-9
     assert shares[f"sim/rulesets/{folder}"] > 0 and shares["sim/core"] > 0
+
+
+def test_the_answers_bench_times_the_parts_of_a_small_batch():
+    from bench.gm_answers import one, parts
+    from sim import scenario as scenario_mod
+    from sim.batch.runner import BatchSpec
+
+    spec = BatchSpec(scenario_mod.load(ROOT / "scenarios" / "duel.yaml"), any_ruleset(), 10)
+    fights, added = parts(spec)
+    assert fights > 0 and added > 0
+    assert one(spec, True) > 0 and one(spec, False) > 0

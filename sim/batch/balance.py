@@ -22,10 +22,10 @@ from typing import Any
 from sim.batch import precision as prec
 from sim.batch.chunks import fold_chunk
 from sim.batch.runner import BatchSpec, iter_rows
-from sim.batch.sweep import parse_path, set_value
 from sim.results.stats import wilson
 from sim.scenario import Scenario, parse
 from sim.scenario.errors import FrayInputError, ScenarioError
+from sim.scenario.settings import parse_path, set_value
 
 METRICS = ("win", "death", "tpk")
 METRIC_WORDS = {"win": "win rate", "death": "death rate per combatant",

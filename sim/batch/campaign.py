@@ -17,6 +17,7 @@ from typing import Any
 from sim.batch import files
 from sim.batch.chunks import Work, fold_csv
 from sim.batch.compare import ProgressFactory, prepare_out_dir, silent
+from sim.batch.coverage import coverage_block
 from sim.batch.runner import BatchSpec, finished_here, run_tally, summary_of
 from sim.core.campaign import CampaignResult, run_campaign
 from sim.core.seeds import encounter_seed
@@ -83,7 +84,15 @@ def digest(campaign: Campaign) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-CAMPAIGN = Work("campaign.csv", "campaign", "runs", run_rows, columns, new_tally, digest)
+def coverage(campaign: Campaign, ruleset: str) -> dict[str, Any]:
+    """What was modelled in each stage (``sim.batch.coverage``), by the stage's label."""
+    return {"ruleset": ruleset,
+            "stages": {stage.label: coverage_block(stage.scenario, ruleset)
+                       for stage in campaign.stages}}
+
+
+CAMPAIGN = Work("campaign.csv", "campaign", "runs", run_rows, columns, new_tally, digest,
+                coverage)
 
 
 def spec_for(campaign: Campaign, ruleset: str, n: int, seed: int = 1, workers: int = 1,

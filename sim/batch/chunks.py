@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.batch import files
+from sim.batch.coverage import coverage_block
 from sim.core.engine import Encounter
 from sim.core.outcome import EncounterResult
 from sim.core.seeds import encounter_seed
@@ -151,6 +152,8 @@ class Work:
         new_tally: ``(subject, ruleset, seed)`` -> an empty tally (``add``, ``merge``,
             ``summary``).
         digest: ``subject`` -> a fingerprint of what it says (resume checks it).
+        coverage: ``(subject, ruleset)`` -> what was modelled (``summary.json``'s
+            ``coverage``: ``sim.batch.coverage``); None: not said.
     """
 
     rows_file: str
@@ -160,10 +163,11 @@ class Work:
     columns: Callable[[Any], list[str]]
     new_tally: Callable[..., Any]
     digest: Callable[[Any], str]
+    coverage: Callable[[Any, str], dict[str, Any]] | None = None
 
 
 ENCOUNTERS = Work("encounters.csv", "scenario", "encounters", run_chunk, columns, new_tally,
-                  scenario_digest)
+                  scenario_digest, coverage_block)
 
 
 def csv_text(rows: list[dict[str, Any]], fields: list[str], header: bool = False) -> bytes:

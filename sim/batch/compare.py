@@ -19,6 +19,7 @@ from typing import Any
 
 from sim.batch import files, lock
 from sim.batch.chunks import fold_csv, members
+from sim.batch.coverage import coverage_block
 from sim.batch.runner import BatchSpec, finished_here, run_tally
 from sim.report import charts as charts_mod
 from sim.report.compare import report_markdown
@@ -133,6 +134,7 @@ def run_compare(scenario: Scenario, rulesets: list[str], n: int, out_dir: Path, 
     doc["members"] = members(scenario)
     doc["max_rounds"] = scenario.max_rounds  # the round limit: the charts mark it
     doc["files"] = {name: {f: f"{name}/{f}" for f in BATCH_FILES} for name in rulesets}
+    doc["coverage"] = {name: coverage_block(scenario, name) for name in rulesets}
     if ready is not None:
         ready(doc)
     write_outputs(doc, out_dir, charts=charts, html=html)

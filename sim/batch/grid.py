@@ -11,9 +11,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from sim.batch.sweep import MAX_VALUES, Step, parse_set, set_value
 from sim.scenario import Scenario, parse, read_yaml
 from sim.scenario.errors import FrayInputError, ScenarioError
+from sim.scenario.settings import MAX_VALUES, Step, parse_set, set_value
 
 # the words of a path's last key where the key alone reads badly
 KEY_WORDS = {"count": "count", "max_rounds": "round limit", "weapon": "weapon",
@@ -39,6 +39,31 @@ def label(steps: list[Step], raw: Any) -> str:
         return what if len(steps) == 1 else " ".join(str(s).replace("_", " ")
                                                      for s in steps if isinstance(s, str))
     return f"{member} {what}"
+
+
+def company(steps: list[Step], raw: Any) -> str:
+    """Who else is on the side of the member a path goes into: ``the 2 Bandit archers``.
+
+    "" when the path goes into no member, or the member is alone on its side. Each other
+    entry of the side by its name and count (``Bandit archer`` with ``count: 2``).
+    """
+    if len(steps) < 3 or steps[0] != "sides" or not isinstance(steps[2], int):
+        return ""
+    try:
+        entries = raw["sides"][steps[1]]
+        others = [e for k, e in enumerate(entries) if k != steps[2] and isinstance(e, dict)]
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return ""
+    named = []
+    for e in others:
+        name, count = str(e.get("name", "?")), e.get("count", 1)
+        count = count if isinstance(count, int) and not isinstance(count, bool) else 1
+        plural = "" if count == 1 or name.endswith("s") else "s"
+        named.append(f"{count} {name}{plural}" if count != 1 else name)
+    if not named:
+        return ""
+    listed = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return f"the {listed}"
 
 
 def _member(steps: list[Step], raw: Any) -> str | None:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from sim import registry
-from sim.batch import executors, files, lock
+from sim.batch import examples, executors, files, lock
 from sim.batch.chunks import (
     ENCOUNTERS,
     ChunkResult,
@@ -238,8 +238,20 @@ def run_tally(spec: BatchSpec, out_dir: Path | None, progress: Progress | None =
 
 
 def summary_of(spec: BatchSpec, tally: Any) -> dict[str, Any]:
-    """The batch's ``summary.json``: the tally's, and run until sure, how it stopped."""
+    """The batch's ``summary.json``: the tally's, and run until sure, how it stopped.
+
+    A batch of encounters tells its example fights (``sim.batch.examples``): fought again
+    once per tally, whatever asks for its summary after.
+    """
     doc = tally.summary()
+    if doc.get("examples") and spec.work is ENCOUNTERS:
+        kept = getattr(tally, "told_examples", None)
+        if kept is None or [e["seed"] for e in kept] != [e["seed"] for e in doc["examples"]]:
+            kept = examples.told(spec.scenario, spec.ruleset, doc["examples"])
+            tally.told_examples = kept
+        doc["examples"] = kept
+    if spec.work.coverage is not None:
+        doc["coverage"] = spec.work.coverage(spec.scenario, spec.ruleset)
     if spec.precision:
         doc["precision"] = stop_reason(tally.count, spec.n, tally, spec.precision)
     return doc

@@ -10,14 +10,15 @@ import click
 
 from sim.batch import files, lock
 from sim.batch.balance import METRIC_WORDS, METRICS, Problem, document, search
+from sim.batch.grid import company
 from sim.batch.grid import label as path_label
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
-from sim.batch.sweep import MAX_VALUES, parse_path
 from sim.cli import params
 from sim.report import balance as report
 from sim.scenario import read_yaml
 from sim.scenario.errors import FrayInputError
 from sim.scenario.loader import MAX_NUMBER_CHARS
+from sim.scenario.settings import MAX_VALUES, parse_path
 
 # the melee bandits: the archers (bandits[0]) never bring the heroes down to an even fight,
 # so an example that varies them ends "the target lies beyond the range"
@@ -91,6 +92,7 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
     problem = Problem(raw, scenario_file, path, low, high, target, metric, side, ruleset,
                       precision, count, seed, params.workers_or_cores(workers))
     label = path_label(parse_path(path), raw)
+    beside = company(parse_path(path), raw)
     slug = problem.source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     out_dir = out_dir or files.default_out_dir(slug, "balance")
     # claimed before the search (an existing result, a folder that cannot be written are
@@ -99,12 +101,12 @@ def balance(scenario_file, path, span, target, metric, side, precision, ruleset,
     files.claim_out_dir(out_dir, ", ".join(found) or None, force, first="balance.json")
     with lock.locked(out_dir):
         _balance(problem, label, count, low, high, target, metric, path, out_dir, as_json,
-                 charts, quiet)
+                 charts, quiet, beside)
 
 
 def _balance(problem: Problem, label: str, count: int, low: int, high: int, target: float,
              metric: str, path: str, out_dir: Path, as_json: bool, charts: bool,
-             quiet: bool) -> None:
+             quiet: bool, beside: str = "") -> None:
     """Search a claimed balance, print the answer, write balance.json (and balance.png)."""
     with params.progress(count * (abs(high - low) + 1), f"balance {label}",
                          quiet or as_json) as advance:
@@ -113,7 +115,7 @@ def _balance(problem: Problem, label: str, count: int, low: int, high: int, targ
     if as_json:
         click.echo(json.dumps(doc))
     else:
-        click.echo(report.sentence(answer, tried, label, metric, side))
+        click.echo(report.sentence(answer, tried, label, metric, side, beside))
         note = report.beyond(answer, min(low, high), max(low, high), target)
         if note:
             click.echo(note)

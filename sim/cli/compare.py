@@ -6,7 +6,9 @@ Thin like the rest of the CLI: parse, call ``sim.batch.compare`` / ``sim.batch.s
 
 from __future__ import annotations
 
+import json
 import sys
+import textwrap
 from pathlib import Path
 
 import click
@@ -21,14 +23,19 @@ from sim.batch.compare import existing_results, prepare_out_dir, run_compare
 from sim.batch.executors import say
 from sim.batch.grid import grid_row, load_grid
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
+from sim.batch.runner import BatchSpec
+from sim.batch.variants import run_variants
 from sim.cli import params
 from sim.report.campaign import compare_table as campaign_compare_table
 from sim.report.compare import compare_table
 from sim.report.convert import conversion_text
-from sim.report.sweep import sweep_table
-from sim.scenario import read_yaml
+from sim.report.sweep import grid_answer, sweep_table
+from sim.report.tables import variants_table
+from sim.scenario import Scenario, read_yaml
 from sim.scenario.campaign import Campaign
 from sim.scenario.errors import FrayInputError
+from sim.scenario.settings import parse_path
+from sim.scenario.variants import Variant, variants_of
 
 EPILOG_CONVERT = "Example: fray convert scenarios/ambush.yaml --ruleset all"
 EPILOG_COMPARE = ("Example: fray compare scenarios/ambush.yaml --rulesets "
@@ -109,6 +116,8 @@ def compare(scenario_file, rulesets, count, precision, seed, workers, out_dir, f
             else:
                 run_compare(scenario, rulesets, count, out_dir, html=html, charts=charts,
                             ready=lambda d: click.echo(compare_table(d)), **settings)
+                _variants(scenario, variants_of(scenario_file, scenario), rulesets, out_dir,
+                          seed, params.workers_or_cores(workers), quiet)
     except KeyboardInterrupt:
         say(f"interrupted: finished rulesets and every finished chunk are kept in {out_dir}; "
             f"continue with the same command plus --resume --out {out_dir}")
@@ -123,6 +132,27 @@ def compare(scenario_file, rulesets, count, precision, seed, workers, out_dir, f
         ", report.html" if html else "")
     click.echo(f"wrote {out_dir / 'report.md'}, lethality.json{extra} and one folder per "
                "ruleset")
+
+
+def _variants(scenario: Scenario, variants: list[Variant], rulesets: list[str], out_dir: Path,
+              seed: int, workers: int, quiet: bool) -> None:
+    """The scenario's variants under each ruleset, paired with its fights there.
+
+    Each ruleset's ``summary.json`` gains ``variants``; one table per ruleset is printed.
+    """
+    if not variants:
+        return
+    for name in rulesets:
+        folder = out_dir / name
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        n = summary["encounters"]
+        say(f"variants under {name}: {len(variants)} more batches of {n} fights")
+        spec = BatchSpec(scenario, name, n, seed, workers)
+        with params.progress(n, f"{scenario.slug} [{name}] variants", quiet) as advance:
+            summary["variants"] = run_variants(spec, variants, folder / "encounters.csv", n,
+                                               advance)
+        files.write_json(folder / "summary.json", summary)
+        click.echo(variants_table(summary))
 
 
 @click.command(epilog=EPILOG_SWEEP)
@@ -161,7 +191,7 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
         grid = (paths, labels)
     else:
         path, cases = sweep_mod.load_cases(scenario_file, settings[0])
-        label = grid_mod.label(sweep_mod.parse_path(path), read_yaml(scenario_file))
+        label = grid_mod.label(parse_path(path), read_yaml(scenario_file))
     rulesets = params.expand_rulesets(ruleset)
     slug, sides = cases[0][1].slug, list(cases[0][1].side_names)
     out_dir = out_dir or files.default_out_dir(slug, "sweep")
@@ -188,7 +218,10 @@ def _sweep(cases: list, path: str, label: str, grid: tuple[list[str], list[str]]
                 for row, combo in zip(rows, [c for c, _ in cases
                                              for _ in range(len(rulesets or [0]))],
                                       strict=True)]
-    click.echo(sweep_table(rows, sides, label))
+    click.echo(sweep_table(rows, sides, label, grid=grid))
+    if grid is not None and len(grid[0]) == 2 and sides:
+        for line in grid_answer(rows, sides[0], grid):
+            click.echo(textwrap.fill(line, 100, subsequent_indent="  "))
     for note in alike:
         click.echo(note)
     written = sweep_mod.write_outputs(rows, sides, path, out_dir, scenario=cases[0][1],

@@ -25,6 +25,7 @@ from sim.scenario import bundled
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
 from sim.scenario.loader import MAX_NUMBER_CHARS
+from sim.scenario.variants import variants_of
 
 SCHEDULER = re.compile(r"(tcp|tls)://[^\s:/]+:\d{1,5}")
 
@@ -370,7 +371,9 @@ def load_scenario_or_campaign(path: str) -> scenario_mod.Scenario | Campaign:
     data = scenario_mod.read_yaml(path)
     if is_campaign(data):
         return parse_campaign(data, path)
-    return scenario_mod.parse(data, path)
+    scenario = scenario_mod.parse(data, path)
+    variants_of(path, scenario)  # each variant checked as a scenario of its own
+    return scenario
 
 
 def workers_or_cores(workers: int | None) -> int:

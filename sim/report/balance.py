@@ -25,10 +25,17 @@ def _with(label: str, value: int) -> str:
     return f"{label} {value}"
 
 
-def sentence(answer: Any, tried: list[Any], label: str, metric: str, side: str) -> str:
-    """``With 4 Bandit archers the heroes win 52% [47-57]; with 3, 71% [66-75]; ...``."""
+def sentence(answer: Any, tried: list[Any], label: str, metric: str, side: str,
+             company: str = "") -> str:
+    """``With 4 Bandit archers the heroes win 52% [47-57]; with 3, 71% [66-75]; ...``.
+
+    ``company``: who else is in the fight beside the varied member (``the 2 Bandits``:
+    ``sim.batch.grid.company``), said after the value.
+    """
     by_value = {r.value: r for r in tried}
-    parts = [f"With {_with(label, answer.value)} {_phrase(metric, side)} {_pct(answer)}"]
+    beside = f", with {company}," if company else ""
+    parts = [f"With {_with(label, answer.value)}{beside} {_phrase(metric, side)} "
+             f"{_pct(answer)}"]
     for value in (answer.value - 1, answer.value + 1):
         if value in by_value:
             parts.append(f"with {value}, {_pct(by_value[value])}")

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sim.report import deaths, glance, reproduce
+from sim.report.coverage import COMPARE_HEADER, COMPARE_NOTE, compare_rows
 from sim.report.markdown import escaped_names, lethality_names
 from sim.report.numbers import mean_text, percent, rate_text
 from sim.results.lethality import MIN_EVENTS, names_text
@@ -400,6 +401,9 @@ def report_markdown(doc: dict[str, Any], charts: bool = True) -> str:
     lines += ["## Still fighting after round r", "", SURVIVAL_NOTE, ""]
     for side, header, rows in survival_tables(doc):
         lines += [f"**{side}**", "", *_md_table(header, rows), ""]
+    if doc.get("coverage"):
+        lines += ["## What was modelled", "", *_md_table(COMPARE_HEADER, compare_rows(doc)),
+                  "", COMPARE_NOTE, ""]
     head, items, tail = methods_text(doc)
     lines += ["## How the numbers are computed", "", head, ""]
     lines += [f"- {item}" for item in items]

@@ -24,7 +24,8 @@ from sim.report.compare import (
     survival_tables,
     tables,
 )
-from sim.report.sweep import sweep_answer, sweep_cells, sweep_header
+from sim.report.coverage import COMPARE_HEADER, COMPARE_NOTE, compare_rows
+from sim.report.sweep import grid_answer, sweep_answer, sweep_cells, sweep_header
 
 STYLE = """
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1a1a1a;
@@ -128,6 +129,9 @@ def compare_html(doc: dict[str, Any], images: Mapping[str, bytes]) -> str:
     body += ["<h2>Still fighting after round r</h2>", f"<p>{escape(SURVIVAL_NOTE)}</p>"]
     for side, header, rows in survival_tables(doc):
         body += [f"<h3>{escape(side)}</h3>", table(header, rows)]
+    if doc.get("coverage"):
+        body += ["<h2>What was modelled</h2>", table(COMPARE_HEADER, compare_rows(doc)),
+                 f"<p>{inline(COMPARE_NOTE)}</p>"]
     head, items, tail = methods_text(doc)
     body += ["<h2>How the numbers are computed</h2>", f"<p>{inline(head)}</p>",
              "<ul>" + "".join(f"<li>{inline(item)}</li>" for item in items) + "</ul>",
@@ -144,11 +148,15 @@ def sweep_html(rows: list[dict[str, Any]], sides: list[str], path: str,
     interval on hover.
     """
     title = f"Sweep over {path}" + (f": {scenario}" if scenario else "")
-    body = [f"<h1>{escape(title)}</h1>", answer_section(sweep_answer(rows, sides, path))]
+    answer = sweep_answer(rows, sides, path)
+    if grid is not None and len(grid[0]) == 2 and sides:
+        answer += [("In two dimensions", text) for text in grid_answer(rows, sides[0], grid)]
+    body = [f"<h1>{escape(title)}</h1>", answer_section(answer)]
     if command:
         body.append(f"<p>Reproduce with <code>{escape(command)}</code>.</p>")
     body += ["<h2>Rates per value (95% intervals)</h2>",
-             table(sweep_header(sides), [sweep_cells(row, sides) for row in rows]),
+             table(sweep_header(sides, grid),
+                   [sweep_cells(row, sides, grid=grid) for row in rows]),
              "<p>Win rates and draws are shares of fights; death rates are deaths per "
              "combatant per fight.</p>"]
     if grid is not None and sides:

@@ -15,31 +15,45 @@ from rich.table import Table
 from sim.report.compare import cell
 from sim.report.numbers import rate_text
 
+# a grid's swept settings: (path, its words), one table column each
+Grid = tuple[list[str], list[str]]
 
-def sweep_header(sides: list[str]) -> list[str]:
-    """The sweep table's columns."""
-    return ["value", "ruleset", *(f"{side} {what}" for side in sides
+
+def sweep_header(sides: list[str], grid: Grid | None = None) -> list[str]:
+    """The sweep table's columns: one per swept setting in a grid, else ``value``."""
+    values = list(grid[1]) if grid else ["value"]
+    return [*values, "ruleset", *(f"{side} {what}" for side in sides
                                   for what in ("win rate", "death rate")), "draws"]
 
 
-def sweep_cells(row: dict[str, Any], sides: list[str], two_lines: bool = False) -> list[str]:
-    """One sweep row's cells: value, ruleset, each side's rates and the draws, intervals."""
-    cells = [str(row["value"]), row["ruleset"]]
+def sweep_cells(row: dict[str, Any], sides: list[str], two_lines: bool = False,
+                grid: Grid | None = None) -> list[str]:
+    """One sweep row's cells: its value(s), ruleset, each side's rates and the draws."""
+    values = [_text(row[path]) for path in grid[0]] if grid else [str(row["value"])]
+    cells = [*values, row["ruleset"]]
     for side in sides:
         cells += [_rate(row, f"{side}_win", two_lines), _rate(row, f"{side}_death", two_lines)]
     cells.append(_rate(row, "draw", two_lines))
     return cells
 
 
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def sweep_table(rows: list[dict[str, Any]], sides: list[str], path: str,
-                width: int = 100) -> str:
-    """One line per (value, ruleset): each side's win rate and death rate, with intervals."""
+                width: int = 100, grid: Grid | None = None) -> str:
+    """One line per (value, ruleset): each side's win rate and death rate, with intervals.
+
+    A grid (``grid``: its paths and their words) has one column per swept setting.
+    """
     table = Table(title=f"sweep over {path} (rates with 95% intervals)", title_justify="left",
                   show_lines=True)
-    for k, name in enumerate(sweep_header(sides)):
-        table.add_column(name, justify="left" if k == 1 else "right")
+    ruleset_column = len(grid[0]) if grid else 1
+    for k, name in enumerate(sweep_header(sides, grid)):
+        table.add_column(name, justify="left" if k == ruleset_column else "right")
     for row in rows:
-        table.add_row(*sweep_cells(row, sides, two_lines=True))
+        table.add_row(*sweep_cells(row, sides, two_lines=True, grid=grid))
     buffer = io.StringIO()
     Console(file=buffer, width=width, color_system=None).print(table)
     return buffer.getvalue().rstrip("\n")
@@ -135,3 +149,45 @@ def sweep_answer(rows: list[dict[str, Any]], sides: list[str],
                 + f". {_favourites(mine, sides)}")
         out.append((f"Under {name}", text))
     return out
+
+
+def grid_answer(rows: list[dict[str, Any]], side: str, grid: Grid,
+                share: float = 0.5) -> list[str]:
+    """A two-way grid in words: per ruleset, the most of the first setting ``side`` beats.
+
+    For each value of the second setting, the highest value of the first at which ``side``
+    wins at least ``share`` of its fights; neighbouring values with the same answer are
+    told together ("with Wolfman strength 2–4, 6 is the highest Bandit count at which the
+    heroes win half their fights or more; with 5, 8").
+    """
+    (x_path, y_path), (x_label, y_label) = grid[0][:2], grid[1][:2]
+    out = []
+    for name in dict.fromkeys(row["ruleset"] for row in rows):
+        mine = [row for row in rows if row["ruleset"] == name]
+        ys = list(dict.fromkeys(row[y_path] for row in mine))
+        most: dict[Any, Any] = {}
+        for y in ys:
+            beaten = [row[x_path] for row in mine
+                      if row[y_path] == y and row[f"{side}_win_rate"] >= share]
+            most[y] = _highest(beaten)
+        parts: list[tuple[list[Any], Any]] = []
+        for y in ys:
+            if parts and parts[-1][1] == most[y]:
+                parts[-1][0].append(y)
+            else:
+                parts.append(([y], most[y]))
+        said = "; ".join(
+            f"with {y_label} {_spans(group)}, " + (
+                f"no {x_label} tried" if top is None else f"{_text(top)} is the highest "
+                f"{x_label}") for group, top in parts)
+        out.append(f"Under {name}, where the {side} win {share:.0%} of their fights or more: "
+                   f"{said}.")
+    return out
+
+
+def _highest(values: list[Any]) -> Any:
+    """The greatest of ``values`` (numbers), or the last given (words); None for none."""
+    if not values:
+        return None
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    return max(numbers) if len(numbers) == len(values) else values[-1]

@@ -155,6 +155,67 @@ def fighter_table(summary: dict[str, Any]) -> str:
     return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
 
 
+def contribution_table(summary: dict[str, Any]) -> str:
+    """Each fighter's worth to its side (``summary.json``'s ``contribution``).
+
+    The side's win rate with and without it, the change (without minus with) and its 95%
+    paired interval, the side's deaths a fight with and without it.
+    """
+    block = summary["contribution"]
+    table = Table(title=f"who matters: each fighter left out, the same {block['encounters']} "
+                        f"seeds", title_justify="left")
+    for column in ("side / fighter", "side wins\nwith", "without", "change\n(95% CI)",
+                   "side deaths\nwith", "without", "change\n(95% CI)"):
+        text = column == "side / fighter"
+        table.add_column(column, justify="left" if text else "right", no_wrap=not text)
+    side = None
+    for name, c in block["fighters"].items():
+        if c["side"] != side:
+            side = c["side"]
+            table.add_row(side)
+        lo, hi = c["win_rate_change_ci95"]
+        d_lo, d_hi = c["deaths_change_ci95"]
+        deaths_ci = ("" if d_lo is None or d_hi is None else f" ({d_lo:+.2f} to {d_hi:+.2f})")
+        table.add_row(f"  {name}", f"{c['win_rate']:.3f}", f"{c['win_rate_without']:.3f}",
+                      f"{c['win_rate_change']:+.3f}\n({lo:+.3f} to {hi:+.3f})",
+                      f"{c['deaths']:.2f}", f"{c['deaths_without']:.2f}",
+                      f"{c['deaths_change']:+.2f}\n{deaths_ci.strip()}")
+    buffer = io.StringIO()
+    Console(file=buffer, width=WIDTH, color_system=None).print(table)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
+
+
+def variants_table(summary: dict[str, Any]) -> str:
+    """The scenario's variants beside the base (``summary.json``'s ``variants``).
+
+    The first side's win rate and deaths a fight under each, the difference from the base
+    with its 95% paired interval (the same seeds), and the variant's note.
+    """
+    block = summary["variants"]
+    side, n = block["side"], block["encounters"]
+    under = f" under {summary['ruleset']}" if "ruleset" in summary else ""
+    table = Table(title=f"variants{under}, the same {n} seeds: {side}", title_justify="left")
+    for column in ("variant", "wins", "vs base\n(95% CI)", "deaths", "vs base\n(95% CI)",
+                   "note"):
+        text = column in ("variant", "note")
+        table.add_column(column, justify="left" if text else "right", no_wrap=not text)
+    first = block["variants"][0] if block["variants"] else None
+    if first is not None:
+        table.add_row("base", f"{first['win_rate_base']:.3f}", "", f"{first['deaths_base']:.2f}",
+                      "", "as the file has it")
+    for v in block["variants"]:
+        lo, hi = v["win_rate_change_ci95"]
+        d_lo, d_hi = v["deaths_change_ci95"]
+        deaths_ci = "" if d_lo is None or d_hi is None else f"({d_lo:+.2f} to {d_hi:+.2f})"
+        table.add_row(v["name"], f"{v['win_rate']:.3f}",
+                      f"{v['win_rate_change']:+.3f}\n({lo:+.3f} to {hi:+.3f})",
+                      f"{v['deaths']:.2f}", f"{v['deaths_change']:+.2f}\n{deaths_ci}",
+                      v["note"])
+    buffer = io.StringIO()
+    Console(file=buffer, width=WIDTH, color_system=None).print(table)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().rstrip("\n").split("\n"))
+
+
 class RateColumn(ProgressColumn):
     """Encounters per second."""
 

@@ -35,6 +35,35 @@ def names_text(names: list[str]) -> str:
 
 # ---------------------------------------------------------------------------- the verdict
 def verdict(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The comparison (``compare_deaths``), and what it means for the side listed first.
+
+    A game master's party is the side listed first: ``party`` names it, with its deadliest
+    and safest rulesets by its death rate per combatant (``party_deadliest``,
+    ``party_safest``, every one of them on a tie, in name order). When the comparison
+    speaks of another side, the text adds a sentence for the party.
+    """
+    out = compare_deaths(rulesets)
+    names = list(rulesets)
+    if len(names) < 2:
+        return out
+    party = next(iter(rulesets[names[0]]["sides"]))
+    values = {r: rulesets[r]["sides"][party]["death_rate"]["value"] for r in names}
+    deadliest, safest = tied(values, max), tied(values, min)
+    out.update(party=party, party_deadliest=deadliest, party_safest=safest)
+    if out.get("side") == party:
+        return out
+    if values[deadliest[0]] == values[safest[0]]:
+        said = (f"for the {party} (listed first) every ruleset is as deadly (death rate per "
+                f"combatant {rate_text(values[safest[0]])})")
+    else:
+        said = (f"for the {party} (listed first) the deadliest is {names_text(deadliest)} "
+                f"({rate_text(values[deadliest[0]])}), the safest {names_text(safest)} "
+                f"({rate_text(values[safest[0]])})")
+    out["text"] = f"{out['text']}; {said}"
+    return out
+
+
+def compare_deaths(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A plain-language comparison computed from the per-ruleset summaries.
 
     The side is the one with the most deaths over all rulesets (a tie: the first by name,

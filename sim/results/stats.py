@@ -251,6 +251,25 @@ def paired_difference(only_a: int, only_b: int, pairs: int,
     return (only_a - only_b) / pairs, max(-1.0, lo), min(1.0, hi)
 
 
+def mean_difference(n: int, total: float, total_sq: float,
+                    z: float = Z95) -> tuple[float, float, float]:
+    """``(mean, lo, hi)`` of paired differences (which may be negative) from their sums.
+
+    ``total`` and ``total_sq`` sum each pair's difference and its square over ``n`` pairs;
+    the interval is mean +/- z * sd / sqrt(n) with the sample sd, never clipped at 0 (a
+    difference may go either way). Below two pairs: the mean, and no bound at all
+    (``-inf``, ``inf``).
+    """
+    if n <= 0:
+        return 0.0, -math.inf, math.inf
+    mean = total / n
+    if n < 2:
+        return mean, -math.inf, math.inf
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
 def bonferroni_z(tests: int, level: float = 0.95) -> float:
     """The z that holds ``level`` over ``tests`` two-sided intervals at once (Bonferroni)."""
     return NormalDist().inv_cdf(1 - (1 - level) / (2 * tests))

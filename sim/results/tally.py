@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from sim.results.examples import ResultFold
 from sim.results.fighters import FighterFold
 from sim.results.stats import (
     RatioSums,
@@ -243,6 +244,8 @@ class Tally:
     unsplit: int = 0  # rows that do not say who was tended (written before they did)
     # each side's members still in the fight when a drawn fight ended, over the draws
     draw_standing: Counter = field(default_factory=Counter)
+    # the first side's result in each fight: the examples and the spread (None: no side)
+    results: ResultFold | None = None
 
     @classmethod
     def for_sides(cls, scenario: str, ruleset: str, seed: int, members: dict[str, int],
@@ -254,11 +257,14 @@ class Tally:
         ``digest``: the scenario's fingerprint, recorded in ``summary.json``; ``tend``: who
         the scenario has tended after the fight (``own``, ``all``, ``none``).
         """
+        names = list(members)
         return cls(scenario, ruleset, seed,
                    {name: SideFold(m) for name, m in members.items()},
                    SideFold(sum(members.values())),
                    fighters={name: FighterFold(name, side) for name, side in fighters},
-                   digest=digest, tend=tend)
+                   digest=digest, tend=tend,
+                   results=(ResultFold(names[0], tuple(names[1:]), members[names[0]])
+                            if names else None))
 
     def add(self, row: dict[str, Any]) -> None:
         """Fold in one ``encounters.csv`` row (ints or the strings ``csv`` reads)."""
@@ -296,6 +302,8 @@ class Tally:
             self.overall.untended_in_draws += untended_total
         for fighter in self.fighters.values():
             fighter.add(row)
+        if self.results is not None:
+            self.results.add(row)
 
     def _untended(self, row: dict[str, Any], name: str, side: SideFold, draw: bool) -> int:
         """Fold in a side's deaths after the fight among the untended; return them.
@@ -363,6 +371,8 @@ class Tally:
         self.overall.merge(other.overall)
         for name, fighter in self.fighters.items():
             fighter.merge(other.fighters[name])
+        if self.results is not None and other.results is not None:
+            self.results.merge(other.results)
 
     def summary(self) -> dict[str, Any]:
         """The ``summary.json`` document (see DESIGN.md, contracts)."""
@@ -395,6 +405,8 @@ class Tally:
                 "deaths_in_fight_per_encounter": round((deaths - after) / n, 6) if n else 0,
                 "deaths_after_per_encounter": round(after / n, 6) if n else 0,
             },
+            **({"examples": self.results.examples(),
+                "spread": self.results.spread(self.rounds)} if self.results else {}),
         }
 
     def lethality(self) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from sim.core import moving, space
 from sim.core.actions import Attack, Move, Retreat, Withdraw
 from sim.core.combatant import Status
+from sim.core.coverage import Rule
 from sim.core.draws import shuffle
 from sim.scenario.models import Strict
 
@@ -100,6 +101,8 @@ class Ruleset(ABC, Generic[F]):
     # (``switch_arms``); a ruleset without them keeps a fighter to its one weapon
     ARMS: ClassVar[tuple[str, ...]] = ()
     glossary: ClassVar[str] = ""  # words a player meets that the legend leaves out
+    # what it models, an option or leaves out (``sim.core.coverage``; its docs page)
+    coverage: ClassVar[tuple[Rule, ...]] = ()
 
     def __init__(self, options: BaseModel | None = None):
         self.options = options if options is not None else default_options(self.Options)

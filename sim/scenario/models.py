@@ -176,6 +176,18 @@ class AftermathModel(Strict):
     tend: Literal[TENDS] = "own"  # type: ignore[valid-type]  # a Literal of a run-time tuple (vocabulary.py)
 
 
+class VariantModel(Strict):
+    """``variants:``: a named change of the scenario, fought on the base's seeds.
+
+    ``set``: changes as ``--set`` writes them, one value each (``sides.bandits[1].count=4``);
+    ``sim.scenario.variants`` applies and checks them.
+    """
+
+    name: str = Field(min_length=1, max_length=80)
+    note: str = Field(default="", max_length=400)
+    set: list[str] = Field(min_length=1, max_length=50)
+
+
 class ScenarioModel(Strict):
     """The whole scenario file."""
 
@@ -187,6 +199,7 @@ class ScenarioModel(Strict):
     options: dict[str, dict[str, Any]] = {}
     aftermath: AftermathModel = AftermathModel()
     escape: float | None = Field(default=None, gt=0, le=100_000)  # metres (RULES.md: 30)
+    variants: list[VariantModel] = Field(default=[], max_length=20)
 
 
 

@@ -33,6 +33,8 @@ _SCENARIO_KEYS = {
     "options": "Ruleset options, per ruleset (docs/rules/<ruleset>.md).",
     "aftermath": "What happens once the fight is over.",
     "escape": "Metres beyond every foe at which a fleeing fighter has got away (default 30).",
+    "variants": "Named changes of this scenario (name, note, set: ['PATH=VALUE', ...] as "
+                "--set writes them); fray batch fights each on the same seeds.",
 }
 _MEMBER_KEYS = {
     "name": "The combatant's name; with count > 1 the copies are named 'NAME 1'..'NAME N'.",
@@ -57,6 +59,10 @@ _OTHER_KEYS = {
                   "width": "At most this many fighters of a side fight here at once (a "
                            "footbridge or a door 1, a lane 2); default room for all.",
                   "exit": "A way out: a fleeing fighter that reaches it leaves the field."},
+    "VariantModel": {"name": "The variant's name, in the table.",
+                     "note": "What the variant tries, printed beside its numbers.",
+                     "set": "Changes as --set writes them, one value each: "
+                            "'sides.bandits[1].count=4'."},
     "AftermathModel": {"tend": "Who tends the fallen: own (the side holding the field "
                                "tends its own), all, none."},
     "DoctrineModel": {

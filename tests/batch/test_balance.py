@@ -130,3 +130,18 @@ def test_the_documented_example_finds_a_value_inside_its_range(capsys, tmp_path)
     mine = tried[answer["value"]]
     assert any(min(mine["high"], n["high"]) <= 0.5 <= max(mine["low"], n["low"])
                for n in side), (mine, side)
+
+
+def test_the_sentence_names_who_else_is_in_the_fight():
+    from sim.batch.grid import company
+    from sim.report.balance import sentence
+    from sim.scenario import read_yaml
+    from sim.scenario.settings import parse_path
+
+    raw = read_yaml(str(SCENARIOS / "ambush.yaml"))
+    beside = company(parse_path("sides.bandits[1].count"), raw)
+    assert beside == "the 2 Bandit archers"
+    assert company(parse_path("max_rounds"), raw) == ""
+    tried = [Tried(7, 0.52, 0.47, 0.57, 400)]
+    assert sentence(tried[0], tried, "Bandit count", "win", "heroes", beside) == (
+        "With 7 Bandits, with the 2 Bandit archers, the heroes win 52% [47-57].")

@@ -9,7 +9,7 @@ from helpers import SCENARIOS, any_ruleset, fray
 
 from sim import scenario as scenario_mod
 from sim.batch.chunks import fold_csv
-from sim.batch.runner import BatchSpec, run_batch, run_tally
+from sim.batch.runner import BatchSpec, run_batch, run_tally, summary_of
 from sim.core.engine import Encounter
 from sim.core.seeds import encounter_seed
 
@@ -96,13 +96,14 @@ def test_fray_run_replays_a_batch_row(tmp_path, capsys):
 def test_one_tally_per_batch_whatever_the_path(tmp_path):
     """Written or not, one worker or two, folded in workers or from the CSV: one tally."""
     scen = scenario_mod.load(AMBUSH)
-    written = run_tally(BatchSpec(scen, any_ruleset(), 90, seed=4, workers=2, chunk_size=13),
-                        tmp_path)
+    spec = BatchSpec(scen, any_ruleset(), 90, seed=4, workers=2, chunk_size=13)
+    written = run_tally(spec, tmp_path)
     in_memory = run_tally(BatchSpec(scen, any_ruleset(), 90, seed=4, workers=1), None)
     from_csv = fold_csv(tmp_path / "encounters.csv", scen, any_ruleset(), 4)
     assert written == in_memory == from_csv
+    # the batch's summary.json: the tally's, its examples told and its coverage
     assert (tmp_path / "summary.json").read_text() == \
-        json.dumps(from_csv.summary(), indent=2) + "\n"
+        json.dumps(summary_of(spec, from_csv), indent=2) + "\n"
     entry = written.lethality()
     assert entry["ruleset"] == any_ruleset() and entry["encounters"] == 90
     for side, block in written.summary()["sides"].items():

@@ -55,6 +55,10 @@ def test_summary_counts_chain_and_rates_multiply(road, tmp_path):
     assert len(rows) == 150
     assert sum(int(r["deaths"]) for r in rows) == sum(s["deaths"] for s in stages)
     assert (tmp_path / "survival.png").stat().st_size > 10_000
+    # what was modelled, stage by stage
+    assert set(doc["coverage"]["stages"]) == {stage.label for stage in road.stages}
+    for block in doc["coverage"]["stages"].values():
+        assert any(r["rule"] == "Surprise rounds" for r in block["rules"])
 
 
 def test_same_output_for_any_workers_and_chunks(road, reference, tmp_path):

@@ -17,10 +17,11 @@ from helpers import SCENARIOS, Result, any_ruleset, fray, two_rulesets, typo
 from sim import scenario as scenario_mod
 from sim.batch.chunks import fold_csv
 from sim.batch.compare import prepare_out_dir, run_compare
-from sim.batch.sweep import parse_set
+from sim.batch.runner import BatchSpec, summary_of
 from sim.cli.main import main
 from sim.results.difficulty import with_words
 from sim.rulesets import registry
+from sim.scenario.settings import parse_set
 
 AMBUSH = str(SCENARIOS / "ambush.yaml")
 SKIRMISH = str(SCENARIOS / "neutral_skirmish.yaml")
@@ -149,8 +150,10 @@ def test_lethality_comes_from_the_batch_tally(compared):
         tally = fold_csv(out / name / "encounters.csv", scen, name, doc["seed"])
         # the tally's entry, each side given its difficulty word (sim.results.difficulty)
         assert with_words(tally.lethality()) == entry
-        assert json.dumps(tally.summary(), indent=2) + "\n" == \
-            (out / name / "summary.json").read_text()
+        spec = BatchSpec(scen, name, doc["encounters"], doc["seed"])
+        written = json.loads((out / name / "summary.json").read_text())
+        assert len(written.pop("variants")["variants"]) == 2  # the scenario's, fought after
+        assert json.dumps(summary_of(spec, tally), indent=2) == json.dumps(written, indent=2)
 
 
 def test_verdict_matches_the_numbers(compared):
@@ -367,3 +370,13 @@ def test_compare_resumes_after_an_interruption(tmp_path):
     for name in names:
         assert (part / name / "encounters.csv").read_bytes() == \
             (whole / name / "encounters.csv").read_bytes()
+
+
+def test_a_comparison_says_what_each_ruleset_modelled(compared):
+    _, out = compared
+    doc = json.loads((out / "lethality.json").read_text())
+    assert set(doc["coverage"]) == set(doc["rulesets"])
+    for name, block in doc["coverage"].items():
+        assert block["ruleset"] == name and block["source"].startswith("docs/rules/")
+    report = (out / "report.md").read_text()
+    assert "## What was modelled" in report and "surprise rounds" in report

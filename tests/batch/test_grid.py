@@ -6,8 +6,8 @@ import pytest
 from helpers import SCENARIOS, any_ruleset, fray
 
 from sim.batch.grid import label
-from sim.batch.sweep import parse_path
 from sim.scenario import read_yaml
+from sim.scenario.settings import parse_path
 
 DUEL = str(SCENARIOS / "duel.yaml")
 AMBUSH = str(SCENARIOS / "ambush.yaml")
@@ -85,3 +85,21 @@ def test_the_heat_map_colour_bar_label_fits_on_the_page(rows_high):
     assert page.y0 <= label.y0 and label.y1 <= page.y1 and label.x1 <= page.x1
     assert all(tick.get_text().endswith("%") for tick in bar.get_yticklabels()
                if tick.get_text())
+
+
+def test_the_heat_map_marks_rows_that_are_the_same_fights_and_how_wide_intervals_are():
+    from sim.report.heatmap import heatmap_html, interval_words, same_rows
+
+    paths = ["sides.b[0].count", "sides.a[0].traits.strength"]
+    rows = []
+    for strength in (2, 3, 4):
+        for count in (1, 2):
+            win = 0.5 + 0.1 * count + (0.0 if strength == 4 else 0.2)  # 2 and 3 alike
+            rows.append({"ruleset": "r", "path": "; ".join(paths), "value": f"{count}; {strength}",
+                         paths[0]: count, paths[1]: strength, "encounters": 100,
+                         "a_win_rate": win, "a_win_lo": win - 0.04, "a_win_hi": win + 0.06})
+    assert same_rows(rows, paths, "r") == {3: 2}
+    assert interval_words(rows, "a") == ("95% intervals ±5 points in the middle cell, at most "
+                                         "±5")
+    page = heatmap_html(rows, paths, ["B count", "A strength"], "a")
+    assert "3 = 2 (same fights)" in page and "±5 points" in page

@@ -420,3 +420,24 @@ def test_survival_rounds_of_short_and_long_fights():
     assert survival_rounds(3) == [1, 2, 3]
     assert survival_rounds(12) == [1, 2, 3, 4, 5, 10, 12]
     assert survival_rounds(0) == []
+
+
+def test_a_grid_has_a_column_per_setting_and_an_answer_in_two_dimensions():
+    from sim.report.sweep import grid_answer, sweep_table
+
+    grid = (["sides.b[0].count", "sides.a[0].traits.strength"], ["B count", "A strength"])
+    rows = []
+    for strength in (2, 3, 4, 5):
+        for count in (4, 5, 6, 7, 8):
+            win = 0.9 - 0.15 * (count - 4) + (0.3 if strength == 5 else 0.0)
+            rows.append({"ruleset": "r", "value": f"{count}; {strength}",
+                         "sides.b[0].count": count, "sides.a[0].traits.strength": strength,
+                         "a_win_rate": win, "a_win_lo": win - 0.05, "a_win_hi": win + 0.05,
+                         "a_death_rate": 0.1, "a_death_lo": 0.05, "a_death_hi": 0.15,
+                         "draw_rate": 0.0, "draw_lo": 0.0, "draw_hi": 0.01})
+    table = sweep_table(rows, ["a"], "B count and A strength", grid=grid)
+    assert "B count" in table and "A strength" in table and "value" not in table
+    (text,) = grid_answer(rows, "a", grid)
+    assert text == ("Under r, where the a win 50% of their fights or more: with A strength "
+                    "2–4, 6 is the highest B count; with A strength 5, 8 is the highest "
+                    "B count.")

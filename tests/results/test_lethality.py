@@ -170,3 +170,23 @@ def test_verdict_ratio_from_ten_deaths_on_each_side(few, ratio):
     v = verdict(rulesets)
     assert v["ratio"] == (approx(ratio) if ratio else None)
     assert v["too_few"] is (ratio is None)
+
+
+def test_verdict_names_the_deadliest_and_safest_ruleset_for_the_side_listed_first():
+    # the foes die most, so the comparison speaks of them; the party gets its own sentence
+    docs = _rulesets({"orchid": (0.10, 0.08, 0.12), "opal": (0.24, 0.21, 0.27)}, deaths=10)
+    party_first = {name: {**doc, "sides": {"party": {
+        "members": 3, "counts": {"deaths": 2},
+        "death_rate": {"value": 0.05 if name == "opal" else 0.01, "ci95": [0, 0.1]}},
+        **doc["sides"]}} for name, doc in docs.items()}
+    v = verdict(party_first)
+    assert v["side"] == "heroes" and v["party"] == "party"
+    assert (v["party_deadliest"], v["party_safest"]) == (["opal"], ["orchid"])
+    assert v["text"].endswith("; for the party (listed first) the deadliest is opal (0.05), "
+                              "the safest orchid (0.01)")
+
+
+def test_when_the_comparison_speaks_of_the_first_side_it_says_nothing_more():
+    v = verdict(_rulesets({"orchid": (0.10, 0.08, 0.12), "opal": (0.24, 0.21, 0.27)}))
+    assert v["party"] == "heroes" and v["party_deadliest"] == ["opal"]
+    assert "listed first" not in v["text"]

@@ -29,6 +29,7 @@ from sim.core.combatant import Status
 from sim.core.draws import shuffle
 from sim.registry import register
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
+from sim.rulesets.bgrade.coverage import COVERAGE
 from sim.rulesets.bgrade.deck import DramaDeck, card_dice, card_name
 from sim.rulesets.bgrade.fighter import (
     BGradeBlock,
@@ -98,6 +99,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
     """B-Grade: ORE without the cap, with degrees of success, points and a drama deck."""
 
     name = "bgrade"
+    coverage = COVERAGE
     summary = ("B-Grade (converted ORE): uncapped d10 pools, degrees of success by width, "
                "possibility points, drama deck")
     native_key = "bgrade"

@@ -23,6 +23,7 @@ from sim.rulesets.dice import roll
 from sim.rulesets.opencore import recovery
 from sim.rulesets.opencore.advisor import OpenCoreAdvisor
 from sim.rulesets.opencore.blocks import OpenCoreBlock, OpenCoreOptions
+from sim.rulesets.opencore.coverage import COVERAGE
 from sim.rulesets.opencore.fighter import (
     RUN_DEFENSE_DIVISOR,
     RUN_METRES,
@@ -62,6 +63,7 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     """OpenCore d100: opposed d100 rolls, initiative, fumbles, armor and critical tables."""
 
     name = "opencore"
+    coverage = COVERAGE
     summary = ("OpenCore d100: opposed 1d100 + skill rolls, initiative by weapon speed, "
                "armor that wears out, fumbles and critical tables")
     legend = ("Reading the log: an attack is d100 + attack skill against the defender's d100 "

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from sim.registry import register
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.combat import OpenD6Combat
+from sim.rulesets.opend6.coverage import HIT_POINTS
 from sim.rulesets.opend6.fighter import HpOptions
 from sim.rulesets.opend6.rules import (
     HP_PER_DAY,
@@ -36,6 +37,7 @@ class OpenD6HpRuleset(D6Ruleset):
     """OpenD6 with hit points: 20 + an Endurance roll, damage - resistance is lost."""
 
     name = "opend6-hp"
+    coverage = HIT_POINTS
     harm_words = "to take HP"
     summary = "OpenD6 with hit points: HP 20 + Endurance roll, damage minus resistance"
     legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from sim.registry import register
 from sim.rulesets.opend6 import odds
 from sim.rulesets.opend6.combat import OpenD6Combat
+from sim.rulesets.opend6.coverage import WOUNDS
 from sim.rulesets.opend6.fighter import D6Fighter, WoundOptions
 from sim.rulesets.opend6.rules import WoundStatus, wound_status, wounds_from_damage
 from sim.rulesets.opend6.ruleset import D6Ruleset
@@ -25,6 +26,7 @@ class OpenD6Ruleset(D6Ruleset):
     """OpenD6 as in seed 004's notes, with wound levels (5 wounds kill)."""
 
     name = "opend6"
+    coverage = WOUNDS
     harm_words = "to wound"  # what a hit that harms does, on a player's menu
     summary = "OpenD6: d6 pools with a wild die vs difficulty 10 or a defense roll; wound levels"
     legend = ("Reading the log: a dice code 5D+1 is five d6s plus 1; [4, 4, 1] wild [6, 3] "

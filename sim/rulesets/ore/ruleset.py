@@ -43,6 +43,7 @@ from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore import choices, recovery
 from sim.rulesets.ore.advisor import OreAdvisor, hit_value
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
+from sim.rulesets.ore.coverage import COVERAGE
 from sim.rulesets.ore.fighter import (
     OF,
     SKILLS,
@@ -93,6 +94,7 @@ class OreRuleset(Ruleset[OF]):
     """
 
     name = "ore"
+    coverage = COVERAGE
     summary = "One Roll Engine (Reign): d10 pools of sets, width for speed, height for location"
     seconds_per_round = 3.0
     native_key = "ore"
