@@ -58,11 +58,20 @@ SPACE: tuple[Rule, ...] = (
          when="ranged"),
     Rule("Shooting in melee", "modelled",
          "a penalty, and each threatening foe strikes once per shot", when="ranged"),
+    Rule("Going round a narrow place", "modelled",
+         "a fighter that would wait for room runs another way to its foe when that is "
+         "sooner (sim/ai/detour.py)", when="narrow"),
+    Rule("Holding a narrow place", "modelled",
+         "a doctrine's hold, or a tactical or cautious side outnumbered by melee foes "
+         "holds one between them (sim/ai/holding.py)", when="narrow"),
+    Rule("Sidearms", "modelled",
+         "a shooter's sidearm is taken up as part of a move when a foe closes in "
+         "(sidearm: in a scenario; sim/ai/sidearm.py)", when="ranged"),
     Rule("Flight takes time", "modelled",
          "a fleeing fighter runs for the way out and can be struck, shot and chased until it "
          "reaches an exit or gets clear"),
     Rule("Morale", "modelled", "a side that lost its doctrine's share breaks: surrender or "
-         "flee (sim/core/engine.py: check_morale)"),
+         "flee (sim/ai/morale.py)"),
 )
 
 # what no ruleset models today, and which way it would move the numbers
@@ -70,12 +79,6 @@ GAPS: tuple[Rule, ...] = (
     Rule("Surprise rounds", "not modelled",
          "everyone acts from round 1; an ambusher's free round would raise the ambushers' "
          "win rate and the ambushed side's deaths"),
-    Rule("Going round a held place by another path", "not modelled",
-         "walkers take the shortest route and wait when blocked; going round would help the "
-         "side attacking a held narrow place", when="narrow"),
-    Rule("Drawing a sidearm", "not modelled",
-         "one weapon per fighter; a shooter caught in melee stays a shooter, which favours "
-         "whoever closes on shooters", when="ranged"),
     Rule("Thrown weapons", "not modelled",
          "the neutral vocabulary has none; thrown knives or spears would add damage at the "
          "start of a melee"),
