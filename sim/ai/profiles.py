@@ -181,6 +181,10 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
     if first is not None:
         return first
     if can_strike(enc, c, target):
+        target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
+        if instead is not None:
+            return instead
+    if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)
         c.why = _in_reach(c, target)
@@ -198,6 +202,10 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     advisor = enc.advisor
     if standoff.going_nowhere(enc, c):
         target = standoff.most_harmed(enc, c, enc.enemies(c)) or target
+    if can_strike(enc, c, target):
+        target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
+        if instead is not None:
+            return instead
     if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)
@@ -255,10 +263,14 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
         return first
     advisor = enc.advisor
     if standoff.losing(enc, c):
-        quiet = standoff.quiet(enc, c.side)
+        hurt = standoff.unanswered(enc, c)
         return moves.fall_back(enc, c, foes,
-                               f"losing the exchange ({quiet} rounds hurt without hurting back)")
+                               f"losing the exchange ({hurt} rounds hurt without hurting back)")
     target = targets.pick_target(enc, c, foes, c.doctrine.focus)
+    if can_strike(enc, c, target):
+        target, instead = standoff.harmless(enc, c, target, foes)
+        if instead is not None:
+            return instead
     close = space.engaged(enc, c, foes)
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
@@ -326,13 +338,18 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
         return first
     advisor = enc.advisor
     if standoff.outgunned(enc, c):
-        quiet = standoff.quiet(enc, c.side)
+        hurt = standoff.unanswered(enc, c)
         return moves.fall_back(enc, c, foes,
-                               f"outshot in a stand-off ({quiet} rounds without harm)")
+                               f"outshot in a stand-off ({hurt} rounds hurt without hurting "
+                               "back)")
     target = targets.pick_target(enc, c, foes, c.doctrine.focus)
     stalled = standoff.going_nowhere(enc, c)
     if stalled:  # the focus has gone nowhere: the foe it would harm most
         target = standoff.most_harmed(enc, c, foes) or target
+    if can_strike(enc, c, target):
+        target, instead = standoff.harmless(enc, c, target, foes)
+        if instead is not None:
+            return instead
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
         close = space.engaged(enc, c, foes)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Mapping, Sequence
 
     from sim.core.actions import Intent
+    from sim.core.harm import Harm
     from sim.rulesets.base import Ruleset
     from sim.scenario.specs import MapSpec, Scenario
 
@@ -134,9 +135,13 @@ class Encounter:
         # every action, so it must be cheap)
         self.standing = {name: len(members) for name, members in self.sides.items()}
         self.sides_left = sum(1 for n in self.standing.values() if n)
-        # the round each side last did harm (a damaging hit; 0: not yet): how long an
-        # exchange has gone nowhere (``sim.ai.standoff``)
+        # the round each side last did harm that lasts, and last took it (0: not yet): how
+        # long an exchange has gone nowhere (``sim.ai.standoff``)
         self.harmed_in: dict[str, int] = dict.fromkeys(self.sides, 0)
+        self.hurt_in: dict[str, int] = dict.fromkeys(self.sides, 0)
+        # rounds each fighter's side has been hurt without hurting back while the fighter
+        # could have struck back, since its side last did harm (``tally_exchange``)
+        self.unanswered: dict[Combatant, int] = {}
 
     # ---------------------------------------------------------------- queries
     def enemies(self, c: Combatant) -> list[Combatant]:
@@ -182,19 +187,21 @@ class Encounter:
         """
         actor.attacks += 1
 
-    def record_hit(self, actor: Combatant, damage: int) -> None:
-        """One of ``actor``'s attacks succeeded, dealing ``damage`` in the ruleset's unit.
+    def record_hit(self, actor: Combatant, target: Combatant, harm: Harm) -> None:
+        """One of ``actor``'s attacks on ``target`` succeeded, doing ``harm`` (marked already).
 
         A hit that armor (or Toughness, or resistance) stopped whole is a hit, not a
-        damaging hit.
+        damaging hit. Harm that lasts (``Ruleset.harm_lasts``) is what the stand-off and
+        morale count: the round ``actor``'s side did harm and ``target``'s side took it.
         """
         actor.hits += 1
+        damage = harm.damage
         if damage > 0:
             actor.damaging_hits += 1
             actor.damage += damage
+        if (damage > 0 or harm.worn > 0) and self.ruleset.harm_lasts(target, harm):
             self.harmed_in[actor.side] = self.round
-        elif self.ruleset.armor_wears:
-            self.harmed_in[actor.side] = self.round
+            self.hurt_in[target.side] = self.round
 
     def declare(self, c: Combatant) -> list[Intent]:
         """Ask ``c``'s AI for its intents now and note them as declared this round.
@@ -414,6 +421,26 @@ class Encounter:
         for c in gone:
             self.take_out(c, Status.FLED, f"gets away, beyond {space.escape_metres(self):.0f}"
                           " m of every foe")
+
+    def tally_exchange(self) -> None:
+        """At a round's end: count the round for each fighter hurt without hurting back.
+
+        RULES.md "A hopeless exchange": a round counts for a fighter in the fight when its
+        side took harm that lasts this round and did none, and the fighter could have
+        struck back (a foe within its reach, or its weapon's range, as the round ends);
+        never a round spent walking up. A round its side does harm starts every member's
+        count again (``unanswered``; ``sim.ai.standoff.losing`` reads it).
+        """
+        now = self.round
+        for side, members in self.sides.items():
+            if self.harmed_in[side] == now:
+                for c in members:
+                    self.unanswered.pop(c, None)
+            elif self.hurt_in[side] == now:
+                foes = [e for e in self.combatants if e.in_fight and e.side != side]
+                for c in members:
+                    if c.in_fight and any(space.in_reach(self, c, e) for e in foes):
+                        self.unanswered[c] = self.unanswered.get(c, 0) + 1
 
     def check_morale(self) -> None:
         """Combatants whose side's losses reach their morale threshold break (``sim.ai.morale``)."""

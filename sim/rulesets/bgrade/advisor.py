@@ -81,6 +81,17 @@ class BGradeAdvisor(OreAdvisor[BGradeFighter]):
         """Any wound or Shock marked."""
         return bool(actor.wounds.wounds or actor.wounds.shock)
 
+    def can_harm(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
+        """Some width the plain attack's pool can make now marks a wound or Shock.
+
+        B-Grade's armor soaks by the set's height (``mean_hit_damage`` averages the ten):
+        any harm at all lasts (``BGradeRuleset.harm_lasts``).
+        """
+        dice = self.rules.planner.plan(enc, actor, [target.plain_attack]).dice + actor.bonus
+        killing = lethal(actor)
+        return any(sum(mean_hit_damage(width, killing, target.armor[TORSO], actor.weapon.ap))
+                   > 0 for width in range(2, max(2, dice) + 1))
+
     def can_attack(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
         """The target within reach: ORE's test without the arms check.
 

@@ -36,13 +36,14 @@ from sim.core.actions import (
     Withdraw,
 )
 from sim.core.combatant import Status
+from sim.core.harm import Harm
 from sim.core.words import count
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore import choices, recovery
 from sim.rulesets.ore.advisor import OreAdvisor, hit_value
-from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
+from sim.rulesets.ore.catalog import HEAD, LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.fighter import (
     OF,
     SKILLS,
@@ -80,6 +81,8 @@ if TYPE_CHECKING:
 # Intents that never roll when declared alone: they come after every set (width 1).
 UNROLLED = (Move, Retreat, Withdraw, Reload)
 UNROLLED_SET = Set(1, 0)
+# where Shock can take a fighter out: a full head knocks out, a full torso beats
+KNOCKOUT_PLACES = frozenset({LOCATION_NAMES[HEAD], LOCATION_NAMES[TORSO]})
 
 
 @register
@@ -157,6 +160,10 @@ class OreRuleset(Ruleset[OF]):
         return [fighters[i] for _, _, i in keyed]
 
     # ------------------------------------------------------------ planning
+    def declaration(self, enc: Encounter, f: OF, intents: list[Intent]) -> str:
+        """Every intent of the declaration, in ORE's words: ``attack on X and move ...``."""
+        return " and ".join(WORDS.text(i, enc.field) for i in intents)
+
     def plan_round(self, enc: Encounter,
                    declared: list[tuple[OF, list[Intent]]]) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
@@ -195,9 +202,6 @@ class OreRuleset(Ruleset[OF]):
         if len(intents) == 1 and type(intents[0]) in UNROLLED:
             actions.append(TimedAction(0.0, f, intents[0],
                                        RolledSet(UNROLLED_SET, self.speed(UNROLLED_SET))))
-            if log is not None:
-                enc.emit("declare", who=f.name, text=f"{f.name} declares "
-                         f"{WORDS.text(intents[0], enc.field)} ({f.why}).")
             return
         p = self.planner.plan(enc, f, intents)
         if plain and p.called is None and len(p.rolled) == 1 and not f.expert and not f.master:
@@ -420,7 +424,7 @@ class OreRuleset(Ruleset[OF]):
                 enc.emit("miss", who=f.name, target=target.name, set=str(s),
                          text=f"{s} {f.name} attacks {target.name}: miss ({reason}).")
         else:
-            enc.record_hit(f, self._damage(enc, f, target, width, s, gobbled))
+            enc.record_hit(f, target, self._damage(enc, f, target, width, s, gobbled))
         if f.weapon.ranged and loosed:  # RULES.md "Shooting in melee": a foe in reach strikes
             moving.shot_in_melee(enc, f)
 
@@ -435,8 +439,8 @@ class OreRuleset(Ruleset[OF]):
         return ""
 
     def _damage(self, enc: Encounter, f: OF, target: OF, width: int,
-                s: RolledSet, gobbled: int) -> int:
-        """Mark a hit's Killing and Shock on ``target``; returns the boxes marked."""
+                s: RolledSet, gobbled: int) -> Harm:
+        """Mark a hit's Killing and Shock on ``target``; returns them, where they landed."""
         body: Body = target.wounds  # ORE's own: hit locations (B-Grade has its ``_damage``)
         loc = LOCATION_BY_HEIGHT[s.height]
         killing, shock = f.weapon.damage.roll(width)
@@ -445,7 +449,9 @@ class OreRuleset(Ruleset[OF]):
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         # what a filling limb will pass on to the torso, for the log (before the hit marks it)
         spilled = spilled_text(body, loc, killing, shock) if enc.log is not None else ""
+        marked = sum(body.killing)  # Shock with no room left becomes Killing: count after
         landed = body.take(loc, killing, shock)
+        marked = sum(body.killing) - marked
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``); nothing to
         # lose with no set pending
         lost = (choices.lose_die(enc, target, s.key)
@@ -474,7 +480,17 @@ class OreRuleset(Ruleset[OF]):
             # ruling "beaten" (RULES.md, amended): out of the fight, so nobody strikes it
             # again, unarmed or not (``Encounter.finds_down``)
             enc.take_out(target, Status.UNCONSCIOUS, "beaten: torso full of Shock")
-        return killing + shock
+        return Harm(marked, killing + shock - marked, LOCATION_NAMES[landed])
+
+    def harm_lasts(self, target: OF, harm: Harm) -> bool:
+        """Killing lasts; Shock where it can take ``target`` out: the head or the torso.
+
+        A head full of Shock knocks out, a torso full of it beats a fighter (or, with
+        ``lethal_unarmed``, turns to Killing); Shock on a limb does neither (RULES.md
+        ``ore``, "Damage"). A hit that took ``target`` out lasts.
+        """
+        return (harm.lasting > 0 or not target.in_fight
+                or (harm.passing > 0 and harm.where in KNOCKOUT_PLACES))
 
     # ------------------------------------------------------------ log text
     def penalties(self, enc: Encounter, f: OF,

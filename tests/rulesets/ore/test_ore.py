@@ -10,6 +10,7 @@ from sim import registry
 from sim.core.actions import Attack, Defend, Move, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
+from sim.core.harm import Harm
 from sim.rulesets.ore.body import Body
 from sim.rulesets.ore.catalog import HEAD, LEFT_ARM, LEFT_LEG, TORSO
 from sim.rulesets.ore.rules import RolledSet, assign_sets, capped, gobble, lose_die
@@ -529,6 +530,22 @@ def test_a_hit_costs_a_die_exactly_when_it_marks_a_box(weapon, armor):
             assert pending.payload.width == (1 if marks else 2), (width, height, marks)
 
 
-def test_armor_wears_never():
-    """ORE's armor does not wear: a hit it stops whole harms nothing."""
-    assert not registry.get("ore").armor_wears
+def test_killing_lasts_and_shock_only_where_it_can_take_a_fighter_out():
+    """``harm_lasts``: Killing anywhere; Shock on the head or torso, never on a limb (a limb
+    full of Shock neither knocks out nor cripples); a hit armor stopped, nothing."""
+    rules = registry.get("ore")()
+    _, _, b = encounter(fighter("A"), fighter("B"))
+    assert rules.harm_lasts(b, Harm(1, 0, "left arm"))
+    assert rules.harm_lasts(b, Harm(0, 1, "torso")) and rules.harm_lasts(b, Harm(0, 2, "head"))
+    assert not rules.harm_lasts(b, Harm(0, 3, "left arm"))
+    assert not rules.harm_lasts(b, Harm(0, 1, "right leg"))
+    assert not rules.harm_lasts(b, Harm())
+
+
+def test_a_hit_reports_shock_that_overflows_a_full_limb_as_killing():
+    enc, a, b = encounter(fighter("A", weapon="unarmed"), fighter("B"))
+    harm = enc.ruleset._damage(enc, a, b, 3, RolledSet(Set(3, 3)), 0)  # height 3: left arm
+    assert (harm.lasting, harm.passing, harm.where) == (0, 3, "left arm")
+    b.wounds.shock[LEFT_ARM] = 5  # full of Shock: more Shock there becomes Killing
+    harm = enc.ruleset._damage(enc, a, b, 3, RolledSet(Set(3, 3)), 0)
+    assert (harm.lasting, harm.passing) == (3, 0) and enc.ruleset.harm_lasts(b, harm)
