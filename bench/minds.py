@@ -3,8 +3,9 @@
 Each line is one question a game master would ask of the AI's morale and stand-offs
 (docs/ai.md), measured over a batch of fights (``fray batch``'s seeds):
 
-- ``melee_and_archers``: eight against eight with two archers a side; the share of fights
-  drawn at the round limit (archers trading hits that harm nobody).
+- ``melee_and_archers``: eight against eight with two archers a side, every fighter basic,
+  cautious and then tactical; the share of fights drawn at the round limit (archers
+  trading hits that harm nobody).
 - ``poachers`` (bundled): five archers against a knight in plate; the share drawn.
 - ``wolf_pack``: four wolves against two hunters, cautious and then tactical; surrenders by
   a beast and surrenders of a hunter (whose only foes are beasts): both must be 0.
@@ -37,12 +38,13 @@ HERE = ROOT / "bench" / "minds"
 HOPELESS = "hurt without hurting back"
 
 
-def load(path: Path, ai: str | None = None, side: str | None = None) -> scenario_mod.Scenario:
-    """The scenario at ``path``, with every member of ``side`` playing ``ai`` if given."""
+def load(path: Path, ai: str | dict | None = None,
+         sides: tuple[str, ...] = ()) -> scenario_mod.Scenario:
+    """The scenario at ``path``, with every member of ``sides`` playing ``ai`` if given."""
     data = yaml.safe_load(path.read_text())
-    if ai is not None:
+    for side in sides:
         for member in data["sides"][side]:
-            member["ai"] = {"profile": ai, "morale": 0.5}
+            member["ai"] = ai
     return scenario_mod.parse(data, str(path))
 
 
@@ -83,13 +85,14 @@ def main() -> None:
     args = parser.parse_args()
     rulesets = args.rulesets.split(",")
     poachers = scenario_mod.load(ROOT / "scenarios" / "poachers.yaml")
-    eight = load(HERE / "melee_and_archers.yaml")
     bridge = load(HERE / "bridge_archers.yaml")
     for r in rulesets:
-        print(f"{r:10} melee_and_archers  {draws(eight, r, args.n)}", flush=True)
+        for ai in ("basic", "cautious", "tactical"):
+            eight = load(HERE / "melee_and_archers.yaml", ai, ("west", "east"))
+            print(f"{r:10} melee_and_archers {ai:9}{draws(eight, r, args.n)}", flush=True)
         print(f"{r:10} poachers           {draws(poachers, r, args.n)}", flush=True)
         for ai in ("cautious", "tactical"):
-            pack = load(HERE / "wolf_pack.yaml", ai, "hunters")
+            pack = load(HERE / "wolf_pack.yaml", {"profile": ai, "morale": 0.5}, ("hunters",))
             print(f"{r:10} wolf_pack {ai:9}{surrenders(pack, r, args.n)}", flush=True)
         print(f"{r:10} bridge_archers     {routs(bridge, r, args.n)}", flush=True)
 

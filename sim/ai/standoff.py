@@ -192,15 +192,16 @@ def harmless(enc: Encounter, c: Combatant, target: Combatant, foes: list[Combata
              ) -> tuple[Combatant, list[Intent] | None]:
     """A shooter whose hits on ``target`` could do no harm that lasts: what it does instead.
 
-    Returns the foe to shoot and None (shoot as usual), or intents that replace the
-    attack. ``Advisor.can_harm`` (through ``Ruleset.harm_lasts``): Shock that will wear
-    off, or arrows that cannot pass a knight's plate, change nothing at a table. The
-    shooter turns to the nearest foe it can harm (ties drawn); with none, it closes in
-    (nearer, fewer dice are lost to range), no nearer than ``CLOSEST``; there already,
-    it stops wasting rounds and holds (``Advisor.wait_intents``).
+    Returns the foe to shoot and None (shoot as usual, or walk into range first), or
+    intents that replace the attack. ``Advisor.can_harm`` (through ``Ruleset.harm_lasts``):
+    Shock that will wear off, or arrows that cannot pass a knight's plate, change nothing
+    at a table. The shooter turns to the nearest foe it can harm (ties drawn); with none,
+    it closes in (nearer, fewer dice are lost to range), no nearer than ``CLOSEST``; there
+    already, it stops wasting rounds and holds (``Advisor.wait_intents``).
     """
     advisor = enc.advisor
-    if not c.ranged or advisor.can_harm(enc, c, target):
+    if (not c.ranged or not advisor.can_attack(enc, c, target)
+            or advisor.can_harm(enc, c, target)):
         return target, None
     distance, here = enc.field.distance, c.pos
     other = draws.best(enc, [e for e in foes if e is not target and advisor.can_harm(enc, c, e)],

@@ -47,9 +47,11 @@ def member(enc: Encounter, name: str):
     return next(c for c in enc.combatants if c.name == name)
 
 
-def west_hits(enc: Encounter, harm: Harm = Harm(2)) -> None:
-    """The west bow hits the east bow now, doing ``harm`` (two wounds, Killing or HP)."""
-    enc.record_hit(member(enc, "west bow"), member(enc, "east bow"), harm)
+def west_hits(enc: Encounter, harm: Harm | None = None) -> None:
+    """The west bow hits the east bow now, doing ``harm`` (default: two wounds, Killing or
+    hit points)."""
+    enc.record_hit(member(enc, "west bow"), member(enc, "east bow"),
+                   Harm(2) if harm is None else harm)
 
 
 def test_quiet_counts_the_rounds_finished_since_the_side_last_did_harm():

@@ -40,7 +40,7 @@ def test_declarations_come_first_in_declaration_order(ruleset, name):
         order: list[list[str]] = []  # who declared, as ``Encounter.declare`` was asked
         declare = enc.declare
 
-        def watched(c, declare=declare, order=order):
+        def watched(c, declare=declare, order=order, enc=enc):
             if not order or order[-1][0] != enc.round:
                 order.append([enc.round])
             order[-1].append(c.name)
