@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 import simpy
 
 from sim import registry
-from sim.core import aftermath, events, space
+from sim.core import aftermath, events, exchange, space
 from sim.core.actions import Move, Retreat, Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Effect, Status
@@ -140,7 +140,7 @@ class Encounter:
         self.harmed_in: dict[str, int] = dict.fromkeys(self.sides, 0)
         self.hurt_in: dict[str, int] = dict.fromkeys(self.sides, 0)
         # rounds each fighter's side has been hurt without hurting back while the fighter
-        # could have struck back, since its side last did harm (``tally_exchange``)
+        # could have struck back, since its side last did harm (``sim.core.exchange``)
         self.unanswered: dict[Combatant, int] = {}
 
     # ---------------------------------------------------------------- queries
@@ -423,24 +423,8 @@ class Encounter:
                           " m of every foe")
 
     def tally_exchange(self) -> None:
-        """At a round's end: count the round for each fighter hurt without hurting back.
-
-        RULES.md "A hopeless exchange": a round counts for a fighter in the fight when its
-        side took harm that lasts this round and did none, and the fighter could have
-        struck back (a foe within its reach, or its weapon's range, as the round ends);
-        never a round spent walking up. A round its side does harm starts every member's
-        count again (``unanswered``; ``sim.ai.standoff.losing`` reads it).
-        """
-        now = self.round
-        for side, members in self.sides.items():
-            if self.harmed_in[side] == now:
-                for c in members:
-                    self.unanswered.pop(c, None)
-            elif self.hurt_in[side] == now:
-                foes = [e for e in self.combatants if e.in_fight and e.side != side]
-                for c in members:
-                    if c.in_fight and any(space.in_reach(self, c, e) for e in foes):
-                        self.unanswered[c] = self.unanswered.get(c, 0) + 1
+        """At a round's end: the hopeless exchange's counts (``sim.core.exchange.tally``)."""
+        exchange.tally(self)
 
     def check_morale(self) -> None:
         """Combatants whose side's losses reach their morale threshold break (``sim.ai.morale``)."""

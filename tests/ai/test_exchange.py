@@ -82,13 +82,3 @@ def test_harm_done_starts_every_count_again():
     enc.tally_exchange()
     assert standoff.unanswered(enc, near) == 0
 
-
-def test_harm_that_wears_off_is_no_hurt():
-    """Under ORE a bruise on the arm (Shock on a limb) moves no count either way."""
-    enc = field("ore")
-    near = enc.sides["raiders"][0]
-    near.pos = enc.sides["archers"][0].pos
-    enc.round = 1
-    enc.record_hit(enc.sides["archers"][0], near, Harm(0, 1, "left arm"))
-    enc.tally_exchange()
-    assert standoff.unanswered(enc, near) == 0 and enc.harmed_in["archers"] == 0

@@ -22,17 +22,16 @@ from typing import TYPE_CHECKING, Any
 from sim.core import space
 from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Retreat, attack_on
 from sim.core.advisor import Advisor
-from sim.core.harm import Harm
 from sim.rulesets.ore.catalog import (
     BOXES,
     CALLED_HEIGHT,
     HEAD,
     LIMBS,
     LOCATION_BY_HEIGHT,
-    LOCATION_NAMES,
     TORSO,
 )
 from sim.rulesets.ore.fighter import OF
+from sim.rulesets.ore.harm import can_harm
 from sim.rulesets.ore.rules import action_pool, arms_ok, parry_implement
 
 if TYPE_CHECKING:
@@ -388,23 +387,8 @@ class OreAdvisor(Advisor[OF]):
         return p_sets(dice, 2) >= MULTI_ACTION_ODDS
 
     def can_harm(self, enc: Encounter, actor: OF, target: OF) -> bool:
-        """Some set the plain attack's pool can make now marks harm that lasts.
-
-        Every width from 2 to the dice rolled now (range and cover taken off), at every
-        height, through ``target``'s armor there, asked of ``Ruleset.harm_lasts`` (Killing,
-        or Shock on the head or torso).
-        """
-        dice = min(10, self.dice(enc, actor, [target.plain_attack]))
-        weapon, armor, lasts = actor.weapon, target.armor, self.rules.harm_lasts
-        for width in range(dice, 1, -1):  # the widest first: the likeliest to harm
-            killing, shock = weapon.damage.roll(width)
-            for height in range(1, 11):
-                loc = LOCATION_BY_HEIGHT[height]
-                ar = max(0, armor[loc] - weapon.ap)
-                if lasts(target, Harm(max(0, killing - ar), max(0, shock - ar),
-                                      LOCATION_NAMES[loc])):
-                    return True
-        return False
+        """A set of the dice rolled now marks harm that lasts (``ore.harm.can_harm``)."""
+        return can_harm(actor.weapon, target.armor, self.dice(enc, actor, [target.plain_attack]))
 
     def attack_worth(self, enc: Encounter, actor: OF, target: OF) -> float:
         """Expected worth of one plain attack now (``expected_value``: 0..1 of a take-out)."""

@@ -43,7 +43,7 @@ from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore import choices, recovery
 from sim.rulesets.ore.advisor import OreAdvisor, hit_value
-from sim.rulesets.ore.catalog import HEAD, LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
+from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.fighter import (
     OF,
     SKILLS,
@@ -53,6 +53,7 @@ from sim.rulesets.ore.fighter import (
     OreOptions,
     make_fighter,
 )
+from sim.rulesets.ore.harm import lasts
 from sim.rulesets.ore.log import WORDS, log_roll, spilled_text
 from sim.rulesets.ore.planner import KeptPlans
 from sim.rulesets.ore.rules import (
@@ -81,8 +82,6 @@ if TYPE_CHECKING:
 # Intents that never roll when declared alone: they come after every set (width 1).
 UNROLLED = (Move, Retreat, Withdraw, Reload)
 UNROLLED_SET = Set(1, 0)
-# where Shock can take a fighter out: a full head knocks out, a full torso beats
-KNOCKOUT_PLACES = frozenset({LOCATION_NAMES[HEAD], LOCATION_NAMES[TORSO]})
 
 
 @register
@@ -483,14 +482,8 @@ class OreRuleset(Ruleset[OF]):
         return Harm(marked, killing + shock - marked, LOCATION_NAMES[landed])
 
     def harm_lasts(self, target: OF, harm: Harm) -> bool:
-        """Killing lasts; Shock where it can take ``target`` out: the head or the torso.
-
-        A head full of Shock knocks out, a torso full of it beats a fighter (or, with
-        ``lethal_unarmed``, turns to Killing); Shock on a limb does neither (RULES.md
-        ``ore``, "Damage"). A hit that took ``target`` out lasts.
-        """
-        return (harm.lasting > 0 or not target.in_fight
-                or (harm.passing > 0 and harm.where in KNOCKOUT_PLACES))
+        """Killing; Shock on the head or torso (``ore.harm.lasts``); a hit that took it out."""
+        return lasts(harm) or not target.in_fight
 
     # ------------------------------------------------------------ log text
     def penalties(self, enc: Encounter, f: OF,

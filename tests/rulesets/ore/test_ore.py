@@ -542,6 +542,16 @@ def test_killing_lasts_and_shock_only_where_it_can_take_a_fighter_out():
     assert not rules.harm_lasts(b, Harm())
 
 
+def test_a_bruise_on_a_limb_moves_no_stand_off_or_morale_count():
+    enc, a, b = encounter(fighter("A"), fighter("B"))
+    enc.round = 1
+    enc.record_hit(a, b, Harm(0, 1, "left arm"))
+    enc.tally_exchange()
+    assert enc.harmed_in["a"] == 0 and enc.hurt_in["b"] == 0
+    enc.record_hit(a, b, Harm(0, 1, "torso"))
+    assert enc.harmed_in["a"] == 1 and enc.hurt_in["b"] == 1
+
+
 def test_a_hit_reports_shock_that_overflows_a_full_limb_as_killing():
     enc, a, b = encounter(fighter("A", weapon="unarmed"), fighter("B"))
     harm = enc.ruleset._damage(enc, a, b, 3, RolledSet(Set(3, 3)), 0)  # height 3: left arm
