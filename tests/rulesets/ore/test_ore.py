@@ -559,3 +559,29 @@ def test_a_hit_reports_shock_that_overflows_a_full_limb_as_killing():
     b.wounds.shock[LEFT_ARM] = 5  # full of Shock: more Shock there becomes Killing
     harm = enc.ruleset._damage(enc, a, b, 3, RolledSet(Set(3, 3)), 0)
     assert (harm.lasting, harm.passing) == (3, 0) and enc.ruleset.harm_lasts(b, harm)
+
+
+def test_a_shooter_whose_arrows_cannot_mark_plate_turns_or_closes_in():
+    """A shortbow (1 K + W S) with 3 dice makes no set that passes plate (AR 3): no harm
+    that lasts (``standoff.harmless``). It turns to a foe it can harm; with none, it walks
+    in, never declaring the harmless shot."""
+    from sim.ai.profiles import decide
+
+    field = {"nodes": {"wood": {}, "road": {}, "farm": {}},
+             "edges": [["wood", "road", 20], ["road", "farm", 10]]}
+    bow = {"name": "Bow", "at": "wood", "weapon": "bow", "ai": "basic",  # the nearest foe
+           "ore": {"stats": {"body": 2, "coordination": 1, "sense": 2},
+                   "skills": {"shoot": 2, "dodge": 1}}}
+    knight = {"name": "Knight", "at": "road", "armor": "plate", "ai": "passive"}
+    squire = {"name": "Squire", "at": "farm", "ai": "passive"}  # 30 m off: still in range
+    for foes, expected in (([knight, squire], "Squire"), ([knight], "closes in")):
+        enc = Encounter(scenario({"a": [bow], "b": foes}, map=field), "ore", seed=0)
+        enc.ruleset.start(enc)
+        enc.round = 1
+        shooter, plate = enc.sides["a"][0], enc.sides["b"][0]
+        assert not enc.advisor.can_harm(enc, shooter, plate)
+        intents = decide(enc, shooter)
+        assert expected in shooter.why, shooter.why
+        assert not any(type(i) is Attack and i.target is plate for i in intents), intents
+        assert len(foes) == 1 or any(type(i) is Attack for i in intents)  # on the squire
+        assert len(foes) == 2 or [type(i) for i in intents] == [Move]
