@@ -1,8 +1,11 @@
 """Morale: combatants whose side's losses reach their threshold break, at a round's end.
 
 A combatant with a threshold also breaks when its side, one of it down already, is losing
-the exchange: hurt by the foe while doing no harm itself for ``HOPELESS_ROUNDS`` rounds
-(``standoff.losing``), as bandits whose arrows glance off a knight's armor would.
+the exchange: hurt by the foe while doing no harm itself for ``HOPELESS_ROUNDS`` rounds in
+which the combatant could have struck back (``standoff.losing``; RULES.md "A hopeless
+exchange"), as bandits whose arrows glance off a knight's armor would. Rounds spent walking
+up to the foe under its arrows never count, and only harm that lasts counts either way
+(``Ruleset.harm_lasts``).
 
 A breaking combatant surrenders when a foe is within melee reach (a person to a person:
 RULES.md "Kinds", ``space.takes_surrender``), and flees otherwise: a
@@ -23,8 +26,8 @@ from sim.core.combatant import Status
 if TYPE_CHECKING:
     from sim.core.engine import Encounter
 
-# Rounds a side with morale takes harm without doing any before its members break (ruling:
-# the seeds have no morale rules).
+# Rounds a fighter's side with morale takes harm without doing any, while the fighter could
+# strike back, before it breaks (ruling: the seeds have no morale rules).
 HOPELESS_ROUNDS = 5
 
 
@@ -39,8 +42,8 @@ def check(enc: Encounter) -> None:
         lost = members - enc.standing[c.side]
         if lost and lost / members >= threshold:
             why = f"morale breaks with {lost} of {members} of its side down"
-        elif lost and standoff.losing(enc, c, HOPELESS_ROUNDS, ended=True):
-            why = (f"morale breaks: {standoff.quiet(enc, c.side, ended=True)} rounds hurt "
+        elif lost and standoff.losing(enc, c, HOPELESS_ROUNDS):
+            why = (f"morale breaks: {standoff.unanswered(enc, c)} rounds hurt "
                    "without hurting back")
         else:
             continue

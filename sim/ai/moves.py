@@ -28,13 +28,21 @@ def flee(enc: Encounter, c: Combatant) -> list[Intent]:
     """A fighter in flight runs for the way out (RULES.md "Flight takes time").
 
     The nearest exit, else the place farthest from its foes (``space.way_out``). Cornered
-    there, short of an exit, with a foe at its throat, it yields.
+    there, short of an exit, it yields to a foe at its throat, or else to one that could be
+    on it in one move (``space.can_charge``; the one nearest, ties drawn): a foe that stands
+    that near will not let it get away (``space.got_away``), and at a table the fight is
+    over for it.
     """
     dest, is_exit = space.way_out(enc, c)
     field = enc.field
     if c.pos == dest and not is_exit:
-        captor = space.takes_surrender(
-            c, [e for e in enc.enemies(c) if space.threatens(enc, e, c)])
+        foes = enc.enemies(c)
+        captor = space.takes_surrender(c, [e for e in foes if space.threatens(enc, e, c)])
+        if captor is None and not space.is_beast(c):
+            distance, here = field.distance, c.pos
+            near = [e for e in foes if not e.fleeing and not space.is_beast(e)
+                    and space.can_charge(enc, e, here)]
+            captor = draws.best(enc, near, lambda e: -distance(here, e.pos))
         if captor is not None:
             c.why = f"yields to {captor.name}: cornered in flight at {field.describe(dest)}"
             return [Yield()]

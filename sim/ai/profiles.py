@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from sim.ai import detour, holding, moves, screening, sidearm, standoff, tactics
 from sim.ai.moves import NO_FOE
+from sim.ai.pressing import pressing
 from sim.core import draws, moving, space, targets
 from sim.core.actions import (
     DEFENDS,
@@ -54,11 +55,6 @@ from sim.core.battlefield import MELEE_REACH
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
-
-# An aggressive fighter adds an attack past the best expectation while its first attack still
-# lands this often (ruling: the seeds say nothing of how fighters choose).
-RECKLESS_ODDS = 0.25
-
 
 def _target(enc: Encounter, c: Combatant) -> Combatant | None:
     """The foe the doctrine's focus picks, when it is not the nearest."""
@@ -186,6 +182,9 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
         return []
     if first is not None:
         return first
+    target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
+    if instead is not None:
+        return instead
     if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)
@@ -204,10 +203,13 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     advisor = enc.advisor
     if standoff.going_nowhere(enc, c):
         target = standoff.most_harmed(enc, c, enc.enemies(c)) or target
+    target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
+    if instead is not None:
+        return instead
     if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)
-        intents, why = _pressing(enc, c, target)
+        intents, why = pressing(enc, c, target)
         c.why = _in_reach(c, target) + (f", {why}" if why else "")
         return intents
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
@@ -227,31 +229,6 @@ def reaches(enc: Encounter, c: Combatant, target: Combatant) -> bool:
     return enc.field.distance(end, target.pos) <= c.reach
 
 
-def _pressing(enc: Encounter, c: Combatant, target: Combatant) -> tuple[list[Intent], str]:
-    """The aggressive attack: the most harmful declaration, and one attack more.
-
-    The declaration with the best expectation (``Advisor.tactical_attack``) without the
-    defense it may carry; unless that calls a shot, one attack more where the ruleset allows
-    another action and the first attack still lands ``RECKLESS_ODDS`` of the time: an
-    aggressive fighter spends its dice and actions on the foe past what the expectation
-    advises (a tactical one stops where it advises).
-    """
-    advisor = enc.advisor
-    best, why = advisor.tactical_attack(enc, c, target)
-    attacks: list[Intent] = [i for i in best if type(i) is Attack] or [target.plain_attack]
-    first = attacks[0]
-    most = enc.ruleset.max_actions
-    if (advisor.single_shot(c) or len(attacks) > 1
-            or (isinstance(first, Attack) and first.called)
-            or (most is not None and most < 2)):
-        return attacks, why
-    more: list[Intent] = [*attacks, target.plain_attack]
-    odds = advisor.attack_odds(enc, c, more)
-    if odds is not None and odds >= RECKLESS_ODDS:
-        return more, f"{len(more)} attacks, reckless ({odds:.0%} for the first)"
-    return attacks, why
-
-
 # ---------------------------------------------------------------------------- cautious
 def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
     """Fight, but not to the death: defend, take cover, keep range, fall back when hurt."""
@@ -261,10 +238,13 @@ def cautious(enc: Encounter, c: Combatant) -> list[Intent]:
         return first
     advisor = enc.advisor
     if standoff.losing(enc, c):
-        quiet = standoff.quiet(enc, c.side)
+        hurt = standoff.unanswered(enc, c)
         return moves.fall_back(enc, c, foes,
-                               f"losing the exchange ({quiet} rounds hurt without hurting back)")
+                               f"losing the exchange ({hurt} rounds hurt without hurting back)")
     target = targets.pick_target(enc, c, foes, c.doctrine.focus)
+    target, instead = standoff.harmless(enc, c, target, foes)
+    if instead is not None:
+        return instead
     close = space.engaged(enc, c, foes)
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
@@ -332,13 +312,17 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
         return first
     advisor = enc.advisor
     if standoff.outgunned(enc, c):
-        quiet = standoff.quiet(enc, c.side)
+        hurt = standoff.unanswered(enc, c)
         return moves.fall_back(enc, c, foes,
-                               f"outshot in a stand-off ({quiet} rounds without harm)")
+                               f"outshot in a stand-off ({hurt} rounds hurt without hurting "
+                               "back)")
     target = targets.pick_target(enc, c, foes, c.doctrine.focus)
     stalled = standoff.going_nowhere(enc, c)
     if stalled:  # the focus has gone nowhere: the foe it would harm most
         target = standoff.most_harmed(enc, c, foes) or target
+    target, instead = standoff.harmless(enc, c, target, foes)
+    if instead is not None:
+        return instead
     shooter = c.ranged and c.doctrine.prefers != "melee"
     if shooter:
         close = space.engaged(enc, c, foes)

@@ -3,8 +3,8 @@
 Two camps in cover can trade shots that rarely land for the whole scene; at a table the
 fighters would change the exchange long before that. The exchange begins when a side first
 has a foe it could attack (``contact``); it is *going nowhere* for a side that has done no
-harm since (no damaging hit, ``Encounter.harmed_in``) for its profile's ``PATIENCE``
-rounds. Then, by the advisor's own odds:
+harm that lasts since (``Encounter.harmed_in``, ``Ruleset.harm_lasts``: Shock that will
+wear off is no harm here) for its profile's ``PATIENCE`` rounds. Then, by the advisor's own odds:
 
 - a shooter whose plain shot at another shooter lands less than ``CLOSE_ODDS`` of the time
   closes in, a move at a time, shooting as it comes where the ruleset lets it move and
@@ -20,8 +20,9 @@ up the first blow (``Advisor.waits_for``): no foe can attack yet, so no exchange
 A tactical fighter that has waited its profile's patience for a foe who could have come
 and did not steps in itself (``waited_out``); at a table the stare-down ends.
 
-A side *losing the exchange* has been hurt while doing no harm for so many rounds
-(``losing``): a ``cautious`` fighter falls back after ``CAUTIOUS_LOSING`` rounds, and a
+A fighter *losing the exchange* has seen its side hurt while doing no harm, for so many
+rounds in which it could have struck back (``losing``, RULES.md "A hopeless exchange"): a
+``cautious`` fighter falls back after ``CAUTIOUS_LOSING`` rounds, and a
 tactical side no further down than its foe withdraws when also clearly outshot
 (``outgunned``). Two cautious camps may still stand off to the round limit: a draw there
 means neither side would risk the open ground.
@@ -91,17 +92,16 @@ def contact(enc: Encounter, side: str) -> int | None:
     return found
 
 
-def quiet(enc: Encounter, side: str, ended: bool = False) -> int:
-    """Rounds finished since ``side`` last did harm, counted from its ``contact``.
+def quiet(enc: Encounter, side: str) -> int:
+    """Rounds finished since ``side`` last did harm that lasts, counted from its ``contact``.
 
-    0 before any contact (walking up to the foe is no stand-off). ``ended``: asked at the
-    end of the round (morale), which counts as finished.
+    0 before any contact (walking up to the foe is no stand-off).
     """
     began = contact(enc, side)
     if began is None:
         return 0
     since = max(enc.harmed_in[side], began - 1)
-    return max(0, enc.round - (0 if ended else 1) - since)
+    return max(0, enc.round - 1 - since)
 
 
 def going_nowhere(enc: Encounter, c: Combatant) -> bool:
@@ -110,12 +110,20 @@ def going_nowhere(enc: Encounter, c: Combatant) -> bool:
     return patience is not None and quiet(enc, c.side) >= patience
 
 
-def losing(enc: Encounter, c: Combatant, rounds: int = CAUTIOUS_LOSING,
-           ended: bool = False) -> bool:
-    """``c``'s side has done no harm for ``rounds`` rounds while a foe side hurt it then."""
-    if quiet(enc, c.side, ended) < rounds:
-        return False
-    return any(side != c.side and quiet(enc, side, ended) < rounds for side in enc.harmed_in)
+def losing(enc: Encounter, c: Combatant, rounds: int = CAUTIOUS_LOSING) -> bool:
+    """``c`` has been hurt without hurting back for ``rounds`` rounds (``unanswered``)."""
+    return unanswered(enc, c) >= rounds
+
+
+def unanswered(enc: Encounter, c: Combatant) -> int:
+    """Rounds ``c``'s side was hurt without hurting back while ``c`` could strike back.
+
+    RULES.md "A hopeless exchange" (``Encounter.tally_exchange``): since its side last did
+    harm that lasts, the rounds finished in which the side took harm that lasts and did
+    none, with a foe within ``c``'s reach or its weapon's range as the round ended. Rounds
+    spent walking up to the foe never count.
+    """
+    return enc.unanswered.get(c, 0)
 
 
 def firepower(enc: Encounter, side: str) -> float:
@@ -149,7 +157,7 @@ def in_melee(enc: Encounter, side: str) -> bool:
 def outgunned(enc: Encounter, c: Combatant) -> bool:
     """``c``'s side is losing the exchange, and the odds say it would go on losing it.
 
-    Losing: hurt by a foe while doing no harm itself for twice ``c``'s patience (``losing``),
+    Losing: hurt without hurting back for twice ``c``'s patience (``losing``),
     with nobody of its side in melee; and a foe side no more of whose members are down
     has an expected harm a round (``firepower``) over ``OUTGUNNED`` times its own. A side
     that cannot end the exchange and would lose it withdraws; one that is ahead does not.
@@ -178,6 +186,36 @@ def most_harmed(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Combatan
     advisor = enc.advisor
     able = [e for e in foes if advisor.can_attack(enc, c, e) and advisor.can_hit(enc, c, e)]
     return draws.best(enc, able, lambda e: advisor.attack_worth(enc, c, e))
+
+
+def harmless(enc: Encounter, c: Combatant, target: Combatant, foes: list[Combatant]
+             ) -> tuple[Combatant, list[Intent] | None]:
+    """A shooter whose hits on ``target`` could do no harm that lasts: what it does instead.
+
+    Returns the foe to shoot and None (shoot as usual, or walk into range first), or
+    intents that replace the attack. ``Advisor.can_harm`` (through ``Ruleset.harm_lasts``):
+    Shock that will wear off, or arrows that cannot pass a knight's plate, change nothing
+    at a table. The shooter turns to the nearest foe it can harm (ties drawn); with none,
+    it closes in (nearer, fewer dice are lost to range), no nearer than ``CLOSEST``; there
+    already, it stops wasting rounds and holds (``Advisor.wait_intents``).
+    """
+    advisor = enc.advisor
+    if (not c.ranged or not advisor.can_attack(enc, c, target)
+            or not advisor.can_hit(enc, c, target) or advisor.can_harm(enc, c, target)):
+        return target, None  # (a shot with no chance at all: ``Advisor.hopeless`` says)
+    distance, here = enc.field.distance, c.pos
+    other = draws.best(enc, [e for e in foes if e is not target and advisor.can_harm(enc, c, e)],
+                       lambda e: -distance(here, e.pos))
+    if other is not None:
+        c.why = f"its shots cannot harm {target.name}: turns to {other.name}"
+        return other, None
+    gap = distance(here, target.pos)
+    if gap > CLOSEST:
+        c.why = f"its shots cannot harm {target.name} from here: closes in"
+        return target, [Move(target, stop_at=max(CLOSEST, gap - c.speed))]
+    intents, why = advisor.wait_intents(enc, c, foes)
+    c.why = f"its shots cannot harm {target.name}: {why}"
+    return target, intents
 
 
 def closes_in(enc: Encounter, c: Combatant, target: Combatant) -> bool:

@@ -65,6 +65,15 @@ class Advisor(ABC, Generic[F]):
         """Whether an attack declared now could succeed at all (no hopeless attacks)."""
         return True
 
+    def can_harm(self, enc: Encounter, actor: F, target: F) -> bool:
+        """Whether a hit of ``actor`` on ``target`` now could do harm that lasts.
+
+        Harm that lasts as the ruleset says (``Ruleset.harm_lasts``): a shooter whose every
+        hit would wear off changes its exchange (``sim.ai.standoff.harmless``). Default:
+        yes (every hit that gets through lasts).
+        """
+        return True
+
     def attack_odds(self, enc: Encounter, actor: F,
                     intents: list[Intent]) -> float | None:
         """Chance that the first attack of the declaration ``intents`` hits, as rolled now.

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 import simpy
 
 from sim import registry
-from sim.core import aftermath, arms, events, space
+from sim.core import aftermath, arms, events, exchange, space
 from sim.core.actions import Draw, Move, Retreat, Yield
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Effect, Status
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Mapping, Sequence
 
     from sim.core.actions import Intent
+    from sim.core.harm import Harm
     from sim.rulesets.base import Ruleset
     from sim.scenario.specs import MapSpec, Scenario
 
@@ -137,9 +138,13 @@ class Encounter:
         # every action, so it must be cheap)
         self.standing = {name: len(members) for name, members in self.sides.items()}
         self.sides_left = sum(1 for n in self.standing.values() if n)
-        # the round each side last did harm (a damaging hit; 0: not yet): how long an
-        # exchange has gone nowhere (``sim.ai.standoff``)
+        # the round each side last did harm that lasts, and last took it (0: not yet): how
+        # long an exchange has gone nowhere (``sim.ai.standoff``)
         self.harmed_in: dict[str, int] = dict.fromkeys(self.sides, 0)
+        self.hurt_in: dict[str, int] = dict.fromkeys(self.sides, 0)
+        # rounds each fighter's side has been hurt without hurting back while the fighter
+        # could have struck back, since its side last did harm (``sim.core.exchange``)
+        self.unanswered: dict[Combatant, int] = {}
 
     # ---------------------------------------------------------------- queries
     def enemies(self, c: Combatant) -> list[Combatant]:
@@ -185,19 +190,21 @@ class Encounter:
         """
         actor.attacks += 1
 
-    def record_hit(self, actor: Combatant, damage: int) -> None:
-        """One of ``actor``'s attacks succeeded, dealing ``damage`` in the ruleset's unit.
+    def record_hit(self, actor: Combatant, target: Combatant, harm: Harm) -> None:
+        """One of ``actor``'s attacks on ``target`` succeeded, doing ``harm`` (marked already).
 
         A hit that armor (or Toughness, or resistance) stopped whole is a hit, not a
-        damaging hit.
+        damaging hit. Harm that lasts (``Ruleset.harm_lasts``) is what the stand-off and
+        morale count: the round ``actor``'s side did harm and ``target``'s side took it.
         """
         actor.hits += 1
+        damage = harm.damage
         if damage > 0:
             actor.damaging_hits += 1
             actor.damage += damage
+        if (damage > 0 or harm.worn > 0) and self.ruleset.harm_lasts(target, harm):
             self.harmed_in[actor.side] = self.round
-        elif self.ruleset.armor_wears:
-            self.harmed_in[actor.side] = self.round
+            self.hurt_in[target.side] = self.round
 
     def declare(self, c: Combatant) -> list[Intent]:
         """Ask ``c``'s AI for its intents now and note them as declared this round.
@@ -421,6 +428,10 @@ class Encounter:
         for c in gone:
             self.take_out(c, Status.FLED, f"gets away, beyond {space.escape_metres(self):.0f}"
                           " m of every foe")
+
+    def tally_exchange(self) -> None:
+        """At a round's end: the hopeless exchange's counts (``sim.core.exchange.tally``)."""
+        exchange.tally(self)
 
     def check_morale(self) -> None:
         """Combatants whose side's losses reach their morale threshold break (``sim.ai.morale``)."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sim.core.actions import TimedAction
+    from sim.core.actions import Intent, TimedAction
     from sim.core.battlefield import Battlefield, Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
@@ -85,6 +85,17 @@ def tell_start(enc: Encounter) -> None:
         enc.emit("combatant", who=c.name, side=c.side, at=enc.field.describe(c.pos),
                  text=f"  {c.side}: {c.name} at {enc.field.describe(c.pos)}; {c.describe()}"
                       f"{side_arm}")
+
+
+def tell_declared(enc: Encounter, c: Combatant, intents: list[Intent]) -> None:
+    """Say what ``c`` declares and why, in its ruleset's words, as it declares.
+
+    At the round's start, in declaration order: what a fighter declared is told before a
+    later declarer's surrender and before any roll (docs/log-format.md, ``declare``).
+    """
+    what = enc.ruleset.declaration(enc, c, intents)
+    if what is not None:
+        enc.emit("declare", who=c.name, text=f"{c.name} declares {what} ({c.why}).")
 
 
 def tell_together(enc: Encounter, group: list[TimedAction[Any]]) -> None:

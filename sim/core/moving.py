@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.core import space
+from sim.core.along import STEP, first_within
 from sim.core.battlefield import EDGE_EPSILON, MELEE_REACH, Position
 from sim.core.draws import shuffle
 
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
-STEP = 0.5
-"""Metres between the points of a leg tried for a stop (a reach is at least 2 m)."""
 NUDGE = 0.01
 """Metres short of a narrow place's front where a walker with no room there waits."""
 WITHDRAW_METRES = 2.0
@@ -136,86 +135,6 @@ def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
     name = field.names[node.a]
     return Stop(max(0.0, found - NUDGE), f"no room at {name} (room for {width} of a side)",
                 "room", name)
-
-
-def first_within(field: Battlefield, way: list[Position], goal: float, there: Position,
-                 reach: float) -> float | None:
-    """Metres along ``way`` (at most ``goal``) of its first point within ``reach`` of ``there``.
-
-    A leg whose two ends are too far from ``there`` for any point between them to come
-    within ``reach`` is passed over at once (the distance falls by at most a metre a metre
-    walked: no point of a leg of length L is nearer than half of d(a) + d(b) - L); the
-    others are tried every ``STEP`` metres, the last step halved to a millimetre.
-    """
-    measure = field.measure
-    walked = 0.0
-    here = way[0]
-    d_here = measure(here, there)
-    if d_here <= reach:
-        return 0.0
-    for nxt in way[1:]:
-        if walked >= goal - EDGE_EPSILON:
-            return None
-        leg = field.leg(here, nxt)
-        d_next = measure(nxt, there)
-        if (d_here + d_next - leg) / 2 <= reach:  # the leg may come within reach
-            found = _first_on_leg(field, here, nxt, min(leg, goal - walked), there, reach)
-            if found is not None:
-                return walked + found
-        walked += leg
-        here, d_here = nxt, d_next
-    return None
-
-
-def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
-                  there: Position, reach: float) -> float | None:
-    """Metres from ``a`` toward ``b`` (at most ``length``) of the first point within reach.
-
-    ``a`` is out of reach. Unless ``there`` stands on the leg's own edge, the distance
-    along the leg is the least of straight lines (``Battlefield.measure``): concave, so
-    the points within reach are an end of the leg, and halving finds where they begin.
-    On the leg's own edge, the gap along it when the edge is the shortest way between
-    its ends; otherwise they may be a stretch in its middle: tried every ``STEP``.
-    """
-    measure = field.measure
-    u, v, x0, sign = field.leg_line(a, b)
-    on_edge = field.on_edge
-
-    def d(s: float) -> float:
-        return measure(on_edge(u, v, x0 + sign * s), there)
-
-    def entry(lo: float, hi: float) -> float:
-        """Where the reach begins between ``lo`` (out) and ``hi`` (in), to a millimetre."""
-        while hi - lo > 1e-3:
-            mid = (lo + hi) / 2
-            if d(mid) <= reach:
-                hi = mid
-            else:
-                lo = mid
-        return hi
-
-    if there.at_node or (there.a, there.b) != (u, v):
-        d_end = d(length)
-        if d_end > reach:
-            return None
-        # most often one straight stretch leads in: where it crosses the reach, checked
-        guess = length - (reach - d_end)
-        if 0.0 < guess <= length and d(guess) <= reach + 1e-9 and d(guess - 1e-3) > reach:
-            return guess
-        return entry(0.0, length)
-    if field.dist[u][v] >= field.length[u][v]:
-        # the edge is the shortest way between its ends: the distance is the gap along
-        # it, and a walk toward ``there`` enters its reach ``reach`` metres short of it
-        guess = sign * (there.x - x0) - reach
-        if 0.0 < guess <= length and d(guess) <= reach + 1e-9 and d(guess - 1e-3) > reach:
-            return guess
-    s = 0.0
-    while s < length - EDGE_EPSILON:
-        s_next = min(length, s + STEP)
-        if d(s_next) <= reach:
-            return entry(s, s_next)
-        s = s_next
-    return None
 
 
 def _nearer(field: Battlefield, way: list[Position], goal: float, there: Position,

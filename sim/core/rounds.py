@@ -49,7 +49,10 @@ def fight(enc: Encounter) -> Generator[simpy.Event, Any, None]:
             declared = []
             enc.nearest = enc.nearest_now()
             for c in ruleset.declaration_order(enc, fighters):
-                declared.append((c, enc.declare(c)))
+                intents = enc.declare(c)
+                declared.append((c, intents))
+                if intents and enc.log is not None:  # told now, before later declarers
+                    events.tell_declared(enc, c, intents)
             enc.nearest = None
         actions = ruleset.plan_round(enc, declared)
         actions.sort(key=_OFFSET)
@@ -92,6 +95,7 @@ def fight(enc: Encounter) -> Generator[simpy.Event, Any, None]:
         enc.escapes()
         if enc.sides_left <= 1:
             return
+        enc.tally_exchange()
         if judged:
             enc.check_morale()
             if enc.sides_left <= 1:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack
+from sim.core.along import first_within
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
 from sim.core.draws import best, draw
 
@@ -164,14 +165,12 @@ def _barred(enc: Encounter, c: Combatant, exit_: Position) -> bool:
     walk would stop there: RULES.md "Stopping"). A foe already at its throat only strikes
     as it goes.
     """
-    from sim.core import moving  # (the walk asks space, not the other way round)
-
     field = enc.field
     way = field.route(c.pos, exit_)
     metres = field.distance(c.pos, exit_)
     return any(
         can_threaten(e) and field.distance(c.pos, e.pos) > e.reach
-        and moving.first_within(field, way, metres, e.pos, e.reach) is not None
+        and first_within(field, way, metres, e.pos, e.reach) is not None
         for e in enc.combatants if e.side != c.side)
 
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.core.harm import Harm
     from sim.scenario.specs import MemberSpec, Scenario
 
 
@@ -93,9 +94,6 @@ class Ruleset(ABC, Generic[F]):
     supports: ClassVar[frozenset[type]] = frozenset({Attack, Move, Retreat})
     max_actions: ClassVar[int | None] = None
     declares_at_turn: ClassVar[bool] = False
-    # a hit that armor absorbs wears the armor down (OpenCore's damage rating): harm for
-    # the stand-off count (``Encounter.harmed_in``), though not a damaging hit
-    armor_wears: ClassVar[bool] = False
     legend: ClassVar[str] = ""  # how to read the ruleset's notation, at the top of a log
     # the fighter's slots that come with the weapon in hand: what drawing a sidearm changes
     # (``switch_arms``); a ruleset without them keeps a fighter to its one weapon
@@ -148,6 +146,15 @@ class Ruleset(ABC, Generic[F]):
         shuffle(enc.rng, order)
         return order
 
+    def declaration(self, enc: Encounter, f: F, intents: list[Intent]) -> str | None:
+        """What ``f`` declares, in the ruleset's words, for the log (``attack on X``).
+
+        Told as each fighter declares, in declaration order, before any roll
+        (``events.tell_declared``). None: the ruleset tells it itself (OpenD6, whose
+        fighters declare at their own turn, with their initiative).
+        """
+        return None
+
     @abstractmethod
     def plan_round(
         self, enc: Encounter, declared: list[tuple[F, list[Intent]]]
@@ -157,6 +164,16 @@ class Ruleset(ABC, Generic[F]):
     @abstractmethod
     def resolve(self, enc: Encounter, action: TimedAction[Any]) -> None:
         """Carry out one timed action against the state at this moment."""
+
+    @abstractmethod
+    def harm_lasts(self, target: F, harm: Harm) -> bool:
+        """Whether a hit's ``harm`` on ``target`` lasts: the one home of that question.
+
+        Lasting: a wound, Killing or hit points; passing harm (Shock) only where it can take
+        ``target`` out of the fight. Only harm that lasts moves the stand-off and morale
+        counters (``Encounter.record_hit``; RULES.md "A hopeless exchange"; docs/ai.md).
+        Asked after the hit is marked: a hit that took ``target`` out lasts.
+        """
 
     def end_round(self, enc: Encounter) -> None:  # noqa: B027 - an optional hook
         """Called after the last action of a round."""

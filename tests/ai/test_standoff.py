@@ -15,6 +15,7 @@ from sim.ai.profiles import decide
 from sim.batch.runner import BatchSpec, run_batch
 from sim.core.actions import Attack, Move, Retreat
 from sim.core.engine import Encounter
+from sim.core.harm import Harm
 from sim.rulesets import registry
 
 RULESETS = registry.names()
@@ -46,25 +47,34 @@ def member(enc: Encounter, name: str):
     return next(c for c in enc.combatants if c.name == name)
 
 
+def west_hits(enc: Encounter, harm: Harm | None = None) -> None:
+    """The west bow hits the east bow now, doing ``harm`` (default: two wounds, Killing or
+    hit points)."""
+    enc.record_hit(member(enc, "west bow"), member(enc, "east bow"),
+                   Harm(2) if harm is None else harm)
+
+
 def test_quiet_counts_the_rounds_finished_since_the_side_last_did_harm():
     enc = camps("tactical")
     assert standoff.quiet(enc, "west") == 0
     enc.round = 4
     assert standoff.quiet(enc, "west") == 3
-    enc.record_hit(member(enc, "west bow"), 2)  # a damaging hit in round 4
+    west_hits(enc)  # a damaging hit in round 4
     assert standoff.quiet(enc, "west") == 0 and standoff.quiet(enc, "east") == 3
     enc.round = 6
     assert standoff.quiet(enc, "west") == 1
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_hit_armor_stops_is_no_harm_unless_the_armor_wears(ruleset):
-    """Which rulesets' armor wears is checked in their folders (ORE's does not, OpenCore's
-    is spent by the hit)."""
+def test_only_harm_that_lasts_moves_the_count(ruleset):
+    """A hit armor stopped whole is no harm; a wound is, under every ruleset. What else lasts
+    (Shock, worn armor) each ruleset's own folder checks (``Ruleset.harm_lasts``)."""
     enc = camps("tactical", ruleset)
     enc.round = 5
-    enc.record_hit(member(enc, "west bow"), 0)
-    assert enc.harmed_in["west"] == (5 if enc.ruleset.armor_wears else 0)
+    west_hits(enc, Harm())
+    assert enc.harmed_in["west"] == 0 and enc.hurt_in["east"] == 0
+    west_hits(enc, Harm(1))
+    assert enc.harmed_in["west"] == 5 and enc.hurt_in["east"] == 5
 
 
 def test_the_count_begins_when_a_foe_is_first_within_reach():
@@ -116,19 +126,19 @@ def test_a_sword_crosses_when_no_foe_comes_on_and_keeps_crossing(ruleset):
     east = enc.field.node("east")
     for rnd in (1, 2):  # the east sword stands by its bow; the west bow hurts someone
         enc.round = rnd
-        enc.record_hit(member(enc, "west bow"), 2)
+        west_hits(enc)
         assert standoff.held_off(enc, sword) == rnd - 1
         assert not any(type(i) is Move and i.target.side == "east"
                        for i in decide(enc, sword)), sword.why
     enc.round = 3
-    enc.record_hit(member(enc, "west bow"), 2)  # harm done: the exchange is going somewhere
+    west_hits(enc)  # harm done: the exchange is going somewhere
     crossing = decide(enc, sword)
     assert any(type(i) is Move and i.target.side == "east" for i in crossing), sword.why
     assert "no foe comes on" in sword.why
     foe.pos = enc.field.advance(east, enc.field.node("west"), 6.0)  # the foe sets out too
     assert standoff.held_off(enc, sword) == 0
     enc.round = 4
-    enc.record_hit(member(enc, "west bow"), 2)
+    west_hits(enc)
     again = decide(enc, sword)
     assert any(type(i) is Move and i.target.side == "east" for i in again), sword.why
     assert "crossing begun in round 3 goes on" in sword.why
@@ -140,7 +150,7 @@ def test_a_foe_who_comes_on_keeps_the_sword_by_its_bow():
     foe.pos = enc.field.advance(enc.field.node("east"), enc.field.node("west"), 6.0)
     for rnd in range(1, 5):
         enc.round = rnd
-        enc.record_hit(member(enc, "west bow"), 2)
+        west_hits(enc)
         assert standoff.held_off(enc, sword) == 0
         assert not any(type(i) is Move and i.target.side == "east"
                        for i in decide(enc, sword)), sword.why
@@ -168,7 +178,7 @@ def test_a_side_hurt_without_hurting_back_and_outshot_withdraws():
     enc = begun(Encounter(scenario(sides, map=CAMPS), any_ruleset(), 1))
     west = member(enc, "west bow")
     enc.round = 5
-    enc.harmed_in["east"] = 4  # the east hurt it last round; the west never hurt anyone
+    enc.unanswered[west] = 4  # hurt four rounds in range of the east; it never hurt back
     assert standoff.firepower(enc, "east") > standoff.OUTGUNNED * standoff.firepower(enc, "west")
     assert standoff.outgunned(enc, west)
     intents = decide(enc, west)
@@ -179,7 +189,7 @@ def test_a_side_hurt_without_hurting_back_and_outshot_withdraws():
     assert not standoff.outgunned(enc, west)
     enc.bring_back(member(enc, "east bow 0"))
     assert standoff.outgunned(enc, west)
-    enc.harmed_in["east"] = 0  # nobody hurt it: a quiet exchange is not a lost one
+    enc.unanswered.clear()  # nobody hurt it: a quiet exchange is not a lost one
     assert not standoff.outgunned(enc, west)
 
 
@@ -187,10 +197,10 @@ def test_cautious_falls_back_when_losing_the_exchange():
     enc = camps("cautious")
     bow = member(enc, "west bow")
     enc.round = 5
-    enc.harmed_in["east"] = 3
+    enc.unanswered[bow] = 3
     intents = decide(enc, bow)
     assert type(intents[0]) is Retreat and "losing the exchange" in bow.why
-    enc.harmed_in["west"] = 4  # it hurt back: it holds its cover and shoots
+    enc.unanswered.clear()  # it hurt back: it holds its cover and shoots
     assert type(decide(enc, bow)[0]) is Attack
 
 

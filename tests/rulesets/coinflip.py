@@ -25,6 +25,7 @@ from sim.core import space
 from sim.core.actions import Attack, Move, Reload, Retreat, TimedAction
 from sim.core.advisor import Advisor
 from sim.core.combatant import Combatant, Status
+from sim.core.harm import Harm
 from sim.core.words import IntentWords
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -143,6 +144,10 @@ class CoinFlip(Ruleset):
                          f"{WORDS.text(a.intent, enc.field)} ({a.actor.why}).")
         return actions
 
+    def harm_lasts(self, target, harm):
+        """A hit point lost lasts: nothing heals in a fight."""
+        return harm.lasting > 0 or not target.in_fight
+
     def resolve(self, enc, action):
         f, intent = action.actor, action.intent
         if type(intent) is Move:
@@ -174,6 +179,6 @@ class CoinFlip(Ruleset):
                      f"{'heads' if heads else 'tails'}{', turned by armor' if turned else ''}.")
         if heads and not turned:
             target.hp -= 1
-            enc.record_hit(f, 1)
+            enc.record_hit(f, target, Harm(1))
             if target.hp <= 0:
                 enc.take_out(target, Status.DEAD, "heads")

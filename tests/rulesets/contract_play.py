@@ -117,7 +117,9 @@ def check_fallen_foe(ruleset: str) -> None:
 # ---------------------------------------------------------------------------- cover
 ARCHER = {"name": "Archer", "at": "butt", "ai": "basic", "weapon": "bow",
           "traits": {"agility": 3, "dexterity": 3, "perception": 3}, "skills": {"ranged": 3}}
-BUTT = {"name": "Butt", "ai": "passive", "at": "range", "armor": "plate",
+# in chain, not plate: an ORE shortbow's 3 dice in heavy cover cannot mark plate, and a
+# shooter that cannot harm its target does not shoot it (``standoff.harmless``)
+BUTT = {"name": "Butt", "ai": "passive", "at": "range", "armor": "chain",
         "traits": {"endurance": 5, "strength": 5}}
 COVER_FIGHTS = 40
 # a target in heavy cover must be hit at most this share as often as one in the open

@@ -57,7 +57,7 @@ ONLY_HITS_COUNTED = [("        enc.record_attack(f)\n", ""),
                      ("            target.hp -= 1\n", "            target.hp -= 1\n"
                       "            enc.record_attack(f)\n")]
 NO_BOOKS_AT_ALL = [("        enc.record_attack(f)\n", ""),
-                   ("            enc.record_hit(f, 1)\n", "")]
+                   ("            enc.record_hit(f, target, Harm(1))\n", "")]
 # the four a trial of the guide planted and no fast test caught (issue 47), and one more
 NO_LEGEND = [('    legend = ("Reading the log', '    forgotten = ("Reading the log')]
 ODDS_IN_PERCENT = [("        return chance\n", "        return 100 * chance\n")]

@@ -18,7 +18,9 @@ from sim.rulesets.bgrade.deck import choose_card
 from sim.rulesets.bgrade.fighter import BGradeFighter, lethal
 from sim.rulesets.bgrade.rules import (
     WOUND_BOXES,
+    armor_soak,
     expected_sets,
+    hit_damage,
     mean_hit_damage,
     p_beats_difficulty,
 )
@@ -80,6 +82,23 @@ class BGradeAdvisor(OreAdvisor[BGradeFighter]):
     def wounded(self, actor: BGradeFighter) -> bool:
         """Any wound or Shock marked."""
         return bool(actor.wounds.wounds or actor.wounds.shock)
+
+    def can_harm(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
+        """Some set the plain attack's pool can make now marks a wound or Shock.
+
+        At each width from 2 (a minimal success: its +1 Shock) to the dice, at each height
+        (B-Grade's armor soaks by height, ``armor_soak``): harm, or armor left unspent that
+        would stop the +1 Shock (``hit_damage``). Any harm at all lasts
+        (``BGradeRuleset.harm_lasts``).
+        """
+        dice = self.rules.planner.plan(enc, actor, [target.plain_attack]).dice + actor.bonus
+        killing, ar, ap = lethal(actor), target.armor[TORSO], actor.weapon.ap
+        for width in range(2, max(2, dice) + 1):
+            for height in range(1, 11):
+                wounds, shock, left = hit_damage(width, killing, armor_soak(ar, ap, height))
+                if wounds or shock or not left:
+                    return True
+        return False
 
     def can_attack(self, enc: Encounter, actor: BGradeFighter, target: BGradeFighter) -> bool:
         """The target within reach: ORE's test without the arms check.

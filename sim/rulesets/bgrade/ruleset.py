@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from sim.core.actions import Attack, Intent, TimedAction
 from sim.core.combatant import Status
 from sim.core.draws import shuffle
+from sim.core.harm import Harm
 from sim.registry import register
 from sim.rulesets.bgrade.advisor import BGradeAdvisor
 from sim.rulesets.bgrade.coverage import COVERAGE
@@ -60,7 +61,6 @@ from sim.rulesets.bgrade.team import Roll, find_teams, pool_hands
 from sim.rulesets.ore import choices
 from sim.rulesets.ore.catalog import TORSO
 from sim.rulesets.ore.fighter import OreFighter
-from sim.rulesets.ore.log import WORDS
 from sim.rulesets.ore.rules import RolledSet, assign_sets, hit_costs_a_die
 from sim.rulesets.ore.ruleset import UNROLLED, OreRuleset
 
@@ -262,9 +262,6 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
         else:
             attacks, team = _attacks_and_foe(rolled)
         log = enc.log
-        if log is not None:
-            what = " and ".join(WORDS.text(i, enc.field) for i in intents)
-            enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
         dice = p.dice
         bonus = 0
         if attacks and f.bonus:
@@ -360,7 +357,7 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
             f.other_arms = None  # its fists are not a weapon to put away and take up
 
     def _damage(self, enc: Encounter, f: BGradeFighter, target: BGradeFighter, width: int,
-                s: RolledSet, gobbled: int) -> int:
+                s: RolledSet, gobbled: int) -> Harm:
         """Wounds and Shock on the track, then a benefit; returns the wounds and Shock dealt.
 
         A minimal success (width 2) also gives its attacker the small bonus (``small_bonus``:
@@ -406,7 +403,15 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
             enc.take_out(target, Status.UNCONSCIOUS, "knocked out")
         elif track.unconscious:
             enc.take_out(target, Status.UNCONSCIOUS, "Shock track full")
-        return marked
+        return Harm(wounds, marked - wounds)
+
+    def harm_lasts(self, target: BGradeFighter, harm: Harm) -> bool:
+        """Every wound and every box of Shock: a full Shock track knocks a fighter out.
+
+        B-Grade has no hit locations (RULES.md ``bgrade``, "Wound track"): Shock anywhere
+        fills the one track that takes a fighter out.
+        """
+        return harm.damage > 0 or not target.in_fight
 
 
 def _point_question(f: BGradeFighter, dice: int) -> str:

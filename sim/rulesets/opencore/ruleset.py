@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.core.harm import Harm
     from sim.scenario.specs import MemberSpec
 
 GROUP_DIE = 6
@@ -79,7 +80,6 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
     supports = frozenset({Attack, Move, Retreat, Withdraw, Defend, Bide, Reload, Aim})
     ARMS = ("weapon", "fire", "held", "loaded", "attack_skill", "init_bonus",
             "ranged", "reach")  # what a drawn sidearm changes
-    armor_wears = True  # the seed's armor damage rating is used up by hits
     max_actions = 1  # one action per round (seed)
     # this encounter's fallen that bleed without a process each (``health.Fallen``); None
     # with a log, or outside ``Encounter.run``
@@ -112,6 +112,14 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         """Without a log, the fallen bleed on a list (``health.Fallen``)."""
         self.fallen = Fallen(self.seconds_per_round) if enc.log is None else None
         self.morale_may_end = any(c.doctrine.morale is not None for c in enc.combatants)
+
+    def harm_lasts(self, target: OpenCoreFighter, harm: Harm) -> bool:
+        """Hit points lost, and armor or Toughness worn away: none comes back in the fight.
+
+        The seed's armor damage rating is used up by hits, and Toughness with it, so even
+        a hit that reaches no hit points brings the next one nearer (RULES.md ``opencore``).
+        """
+        return harm.lasting > 0 or harm.worn > 0 or not target.in_fight
 
     def end_round(self, enc: Encounter) -> None:
         """The fallen's ticks due, when the fight may end now (``health.Fallen``)."""
@@ -147,6 +155,10 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         cannot act, so it gets no turn (not even a defense action).
         """
         return super().declaration_order(enc, [f for f in fighters if not f.knocked_out])
+
+    def declaration(self, enc: Encounter, f: OpenCoreFighter, intents: list[Intent]) -> str:
+        """The one action of the round, in OpenCore's words: ``an attack on X``."""
+        return intent_text(intents[0], f, enc.field)
 
     def plan_round(self, enc: Encounter, declared: list[tuple[OpenCoreFighter, list[Intent]]]
                    ) -> list[TimedAction[int]]:
@@ -186,10 +198,6 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         for a in actions:
             a.offset = rank[a.payload]
         if enc.log is not None:
-            for f, intents in declared:
-                if intents:
-                    enc.emit("declare", who=f.name, text=f"{f.name} declares "
-                             f"{intent_text(intents[0], f, enc.field)} ({f.why}).")
             order = sorted(actions, key=lambda a: -a.payload)
             enc.emit("initiative", order=[[a.actor.name, a.payload] for a in order],
                      text="Initiative" + (" (group)" if group else "") + ": " + ", ".join(

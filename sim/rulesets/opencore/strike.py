@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from sim.core import moving, space
 from sim.core.combatant import Status
+from sim.core.harm import Harm
 from sim.rulesets.dice import roll
 from sim.rulesets.opencore.fighter import (
     UNARMED,
@@ -93,7 +94,7 @@ class Strikes:
         if hit:
             mult = fumble.damage_multiplier if fumble is not None and fumbled_by is _DEFENDER \
                 else 1
-            enc.record_hit(f, self._hit(enc, f, target, mult, att_roll, f.name))
+            enc.record_hit(f, target, self._hit(enc, f, target, mult, att_roll, f.name))
         if fumble is not None and fumbled_by is not None:  # (the two are set together)
             self._fumble(enc, f, target, fumble, fumbled_by, att_roll, depth)
         if pressed:  # RULES.md "Shooting in melee": the foe in reach strikes once
@@ -124,10 +125,11 @@ class Strikes:
                               f"{why_not}.")
 
     def _hit(self, enc: Encounter, f: OpenCoreFighter, target: OpenCoreFighter, mult: int,
-             att_roll: int, source: str) -> int:
+             att_roll: int, source: str) -> Harm:
         """Damage through armor, Toughness and HP; a critical whenever it reaches HP.
 
-        Returns the HP taken off (a critical's extra damage included).
+        Returns the HP taken off (a critical's extra damage included), and the armor and
+        Toughness worn away.
         """
         rng = enc.rng
         weapon, fire = (f.weapon, f.fire) if f.held or target is f else (UNARMED,
@@ -135,7 +137,9 @@ class Strikes:
         damage = roll_fire_damage(rng, fire, f.str_mod, weapon.key,
                                   self.rules.fortitude(target)) * mult
         spent = spend_damage(damage, target.armor_left, target.toughness, target.hp)
+        worn = target.armor_left + target.toughness
         target.armor_left, target.toughness, target.hp, dealt, _, _ = spent
+        worn -= target.armor_left + target.toughness
         if enc.log is not None:
             log_damage(enc, source, target, weapon, fire, damage, mult,
                        DamageResult._make(spent))
@@ -154,7 +158,7 @@ class Strikes:
         check_health(enc, target, f"hit by {source}" if enc.log is not None else "")
         if crit is not None and target.status is not _DEAD:
             self._critical(enc, target, crit)
-        return dealt
+        return Harm(dealt, worn=worn)
 
     def _critical(self, enc: Encounter, target: OpenCoreFighter, crit: CriticalRoll) -> None:
         e = crit.effect

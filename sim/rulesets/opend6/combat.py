@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from sim.core import moving, space
 from sim.core.combatant import Status
+from sim.core.harm import Harm
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.opend6 import points
 from sim.rulesets.opend6.dice import DiceCode, RollResult, counts_one, roll_code, roll_total
@@ -300,7 +301,7 @@ class OpenD6Combat:
                                       enc.field.visibility(target.pos),
                                       pinned=pinned, parry=parry, extra=weapon.difficulty))
         if hit:
-            enc.record_hit(f, self._damage(enc, f, target))
+            enc.record_hit(f, target, Harm(self._damage(enc, f, target)))
         if threats:  # RULES.md "Shooting in melee": a foe in reach strikes once
             moving.shot_in_melee(enc, f, threats)
 

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
+    from sim.core.harm import Harm
     from sim.scenario.specs import MemberSpec
 
 
@@ -180,6 +181,13 @@ class D6Ruleset(Ruleset[D6Fighter]):
         if level is STUNNED:
             target.stun_round = enc.round
             self._stunned += (target,)
+
+    def harm_lasts(self, target: D6Fighter, harm: Harm) -> bool:
+        """Every wound (or hit point, ``opend6-hp``) lasts: none heals within the fight.
+
+        A stun ends with its round, but the wound that stunned stays (RULES.md ``opend6``).
+        """
+        return harm.lasting > 0 or not target.in_fight
 
     def end_round(self, enc: Encounter) -> None:
         """The round's stuns end with it: their fighters read ``no penalty`` from here on.

@@ -31,6 +31,7 @@ from sim.rulesets.ore.catalog import (
     TORSO,
 )
 from sim.rulesets.ore.fighter import OF
+from sim.rulesets.ore.harm import can_harm
 from sim.rulesets.ore.rules import action_pool, arms_ok, parry_implement
 
 if TYPE_CHECKING:
@@ -384,6 +385,10 @@ class OreAdvisor(Advisor[OF]):
         """Both when the roll for the two holds two sets at ``MULTI_ACTION_ODDS``."""
         dice = self.dice(enc, actor, [target.plain_attack, Defend(kind)])
         return p_sets(dice, 2) >= MULTI_ACTION_ODDS
+
+    def can_harm(self, enc: Encounter, actor: OF, target: OF) -> bool:
+        """A set of the dice rolled now marks harm that lasts (``ore.harm.can_harm``)."""
+        return can_harm(actor.weapon, target.armor, self.dice(enc, actor, [target.plain_attack]))
 
     def attack_worth(self, enc: Encounter, actor: OF, target: OF) -> float:
         """Expected worth of one plain attack now (``expected_value``: 0..1 of a take-out)."""

@@ -39,11 +39,12 @@ def given_text(s: Set | None, intent: Intent, owner: str = "",
 def log_roll(enc: Encounter, f: OreFighter[Any], intents: list[Intent], p: RollPlan,
              faces: list[int], sets: list[Set], pairs: list[tuple[Intent, Set | None]],
              terms: list[tuple[str, int]]) -> None:
-    """The declaration and the roll of one fighter's round, with each penalty's cause."""
+    """The roll of one fighter's round, with each penalty's cause.
+
+    Its declaration was told as it declared (``OreRuleset.declaration``).
+    """
     base, dice, skill = p.base, p.dice, p.skill
-    what = " and ".join(WORDS.text(i, enc.field) for i in intents)
     special = ("expert" if skill in f.expert else "master" if skill in f.master else "")
-    enc.emit("declare", who=f.name, text=f"{f.name} declares {what} ({f.why}).")
     given = "; ".join(given_text(s, i, field=enc.field) for i, s in pairs)
     off = penalty_text(terms)
     enc.emit("roll", who=f.name, dice=sorted(faces, reverse=True),

@@ -36,6 +36,7 @@ from sim.core.actions import (
     Withdraw,
 )
 from sim.core.combatant import Status
+from sim.core.harm import Harm
 from sim.core.words import count
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -53,6 +54,7 @@ from sim.rulesets.ore.fighter import (
     OreOptions,
     make_fighter,
 )
+from sim.rulesets.ore.harm import lasts
 from sim.rulesets.ore.log import WORDS, log_roll, spilled_text
 from sim.rulesets.ore.planner import KeptPlans
 from sim.rulesets.ore.rules import (
@@ -161,6 +163,10 @@ class OreRuleset(Ruleset[OF]):
         return [fighters[i] for _, _, i in keyed]
 
     # ------------------------------------------------------------ planning
+    def declaration(self, enc: Encounter, f: OF, intents: list[Intent]) -> str:
+        """Every intent of the declaration, in ORE's words: ``attack on X and move ...``."""
+        return " and ".join(WORDS.text(i, enc.field) for i in intents)
+
     def plan_round(self, enc: Encounter,
                    declared: list[tuple[OF, list[Intent]]]) -> list[TimedAction[RolledSet]]:
         """Roll every declared pool, give sets to actions, time them by width and height."""
@@ -199,9 +205,6 @@ class OreRuleset(Ruleset[OF]):
         if len(intents) == 1 and type(intents[0]) in UNROLLED:
             actions.append(TimedAction(0.0, f, intents[0],
                                        RolledSet(UNROLLED_SET, self.speed(UNROLLED_SET))))
-            if log is not None:
-                enc.emit("declare", who=f.name, text=f"{f.name} declares "
-                         f"{WORDS.text(intents[0], enc.field)} ({f.why}).")
             return
         p = self.planner.plan(enc, f, intents)
         if plain and p.called is None and len(p.rolled) == 1 and not f.expert and not f.master:
@@ -424,7 +427,7 @@ class OreRuleset(Ruleset[OF]):
                 enc.emit("miss", who=f.name, target=target.name, set=str(s),
                          text=f"{s} {f.name} attacks {target.name}: miss ({reason}).")
         else:
-            enc.record_hit(f, self._damage(enc, f, target, width, s, gobbled))
+            enc.record_hit(f, target, self._damage(enc, f, target, width, s, gobbled))
         if f.weapon.ranged and loosed:  # RULES.md "Shooting in melee": a foe in reach strikes
             moving.shot_in_melee(enc, f)
 
@@ -439,8 +442,8 @@ class OreRuleset(Ruleset[OF]):
         return ""
 
     def _damage(self, enc: Encounter, f: OF, target: OF, width: int,
-                s: RolledSet, gobbled: int) -> int:
-        """Mark a hit's Killing and Shock on ``target``; returns the boxes marked."""
+                s: RolledSet, gobbled: int) -> Harm:
+        """Mark a hit's Killing and Shock on ``target``; returns them, where they landed."""
         body: Body = target.wounds  # ORE's own: hit locations (B-Grade has its ``_damage``)
         loc = LOCATION_BY_HEIGHT[s.height]
         killing, shock = f.weapon.damage.roll(width)
@@ -449,7 +452,9 @@ class OreRuleset(Ruleset[OF]):
         killing, shock = max(0, killing - ar), max(0, shock - ar)
         # what a filling limb will pass on to the torso, for the log (before the hit marks it)
         spilled = spilled_text(body, loc, killing, shock) if enc.log is not None else ""
+        marked = sum(body.killing)  # Shock with no room left becomes Killing: count after
         landed = body.take(loc, killing, shock)
+        marked = sum(body.killing) - marked
         # hit before acting: only a hit that marked a box (``hit_costs_a_die``); nothing to
         # lose with no set pending
         lost = (choices.lose_die(enc, target, s.key)
@@ -478,7 +483,11 @@ class OreRuleset(Ruleset[OF]):
             # ruling "beaten" (RULES.md, amended): out of the fight, so nobody strikes it
             # again, unarmed or not (``Encounter.finds_down``)
             enc.take_out(target, Status.UNCONSCIOUS, "beaten: torso full of Shock")
-        return killing + shock
+        return Harm(marked, killing + shock - marked, LOCATION_NAMES[landed])
+
+    def harm_lasts(self, target: OF, harm: Harm) -> bool:
+        """Killing; Shock on the head or torso (``ore.harm.lasts``); a hit that took it out."""
+        return lasts(harm) or not target.in_fight
 
     # ------------------------------------------------------------ log text
     def penalties(self, enc: Encounter, f: OF,

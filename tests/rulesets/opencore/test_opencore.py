@@ -16,6 +16,7 @@ from sim import scenario as scenario_mod
 from sim.core.actions import Attack, Bide, Defend, Move, Reload, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
+from sim.core.harm import Harm
 from sim.rulesets.opencore.fighter import MOVE_METRES
 from sim.rulesets.opencore.rules import opposed_attack
 
@@ -525,6 +526,9 @@ def test_a_critical_names_where_its_shift_comes_from():
     assert any("(strong strike +20) = " in t for t in lines), lines
 
 
-def test_armor_wears_with_each_hit():
-    """OpenCore's armor is spent by the hits it stops (the stand-off counts them as harm)."""
-    assert registry.get("opencore").armor_wears
+def test_armor_worn_away_lasts():
+    """OpenCore's armor is spent by the hits it stops: harm that lasts for the stand-off."""
+    rules = registry.get("opencore")()
+    f = duel({"name": "A"}, {"name": "B"})[1]
+    assert rules.harm_lasts(f, Harm(worn=2)) and rules.harm_lasts(f, Harm(3))
+    assert not rules.harm_lasts(f, Harm())

@@ -10,6 +10,7 @@ from sim import registry
 from sim.core.actions import Attack, Defend, Move, TimedAction
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
+from sim.core.harm import Harm
 from sim.rulesets.ore.body import Body
 from sim.rulesets.ore.catalog import HEAD, LEFT_ARM, LEFT_LEG, TORSO
 from sim.rulesets.ore.rules import RolledSet, assign_sets, capped, gobble, lose_die
@@ -529,6 +530,58 @@ def test_a_hit_costs_a_die_exactly_when_it_marks_a_box(weapon, armor):
             assert pending.payload.width == (1 if marks else 2), (width, height, marks)
 
 
-def test_armor_wears_never():
-    """ORE's armor does not wear: a hit it stops whole harms nothing."""
-    assert not registry.get("ore").armor_wears
+def test_killing_lasts_and_shock_only_where_it_can_take_a_fighter_out():
+    """``harm_lasts``: Killing anywhere; Shock on the head or torso, never on a limb (a limb
+    full of Shock neither knocks out nor cripples); a hit armor stopped, nothing."""
+    rules = registry.get("ore")()
+    _, _, b = encounter(fighter("A"), fighter("B"))
+    assert rules.harm_lasts(b, Harm(1, 0, "left arm"))
+    assert rules.harm_lasts(b, Harm(0, 1, "torso")) and rules.harm_lasts(b, Harm(0, 2, "head"))
+    assert not rules.harm_lasts(b, Harm(0, 3, "left arm"))
+    assert not rules.harm_lasts(b, Harm(0, 1, "right leg"))
+    assert not rules.harm_lasts(b, Harm())
+
+
+def test_a_bruise_on_a_limb_moves_no_stand_off_or_morale_count():
+    enc, a, b = encounter(fighter("A"), fighter("B"))
+    enc.round = 1
+    enc.record_hit(a, b, Harm(0, 1, "left arm"))
+    enc.tally_exchange()
+    assert enc.harmed_in["a"] == 0 and enc.hurt_in["b"] == 0
+    enc.record_hit(a, b, Harm(0, 1, "torso"))
+    assert enc.harmed_in["a"] == 1 and enc.hurt_in["b"] == 1
+
+
+def test_a_hit_reports_shock_that_overflows_a_full_limb_as_killing():
+    enc, a, b = encounter(fighter("A", weapon="unarmed"), fighter("B"))
+    harm = enc.ruleset._damage(enc, a, b, 3, RolledSet(Set(3, 3)), 0)  # height 3: left arm
+    assert (harm.lasting, harm.passing, harm.where) == (0, 3, "left arm")
+    b.wounds.shock[LEFT_ARM] = 5  # full of Shock: more Shock there becomes Killing
+    harm = enc.ruleset._damage(enc, a, b, 3, RolledSet(Set(3, 3)), 0)
+    assert (harm.lasting, harm.passing) == (3, 0) and enc.ruleset.harm_lasts(b, harm)
+
+
+def test_a_shooter_whose_arrows_cannot_mark_plate_turns_or_closes_in():
+    """A shortbow (1 K + W S) with 3 dice makes no set that passes plate (AR 3): no harm
+    that lasts (``standoff.harmless``). It turns to a foe it can harm; with none, it walks
+    in, never declaring the harmless shot."""
+    from sim.ai.profiles import decide
+
+    field = {"nodes": {"wood": {}, "road": {}, "farm": {}},
+             "edges": [["wood", "road", 20], ["road", "farm", 10]]}
+    bow = {"name": "Bow", "at": "wood", "weapon": "bow", "ai": "basic",  # the nearest foe
+           "ore": {"stats": {"body": 2, "coordination": 1, "sense": 2},
+                   "skills": {"shoot": 2, "dodge": 1}}}
+    knight = {"name": "Knight", "at": "road", "armor": "plate", "ai": "passive"}
+    squire = {"name": "Squire", "at": "farm", "ai": "passive"}  # 30 m off: still in range
+    for foes, expected in (([knight, squire], "Squire"), ([knight], "closes in")):
+        enc = Encounter(scenario({"a": [bow], "b": foes}, map=field), "ore", seed=0)
+        enc.ruleset.start(enc)
+        enc.round = 1
+        shooter, plate = enc.sides["a"][0], enc.sides["b"][0]
+        assert not enc.advisor.can_harm(enc, shooter, plate)
+        intents = decide(enc, shooter)
+        assert expected in shooter.why, shooter.why
+        assert not any(type(i) is Attack and i.target is plate for i in intents), intents
+        assert len(foes) == 1 or any(type(i) is Attack for i in intents)  # on the squire
+        assert len(foes) == 2 or [type(i) for i in intents] == [Move]

@@ -1,0 +1,32 @@
+"""The books of the exchange: who has been hurt without hurting back, and could have.
+
+RULES.md "A hopeless exchange": a round counts for a fighter in the fight when its side
+took harm that lasts this round (``Encounter.hurt_in``) and did none (``harmed_in``), and
+the fighter could have struck back: a foe within its reach, or its weapon's range, as the
+round ends (``space.in_reach``). Rounds spent walking up to the foe never count. A round
+its side does harm that lasts starts every member's count again. The AI reads the counts
+(``sim.ai.standoff.losing``, ``sim.ai.morale``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.core import space
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
+
+
+def tally(enc: Encounter) -> None:
+    """At a round's end: count the round for each fighter hurt without hurting back."""
+    now, counts = enc.round, enc.unanswered
+    for side, members in enc.sides.items():
+        if enc.harmed_in[side] == now:
+            for c in members:
+                counts.pop(c, None)
+        elif enc.hurt_in[side] == now:
+            foes = [e for e in enc.combatants if e.in_fight and e.side != side]
+            for c in members:
+                if c.in_fight and any(space.in_reach(enc, c, e) for e in foes):
+                    counts[c] = counts.get(c, 0) + 1
