@@ -92,3 +92,24 @@ def test_a_called_head_shot_hits_as_often_as_a_plain_attack_with_a_die_less():
         hit = {d: sum(p for faces, p in _rolls(d) if _sets(faces)) for d in (dice, dice - 1)}
         called = sum(p for faces, p in _rolls(dice - 2) if _sets([*faces, 10]))
         assert called == pytest.approx(hit[dice - 1], abs=1e-12) and called < hit[dice]
+
+
+def test_tactical_varies_where_the_two_attacks_are_worth_about_the_same():
+    """Three dice against chain: the plain attack and the called one are worth within
+    ``NEAR`` of each other, so tactical draws between them (by the encounter's generator)."""
+    import random
+
+    from sim.rulesets.ore.advisor import NEAR
+
+    plain, called = exact(3, "sword", "chain")
+    assert abs(plain - called) <= NEAR * max(plain, called)
+    enc, a, b = _duel(3, "chain")
+    calls = Counter()
+    for seed in range(60):
+        enc.rng = random.Random(seed)
+        intents, _ = enc.advisor.tactical_attack(enc, a, b)
+        calls[intents[0].called] += 1
+    assert set(calls) == {None, "head"}, calls
+    enc, a, b = _duel(5, "leather")  # far apart: always the called shot
+    assert all(enc.advisor.tactical_attack(enc, a, b)[0] == [Attack(b, "head")]
+               for _ in range(20))
