@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+# Ruling (AI): choices whose estimated worths are within this share of the best are as good
+# as the estimate can tell apart (``near_best``): the advisors draw among them (ORE's
+# declarations, OpenD6's count of attacks), so a profile varies where it cannot choose.
+NEAR = 0.05
+
 
 def pick(rng: random.Random, tied: list[T] | tuple[T, ...]) -> T:
     """One of ``tied`` (two or more, equally good), drawn uniformly with ``rng``."""

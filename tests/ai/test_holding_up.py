@@ -73,3 +73,4 @@ def test_near_best_draws_among_the_lines_within_the_slack_whatever_their_order()
     assert near_best(enc, lines, lambda x: x[1], 0.01)[0] == "a"
     assert enc.rng.getstate() == state  # a lone best draws nothing
     assert near_best(enc, [], lambda x: 0.0, 0.05) is None
+

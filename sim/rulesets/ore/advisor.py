@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sim.core import space
 from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Retreat, attack_on
 from sim.core.advisor import Advisor
-from sim.core.draws import near_best
+from sim.core.draws import NEAR, near_best
 from sim.rulesets.ore.catalog import (
     BOXES,
     CALLED_HEIGHT,
@@ -59,9 +59,6 @@ MULTI_ACTION_ODDS = 0.5
 LIMB_WORTH = 0.25
 # Ruling (tactical AI): a second attack in the same roll must add this much worth over one.
 EXTRA_ATTACK_GAIN = 1.1
-# Ruling (tactical AI): declarations whose expected worth is within this share of the best
-# are as good as these odds can tell apart: one of them is drawn, so tactical varies.
-NEAR = 0.05
 # Ruling (cautious AI): the share of an attack a defense set stops when the pool holds one:
 # its gobble dice work only on sets no faster and no higher than it, about half of them.
 GOBBLE_SHARE = 0.5

@@ -99,7 +99,7 @@ def test_tactical_varies_where_the_two_attacks_are_worth_about_the_same():
     ``NEAR`` of each other, so tactical draws between them (by the encounter's generator)."""
     import random
 
-    from sim.rulesets.ore.advisor import NEAR
+    from sim.core.draws import NEAR
 
     plain, called = exact(3, "sword", "chain")
     assert abs(plain - called) <= NEAR * max(plain, called)
