@@ -47,8 +47,8 @@ def called_first(scenario: Any, seed: int, name: str) -> tuple[str, str] | None:
         first = chosen[0] if len(chosen) == 1 else None
         if type(first) is not Attack or first.called != "head":
             raise _Reached(None)
-        mine = next(o.key for o in menu if list(o.intents) == chosen)
-        raise _Reached((mine, f"attack {first.target.name}"))
+        mine = next((o.key for o in menu if list(o.intents) == chosen), None)
+        raise _Reached(None if mine is None else (mine, f"attack {first.target.name}"))
 
     try:
         Encounter(scenario, ORE, encounter_seed(seed, 0), minds={name: mind}).run()
@@ -62,12 +62,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=400, help="paired rollouts")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scenarios", default="",
+                        help="comma-separated stems (default: every bundled scenario)")
     args = parser.parse_args()
     print(f"Called head shot less plain attack, {args.n} paired rollouts, seed {args.seed}\n")
     print("| scenario | fighter | called: side wins | plain: side wins | difference | "
           "fighter alive, difference |")
     print("|---|---|---|---|---|---|")
+    wanted = [s for s in args.scenarios.split(",") if s]
     for path in sorted((ROOT / "scenarios").glob("*.yaml")):
+        if wanted and path.stem not in wanted:
+            continue
         base = load(path)
         for side in base.sides:
             scenario = with_profile(base, side.name, "tactical")

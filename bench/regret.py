@@ -21,7 +21,8 @@ scenario, ruleset, fighter, profile, budget and a digest of the code under ``sim
 run again skips the cells already weighed; the tables are printed as markdown. Run from the
 repository root:
 
-    python bench/regret.py                          # every scenario and ruleset, default budget
+    python bench/regret.py --profiles tactical      # docs/ai.md's tactical table
+    python bench/regret.py --profiles basic,aggressive -n 40 --confirm 150   # and the others
     python bench/regret.py --scenarios mirror --rulesets opend6 --profiles tactical -n 200
     python bench/regret.py --as "West archer 1" --scenarios mirror -n 400
 """
@@ -155,6 +156,11 @@ def gap_text(c: dict[str, Any]) -> str:
     return f"{pts(c['gap'])} [{pts(c['low'])}, {pts(c['high'])}]{mark}"
 
 
+def short(label: str) -> str:
+    """A line's words without the menu's note in brackets (``run at Bandit 2``)."""
+    return label.split(" (")[0]
+
+
 def tables(cells: list[dict[str, Any]], rulesets: list[str]) -> str:
     """A matrix a profile (rows: scenario and fighter; columns: rulesets), then the cells
     where the profile's choice trails the best line by more than ``MARGIN``."""
@@ -175,8 +181,8 @@ def tables(cells: list[dict[str, Any]], rulesets: list[str]) -> str:
             out += ["", "| scenario | ruleset | fighter | its choice (wins) | best line (wins) "
                     "| gap |", "|---|---|---|---|---|---|"]
             out += [f"| {c['scenario']} | {c['ruleset']} | {c['fighter']} | "
-                    f"{c['choice']['label']} ({c['choice']['p_win']:.2f}) | "
-                    f"{c['best']['label']} ({c['best']['p_win']:.2f}) | {gap_text(c)} |"
+                    f"{short(c['choice']['label'])} ({c['choice']['p_win']:.2f}) | "
+                    f"{short(c['best']['label'])} ({c['best']['p_win']:.2f}) | {gap_text(c)} |"
                     for c in behind]
         out.append("")
     return "\n".join(out)
