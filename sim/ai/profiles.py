@@ -320,6 +320,8 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
     stalled = standoff.going_nowhere(enc, c)
     if stalled:  # the focus has gone nowhere: the foe it would harm most
         target = standoff.most_harmed(enc, c, foes) or target
+    elif not c.ranged and not can_strike(enc, c, target):  # outshot: after the shooters
+        target = tactics.quarry(enc, c, foes) or target
     target, instead = standoff.harmless(enc, c, target, foes)
     if instead is not None:
         return instead
@@ -397,6 +399,8 @@ def _guard(enc: Encounter, c: Combatant, foes: list[Combatant],
     intents, why = advisor.tactical_attack(enc, c, target)
     if any(type(i) is Defend for i in intents):
         return None  # the best declaration carries its defense already
+    if sum(type(i) is Attack for i in intents) > 1:
+        return None  # several attacks pay more than one and a defense (docs/ai.md)
     first = next(i for i in intents if type(i) is Attack)
     c.why = f"{_focus_why(enc, c, target)}, {DEFENDS[kind]} too: both pay"
     return [first, Defend(kind)]

@@ -1,7 +1,9 @@
 """Drawing with an encounter's generator: one of tied choices, and shuffles.
 
 :func:`pick` is how every tie is broken (the AI's equally good choices, equally short
-routes): never by the order of a file's sides, members or places.
+routes): never by the order of a file's sides, members or places. :func:`near_best` draws
+among choices whose estimated worths are within a tolerance of the best (a profile that
+varies where its estimates cannot tell the choices apart).
 
 ``random.Random.shuffle`` calls the Python method ``_randbelow`` once per element, and a
 fight shuffles every round (a declaration order, a simultaneous group) and B-Grade shuffles
@@ -21,6 +23,11 @@ if TYPE_CHECKING:
     from sim.core.engine import Encounter
 
 T = TypeVar("T")
+
+# Ruling (AI): choices whose estimated worths are within this share of the best are as good
+# as the estimate can tell apart (``near_best``): the advisors draw among them (ORE's
+# declarations, OpenD6's count of attacks), so a profile varies where it cannot choose.
+NEAR = 0.05
 
 
 def pick(rng: random.Random, tied: list[T] | tuple[T, ...]) -> T:
@@ -70,3 +77,19 @@ def draw(enc: Encounter, tied: list[T]) -> T | None:
     if len(tied) > 1:
         return pick(enc.rng, tied)
     return tied[0] if tied else None
+
+
+def near_best(enc: Encounter, candidates: Iterable[T], worth: Callable[[T], float],
+              slack: float) -> T | None:
+    """One of the candidates whose ``worth`` is within ``slack`` of the best, by share.
+
+    ``slack`` 0.05: those worth at least 95% of the best (the best itself when it is worth
+    0 or less). Drawn by the encounter's generator, never by the candidates' order; it draws
+    only when more than one is that near.
+    """
+    scored = [(worth(item), item) for item in candidates]
+    if not scored:
+        return None
+    top = max(w for w, _ in scored)
+    floor_ = top - slack * top if top > 0 else top
+    return draw(enc, [item for w, item in scored if w >= floor_])

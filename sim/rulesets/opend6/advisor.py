@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, cast
 from sim.core import space, targets
 from sim.core.actions import DEFENDS, Aim, Attack, Defend
 from sim.core.advisor import Advisor
+from sim.core.draws import NEAR, near_best
 from sim.rulesets.opend6 import odds as opend6_odds
 from sim.rulesets.opend6.fighter import D6Fighter
 from sim.rulesets.opend6.rules import (
@@ -158,21 +159,18 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         """The number of extra attacks that maximises the expected hits this round.
 
         Each extra attack costs every attack 1D; the odds are exact (``hit_chance``). Every
-        attack keeps at least 1D. A weapon that must be reloaded after each shot never takes
-        extra attacks.
+        attack keeps at least 1D. Counts within ``NEAR`` of the best are as good as the odds
+        tell apart: one is drawn (``near_best``). A weapon that must be reloaded after each
+        shot never takes extra attacks.
         """
         if actor.weapon.reload_actions:
             return 0
         dice = self.rules.combat.attack_dice(enc, actor, target)
         against = self.against(enc, actor, target)  # the same for every count of attacks
-        best_k, best = 0, self._chance(actor, against, dice)
-        for k in range(1, MAX_EXTRA_ATTACKS + 1):
-            if dice - k < 1:
-                break
-            value = (k + 1) * self._chance(actor, against, dice - k)
-            if value > best:
-                best_k, best = k, value
-        return best_k
+        counts = range(min(MAX_EXTRA_ATTACKS, dice - 1) + 1)
+        best = near_best(enc, counts, lambda k: (k + 1) * self._chance(actor, against, dice - k),
+                         NEAR)
+        return best or 0
 
     # ------------------------------------------------------------ hit chances
     def attack_odds(self, enc: Encounter, actor: D6Fighter,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from sim.core import space
 from sim.core.actions import DEFENDS, Attack, Defend, Intent, Move, Retreat, attack_on
 from sim.core.advisor import Advisor
+from sim.core.draws import NEAR, near_best
 from sim.rulesets.ore.catalog import (
     BOXES,
     CALLED_HEIGHT,
@@ -413,7 +414,8 @@ class OreAdvisor(Advisor[OF]):
 
         Two attacks (one possibly called) must hold two sets at ``MULTI_ACTION_ODDS`` and add
         ``EXTRA_ATTACK_GAIN`` over one; the second attack's worth is its set's chance times a
-        2-wide set's worth at an even height.
+        2-wide set's worth at an even height. Declarations worth within ``NEAR`` of the best
+        are as good as far as these odds can tell: one of them is drawn (``near_best``).
         """
         skill = action_pool(actor, target.plain_attack)[1]
         expert = 1 if skill in actor.expert or skill in actor.master else 0
@@ -422,25 +424,23 @@ class OreAdvisor(Advisor[OF]):
         plain = expected_value(value, dice, expert)
         called = expected_value(value, self.dice(enc, actor, [attack_on(target, "head")]),
                                 expert + 1)
-        intents: list[Intent] = [target.plain_attack]
-        best, why = plain, ""
-        if called > best:
-            best, intents = called, [attack_on(target, "head")]
-            # worth: the expected share of a takedown (``hit_value``, 0 to 1)
-            why = f"called shot at the head (worth {called:.2f} of a takedown vs {plain:.2f} plain)"
+        # worth: the expected share of a takedown (``hit_value``, 0 to 1)
+        lines: list[tuple[float, list[Intent], str]] = [
+            (plain, [target.plain_attack], ""),
+            (called, [attack_on(target, "head")],
+             f"called shot at the head (worth {called:.2f} of a takedown vs {plain:.2f} plain)")]
         odds = p_sets(self.dice(enc, actor, [target.plain_attack, target.plain_attack]), 2)
-        if actor.weapon.reload or odds < MULTI_ACTION_ODDS:
-            return intents, why
-        second = odds * sum(value[2][1:]) / 10
-        for head in (False, True):
-            pair: list[Intent] = [attack_on(target, "head" if head else None),
-                                  target.plain_attack]
-            first = expected_value(value, self.dice(enc, actor, pair), expert + head)
-            if first + second > best * EXTRA_ATTACK_GAIN:
-                best = (first + second) / EXTRA_ATTACK_GAIN
-                intents = pair
-                why = f"two attacks: two sets {odds:.0%} likely"
-        return intents, why
+        if not actor.weapon.reload and odds >= MULTI_ACTION_ODDS:
+            second = odds * sum(value[2][1:]) / 10
+            for head in (False, True):
+                pair: list[Intent] = [attack_on(target, "head" if head else None),
+                                      target.plain_attack]
+                first = expected_value(value, self.dice(enc, actor, pair), expert + head)
+                lines.append(((first + second) / EXTRA_ATTACK_GAIN, pair,
+                              f"two attacks: two sets {odds:.0%} likely"))
+        chosen = near_best(enc, lines, lambda line: line[0], NEAR)
+        assert chosen is not None
+        return chosen[1], chosen[2]
 
     def wait_intents(self, enc: Encounter, actor: OF,
                      foes: list[OF]) -> tuple[list[Intent], str]:
