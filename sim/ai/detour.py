@@ -40,8 +40,10 @@ def follow(enc: Encounter, c: Combatant) -> list[Intent] | None:
         return None
     target, place, way = kept
     field = enc.field
-    while way and field.distance(c.pos, field.node(way[0])) <= EDGE_EPSILON:
-        way = way[1:]  # reached
+    # reached: the way on from the last of its places it stands at (a run may pass some)
+    reached = [i for i, n in enumerate(way) if field.distance(c.pos, field.node(n)) <= EDGE_EPSILON]
+    if reached:
+        way = way[reached[-1] + 1:]
     foe = next((e for e in enc.enemies(c) if e.name == target), None)
     if not way or foe is None or not _beyond(enc, c, foe, place):
         # there; or its foe fell, or now stands at the place: going round gains nothing

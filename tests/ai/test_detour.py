@@ -155,3 +155,14 @@ def test_a_flight_does_not_run_past_a_foe_to_the_exit_behind_him(ruleset):
             assert not is_exit and dest != enc.field.node("west")
         else:
             assert is_exit and dest == enc.field.node(open_one)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_way_round_ends_at_its_last_place_whichever_it_passed(ruleset):
+    """A run that passes places of the way (its first one beside it) still ends it there."""
+    enc = queue(ruleset, ford=40.0, raiders=6)
+    last = max(enc.combatants[3:], key=lambda r: detour._queue_ahead(enc, r, "bridge"))
+    assert type(profiles.decide(enc, last)[0]) is Retreat
+    _, _, way = enc.ai_kept[("detour", last.name)]
+    last.pos = enc.field.node(way[-1])
+    assert detour.follow(enc, last) is None and ("detour", last.name) not in enc.ai_kept
