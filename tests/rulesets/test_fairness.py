@@ -166,13 +166,19 @@ def test_no_bundled_scenario_depends_on_its_files_order(ruleset):
     The biases fixed so far were smaller on the bundled files (none showed here); the exact
     tests above catch them, and ``bench/file_order.py -n 3000`` looks closer.
     """
-    from bench.file_order import gaps
+    from bench.file_order import gaps, outcomes
     from sim.scenario.bundled import scenario_files
 
     files = scenario_files()
     # (seed 3 put one statistic at the bound, ORE's "Poacher 1 dies" z = -4.0; the same
     # seed at 1,000 fights gave -2.5 and seeds 5, 7, 11 gave +1.6, -1.2, -1.5: noise)
     found = gaps(files, [ruleset], 500, seed=5)
-    assert {g.scenario for g in found} == {p.stem for p in files}  # each compared something
+    # each compared something, but a scenario whose fights all end alike (ORE's last stand:
+    # Hrolf's expert die and called shot take a goblin's head each round, none harms him)
+    silent = {p.stem for p in files} - {g.scenario for g in found}
+    for path in files:
+        if path.stem in silent:
+            alike = outcomes(scenario_mod.load(path), ruleset, 50, 5)
+            assert all(len(set(v)) == 1 for v in alike.values()), path.stem
     z = bonferroni_z(len(found) * len(RULESETS))
     assert abs(found[0].z) <= z, [g for g in found if abs(g.z) > z]
