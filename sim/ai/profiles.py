@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from sim.ai import detour, holding, moves, screening, sidearm, standoff, tactics
 from sim.ai.moves import NO_FOE
 from sim.ai.pressing import pressing
+from sim.ai.striking import can_strike, reaches, runs, stop_at, within_strike
 from sim.core import draws, moving, space, targets
 from sim.core.actions import (
     DEFENDS,
@@ -50,7 +51,6 @@ from sim.core.actions import (
     Reload,
     Yield,
 )
-from sim.core.battlefield import MELEE_REACH
 
 if TYPE_CHECKING:
     from sim.core.combatant import Combatant
@@ -80,33 +80,6 @@ def foes_to_fight(enc: Encounter, c: Combatant) -> list[Combatant]:
     return [e for e in foes if not e.fleeing or within_strike(enc, c, e)]
 
 
-def stop_at(c: Combatant) -> float:
-    """How close ``c`` comes before attacking: its reach, or melee reach.
-
-    Melee reach for a shooter whose doctrine ``prefers: melee`` (it fights up close, at
-    point blank).
-    """
-    return MELEE_REACH if c.ranged and c.doctrine.prefers == "melee" else c.reach
-
-
-def can_strike(enc: Encounter, c: Combatant, target: Combatant) -> bool:
-    """``c`` can attack ``target`` from where it stands, and the attack could succeed.
-
-    Within reach (melee reach for a shooter that prefers melee) and not hopeless
-    (``Advisor.can_hit``: ORE and B-Grade need two dice, OpenD6 one die).
-    """
-    return within_strike(enc, c, target) and enc.advisor.can_hit(enc, c, target)
-
-
-def within_strike(enc: Encounter, c: Combatant, target: Combatant) -> bool:
-    """``Advisor.can_attack``, and within melee reach for a shooter that prefers melee."""
-    if not enc.advisor.can_attack(enc, c, target):
-        return False
-    if c.ranged and c.doctrine.prefers == "melee":
-        return enc.field.distance(c.pos, target.pos) <= MELEE_REACH
-    return True
-
-
 def approach(enc: Encounter, c: Combatant, target: Combatant,
              why: str | None = None) -> list[Intent]:
     """``c`` cannot strike ``target``: close in, or, in reach but hopeless, what then.
@@ -132,17 +105,6 @@ def approach(enc: Encounter, c: Combatant, target: Combatant,
     run = runs(enc, c, target)
     c.why = (why or f"closing on {target.name}") + (", at a run" if run else "")
     return [Move(target, stop_at=stop_at(c), run=run)]
-
-
-def runs(enc: Encounter, c: Combatant, target: Combatant) -> bool:
-    """``c`` runs at ``target`` (RULES.md "Running"): a walk would not bring it into reach.
-
-    No attack could be made this round anyway. A shooter walking into range walks.
-    """
-    if c.ranged and c.doctrine.prefers != "melee":
-        return False
-    gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
-    return gap > c.speed and enc.ruleset.run_metres(c) > c.speed
 
 
 def passive(enc: Encounter, c: Combatant) -> list[Intent]:
@@ -217,16 +179,6 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), target.plain_attack]
     return approach(enc, c, target)
-
-
-def reaches(enc: Encounter, c: Combatant, target: Combatant) -> bool:
-    """A walk at ``target`` this round would end within ``c``'s reach of it (a charge).
-
-    Not when a longer reach (a spear's) or no room at a narrow place stops it short
-    (``moving.walk_ends``): then it walks up, and strikes next round.
-    """
-    end = moving.walk_ends(enc, c, target, stop_at(c), c.speed)
-    return enc.field.distance(end, target.pos) <= c.reach
 
 
 # ---------------------------------------------------------------------------- cautious
