@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sim.ai import profiles, standoff, tactics
+from sim.ai import standoff, striking, tactics
 from sim.core import moving, space, targets
 from sim.core.actions import Aim, Attack, Bide, Defend, Draw, Move, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
@@ -126,7 +126,7 @@ def options(enc: Encounter, c: Combatant) -> list[Option]:
         out.append(Option("reload", "reload (or pick up) the weapon", (Reload(),)))
     kinds = advisor.defense_kinds(enc, c) if Defend in supports else ()
     for foe in foes:
-        if not profiles.can_strike(enc, c, foe) or advisor.needs_reload(c):
+        if not striking.can_strike(enc, c, foe) or advisor.needs_reload(c):
             continue
         out += _attacks(enc, c, foe, kinds, most)
     if c.other_arms is not None and not c.fleeing:
@@ -157,7 +157,7 @@ def _other_weapon(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[O
     rules.switch_arms(c)
     try:
         for foe in foes:
-            if not profiles.can_strike(enc, c, foe) or advisor.needs_reload(c):
+            if not striking.can_strike(enc, c, foe) or advisor.needs_reload(c):
                 continue
             intents = (Attack(foe),)
             chance = advisor.attack_odds(enc, c, list(intents))
@@ -225,11 +225,11 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
     advisor, most = enc.advisor, enc.ruleset.max_actions or 99
     if Move in supports:
         for foe in foes:
-            if (profiles.within_strike(enc, c, foe)
-                    or field.distance(c.pos, foe.pos) <= profiles.stop_at(c)):
+            if (striking.within_strike(enc, c, foe)
+                    or field.distance(c.pos, foe.pos) <= striking.stop_at(c)):
                 # close enough, yet no attack (no chance, or no arm to strike with): the
                 # ruleset's answer, as the profiles ask it (``profiles.approach``)
-                if not profiles.can_strike(enc, c, foe):
+                if not striking.can_strike(enc, c, foe):
                     instead, why = advisor.hopeless(enc, c, foe)
                     out.append(Option(f"instead {foe.name}", why, tuple(instead)))
                 elif (c.ranged and foe.ranged
@@ -245,19 +245,19 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                         closer, **MOVES))
                 continue
             gap = field.distance(c.pos, foe.pos)
-            move = Move(foe, stop_at=profiles.stop_at(c))
-            ends = min(gap, max(gap - c.speed, profiles.stop_at(c)))
+            move = Move(foe, stop_at=striking.stop_at(c))
+            ends = min(gap, max(gap - c.speed, striking.stop_at(c)))
             out.append(Option(f"move {foe.name}", f"move toward {foe.name} ({gap:.1f} m away; "
                               f"you end {ends:.1f} m from it if it stays)", (move,), **MOVES))
             run = enc.ruleset.run_metres(c)
-            if run > c.speed and gap - profiles.stop_at(c) > c.speed:
-                ends = min(gap, max(gap - run, profiles.stop_at(c)))
+            if run > c.speed and gap - striking.stop_at(c) > c.speed:
+                ends = min(gap, max(gap - run, striking.stop_at(c)))
                 out.append(Option(f"run {foe.name}", f"run at {foe.name} (up to {run:.0f} m, "
                                   f"no attack this round; you end {ends:.1f} m from it if it "
                                   "stays and no foe's reach stops you)",
-                                  (Move(foe, stop_at=profiles.stop_at(c), run=True),),
+                                  (Move(foe, stop_at=striking.stop_at(c), run=True),),
                                   **MOVES))
-            if most >= 2 and gap - profiles.stop_at(c) <= c.speed:
+            if most >= 2 and gap - striking.stop_at(c) <= c.speed:
                 charge = (move, Attack(foe))
                 # the roll's odds (ORE, B-Grade: two sets, one to move, one to strike)
                 out.append(Option(f"charge {foe.name}", f"charge {foe.name}", charge,
