@@ -69,9 +69,10 @@ SPACE: tuple[Rule, ...] = (
          "(sidearm: in a scenario; sim/ai/sidearm.py)", when="ranged"),
     Rule("Flight takes time", "modelled",
          "a fleeing fighter runs for the way out and can be struck, shot and chased until it "
-         "reaches an exit or gets clear"),
+         "reaches an exit, gets clear, or runs off the map's edge with no foe near"),
     Rule("Morale", "modelled", "a side that lost its doctrine's share breaks: surrender or "
-         "flee (sim/ai/morale.py)"),
+         "flee; of two sides breaking together, the one with fewer down holds "
+         "(sim/ai/morale.py)"),
 )
 
 # what no ruleset models today, and which way it would move the numbers

@@ -421,13 +421,17 @@ class Encounter:
 
         RULES.md "Flight takes time": out of the fight (fled) when a round ends with it
         beyond the escape distance of every foe that is not fleeing itself
-        (``space.got_away``). All are judged on the same state.
+        (``space.got_away``), or at the map's edge with no foe within a move of it
+        (``space.off_the_edge``). All are judged on the same state.
         """
-        gone = [c for c in self.combatants if c.in_fight and c.fleeing
-                and space.got_away(self, c)]
-        for c in gone:
-            self.take_out(c, Status.FLED, f"gets away, beyond {space.escape_metres(self):.0f}"
-                          " m of every foe")
+        gone = [(c, space.got_away(self, c)) for c in self.combatants
+                if c.in_fight and c.fleeing]
+        gone = [(c, far) for c, far in gone if far or space.off_the_edge(self, c)]
+        for c, far in gone:
+            self.take_out(c, Status.FLED,
+                          f"gets away, beyond {space.escape_metres(self):.0f} m of every foe"
+                          if far else f"gets away past the edge at {self.field.describe(c.pos)},"
+                          " no foe within a move")
 
     def tally_exchange(self) -> None:
         """At a round's end: the hopeless exchange's counts (``sim.core.exchange.tally``)."""

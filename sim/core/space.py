@@ -10,7 +10,7 @@ walk itself, with its stops and free attacks, is ``sim.core.moving``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -142,20 +142,26 @@ def way_out(enc: Encounter, c: Combatant) -> tuple[Position, bool]:
     Ties are drawn (``best``). Farthest: the node whose nearest foe in the fight is
     farthest, its own starting node winning a tie (its side's edge).
     """
-    field = enc.field
-    distance = field.distance
-    here = c.pos
-    if field.exits:  # (an exit is a node, so ``distance`` to it is a table's)
-        reachable = [x for x in field.exits if distance(here, x) < float("inf")
-                     and not _barred(enc, c, x)]
-        if reachable:
-            exit_ = best(enc, reachable, lambda x: -distance(here, x))
-            assert exit_ is not None
-            return exit_, True
+    distance, here = enc.field.distance, c.pos
+    reachable = open_exits(enc, c)
+    if reachable:
+        exit_ = best(enc, reachable, lambda x: -distance(here, x))
+        assert exit_ is not None
+        return exit_, True
     foes = [e for e in enc.combatants if e.in_fight and e.side != c.side]
     if not foes:
-        return field.node(c.spec.at), False
+        return enc.field.node(c.spec.at), False
     return farthest(enc, c, foes), False
+
+
+def open_exits(enc: Encounter, c: Combatant) -> list[Position]:
+    """The map's exits that ``c`` can reach with no foe on the way (``_barred``)."""
+    field = enc.field
+    if not field.exits:
+        return []
+    distance, here = field.distance, c.pos  # (an exit is a node: ``distance`` is a table's)
+    return [x for x in field.exits
+            if distance(here, x) < float("inf") and not _barred(enc, c, x)]
 
 
 def _barred(enc: Encounter, c: Combatant, exit_: Position) -> bool:
@@ -183,11 +189,17 @@ def farthest(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
     home = enc.field.node(c.spec.at)
 
     def room(node: Position) -> tuple[float, bool]:
-        return round(min(distance(node, e.pos) for e in foes), 9), node == home
+        return _room(distance, node, foes), node == home
 
     far = best(enc, nodes(enc.field), room)
     assert far is not None  # a map has a node
     return far
+
+
+def _room(distance: Callable[[Position, Position], float], at: Position,
+          foes: list[Combatant]) -> float:
+    """Metres from ``at`` to the nearest of ``foes`` (rounded: equal ways tie)."""
+    return round(min(distance(at, e.pos) for e in foes), 9)
 
 
 def escape_metres(enc: Encounter) -> float:
@@ -202,6 +214,27 @@ def got_away(enc: Encounter, c: Combatant) -> bool:
     distance = enc.field.distance
     return all(distance(c.pos, e.pos) > far for e in enc.combatants
                if e.in_fight and e.side != c.side and not e.fleeing)
+
+
+def off_the_edge(enc: Encounter, c: Combatant) -> bool:
+    """A fleeing ``c`` stands at the map's edge, its way out, with no foe that could stop it.
+
+    Ruling (RULES.md is silent on a map smaller than the escape distance): with no open exit,
+    the place farthest from its foes is the edge of the map, not a wall. A fighter that ends
+    a round there, no foe standing (not fleeing, not helpless) within one move of it
+    (``can_charge``), runs on past the edge and gets away; a foe that near would run it
+    down, and the flight goes on (``sim.ai.moves.flee`` yields to one at the end).
+    """
+    here, field = c.pos, enc.field
+    if not here.at_node or open_exits(enc, c):
+        return False
+    foes = [e for e in enc.combatants if e.in_fight and e.side != c.side]
+    if not foes or any(not e.fleeing and not e.helpless() and can_charge(enc, e, here)
+                       for e in foes):
+        return False
+    distance = field.distance
+    room = _room(distance, here, foes)
+    return all(_room(distance, node, foes) <= room for node in nodes(field))
 
 
 @lru_cache(maxsize=64)

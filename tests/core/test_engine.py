@@ -28,8 +28,10 @@ def test_morale_breaks_at_the_threshold_and_surrenders_when_engaged():
 
 
 def test_morale_flees_when_no_foe_is_in_reach():
-    scen = four_a_side(0.25, b_at="far", map={"nodes": {"near": {}, "far": {}},
-                                              "edges": [["near", "far", 30]]})
+    # (room behind both camps: neither is the map's edge, ``space.off_the_edge``)
+    scen = four_a_side(0.25, b_at="far", map={
+        "nodes": {"near": {}, "far": {}, "back": {}, "beyond": {}},
+        "edges": [["back", "near", 40], ["near", "far", 30], ["far", "beyond", 40]]})
     enc = Encounter(scen, any_ruleset(), seed=1)
     enc.take_out(enc.sides["a"][0], Status.DEAD)
     enc.check_morale()
