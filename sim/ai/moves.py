@@ -15,6 +15,7 @@ from sim.core.actions import DEFENDS, Defend, Intent, Reload, Retreat, Withdraw,
 from sim.core.doctrine import COVER_MOVES
 
 if TYPE_CHECKING:
+    from sim.core.battlefield import Position
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
@@ -87,14 +88,17 @@ def take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
                 target: Combatant) -> list[Intent] | None:
     """A shooter not in melee moves to better cover nearby (shooting too if it can).
 
-    Not while a melee foe could be on it within two rounds at a run: cover does not stop a
+    Not while a melee foe could be on it within a round at a run: cover does not stop a
     sword, and the rounds spent walking to it are shots not taken at the swordsman coming.
+    Nor to cover nearer a melee foe that could be on it there within two rounds at a run
+    (``within_two_runs``): it would meet the swordsman at the cover, its own melee fighters
+    hold that cover in front of it instead (``screening.front``).
     """
     distance, run = enc.field.distance, enc.ruleset.run_metres
     if any(not e.ranged and distance(c.pos, e.pos) <= run(e) + e.reach for e in foes):
         return None
     spot = tactics.cover_spot(enc, c, foes, target, c.speed * COVER_MOVES)
-    if spot is None:
+    if spot is None or within_two_runs(enc, c, spot, foes):
         return None
     c.why = f"takes cover at {enc.field.describe(spot)}"
     gap = enc.field.distance(c.pos, spot)
@@ -104,6 +108,18 @@ def take_cover(enc: Encounter, c: Combatant, foes: list[Combatant],
         c.why += ", at a run"
         return [Retreat(spot, run=True)]
     return [Retreat(spot)]
+
+
+def within_two_runs(enc: Encounter, c: Combatant, spot: Position,
+                    foes: list[Combatant]) -> bool:
+    """A melee foe could strike at ``spot`` within two rounds at a run, nearer than at ``c``.
+
+    RULES.md "Running": twice a move a round (OpenCore's 12 m, ORE's 20 m). A spot farther
+    from every such foe than ``c`` stands now is never this: stepping back is not toward them.
+    """
+    distance, run = enc.field.distance, enc.ruleset.run_metres
+    return any(not e.ranged and distance(spot, e.pos) < distance(c.pos, e.pos)
+               and distance(spot, e.pos) <= 2 * run(e) + e.reach for e in foes)
 
 
 def step_back(enc: Encounter, c: Combatant, foes: list[Combatant],

@@ -6,8 +6,6 @@ RULESETS = ("opencore",)
 # the shared tests' targets this ruleset misses, and why (docs/ai.md, "Known gaps"): held
 # as expected failures there, not hidden
 KNOWN_SHORT = {
-    "tactical beats basic": "RULES.md's 12 m run brings the basic side's swordsmen to the "
-                            "tactical shooters in two rounds: 0.59 of the mirror",
     "cautious dies less": "a cautious fighter falling back runs 12 m a round under the "
                           "basic side's arrows: 0.34 of them die, 0.31 of basic ones",
 }
