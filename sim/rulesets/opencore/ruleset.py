@@ -122,11 +122,16 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         return harm.lasting > 0 or harm.worn > 0 or not target.in_fight
 
     def end_round(self, enc: Encounter) -> None:
-        """The fallen's ticks due, when the fight may end now (``health.Fallen``)."""
+        """The fallen's ticks due, when the fight may end now (``health.Fallen``).
+
+        It may end at a round's end by morale, the round limit, or a flight that gets away
+        (``Encounter.escapes``: anyone in flight, by morale or by choice).
+        """
         fallen = self.fallen
         if fallen is not None and fallen.fighters and (
                 enc.sides_left <= 1 or self.morale_may_end
-                or enc.round >= enc.scenario.max_rounds):
+                or enc.round >= enc.scenario.max_rounds
+                or any(c.fleeing and c.in_fight for c in enc.combatants)):
             fallen.catch_up(enc)
 
     # ------------------------------------------------------------ after and between fights
