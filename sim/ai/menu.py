@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sim.ai import standoff, striking, tactics
+from sim.ai import screening, standoff, striking, tactics
 from sim.core import moving, space, targets
 from sim.core.actions import Aim, Attack, Bide, Defend, Draw, Move, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
@@ -274,6 +274,14 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                     out.append(Option(f"run guard {ally.name}", f"run to {ally.name}'s side",
                                       (Move(ally, stop_at=0.0, run=True),), **MOVES))
             bound = targets.bound_for(enc, ally)
+            if Retreat in supports and ally.ranged and not c.ranged:
+                # the cover in front of a shooter, as a tactical screen holds it
+                spot = screening.front(enc, c, ally.pos if bound is None else bound, foes)
+                if spot is not None and spot != c.pos:
+                    far = field.distance(c.pos, spot) > c.speed
+                    out.append(Option(f"front {ally.name}", f"hold {field.describe(spot)} in "
+                                      f"front of {ally.name}" + (" at a run" if far else ""),
+                                      (Retreat(spot, run=far),), **MOVES))
             if Retreat in supports and bound is not None and bound != c.pos:
                 place = field.describe(bound)
                 far = field.distance(c.pos, bound) > c.speed

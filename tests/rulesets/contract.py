@@ -275,11 +275,18 @@ def check_move_wording(ruleset: str) -> None:
         assert enc.log is not None
         said += [e["text"] for e in enc.log if e["type"] in ("declare", "roll")]
     covers = [t for t in said if "takes cover at " in t]
-    assert covers, "no cover move to check"
+    # a tactical screen holds the cover in front of its archers ("holds west_wall in front
+    # of West archer 1"): a move to a place too
+    fronts = [t for t in said if "holds " in t and " in front of " in t]
+    assert covers or fronts, "no move to a place to check"
     for text in covers:
         place = (text.split("takes cover at ")[1].split(")")[0].split(" and")[0]
                  .split(",")[0].rstrip("."))
         assert f"to {place}" in text, f"a move to a place does not name it: {text!r}"
+    for text in fronts:  # (one already there holds it: "declares dodge (holds ...")
+        place = text.split("holds ")[1].split(" in front of ")[0]
+        if "move" in text.split("(")[0]:
+            assert f"to {place}" in text, f"a move to a place does not name it: {text!r}"
     assert not [t for t in said if "a new place" in t]
 
 
