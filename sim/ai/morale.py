@@ -58,6 +58,10 @@ def check(enc: Encounter) -> None:
     if held is not None:
         steady = set(map(id, losses[held]))
         breaking = [(c, why) for c, why in breaking if id(c) not in steady]
+        if enc.log is not None:
+            down = len(enc.sides[held]) - enc.standing[held]
+            enc.emit("note", side=held, text=f"The {held} side holds, {down} of "
+                     f"{len(enc.sides[held])} down: its foes break first.")
     broken = set(map(id, (c for c, _ in breaking)))
     for c, why in breaking:
         # Nobody surrenders to a foe breaking at the same moment: that one is giving up too.
