@@ -70,7 +70,9 @@ def front(enc: Encounter, c: Combatant, place: Position,
     walk up to strike (ties drawn), the place with better cover than ``place`` (the best,
     then the nearest), more than a sword's reach ahead, so that a foe the screen stops
     there cannot strike the shooter, and within one run of it (RULES.md "Running"), so
-    that the screen is back at the shooter's side in a round if a foe goes round. None:
+    that the screen is back at the shooter's side in a round if a foe goes round; and
+    nearer the screen than any foe who walks, so that it gets there first (a thicket the
+    wolves come out of is no cover to hold). None:
     no such place, and the screen stands at the shooter's side. The shooter, for its part,
     does not step forward to that cover while the foe's swordsmen could be on it there
     within two rounds (``moves.take_cover``).
@@ -84,7 +86,9 @@ def front(enc: Encounter, c: Combatant, place: Position,
     run = enc.ruleset.run_metres(c)
     cover = field.cover(place)
     gap = distance(place, foe.pos)
+    here = c.pos
     ahead = [w for w in field.route(place, foe.pos, enc.rng, run)[1:]
              if w.at_node and MELEE_REACH < distance(place, w) <= run
-             and distance(w, foe.pos) < gap and field.cover(w) > cover]
+             and distance(w, foe.pos) < gap and field.cover(w) > cover
+             and all(distance(here, w) < distance(w, e.pos) for e in walkers)]
     return draws.best(enc, ahead, lambda w: (field.cover(w), -distance(place, w)))

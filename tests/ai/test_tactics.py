@@ -16,7 +16,7 @@ from helpers import ROOT, act, any_ruleset, scenario, support
 from helpers import hurt as wound
 
 from sim.ai import profiles as ai
-from sim.ai import tactics
+from sim.ai import screening, tactics
 from sim.batch.runner import BatchSpec, run_batch
 from sim.core.actions import Attack, Defend, Move, Retreat, Yield
 from sim.core.combatant import Status
@@ -434,3 +434,23 @@ def test_cautious_dies_less_than_basic(ruleset):
     apart = wilson(died, members)[1] < wilson(base_died, base_members)[0]
     assert died < base_died and (apart or base_died < 20), (
         died / members, base_died / base_members)
+
+
+# ---------------------------------------------------------------------------- the screen's cover
+FRONT_MAP = {"nodes": {"camp": {}, "wall": {"cover": "medium"}, "field": {}, "far": {}},
+             "edges": [["camp", "wall", 6], ["wall", "field", 8], ["field", "far", 20]]}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_screen_holds_the_cover_in_front_of_its_shooter_only_if_it_gets_there_first(ruleset):
+    """The wall 6 m in front of the archers is the screen's to hold while the foe is far;
+    with the foe nearer the wall than the screen (wolves out of a thicket), it is not."""
+    enc = Encounter(scenario({"a": [{"name": "Sword", "at": "camp", "weapon": "sword"},
+                                    {"name": "Archer", "at": "camp", **ARCHER}],
+                              "b": [{"name": "Foe", "at": "far", "weapon": "sword"}]},
+                             map=FRONT_MAP), ruleset, 1)
+    sword, archer, foe = enc.combatants
+    wall = enc.field.node("wall")
+    assert screening.front(enc, sword, archer.pos, [foe]) == wall
+    foe.pos = enc.field.advance(wall, enc.field.node("field"), 4.0)  # 4 m from it: first there
+    assert screening.front(enc, sword, archer.pos, [foe]) is None
