@@ -69,9 +69,11 @@ def pick_target(enc: Encounter, c: Combatant, foes: list[Combatant],
     foe in reach to find a better one); among them:
 
     - ``nearest``: the closest;
-    - ``weakest``: the one closest to going down (``Advisor.threat``), then the one its side
-      already declared most attacks on this round, then, for a shooter, the one in the least
-      cover, then the closest: focus fire;
+    - ``weakest``: the one closest to going down (``Advisor.threat``), then, for a shooter,
+      the one its shot harms most (``Advisor.attack_worth``: a bowman in leather before a
+      man in chain with a shield), then the one its side already declared most attacks on
+      this round, then, for a shooter, the one in the least cover, then the closest: focus
+      fire;
     - ``most_dangerous``: the highest expected damage a round (``Advisor.danger``), then
       the closest.
 
@@ -90,10 +92,12 @@ def _pick(enc: Encounter, c: Combatant, foes: list[Combatant],
     pool = [e for e in foes if rs.can_attack(enc, c, e)] or foes
     here = c.pos
     if focus == "weakest":
-        threat, cover = rs.threat, enc.field.cover
+        threat, cover, worth = rs.threat, enc.field.cover, rs.attack_worth
         shooter = c.ranged
         side = c.side
-        return best(enc, pool, lambda e: (threat(e), allies_on(enc, side, e),
+        return best(enc, pool, lambda e: (threat(e),
+                                          round(worth(enc, c, e), 6) if shooter else 0,
+                                          allies_on(enc, side, e),
                                           -cover(e.pos) if shooter else 0,
                                           -distance(here, e.pos)))
     if focus == "most_dangerous":

@@ -18,6 +18,7 @@ from helpers import hurt as wound
 from sim.ai import profiles as ai
 from sim.ai import screening, tactics
 from sim.batch.runner import BatchSpec, run_batch
+from sim.core import targets
 from sim.core.actions import Attack, Defend, Move, Retreat, Yield
 from sim.core.combatant import Status
 from sim.core.doctrine import effective, policy
@@ -454,3 +455,24 @@ def test_a_screen_holds_the_cover_in_front_of_its_shooter_only_if_it_gets_there_
     assert screening.front(enc, sword, archer.pos, [foe]) == wall
     foe.pos = enc.field.advance(wall, enc.field.node("field"), 4.0)  # 4 m from it: first there
     assert screening.front(enc, sword, archer.pos, [foe]) is None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_shooters_focus_fire_goes_for_the_foe_its_shot_harms_most(ruleset):
+    """Two foes unhurt at the same place: a tactical archer shoots the one in leather, not
+    the one in chain with a shield, even when an ally has declared on the armoured one."""
+    enc = Encounter(scenario({"a": [{"name": "Archer", "at": "camp", **ARCHER},
+                                    {"name": "Friend", "at": "camp", **ARCHER}],
+                              "b": [{"name": "Mailed", "at": "far", "weapon": "sword",
+                                     "armor": "chain", "shield": True},
+                                    {"name": "Bare", "at": "far", "weapon": "sword",
+                                     "armor": "leather"}]},
+                             map={"nodes": {"camp": {}, "far": {}},
+                                  "edges": [["camp", "far", 12]]}), ruleset, 1)
+    archer, friend, mailed, bare = enc.combatants
+    assert enc.advisor.attack_worth(enc, archer, bare) > enc.advisor.attack_worth(
+        enc, archer, mailed)
+    enc.declared = {friend: [mailed.plain_attack]}  # an ally's shot declared on the mailed
+    assert targets.allies_on(enc, "a", mailed) == 1
+    for _ in range(10):
+        assert targets.pick_target(enc, archer, [mailed, bare], "weakest") is bare
