@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sim.ai import screening, standoff, striking, tactics
-from sim.core import moving, space, targets
+from sim.core import arms, moving, space, targets
 from sim.core.actions import Aim, Attack, Bide, Defend, Draw, Move, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
 
@@ -129,7 +129,7 @@ def options(enc: Encounter, c: Combatant) -> list[Option]:
         if not striking.can_strike(enc, c, foe) or advisor.needs_reload(c):
             continue
         out += _attacks(enc, c, foe, kinds, most)
-    if c.other_arms is not None and not c.fleeing:
+    if not c.fleeing and arms.may_change(c):
         out += _other_weapon(enc, c, foes)
     for kind in kinds:
         out.append(Option(f"defend {kind}", f"{kind} (until its next turn)", (Defend(kind),),
@@ -150,7 +150,7 @@ def _other_weapon(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[O
     RULES.md "Shooting in melee": the draw is part of the move. One plain attack a foe,
     asked with that weapon in hand, and the weapons changed back before this returns.
     """
-    weapon = c.spec.weapon if c.drawn else c.spec.sidearm
+    weapon = arms.other_weapon(c)
     heading = f"take up the {weapon} and attack"
     rules, advisor = enc.ruleset, enc.advisor
     out = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.core import space
+from sim.core import arms, space
 from sim.core.actions import Draw, Yield
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def wants_other(enc: Encounter, c: Combatant) -> bool:
     """Whether ``c`` would take up the weapon it does not hold now."""
-    if c.other_arms is None or c.fleeing:
+    if c.fleeing or not arms.may_change(c):  # (an empty thrower keeps its sidearm)
         return False
     if c.drawn:  # the knife in hand: the bow again once no foe can close
         return not space.pressed(enc, c) and space.can_leave(enc, c, enc.enemies(c))

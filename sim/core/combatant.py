@@ -14,6 +14,7 @@ import simpy
 from sim.core.actions import Attack
 from sim.core.doctrine import effective, policy
 from sim.core.space import melee_reach
+from sim.scenario.vocabulary import carried
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -77,13 +78,14 @@ class Combatant:
             was for (the two places and the reach).
         other_arms: the weapon not in hand (a sidearm), or None; drawn: the sidearm is in
             hand.
+        throws_left: thrown weapons it still carries (None: its weapon is not thrown).
     """
 
     __slots__ = (
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
         "effects", "why", "plain_attack", "called_attacks", "reach_kept", "fleeing",
-        "other_arms", "drawn",
+        "other_arms", "drawn", "throws_left",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -114,6 +116,8 @@ class Combatant:
         # its bow once the sidearm is drawn); None: one weapon only (``Ruleset.switch_arms``)
         self.other_arms: tuple[object, ...] | None = None
         self.drawn = False  # its sidearm in hand, its main weapon put away
+        # javelins and throwing knives still carried: one spent a throw (``arms.thrown``)
+        self.throws_left = carried(spec.weapon, spec.carry)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

@@ -126,12 +126,13 @@ class Encounter:
             members = [self.ruleset.build(m, self.field.node(m.at), self.rng)
                        for m in side.members]
             for f in members:
-                if f.spec.sidearm is not None:
+                if f.spec.other_weapon is not None:
                     self.ruleset.arm_sidearm(f, f.pos)
             if carried:  # a campaign's party: what lasts from its last fight
                 for f in members:
                     if f.name in carried:
                         self.ruleset.carry(carried[f.name], f)
+                        arms.carry(carried[f.name], f)
             self.sides[side.name] = members
             self.combatants.extend(members)
         # members still in the fight per side, kept up to date by take_out (checked after
@@ -214,6 +215,8 @@ class Encounter:
         """
         # a fighter in flight runs for the way out whoever plays it (RULES.md "Flight
         # takes time"): its AI declares the flight
+        if c.throws_left == 0:  # its last javelin thrown: its sidearm, or its fists
+            arms.out_of_throws(self, c)
         mind = self.minds.get(c.name) if self.minds and not c.fleeing else None
         intents = mind(self, c) if mind is not None else self.ai.decide(self, c)
         if mind is not None or c.ai in self.ai.RECORDED:

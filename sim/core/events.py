@@ -81,7 +81,10 @@ def tell_start(enc: Encounter) -> None:
              f"{enc.ruleset.seconds_per_round:g} s); what shares a time happens at once.")
     enc.emit("legend", text=f"{enc.ruleset.legend} {times}".lstrip())
     for c in enc.combatants:
-        side_arm = f"; a {c.spec.sidearm} at its side" if c.other_arms is not None else ""
+        side_arm = (f"; a {c.spec.sidearm} at its side"
+                    if c.other_arms is not None and c.spec.sidearm is not None else "")
+        if c.throws_left is not None:
+            side_arm = f"; {c.throws_left} {c.spec.weapon} to throw{side_arm}"
         enc.emit("combatant", who=c.name, side=c.side, at=enc.field.describe(c.pos),
                  text=f"  {c.side}: {c.name} at {enc.field.describe(c.pos)}; {c.describe()}"
                       f"{side_arm}")

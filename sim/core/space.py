@@ -18,6 +18,7 @@ from sim.core.actions import Attack
 from sim.core.along import first_within
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
 from sim.core.draws import best, draw
+from sim.scenario.vocabulary import THROWN_WEAPONS
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -33,9 +34,11 @@ FRONT = LONG_REACH
 fights someone there (the longest melee reach)."""
 ESCAPE_METRES = 30.0
 """RULES.md: a flight ends a round beyond this of every foe not fleeing (``escape:``)."""
-RATE_OF_FIRE: dict[str, int] = {"bow": 2, "shortbow": 2, "longbow": 2, "crossbow": 1}
+RATE_OF_FIRE: dict[str, int] = {"bow": 2, "shortbow": 2, "longbow": 2, "crossbow": 1,
+                                 **dict.fromkeys(THROWN_WEAPONS, 1)}
 """Shots a round at most, by neutral weapon (RULES.md "Rate of fire"), whatever the rules
-of several actions allow; a weapon not named has no such limit (guns)."""
+of several actions allow; a weapon not named has no such limit (guns). A thrown weapon: one
+a round, the one in hand."""
 
 
 def melee_reach(weapon: str) -> float:

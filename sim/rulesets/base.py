@@ -224,11 +224,14 @@ class Ruleset(ABC, Generic[F]):
     def arm_sidearm(self, f: F, pos: Position) -> None:
         """Give ``f`` its member's sidearm as the weapon not in hand (``other_arms``).
 
+        A thrower without a sidearm gets its bare hands (``MemberSpec.other_weapon``),
+        taken up once its last thrown weapon is gone (``arms.out_of_throws``).
+
         Its ``ARMS`` slots are read from a build of the member with the sidearm in hand
         (``MemberSpec.with_sidearm``), made with a generator of its own so that the fight's
         draws are the same with a sidearm or without.
         """
-        if f.spec.sidearm is None or not self.ARMS:
+        if f.spec.other_weapon is None or not self.ARMS:
             return
         drawn = self.build(_with_sidearm(f.spec), pos, random.Random(0))
         f.other_arms = tuple(getattr(drawn, slot) for slot in self.ARMS)

@@ -324,7 +324,8 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
             traits=Traits(**member.traits.model_dump()),
             skills=Skills(**member.skills.model_dump()),
             weapon=member.weapon, armor=member.armor, shield=member.shield,
-            sidearm=member.sidearm, native=tuple(native), kind=member.kind or (
+            sidearm=member.sidearm, carry=member.carry, native=tuple(native),
+            kind=member.kind or (
                 "beast" if member.weapon in catalog.NATURAL_WEAPONS else "person"),
         ))
     return out

@@ -99,6 +99,9 @@ class MemberModel(Strict):
     skills: SkillsModel = SkillsModel()
     weapon: str = "unarmed"
     sidearm: str | None = None  # a hand weapon a shooter draws as part of a move
+    # thrown weapons carried (javelins); None: the weapon's own number (THROWN_WEAPONS)
+    carry: int | None = Field(default=None, ge=catalog.CARRY_RANGE[0],
+                              le=catalog.CARRY_RANGE[1])
     armor: str = "none"
     shield: bool = False
     kind: Literal["person", "beast"] | None = None  # None: a beast if its weapon is natural
@@ -144,6 +147,15 @@ class MemberModel(Strict):
         if self.sidearm is not None and self.weapon not in catalog.RANGED_WEAPONS:
             raise ValueError(f"a sidearm is drawn by a shooter, and '{self.weapon}' is not a "
                              f"ranged weapon ({', '.join(sorted(catalog.RANGED_WEAPONS))})")
+        return self
+
+    @model_validator(mode="after")
+    def _carry_thrown_weapons(self) -> MemberModel:
+        # RULES.md "Rate of fire": a thrown weapon is spent as it is thrown; ``carry``
+        # counts them, and means nothing beside a weapon that is kept in hand
+        if self.carry is not None and self.weapon not in catalog.THROWN_WEAPONS:
+            raise ValueError(f"carry: counts thrown weapons, and '{self.weapon}' is not one "
+                             f"({', '.join(catalog.THROWN_WEAPONS)})")
         return self
 
     @field_validator("armor")

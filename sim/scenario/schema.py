@@ -47,6 +47,8 @@ _MEMBER_KEYS = {
     "weapon": "The weapon, by its neutral name.",
     "sidearm": "A shooter's hand weapon (knife, sword, ...), drawn as part of a move when a "
                "foe closes in.",
+    "carry": "How many thrown weapons it carries; each throw spends one. Default: "
+             + ", ".join(f"{w} {n}" for w, n in catalog.THROWN_WEAPONS.items()) + ".",
     "armor": "The armor, by its neutral name.",
     "shield": "Whether it carries a shield.",
     "kind": "person or beast: a beast never surrenders and nobody surrenders to it; "

@@ -9,6 +9,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sim.scenario.vocabulary import THROWN_WEAPONS
+
 # A side's columns in ``encounters.csv`` (``{side}_{stat}``; the loader refuses two sides
 # whose columns would share a name). deaths counts every death to the end of the scene:
 # deaths_in_fight + deaths_after, and deaths_after = deaths_after_tended +
@@ -132,6 +134,7 @@ class MemberSpec:
     doctrine: Doctrine = Doctrine()
     kind: str = "person"  # or "beast" (RULES.md "Kinds")
     sidearm: str | None = None  # a hand weapon a shooter draws as part of a move
+    carry: int | None = None  # thrown weapons carried (None: not a thrown weapon)
 
     def __repr__(self) -> str:
         """As a dataclass says it, with ``sidearm`` only when set (``Scenario.__repr__``)."""
@@ -140,17 +143,32 @@ class MemberSpec:
                   "native", "doctrine", "kind")]
         if self.sidearm is not None:
             shown.append(f"sidearm={self.sidearm!r}")
+        if self.carry is not None:
+            shown.append(f"carry={self.carry!r}")
         return f"MemberSpec({', '.join(shown)})"
+
+    @property
+    def other_weapon(self) -> str | None:
+        """The weapon it may take up instead of its main one: its sidearm, or None.
+
+        A thrower without a sidearm fights bare-handed once its last thrown weapon is gone
+        (RULES.md "Rate of fire"): its bare hands stand in for the sidearm.
+        """
+        if self.sidearm is not None:
+            return self.sidearm
+        return "unarmed" if self.weapon in THROWN_WEAPONS else None
 
     def with_sidearm(self) -> MemberSpec:
         """This member with its sidearm in hand: the build a drawn sidearm's slots come from.
 
         A native block's weapon keys (OpenD6 and OpenCore ``weapon``, OpenCore ``mode`` and
-        ``damage``) describe the main weapon, so the sidearm's build leaves them out.
+        ``damage``) describe the main weapon, so the sidearm's build leaves them out. A
+        thrower without a sidearm is built bare-handed (``other_weapon``).
         """
-        assert self.sidearm is not None
+        other = self.other_weapon
+        assert other is not None
         native = tuple((key, _without_weapon(block)) for key, block in self.native)
-        return replace(self, weapon=self.sidearm, sidearm=None, native=native)
+        return replace(self, weapon=other, sidearm=None, carry=None, native=native)
 
     def native_block(self, key: str) -> Any | None:
         """The validated native block for ``key`` (e.g. ``"ore"``), or None."""

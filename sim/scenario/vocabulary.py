@@ -14,7 +14,7 @@ from enum import IntEnum
 WEAPONS: tuple[str, ...] = (
     "unarmed", "knife", "club", "mace", "sword", "greatsword", "spear",
     "bow", "shortbow", "longbow", "crossbow", "pistol", "rifle", "shotgun",
-    "claws", "bite", "horns",
+    "claws", "bite", "horns", "javelin", "throwing knife",
 )
 """Neutral weapons. ``bow`` is the short bow (the same weapon as ``shortbow`` in every
 catalog); a longbow is named ``longbow``, never read as a bow of another class."""
@@ -27,6 +27,8 @@ WEAPON_ALIASES: dict[str, str] = {
     "handgun": "pistol",
     "claw": "claws", "talons": "claws", "teeth": "bite", "fangs": "bite", "jaws": "bite",
     "horn": "horns", "tusks": "horns", "antlers": "horns",
+    "javelins": "javelin", "throwing knives": "throwing knife",
+    "throwing_knife": "throwing knife",
 }
 """Other names people type for a neutral weapon; a scenario may use either. None changes a
 weapon's class (a longbow is not a short ``bow``: both are neutral names of their own)."""
@@ -42,8 +44,26 @@ SKILL_RANGE = (0, 5)
 DEFAULT_TRAIT = 2
 DEFAULT_SKILL = 0
 
+THROWN_WEAPONS: dict[str, int] = {"javelin": 3, "throwing knife": 4}
+"""Weapons thrown by hand (skill ``ranged``), each with the number a fighter carries unless
+its member says otherwise (``carry:``). Each throw spends one, hit or miss; nothing thrown
+is picked up during a fight or after it (RULES.md "Rate of fire"; docs/scenarios.md)."""
+CARRY_RANGE = (1, 20)
+"""How many thrown weapons a member may carry (``carry:``)."""
+
+
+def carried(weapon: str, carry: int | None) -> int | None:
+    """Thrown weapons a fighter starts with: ``carry``, else its weapon's own number.
+
+    None for a weapon that is not thrown (it is kept in hand, never spent).
+    """
+    if weapon not in THROWN_WEAPONS:
+        return None
+    return THROWN_WEAPONS[weapon] if carry is None else carry
+
+
 RANGED_WEAPONS = frozenset({"bow", "shortbow", "longbow", "crossbow", "pistol", "rifle",
-                            "shotgun"})
+                            "shotgun", *THROWN_WEAPONS})
 SIDEARMS: tuple[str, ...] = tuple(w for w in WEAPONS if w not in RANGED_WEAPONS
                                   and w not in NATURAL_WEAPONS and w != "unarmed")
 """Hand weapons a shooter may carry as a sidearm (``sidearm:``), drawn as part of a move."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from sim.core import arms
 from sim.core.actions import Attack, Intent, TimedAction
 from sim.core.combatant import Status
 from sim.core.draws import shuffle
@@ -326,6 +327,8 @@ class BGradeRuleset(OreRuleset[BGradeFighter]):
                 pooled.add(id(r))
                 if k and r.f.weapon.reload:  # merged into the lead's attack: shot together
                     r.f.loaded = False
+                if k and r.f.throws_left is not None:  # thrown together: spent
+                    arms.thrown(r.f)
                 self._commit(enc, r.f, given, actions)
         return [r for r in rolls if id(r) not in pooled]
 

@@ -63,7 +63,9 @@ MAX_RANGE_BY_CLASS = {
     WeaponClass.THROWN: 20.0, WeaponClass.ARCHERY: 150.0, WeaponClass.FIREARMS: 300.0,
     WeaponClass.PORTABLE_AT: 500.0, WeaponClass.GUNNERY: 2000.0,
 }
-MAX_RANGE_BY_WEAPON = {"small_handgun": 50.0, "large_handgun": 50.0, "shotgun": 40.0}
+MAX_RANGE_BY_WEAPON = {"small_handgun": 50.0, "large_handgun": 50.0, "shotgun": 40.0,
+                       # the long bands of ORE's and OpenD6's thrown weapons (ruling)
+                       "javelin": 30.0, "throwing_knife": 15.0}
 # Ruling: ranged attacks lose this much against a target in cover (none, light, medium, heavy)
 # or seen poorly (clear, poor, very poor); the seed has neither (option ``cover``).
 COVER_PENALTY = (0, 10, 20, 30)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
-from sim.core import space
+from sim.core import arms, space
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction, Withdraw
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
@@ -336,6 +336,11 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         if f.stun:
             if log is not None:
                 enc.emit("stunned", who=f.name, text=f"{f.name} is stunned and cannot attack.")
+            return
+        if f.throws_left == 0 and arms.none_to_throw(f):  # thrown its last this round
+            if log is not None:
+                enc.emit("miss", who=f.name, target=target.name, text=f"{f.name} has no "
+                         f"{weapon_name(f.weapon)} left to throw at {target.name}.")
             return
         if f.held and not f.loaded:
             # Ruling: the AI declares no shot with an empty crossbow, but an extra attack can

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.core import moving, space
+from sim.core import arms, moving, space
 from sim.core.combatant import Status
 from sim.core.harm import Harm
 from sim.rulesets.dice import roll
@@ -70,6 +70,8 @@ class Strikes:
         enc.record_attack(f)
         if f.held and f.weapon.single_shot:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
+        if f.throws_left is not None:  # ... and a throw its javelin
+            arms.thrown(f)
         # ``attack_skill``'s sum, its terms kept for the log
         rules = self.rules
         terms = rules.attack_terms(enc, f, target)
@@ -194,6 +196,8 @@ def no_extra_attack(enc: Encounter, foe: OpenCoreFighter, fumbler: OpenCoreFight
         return "its weapon is on the ground"
     if not foe.loaded:
         return f"its {weapon_name(foe.weapon)} is not loaded"
+    if foe.throws_left == 0 and arms.none_to_throw(foe):
+        return f"it has no {weapon_name(foe.weapon)} left to throw"
     if foe.stun:
         return "it is stunned"
     if depth >= MAX_EXTRA_ATTACK_CHAIN:

@@ -324,6 +324,16 @@ SPEAR = _weapon("spear", "Spear (ruling)", _MELEE, 20, "2d10+STR", _PUNCTURE)
 CROSSBOW = Weapon("crossbow", "Crossbow", WeaponClass.ARCHERY, 15,
                   WEAPONS["archery"].modes, single_shot=True)
 
+# Ruling: the seed's Thrown weapons row says "Per weapon" and names none. Each keeps the
+# class (speed 25, Puncture crits, the ``thrown`` skill) with a damage of its own, +STR as
+# a hand's throw: a javelin is a spear thrown, a die lighter than the spear's 2d10+STR in
+# the hand (1d10+STR, a knife's); a throwing knife a small blade, 1d6+STR. Each throw
+# spends one (``sim.core.arms.thrown``); there is no reload.
+JAVELIN = _weapon("javelin", "Javelin (ruling)", WeaponClass.THROWN, 25, "1d10+STR",
+                  _PUNCTURE)
+THROWING_KNIFE = _weapon("throwing_knife", "Throwing Knife (ruling)", WeaponClass.THROWN, 25,
+                         "1d6+STR", _PUNCTURE)
+
 # Ruling: the seed has no beasts. Natural weapons are Hand to Hand (speed 30, never dropped)
 # that strike like a knife (1d10+STR), each with the critical table of its wound: claws
 # Slash, a bite Puncture, horns Impact. Not ``unarmed``: a beast's weapons are meant to
@@ -334,7 +344,7 @@ HORNS = _weapon("horns", "Horns (ruling)", _H2H, 30, "1d10+STR", _IMPACT)
 
 NATIVE_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
     {**WEAPONS, SPEAR.key: SPEAR, CROSSBOW.key: CROSSBOW, CLAWS.key: CLAWS, BITE.key: BITE,
-     HORNS.key: HORNS})
+     HORNS.key: HORNS, JAVELIN.key: JAVELIN, THROWING_KNIFE.key: THROWING_KNIFE})
 """What a native block may name: the seed's weapons and the ruling ones the neutral names use."""
 
 NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
@@ -354,6 +364,8 @@ NEUTRAL_WEAPONS: Mapping[str, Weapon] = MappingProxyType(
         "shortbow": WEAPONS["archery"],
         "longbow": WEAPONS["archery"],
         "crossbow": CROSSBOW,
+        "javelin": JAVELIN,
+        "throwing knife": THROWING_KNIFE,
         # Ruling: a pistol is the Small Handgun; the Large Handgun stays available by its key.
         "pistol": WEAPONS["small_handgun"],
         "rifle": WEAPONS["rifle"],

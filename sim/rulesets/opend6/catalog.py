@@ -99,8 +99,14 @@ WEAPONS = _weapons(
     # Strength does not add. The seed's "can break on a fumble" is not modelled.
     Weapon("improvised", "improvised", DiceCode(1), muscle=False,
            difficulty=IMPROVISED_DIFFICULTY),
-    # Ruling: knives and spears are melee weapons here; throwing them is not modelled.
+    # Ruling: a knife and a spear are melee weapons; thrown weapons are rows of their own.
     Weapon("knife", "knife", DiceCode(1)),
+    # Seed: "Knife, Dagger, or Throwing Knife = Strength +1D", no range. Ruling: thrown by
+    # hand at 5/10/15 m, its own skill (skills do not transfer). A javelin, not in the seed,
+    # is a spear thrown: a die under the spear's +2D+2 in the hand, Strength +1D+2, at
+    # 10/20/30 m. Each throw spends one (``sim.core.arms.thrown``); no reload action.
+    Weapon("throwing_knife", "throwing_knife", DiceCode(1), ranges=(5, 10, 15)),
+    Weapon("javelin", "javelin", DiceCode(1, 2), ranges=(10, 20, 30)),
     Weapon("club", "club", DiceCode(1)),
     Weapon("staff", "staff", DiceCode(1, 1)),
     Weapon("longbow", "longbow", DiceCode(2), ranges=(15, 30, 50)),
@@ -161,6 +167,8 @@ WEAPONS_BY_NEUTRAL = MappingProxyType(
         "shortbow": WEAPONS["shortbow"],
         "longbow": WEAPONS["longbow"],
         "crossbow": WEAPONS["crossbow"],
+        "javelin": WEAPONS["javelin"],
+        "throwing knife": WEAPONS["throwing_knife"],
         "pistol": WEAPONS["pistol"],
         "rifle": WEAPONS["rifle"],
         "shotgun": WEAPONS["shotgun"],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from sim.core import moving, space
+from sim.core import arms, moving, space
 from sim.core.combatant import Status
 from sim.core.harm import Harm
 from sim.rulesets.dice import roll_pool
@@ -291,6 +291,8 @@ class OpenD6Combat:
         if weapon.ranged:
             f.loaded = not weapon.reload_actions
             target.shot_at = True
+            if f.throws_left is not None:  # a thrown weapon is spent, hit or miss
+                arms.thrown(f)
         hit = attack_hits(total, tn)
         if log is not None:
             assert r is not None  # a logged roll keeps its dice (``roll``)
@@ -363,6 +365,8 @@ class OpenD6Combat:
             return f"out of range at {dist:g} m"
         if weapon.reload_actions and not f.loaded:
             return f"the {weapon.name} is not loaded"
+        if f.throws_left == 0 and arms.none_to_throw(f):
+            return f"no {weapon.name} left to throw"
         return ""
 
     # ------------------------------------------------------------ damage

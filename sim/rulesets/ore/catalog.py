@@ -89,6 +89,13 @@ WEAPONS: dict[str, Weapon] = {
     # longbow (the short bow's borrowed ones).
     "longbow": Weapon("longbow", Damage(k_plus=1, s_width=1, s_plus=1),          # 1K + W+1 S
                       ranges=(15, 30, 50), two_handed=True),
+    # Ruling: Reign lists no thrown weapons. A javelin is a spear thrown: its Killing
+    # (W+1 K) without the Shock of a thrust with a body behind it; a throwing knife cuts
+    # as a dagger (W K). Ranges are short, thrown by hand (javelin 10/20/30 m, knife
+    # 5/10/15 m), the same in OpenD6's and OpenCore's tables. One in hand: a throw a round
+    # (RULES.md "Rate of fire"), each spent, hit or miss (``sim.core.arms.thrown``).
+    "javelin": Weapon("javelin", Damage(k_width=1, k_plus=1), ranges=(10, 20, 30)),  # W+1 K
+    "throwing knife": Weapon("throwing knife", Damage(k_width=1), ranges=(5, 10, 15)),  # W K
     "crossbow": Weapon("heavy crossbow", Damage(k_width=1, k_plus=1), ap=1,     # W+1 K, AP 1
                        ranges=(10, 20, 40), two_handed=True, reload=True),
     # Ruling: Reign has no guns. Firearms are Killing weapons that pierce armor.

@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from sim.core import moving, space
+from sim.core import arms, moving, space
 from sim.core.actions import (
     Attack,
     Defend,
@@ -276,6 +276,8 @@ class OreRuleset(Ruleset[OF]):
                 enc.record_attack(f)
                 if f.weapon.reload:
                     f.loaded = False
+                if f.throws_left is not None:  # a javelin thrown all the same
+                    arms.thrown(f)
             return
         # ORE's speed is the set itself (``RolledSet``'s default): no call on every action
         action = TimedAction(0.0, f, intent,
@@ -401,6 +403,8 @@ class OreRuleset(Ruleset[OF]):
         loosed = False
         if not f.loaded:
             reason = f"the {f.weapon.name} is not loaded"
+        elif f.throws_left == 0 and arms.none_to_throw(f):
+            reason = f"no {f.weapon.name} left to throw"
         elif not arms_ok(f):
             reason = "no usable arm"
         elif not space.in_reach(enc, f, target):
@@ -409,6 +413,8 @@ class OreRuleset(Ruleset[OF]):
             loosed = True
             if f.weapon.reload:
                 f.loaded = False
+            if f.throws_left is not None:  # a thrown weapon is spent as a bolt is
+                arms.thrown(f)
             if width < 2:
                 reason = "its set was broken"
         gobbled = 0

@@ -1,0 +1,43 @@
+"""OpenCore's thrown weapons: rows of the seed's Thrown class ("Per weapon"), rulings.
+
+The duties every ruleset shares (the count, the rate, the sidearm after) are in
+tests/core/test_thrown.py.
+"""
+
+import pytest
+from helpers import face
+from opencore_helpers import act, d100, duel, member
+
+from sim.core.actions import Attack
+from sim.rulesets.opencore.fighter import max_range
+from sim.rulesets.opencore.tables import NATIVE_WEAPONS, NEUTRAL_WEAPONS, WeaponClass
+
+
+@pytest.mark.parametrize(("weapon", "sides", "metres"),
+                         [("javelin", 10, 30.0), ("throwing knife", 6, 15.0)])
+def test_a_thrown_hit_deals_its_rows_damage(weapon, sides, metres):
+    """A javelin 1d10+STR (a knife's), a throwing knife 1d6+STR: the die's face plus the
+    STR a knife's blow adds, with the same rolls."""
+    row = NEUTRAL_WEAPONS[weapon]
+    assert row.weapon_class is WeaponClass.THROWN and row.mode().damage is not None
+    assert NATIVE_WEAPONS[row.key] is row and max_range(row) == metres
+    taken = {}
+    for w, die in ((weapon, sides), ("knife", 10)):
+        enc, a, b = duel(member("A", weapon=w, skills={"thrown": 50, "melee": 50}),
+                         member("B", ai="passive"))
+        hp = b.hp
+        # 60 + 50 vs 30 + 0: a hit; the damage die (its own) shows 4; critical 01 (nothing)
+        act(enc, a, Attack(b), *d100(60, 30), face(4, die), *d100(1))
+        taken[w] = hp - b.hp
+        assert a.hits == 1
+    assert taken[weapon] == taken["knife"] > 0
+
+
+def test_a_miss_spends_one_and_an_extra_attack_needs_one_left():
+    enc, a, b = duel(member("A", weapon="javelin", skills={"thrown": 50}),
+                     member("B", ai="passive"))
+    act(enc, a, Attack(b), *d100(20, 90))  # 70 vs 90: a miss, the javelin thrown
+    assert (a.attacks, a.hits, a.throws_left) == (1, 0, 2)
+    a.throws_left = 0
+    act(enc, a, Attack(b))  # nothing to throw: no dice, no attack
+    assert (a.attacks, a.throws_left) == (1, 0)

@@ -1,0 +1,53 @@
+"""OpenD6's thrown weapons (seed 004 and a ruling): Strength plus the weapon's code.
+
+The duties every ruleset shares (the count, the rate, the sidearm after) are in
+tests/core/test_thrown.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import scenario
+
+from sim.core.actions import Attack, TimedAction
+from sim.core.engine import Encounter
+
+THROWER = {"name": "J", "at": "a", "weapon": "javelin", "skills": {"ranged": 3}}
+TARGET = {"name": "P", "at": "b", "ai": "passive", "weapon": "sword",
+          "traits": {"endurance": 5, "strength": 5}}
+LINE = {"nodes": {"a": {}, "b": {}}, "edges": [["a", "b", 15]]}
+
+
+def fight(ruleset: str, weapon: str) -> Encounter:
+    return Encounter(scenario({"a": [{**THROWER, "weapon": weapon}], "b": [TARGET]},
+                              map=LINE), ruleset, 1)
+
+
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+def test_a_thrown_weapon_adds_to_strength(ruleset):
+    """Seed 004: "Throwing Knife = Strength +1D"; a javelin (ruling) Strength +1D+2."""
+    from sim.rulesets.opend6.catalog import WEAPONS_BY_NEUTRAL
+    from sim.rulesets.opend6.dice import DiceCode
+
+    for weapon, plus in (("throwing knife", DiceCode(1)), ("javelin", DiceCode(1, 2))):
+        row = WEAPONS_BY_NEUTRAL[weapon]
+        assert row.damage == plus and row.muscle and not row.reload_actions
+        j = fight(ruleset, weapon).combatants[0]
+        bare = fight(ruleset, "unarmed").combatants[0]
+        assert j.damage_code == bare.damage_code + plus  # fists: Strength alone
+        assert j.ranged and row.ranges is not None and j.reach == row.ranges[2]
+
+
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+def test_a_throw_is_spent_hit_or_miss(ruleset):
+    from helpers import act
+
+    enc = fight(ruleset, "javelin")
+    j, p = enc.combatants
+    p.pos = enc.field.advance(p.pos, j.pos, 10.0)
+    for left in (2, 1, 0):
+        act(enc, j, Attack(p))
+        assert j.throws_left == left
+    act(enc, j, Attack(p))  # (the engine takes up the fists before it declares again)
+    assert j.throws_left == 0 and j.attacks == 4
+    assert j.hits <= 3
