@@ -54,8 +54,8 @@ SPACE: tuple[Rule, ...] = (
          "walking out of a foe's reach gives it one free attack; a withdraw step does not",
          when="melee"),
     Rule("Running", "modelled", "a whole round, twice a move, no attack"),
-    Rule("Rate of fire", "modelled", "a bow at most 2 shots a round, a crossbow 1",
-         when="ranged"),
+    Rule("Rate of fire", "modelled", "a bow at most 2 shots a round, a crossbow 1, a thrown "
+         "weapon 1 (the one in hand)", when="ranged"),
     Rule("Shooting in melee", "modelled",
          "a penalty, and each threatening foe strikes once per shot", when="ranged"),
     Rule("Going round a narrow place", "modelled",
@@ -67,6 +67,10 @@ SPACE: tuple[Rule, ...] = (
     Rule("Sidearms", "modelled",
          "a shooter's sidearm is taken up as part of a move when a foe closes in "
          "(sidearm: in a scenario; sim/ai/sidearm.py)", when="ranged"),
+    Rule("Thrown weapons", "modelled",
+         "javelins and throwing knives, carry: of them (each ruleset's table); each throw "
+         "spends one, hit or miss, and none is picked up, nor after the fight; out of them "
+         "the sidearm, else bare hands (sim/core/arms.py)", when="ranged"),
     Rule("Flight takes time", "modelled",
          "a fleeing fighter runs for the way out and can be struck, shot and chased until it "
          "reaches an exit, gets clear, or runs off the map's edge with no foe near"),
@@ -80,9 +84,10 @@ GAPS: tuple[Rule, ...] = (
     Rule("Surprise rounds", "not modelled",
          "everyone acts from round 1; an ambusher's free round would raise the ambushers' "
          "win rate and the ambushed side's deaths"),
-    Rule("Thrown weapons", "not modelled",
-         "the neutral vocabulary has none; thrown knives or spears would add damage at the "
-         "start of a melee"),
+    Rule("Throwing a melee weapon", "not modelled",
+         "a knife, spear or sword stays in the hand; only weapons made to be thrown are "
+         "(javelin, throwing knife): a thrown sidearm would add damage at the start of a "
+         "melee"),
     Rule("Healing within the scene (first aid)", "not modelled",
          "nobody is patched up during the fight; first aid would lower deaths, above all "
          "deaths after the fight"),

@@ -107,7 +107,10 @@ def scenario_template(file: str | Path, ruleset: str) -> str:
         native=_native(cls.native_key, cls.NativeBlock, ruleset),
         ai=_beside("      ai: cautious", f"{' | '.join(catalog.AI_PROFILES)} (default basic), "
                    f"or a doctrine, as the raiders below have"),
-        weapon=_beside("      weapon: sword", f"{' '.join(catalog.WEAPONS)} (default unarmed)"),
+        weapon=_beside("      weapon: sword", " ".join(
+            json.dumps(w) if " " in w else w for w in catalog.WEAPONS)
+            + " (default unarmed); a thrown weapon takes carry: N, how many "
+            f"({', '.join(f'{w} {n}' for w, n in catalog.THROWN_WEAPONS.items())} unless set)"),
         armor=_beside("      armor: chain", f"{' '.join(catalog.ARMORS)} (default none)"),
         options=_keys(cls.Options, "  #   "))
 

@@ -14,7 +14,7 @@ from helpers import act, scenario, watch_declarations
 from sim import registry
 from sim.ai import menu, profiles
 from sim.core import arms, space
-from sim.core.actions import Attack, Draw, TimedAction
+from sim.core.actions import Attack, Draw
 from sim.core.engine import Encounter
 from sim.scenario import vocabulary
 

@@ -27,8 +27,7 @@ SHARED: tuple[Rule, ...] = (
     Rule("Unconsciousness from weapons", "not modelled",
          "a fighter fights on until dead; knockouts would end fights sooner with fewer "
          "deaths"),
-    Rule("Thrown knives and spears, improvised weapons breaking", "not modelled",
-         "small effect on melee damage"),
+    Rule("Improvised weapons breaking", "not modelled", "small effect on melee damage"),
 )
 
 WOUNDS: tuple[Rule, ...] = (

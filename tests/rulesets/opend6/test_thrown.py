@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from helpers import scenario
 
-from sim.core.actions import Attack, TimedAction
+from sim.core.actions import Attack
 from sim.core.engine import Encounter
 
 THROWER = {"name": "J", "at": "a", "weapon": "javelin", "skills": {"ranged": 3}}
