@@ -26,8 +26,10 @@ def test_no_alias_changes_a_weapons_class():
     natural = vocabulary.NATURAL_WEAPONS
     for alias, name in vocabulary.WEAPON_ALIASES.items():
         assert alias not in vocabulary.WEAPONS
-        # an alias naming a bow or a gun leads to a ranged weapon, and nothing else does
-        shoots = any(word in alias for word in ("bow", "gun", "pistol", "rifle"))
+        # an alias naming a bow, a gun or a thrown weapon leads to a ranged weapon, and
+        # nothing else does
+        shoots = any(word in alias for word in ("bow", "gun", "pistol", "rifle", "javelin",
+                                                "throwing"))
         assert shoots == (name in ranged), (alias, name)
         assert name in vocabulary.WEAPONS
         assert not (name in natural and shoots)
