@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from sim.scenario.vocabulary import THROWN_PLURALS
+
 if TYPE_CHECKING:
     from sim.core.actions import Intent, TimedAction
     from sim.core.battlefield import Battlefield, Position
@@ -84,7 +86,9 @@ def tell_start(enc: Encounter) -> None:
         side_arm = (f"; a {c.spec.sidearm} at its side"
                     if c.other_arms is not None and c.spec.sidearm is not None else "")
         if c.throws_left is not None:
-            side_arm = f"; {c.throws_left} {c.spec.weapon} to throw{side_arm}"
+            many = (c.spec.weapon if c.throws_left == 1
+                    else THROWN_PLURALS.get(c.spec.weapon, c.spec.weapon))
+            side_arm = f"; {c.throws_left} {many} to throw{side_arm}"
         enc.emit("combatant", who=c.name, side=c.side, at=enc.field.describe(c.pos),
                  text=f"  {c.side}: {c.name} at {enc.field.describe(c.pos)}; {c.describe()}"
                       f"{side_arm}")

@@ -48,6 +48,8 @@ THROWN_WEAPONS: dict[str, int] = {"javelin": 3, "throwing knife": 4}
 """Weapons thrown by hand (skill ``ranged``), each with the number a fighter carries unless
 its member says otherwise (``carry:``). Each throw spends one, hit or miss; nothing thrown
 is picked up during a fight or after it (RULES.md "Rate of fire"; docs/scenarios.md)."""
+THROWN_PLURALS: dict[str, str] = {"javelin": "javelins", "throwing knife": "throwing knives"}
+"""How the log counts several of a thrown weapon ("3 javelins to throw")."""
 CARRY_RANGE = (1, 20)
 """How many thrown weapons a member may carry (``carry:``)."""
 

@@ -77,7 +77,7 @@ def test_each_throw_spends_one_and_then_the_sidearm_or_fists(ruleset, sidearm):
     assert [e["weapon"] for e in draws] == [sidearm or "unarmed"]
     if sidearm is None:
         assert "fights bare-handed" in draws[0]["text"]
-    assert any("2 javelin to throw" in e["text"] for e in enc.log if e["type"] == "combatant")
+    assert any("2 javelins to throw" in e["text"] for e in enc.log if e["type"] == "combatant")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
