@@ -88,3 +88,15 @@ def duelists(profile: str, ruleset: str, **skills: int) -> tuple[Encounter, Any,
     enc.round = 1
     a, b = enc.combatants
     return enc, a, b
+
+
+THROWER = {"name": "J", "at": "a", "weapon": "javelin", "skills": {"ranged": 3}}
+THROW_TARGET = {"name": "P", "at": "b", "ai": "passive", "weapon": "sword",
+                "traits": {"endurance": 5, "strength": 5}}
+THROW_LINE = {"nodes": {"a": {}, "b": {}}, "edges": [["a", "b", 15]]}
+
+
+def throwing(ruleset: str, weapon: str) -> Encounter:
+    """A thrower with ``weapon`` 15 m from a passive swordsman (the rulesets' thrown tests)."""
+    return Encounter(scenario({"a": [{**THROWER, "weapon": weapon}], "b": [THROW_TARGET]},
+                              map=THROW_LINE), ruleset, 1)

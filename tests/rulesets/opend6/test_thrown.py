@@ -7,20 +7,9 @@ tests/core/test_thrown.py.
 from __future__ import annotations
 
 import pytest
-from helpers import scenario
+from builders import throwing
 
 from sim.core.actions import Attack
-from sim.core.engine import Encounter
-
-THROWER = {"name": "J", "at": "a", "weapon": "javelin", "skills": {"ranged": 3}}
-TARGET = {"name": "P", "at": "b", "ai": "passive", "weapon": "sword",
-          "traits": {"endurance": 5, "strength": 5}}
-LINE = {"nodes": {"a": {}, "b": {}}, "edges": [["a", "b", 15]]}
-
-
-def fight(ruleset: str, weapon: str) -> Encounter:
-    return Encounter(scenario({"a": [{**THROWER, "weapon": weapon}], "b": [TARGET]},
-                              map=LINE), ruleset, 1)
 
 
 @pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
@@ -32,8 +21,8 @@ def test_a_thrown_weapon_adds_to_strength(ruleset):
     for weapon, plus in (("throwing knife", DiceCode(1)), ("javelin", DiceCode(1, 2))):
         row = WEAPONS_BY_NEUTRAL[weapon]
         assert row.damage == plus and row.muscle and not row.reload_actions
-        j = fight(ruleset, weapon).combatants[0]
-        bare = fight(ruleset, "unarmed").combatants[0]
+        j = throwing(ruleset, weapon).combatants[0]
+        bare = throwing(ruleset, "unarmed").combatants[0]
         assert j.damage_code == bare.damage_code + plus  # fists: Strength alone
         assert j.ranged and row.ranges is not None and j.reach == row.ranges[2]
 
@@ -42,7 +31,7 @@ def test_a_thrown_weapon_adds_to_strength(ruleset):
 def test_a_throw_is_spent_hit_or_miss(ruleset):
     from helpers import act
 
-    enc = fight(ruleset, "javelin")
+    enc = throwing(ruleset, "javelin")
     j, p = enc.combatants
     p.pos = enc.field.advance(p.pos, j.pos, 10.0)
     for left in (2, 1, 0):

@@ -7,20 +7,9 @@ tests/core/test_thrown.py.
 from __future__ import annotations
 
 import pytest
-from helpers import scenario
+from builders import throwing
 
 from sim.core.actions import Attack, TimedAction
-from sim.core.engine import Encounter
-
-THROWER = {"name": "J", "at": "a", "weapon": "javelin", "skills": {"ranged": 3}}
-TARGET = {"name": "P", "at": "b", "ai": "passive", "weapon": "sword",
-          "traits": {"endurance": 5, "strength": 5}}
-LINE = {"nodes": {"a": {}, "b": {}}, "edges": [["a", "b", 15]]}
-
-
-def fight(ruleset: str, weapon: str) -> Encounter:
-    return Encounter(scenario({"a": [{**THROWER, "weapon": weapon}], "b": [TARGET]},
-                              map=LINE), ruleset, 1)
 
 
 def thrown_hit(ruleset: str, weapon: str) -> tuple:
@@ -28,7 +17,7 @@ def thrown_hit(ruleset: str, weapon: str) -> tuple:
     from sim.rulesets.ore.rules import RolledSet
     from sim.rulesets.ore.sets import Set
 
-    enc = fight(ruleset, weapon)
+    enc = throwing(ruleset, weapon)
     j, p = enc.combatants
     enc.ruleset.start(enc)
     p.pos = enc.field.advance(p.pos, j.pos, 10.0)
