@@ -337,7 +337,7 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
             if log is not None:
                 enc.emit("stunned", who=f.name, text=f"{f.name} is stunned and cannot attack.")
             return
-        if f.throws_left == 0 and arms.none_to_throw(f):  # thrown its last this round
+        if arms.none_to_throw(f):  # thrown its last this round
             if log is not None:
                 enc.emit("miss", who=f.name, target=target.name, text=f"{f.name} has no "
                          f"{weapon_name(f.weapon)} left to throw at {target.name}.")

@@ -196,7 +196,7 @@ def no_extra_attack(enc: Encounter, foe: OpenCoreFighter, fumbler: OpenCoreFight
         return "its weapon is on the ground"
     if not foe.loaded:
         return f"its {weapon_name(foe.weapon)} is not loaded"
-    if foe.throws_left == 0 and arms.none_to_throw(foe):
+    if arms.none_to_throw(foe):
         return f"it has no {weapon_name(foe.weapon)} left to throw"
     if foe.stun:
         return "it is stunned"

@@ -365,7 +365,7 @@ class OpenD6Combat:
             return f"out of range at {dist:g} m"
         if weapon.reload_actions and not f.loaded:
             return f"the {weapon.name} is not loaded"
-        if f.throws_left == 0 and arms.none_to_throw(f):
+        if arms.none_to_throw(f):
             return f"no {weapon.name} left to throw"
         return ""
 

@@ -403,7 +403,7 @@ class OreRuleset(Ruleset[OF]):
         loosed = False
         if not f.loaded:
             reason = f"the {f.weapon.name} is not loaded"
-        elif f.throws_left == 0 and arms.none_to_throw(f):
+        elif arms.none_to_throw(f):
             reason = f"no {f.weapon.name} left to throw"
         elif not arms_ok(f):
             reason = "no usable arm"
