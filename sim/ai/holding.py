@@ -46,7 +46,7 @@ def place_of(enc: Encounter, c: Combatant) -> str | None:
     if key not in kept:
         kept[key] = chosen(enc, c)
     found: str | None = kept[key]
-    if found is not None and not any(not e.ranged for e in enc.enemies(c)):
+    if found is not None and not any(not e.ranged for e in enc.foes_of(c.side)):
         return None  # only shooters left: a place held against them only holds it still
     return found
 

@@ -74,9 +74,9 @@ def foes_to_fight(enc: Encounter, c: Combatant) -> list[Combatant]:
     aggressive fighters pursue it, the others strike or shoot it only from where they
     stand (``within_strike``) and let it go otherwise.
     """
-    foes = enc.enemies(c)
+    foes = enc.foes_of(c.side)
     if pursues(c) or not any(e.fleeing for e in foes):
-        return foes
+        return list(foes)
     return [e for e in foes if not e.fleeing or within_strike(enc, c, e)]
 
 

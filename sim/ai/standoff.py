@@ -84,7 +84,8 @@ def contact(enc: Encounter, side: str) -> int | None:
     none_yet = ("no contact", side, enc.round)
     if declaring and none_yet in kept:
         return None
-    if any(c.in_fight and any(enc.advisor.can_attack(enc, c, e) for e in enc.enemies(c))
+    foes = enc.foes_of(side)
+    if any(c.in_fight and any(enc.advisor.can_attack(enc, c, e) for e in foes)
            for c in enc.sides[side]):
         found = kept[key] = enc.round
     elif declaring:
@@ -151,7 +152,7 @@ def firepower(enc: Encounter, side: str) -> float:
 
 def in_melee(enc: Encounter, side: str) -> bool:
     """A member of ``side`` in the fight has a foe within melee reach: no stand-off."""
-    return any(c.in_fight and space.engaged(enc, c, enc.enemies(c)) for c in enc.sides[side])
+    return any(c.in_fight and space.engaged(enc, c, enc.foes_of(side)) for c in enc.sides[side])
 
 
 def outgunned(enc: Encounter, c: Combatant) -> bool:

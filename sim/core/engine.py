@@ -118,6 +118,9 @@ class Encounter:
         # whole instant is done (a move's distance to a foe who moves in it too); None else
         self.instant_told: list[Callable[[], None]] | None = None
         self._nearest_kept: Nearest = {}
+        # each side's foes in the fight, in the file's order (``foes_of``): dropped whenever
+        # someone goes out or comes back, the only changes to ``in_fight``
+        self._foes: dict[str, list[Combatant]] = {}
         self._kept_at: list[Position] = []
         self.carried = carried  # (a rollout builds the fight again with them)
         self.combatants: list[Combatant] = []
@@ -149,8 +152,20 @@ class Encounter:
 
     # ---------------------------------------------------------------- queries
     def enemies(self, c: Combatant) -> list[Combatant]:
-        """Enemies of ``c`` still in the fight."""
-        return [o for o in self.combatants if o.in_fight and o.side != c.side]
+        """Enemies of ``c`` still in the fight (a list of the caller's own)."""
+        return list(self.foes_of(c.side))
+
+    def foes_of(self, side: str) -> list[Combatant]:
+        """Fighters of the other sides still in the fight, in the file's order.
+
+        Shared, so read only (``enemies`` gives a copy); kept until someone goes out or
+        comes back (``take_out``, ``bring_back``: the only changes to ``in_fight``).
+        """
+        foes = self._foes.get(side)
+        if foes is None:
+            foes = self._foes[side] = [o for o in self.combatants
+                                       if o.in_fight and o.side != side]
+        return foes
 
     def allies(self, c: Combatant) -> list[Combatant]:
         """Allies of ``c`` still in the fight (``c`` excluded)."""
@@ -303,6 +318,7 @@ class Encounter:
         was_in = c.in_fight
         c.status = status
         c.in_fight = False
+        self._foes.clear()
         if self._nearest_kept:  # one fewer foe to be nearest
             self._nearest_kept.clear()
         if was_in:
@@ -334,6 +350,7 @@ class Encounter:
             return
         c.status = Status.OK
         c.in_fight = True
+        self._foes.clear()
         c.out_round = 0
         if self._nearest_kept:
             self._nearest_kept.clear()

@@ -26,7 +26,7 @@ def tally(enc: Encounter) -> None:
             for c in members:
                 counts.pop(c, None)
         elif enc.hurt_in[side] == now:
-            foes = [e for e in enc.combatants if e.in_fight and e.side != side]
+            foes = enc.foes_of(side)
             for c in members:
                 if c.in_fight and any(space.in_reach(enc, c, e) for e in foes):
                     counts[c] = counts.get(c, 0) + 1

@@ -79,11 +79,11 @@ def threatens(enc: Encounter, e: Combatant, c: Combatant) -> bool:
 
 def threatened_in_melee(enc: Encounter, c: Combatant, at: Position) -> list[Combatant]:
     """Foes of ``c`` that would threaten it at ``at``."""
-    field, side = enc.field, c.side
+    field = enc.field
     known = field.known
     out = []
-    for e in enc.combatants:  # (asked after every shot: cheap tests first)
-        if e.ranged or e.side == side or not e.in_fight:
+    for e in enc.foes_of(c.side):  # (asked after every shot: cheap tests first)
+        if e.ranged:
             continue
         d = known.get((at, e.pos))
         if d is None:
@@ -151,7 +151,7 @@ def way_out(enc: Encounter, c: Combatant) -> tuple[Position, bool]:
         exit_ = best(enc, reachable, lambda x: -distance(here, x))
         assert exit_ is not None
         return exit_, True
-    foes = [e for e in enc.combatants if e.in_fight and e.side != c.side]
+    foes = enc.foes_of(c.side)
     if not foes:
         return enc.field.node(c.spec.at), False
     return farthest(enc, c, foes), False
@@ -231,7 +231,7 @@ def off_the_edge(enc: Encounter, c: Combatant) -> bool:
     here, field = c.pos, enc.field
     if not here.at_node or open_exits(enc, c):
         return False
-    foes = [e for e in enc.combatants if e.in_fight and e.side != c.side]
+    foes = enc.foes_of(c.side)
     if not foes or any(not e.fleeing and not e.helpless() and can_charge(enc, e, here)
                        for e in foes):
         return False
@@ -295,13 +295,12 @@ def _nearest_foes(enc: Encounter, here: Position, side: str) -> list[Combatant]:
     distance = enc.field.distance
     top: list[Combatant] = []
     near = 0.0
-    for e in enc.combatants:
-        if e.in_fight and e.side != side:
-            d = distance(here, e.pos)
-            if not top or d < near:
-                top, near = [e], d
-            elif d == near:
-                top.append(e)
+    for e in enc.foes_of(side):
+        d = distance(here, e.pos)
+        if not top or d < near:
+            top, near = [e], d
+        elif d == near:
+            top.append(e)
     return top
 
 
