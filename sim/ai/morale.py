@@ -69,9 +69,7 @@ def check(enc: Encounter) -> None:
         if space.takes_surrender(c, captors) is not None:
             enc.take_out(c, Status.SURRENDERED, why)
         elif not c.fleeing:  # flight takes time: it runs for the way out from now on
-            c.fleeing = True
-            if enc.log is not None:
-                enc.emit("flee", who=c.name, text=f"{c.name} flees: {why}.")
+            enc.flee(c, why)
 
 
 

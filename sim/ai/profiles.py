@@ -75,7 +75,7 @@ def foes_to_fight(enc: Encounter, c: Combatant) -> list[Combatant]:
     stand (``within_strike``) and let it go otherwise.
     """
     foes = enc.foes_of(c.side)
-    if pursues(c) or not any(e.fleeing for e in foes):
+    if not enc.flights or pursues(c) or not any(e.fleeing for e in foes):
         return list(foes)
     return [e for e in foes if not e.fleeing or within_strike(enc, c, e)]
 
@@ -144,9 +144,10 @@ def basic(enc: Encounter, c: Combatant) -> list[Intent]:
         return []
     if first is not None:
         return first
-    target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
-    if instead is not None:
-        return instead
+    if c.ranged:  # (``harmless`` asks of shooters only: no foes' list for the others)
+        target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
+        if instead is not None:
+            return instead
     if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)
@@ -165,9 +166,10 @@ def aggressive(enc: Encounter, c: Combatant) -> list[Intent]:
     advisor = enc.advisor
     if standoff.going_nowhere(enc, c):
         target = standoff.most_harmed(enc, c, enc.enemies(c)) or target
-    target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
-    if instead is not None:
-        return instead
+    if c.ranged:  # (``harmless`` asks of shooters only: no foes' list for the others)
+        target, instead = standoff.harmless(enc, c, target, foes_to_fight(enc, c))
+        if instead is not None:
+            return instead
     if can_strike(enc, c, target):
         if standoff.closes_in(enc, c, target):
             return standoff.close_in(enc, c, target)

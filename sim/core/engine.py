@@ -121,6 +121,7 @@ class Encounter:
         # each side's foes in the fight, in the file's order (``foes_of``): dropped whenever
         # someone goes out or comes back, the only changes to ``in_fight``
         self._foes: dict[str, list[Combatant]] = {}
+        self.flights = 0  # fighters that took flight in this fight (``flee``): 0, none to ask
         self._kept_at: list[Position] = []
         self.carried = carried  # (a rollout builds the fight again with them)
         self.combatants: list[Combatant] = []
@@ -267,11 +268,18 @@ class Encounter:
             intents = shots
         first = intents[0]
         if type(first) is Retreat and first.leave and not c.fleeing:
-            c.fleeing = True
-            if self.log is not None:
-                self.emit("flee", who=c.name,
-                          text=f"{c.name} flees: it runs for the way out ({c.why}).")
+            self.flee(c, f"it runs for the way out ({c.why})")
         return intents
+
+    def flee(self, c: Combatant, why: str) -> None:
+        """``c`` takes flight: it runs for the way out each round from now on.
+
+        RULES.md "Flight takes time". Counted in ``flights``; the log says ``why``.
+        """
+        c.fleeing = True
+        self.flights += 1
+        if self.log is not None:
+            self.emit("flee", who=c.name, text=f"{c.name} flees: {why}.")
 
     # ---------------------------------------------------------------- choices after a roll
     def asks(self, c: Combatant) -> bool:
@@ -444,6 +452,8 @@ class Encounter:
         (``space.got_away``), or at the map's edge with no foe within a move of it
         (``space.off_the_edge``). All are judged on the same state.
         """
+        if not self.flights:
+            return
         gone = [(c, space.got_away(self, c)) for c in self.combatants
                 if c.in_fight and c.fleeing]
         gone = [(c, far) for c, far in gone if far or space.off_the_edge(self, c)]

@@ -93,8 +93,8 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
     measure = field.measure
     start = way[0]
     stop = Stop(goal, "", "")
-    for e in enc.combatants:
-        if e.side == f.side or not space.can_threaten(e):
+    for e in enc.foes_of(f.side):
+        if not space.can_threaten(e):
             continue
         reach = e.reach
         d0 = measure(start, e.pos)
@@ -206,8 +206,8 @@ def leave_melee(enc: Encounter, f: Combatant, start: Position, end: Position) ->
     it go.
     """
     measure = enc.field.measure
-    strikers = [e for e in enc.combatants
-                if e.side != f.side and space.can_threaten(e)
+    strikers = [e for e in enc.foes_of(f.side)
+                if space.can_threaten(e)
                 and measure(start, e.pos) <= e.reach < measure(end, e.pos)]
     _free_attacks(enc, f, strikers, "leaves {e}'s reach: {e} strikes at it as it goes")
 

@@ -210,7 +210,7 @@ def test_a_flight_lasts_the_rounds_its_distance_and_speed_give(ruleset):
                               "b": [{"name": "G", "at": "camp", "ai": "passive", **SWORD}]},
                              map=road, escape=1000), ruleset, 5, log=True)
     w, _ = enc.combatants
-    w.fleeing = True
+    enc.flee(w, "it breaks")
     result = enc.run()
     assert w.status is Status.FLED
     runs = [e for e in enc.log if e["type"] == "run" and e.get("who") == "W"]
@@ -230,7 +230,7 @@ def test_a_flight_ends_beyond_the_escape_distance_at_a_rounds_end(ruleset):
     enc = fight(ruleset, [{"name": "W", "at": "b", **SWORD}],
                 [{"name": "G", "at": "a", "ai": "passive", **SWORD}], escape=25)
     w, g = enc.combatants
-    w.fleeing = True
+    enc.flee(w, "it breaks")
     enc.escapes()
     assert w.in_fight  # 20 m: not beyond 25
     w.pos = enc.field.node("c")
@@ -246,7 +246,7 @@ def test_a_flight_cornered_at_the_maps_edge_gets_away_when_no_foe_is_within_a_mo
     enc = fight(ruleset, [{"name": "W", "at": "c", **SWORD}],
                 [{"name": "G", "at": "a", "ai": "passive", **SWORD}], escape=100)
     w, g = enc.combatants
-    w.fleeing = True
+    enc.flee(w, "it breaks")
     w.pos = at(enc, "b")  # halfway: not the edge
     assert not space.off_the_edge(enc, w)
     w.pos = at(enc, "c")
@@ -267,7 +267,7 @@ def test_an_open_exit_is_the_way_out_and_not_the_maps_edge(ruleset):
     enc = fight(ruleset, [{"name": "W", "at": "c", **SWORD}],
                 [{"name": "G", "at": "a", "ai": "passive", **SWORD}], map_=road, escape=100)
     w, g = enc.combatants
-    w.fleeing = True
+    enc.flee(w, "it breaks")
     assert space.open_exits(enc, w) == [enc.field.node("gate")]
     assert not space.off_the_edge(enc, w)
     g.pos = at(enc, "b")  # G on the way: the gate is barred, and c is the edge
