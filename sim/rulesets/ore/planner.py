@@ -100,7 +100,7 @@ class KeptPlans(Generic[OF]):
                         and older[4] is f.wounds.dazed):
                     return older[5]
         calls = _attacks_on_one(intents)
-        if calls is None or pressed:  # (a shot in melee: rare, never kept)
+        if calls is None:
             return self._plan_now(enc, f, intents, pressed)
         # The AI asks for this plan (can the attack succeed? a called shot? a second
         # attack?) and the planner rolls it moments later, round after round, and the same
@@ -108,16 +108,17 @@ class KeptPlans(Generic[OF]):
         # out once and kept across encounters (``_PLANS``), by everything they read: the
         # ruleset (cap, multiple-action penalty), the member (its special dice), the pool
         # (stats and skill, read live), the weapon, dazed, the map, both places, the called
-        # locations. Keyed by the identity of the map, member and weapon, each held in the
-        # entry (so that no other object takes its id while the entry lives); the plan is
-        # made anew around them with these intents.
+        # locations, a shot with a foe in reach (as common as a melee reaching archers).
+        # Keyed by the identity of the map, member and weapon, each held in the entry (so
+        # that no other object takes its id while the entry lives); the plan is made anew
+        # around them with these intents.
         attack = intents[0]
         if TYPE_CHECKING:  # ``_attacks_on_one`` found one or two attacks (no cast call)
             attack = cast(Attack, attack)
         target = attack.target
         field, spec, weapon = enc.field, f.spec, f.weapon
         key = (self.kind, id(field), id(spec), id(weapon), f.wounds.dazed, pos, target.pos,
-               calls, action_pool(f, intents[0]))
+               calls, action_pool(f, intents[0]), pressed)
         kept = _PLANS.get(key)
         if (kept is not None and kept[0] is field and kept[1] is spec
                 and kept[2] is weapon):
@@ -127,7 +128,7 @@ class KeptPlans(Generic[OF]):
             if len(_PLANS) >= PLANS_KEPT:
                 _PLANS.clear()
             _PLANS[key] = (field, spec, weapon, p[1:])
-        if len(intents) == 1:
+        if len(intents) == 1 and not pressed:  # (the last two are checked only unpressed)
             last = f.last_plan  # the newest becomes the older (which forgets its own older)
             f.last_plan = (attack, pos, target.pos, f.weapon, f.wounds.dazed, p,
                            None if last is None else (*last[:6], None))
