@@ -128,6 +128,9 @@ class Outcome:
             the harm each side took (``score``).
         alive: it was alive at the end (still in the fight, fled, yielded, or down but
             not dead).
+        balance: the harm each side took, for its side (``score``), whoever won: of two
+            lines that both win, the one that leaves its side less hurt is ahead at the
+            what-if's screen.
     """
 
     won: bool
@@ -135,6 +138,7 @@ class Outcome:
     rounds: int
     value: float
     alive: bool = True
+    balance: float = 0.5
 
 
 def moment(enc: Encounter, c: Combatant) -> Moment:
@@ -232,9 +236,10 @@ def play_out(m: Moment, choice: Choice, index: int, horizon: int | None = None,
         return None
     me = next(f for f in enc.combatants if f.name == m.name)
     won = result.winner == me.side
-    value = 1.0 if won else 0.0 if result.winner is not None else score(enc, me.side)
+    balance = score(enc, me.side)
+    value = 1.0 if won else 0.0 if result.winner is not None else balance
     return Outcome(won, me.status is Status.OK, result.rounds - script.round + 1, value,
-                   me.status is not Status.DEAD)
+                   me.status is not Status.DEAD, balance)
 
 
 def score(enc: Encounter, side: str) -> float:

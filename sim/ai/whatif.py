@@ -11,12 +11,14 @@ results), a chunk at a time. Each rollout's dice come from its own seed (``rollo
 every line on the same dice), so the numbers are the same whatever the number of workers.
 
 The budget goes where it decides (``weigh``): every line is first screened with a few
-rollouts (``SCREEN``), and only the ``CONTENDERS`` best there go on (``park``), with the
-profile's choice. At each look (the screen, a quarter, half of the rollouts) a line that
-could not be as good as the one ahead, on the same dice, stops there (``could_be_best``:
-its paired interval against the one ahead lies below 0; at the screen only a line far
-behind). The profile's choice always goes to the end. Every line's numbers stand on the
-rollouts it had, with intervals for that many, and it says so (``Weighed.screened``).
+rollouts (``SCREEN``; fewer on a long menu, so that the screen costs no more than the
+weighing after it: ``screen_size``), and only the ``CONTENDERS`` best there go on
+(``park``), with the profile's choice. At each look (the screen, a quarter, half of the
+rollouts) a line that could not be as good as the one ahead, on the same dice, stops there
+(``could_be_best``: its paired interval against the one ahead lies below 0; at the screen
+only a line far behind). The profile's choice always goes to the end. Every line's numbers
+stand on the rollouts it had, with intervals for that many, and it says so
+(``Weighed.screened``).
 
 What a player asks is "is this better than what my fighter would do?": each line's
 difference from the profile's choice on the same dice (``Weighed.diff``, its interval), and
@@ -48,6 +50,9 @@ SCREEN = 20  # rollouts every line has before any stops: the screen (fewer for a
 # the budget goes to them (more when lines tie at the cut); others that could still be the
 # best are only screened. Measured (docs/performance.md): a 60-line `?` in seconds
 CONTENDERS = 6
+# rollouts a line has at the screen at the least: on a long menu and a small budget (71
+# lines, ``? 50``) the screen is cut to what the contenders get after it, down to this
+SCREEN_LEAST = 5
 LOOKS = (4, 2)  # later looks after n/4 and n/2 rollouts of each line still weighed
 MIN_LOOK = 10  # rollouts paired with the one ahead a line needs before it can stop
 # a line stops when even the upper end of its one-sided 97.5% interval against the one
@@ -213,13 +218,29 @@ def workers_default() -> int:
         os.cpu_count() or 1)
 
 
-def looks(n: int, race: bool = True) -> list[int]:
-    """The rollouts of each line still weighed at each look, the last being ``n``."""
-    if not race:
-        return [n]
+def screen_size(n: int, lines: int = 1) -> int:
+    """Rollouts of each of ``lines`` lines at the screen of a weighing of ``n`` a line.
+
+    A fifth of ``n``, from ``MIN_LOOK`` to ``SCREEN``; on a long menu no more than the
+    rollouts the contenders and the profile's choice get after it, spread over the lines
+    (``SCREEN_LEAST`` at the least): a ``? 50`` at 71 lines screens 5 a line, not 10.
+    """
     screen = max(MIN_LOOK, min(SCREEN, n // 5))
-    later = {n // d for d in LOOKS if n // d >= 2 * screen}
-    return sorted(s for s in {screen} | later if MIN_LOOK <= s <= n // 2) + [n]
+    after = (CONTENDERS + 1) * n // max(1, lines)
+    return min(screen, max(SCREEN_LEAST, after))
+
+
+def looks(n: int, race: bool = True, lines: int = 1) -> list[int]:
+    """The rollouts of each line still weighed at each look, the last being ``n``.
+
+    The screen (``screen_size``), then after ``n/4`` and ``n/2`` rollouts; none when ``n``
+    is too small to stop at half of it (fewer than ``2 * MIN_LOOK``).
+    """
+    if not race or n < 2 * MIN_LOOK:
+        return [n]
+    screen = screen_size(n, lines)
+    later = {n // d for d in LOOKS if n // d >= max(2 * screen, MIN_LOOK)}
+    return sorted(s for s in {screen} | later if s <= n // 2) + [n]
 
 
 def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
@@ -234,7 +255,7 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     """
     global _WORK
     _WORK = (m, choices)
-    stops = looks(n, race)
+    stops = looks(n, race, len(choices))
     found: dict[int, list[Outcome | None]] = {k: [] for k in range(len(choices))}
     alive = list(range(len(choices)))
     workers = workers or workers_default()
@@ -276,23 +297,30 @@ def park(choices: list[Choice], found: dict[int, list[Outcome | None]],
          alive: list[int]) -> set[int]:
     """The lines of ``alive`` left at the screen: all but the ``CONTENDERS`` best there.
 
-    Best by their side's wins, then the fighter alive, then standing (``_share``); an
-    exact tie by the rollouts themselves, so only lines that played out alike on every
-    die tie at the cut, and they all go on (two lines alike are never parted). The
-    profile's choice goes on whatever it did.
+    Best by their side's wins, then the fighter alive, then standing (``_share``), then
+    the side less hurt (``Outcome.balance``: in a fight every line wins, the lines part
+    there); an exact tie by the rollouts themselves, so only lines that played out alike
+    on every die tie at the cut, and they all go on (two lines alike are never parted).
+    The profile's choice goes on whatever it did.
     """
     rivals = [k for k in alive if not choices[k].ai]
     if len(rivals) <= CONTENDERS:
         return set()
-    keys = {k: (_share(found[k]), _played(found[k])) for k in rivals}
+    keys = {k: (_share(found[k]), _balance(found[k]), _played(found[k])) for k in rivals}
     cut = sorted(keys.values(), reverse=True)[CONTENDERS - 1]
     return {k for k in rivals if keys[k] < cut}
 
 
-def _played(outs: list[Outcome | None]) -> tuple[tuple[int, int, int, int], ...]:
+def _played(outs: list[Outcome | None]) -> tuple[tuple[int, int, int, int, float], ...]:
     """The rollouts as they went, to order lines that tie on their shares."""
-    return tuple((-1, 0, 0, 0) if o is None else (o.won, o.alive, o.standing, -o.rounds)
-                 for o in outs)
+    return tuple((-1, 0, 0, 0, 0.0) if o is None
+                 else (o.won, o.alive, o.standing, -o.rounds, o.balance) for o in outs)
+
+
+def _balance(outs: list[Outcome | None]) -> float:
+    """The mean ``Outcome.balance`` of ``outs`` (those reached): how little its side was hurt."""
+    got = [o.balance for o in outs if o is not None]
+    return sum(got) / len(got) if got else 0.0
 
 
 def _share(outs: list[Outcome | None]) -> tuple[float, float, float]:
