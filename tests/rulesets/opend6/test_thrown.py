@@ -40,3 +40,25 @@ def test_a_throw_is_spent_hit_or_miss(ruleset):
     act(enc, j, Attack(p))  # (the engine takes up the fists before it declares again)
     assert j.throws_left == 0 and j.attacks == 4
     assert j.hits <= 3
+
+
+@pytest.mark.parametrize(("weapon", "native", "says"), [
+    ("sword", "javelin", "write weapon: javelin on the member"),
+    ("javelin", "sword", "cannot put 'sword' in its place"),
+    ("javelin", "throwing_knife", "not the member's thrown weapon 'javelin'"),
+])
+def test_a_native_block_names_the_members_thrown_weapon_or_none(weapon, native, says):
+    """A thrown weapon is counted from the member's own weapon: a native block that put a
+    javelin in a swordsman's hand would throw it for ever, a sword in a thrower's would be
+    spent like javelins. Refused at load, naming the field."""
+    from sim.scenario import parse
+    from sim.scenario.errors import ScenarioError
+
+    a = {"name": "A", "weapon": weapon, "opend6": {"weapon": native}}
+    doc = {"name": "t", "sides": {"a": [a], "b": [{"name": "B"}]}}
+    with pytest.raises(ScenarioError) as info:
+        parse(doc)
+    assert "sides.a[0].opend6.weapon" in str(info.value) and says in str(info.value)
+    doc["sides"]["a"][0].update(weapon="javelin", opend6={"weapon": "javelin"}, carry=2)
+    fighter = parse(doc).sides[0].members[0]
+    assert fighter.carry == 2  # the same thrown weapon in both: counted as the member says
