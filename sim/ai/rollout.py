@@ -129,8 +129,8 @@ class Outcome:
         alive: it was alive at the end (still in the fight, fled, yielded, or down but
             not dead).
         balance: the harm each side took, for its side (``score``), whoever won: of two
-            lines that both win, the one that leaves its side less hurt is ahead at the
-            what-if's screen.
+            lines that both win, the one whose foes took more harm than its side did is
+            ahead at the what-if's screen.
     """
 
     won: bool
@@ -243,7 +243,7 @@ def play_out(m: Moment, choice: Choice, index: int, horizon: int | None = None,
 
 
 def score(enc: Encounter, side: str) -> float:
-    """A fight with no winner, scored for ``side`` between 0 and 1 by the harm taken.
+    """A fight scored for ``side`` between 0 and 1 by the harm taken (a draw's value).
 
     0.5 plus half the difference of the harm the foes took and the side took, each the mean
     over its members of 1 (out of the fight) or the advisor's ``threat`` (how hurt).

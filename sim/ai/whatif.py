@@ -11,8 +11,8 @@ results), a chunk at a time. Each rollout's dice come from its own seed (``rollo
 every line on the same dice), so the numbers are the same whatever the number of workers.
 
 The budget goes where it decides (``weigh``): every line is first screened with a few
-rollouts (``SCREEN``; fewer on a long menu, so that the screen costs no more than the
-weighing after it: ``screen_size``), and only the ``CONTENDERS`` best there go on
+rollouts (``SCREEN``; fewer on a long menu, about what the lines weighed after it get in
+all: ``screen_size``), and only the ``CONTENDERS`` best there go on
 (``park``), with the profile's choice. At each look (the screen, a quarter, half of the
 rollouts) a line that could not be as good as the one ahead, on the same dice, stops there
 (``could_be_best``: its paired interval against the one ahead lies below 0; at the screen
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from sim.core.engine import Encounter
 
 CHUNK = 25  # rollouts a task: few enough tasks to start, enough to share two workers
-SCREEN = 20  # rollouts every line has before any stops: the screen (fewer for a small n)
+SCREEN = 20  # rollouts every line has before any stops: the screen (fewer: ``screen_size``)
 # lines (beside the profile's choice) weighed past the screen, the best at it: the rest of
 # the budget goes to them (more when lines tie at the cut); others that could still be the
 # best are only screened. Measured (docs/performance.md): a 60-line `?` in seconds
@@ -158,7 +158,7 @@ class Weighed:
             dice (the rollouts both had), and the 95% interval of that difference.
         best: it cannot be told apart from the best line on the same dice: as good as the
             best, within the dice (the best line itself too).
-        screened: it stopped at the first look (``SCREEN`` rollouts): only screened.
+        screened: it stopped at the first look (the screen, ``screen_size``): only screened.
         maybe: it had fewer rollouts than the lines weighed to the end (it stopped or was
             only screened), and on those it cannot be told apart from the best line: it
             could be as good.
@@ -221,9 +221,11 @@ def workers_default() -> int:
 def screen_size(n: int, lines: int = 1) -> int:
     """Rollouts of each of ``lines`` lines at the screen of a weighing of ``n`` a line.
 
-    A fifth of ``n``, from ``MIN_LOOK`` to ``SCREEN``; on a long menu no more than the
-    rollouts the contenders and the profile's choice get after it, spread over the lines
-    (``SCREEN_LEAST`` at the least): a ``? 50`` at 71 lines screens 5 a line, not 10.
+    A fifth of ``n``, from ``MIN_LOOK`` to ``SCREEN``; on a long menu no more than
+    ``(CONTENDERS + 1) * n`` rollouts in all, what the contenders and the profile's choice
+    are given, spread over the lines (``SCREEN_LEAST`` a line at the least): a ``? 50`` at
+    71 lines screens 5 a line, not 10. Under ``MIN_LOOK`` a line nothing stops at the
+    screen (too few pairs to say one is behind): ``park`` alone keeps the best there.
     """
     screen = max(MIN_LOOK, min(SCREEN, n // 5))
     after = (CONTENDERS + 1) * n // max(1, lines)
@@ -298,10 +300,10 @@ def park(choices: list[Choice], found: dict[int, list[Outcome | None]],
     """The lines of ``alive`` left at the screen: all but the ``CONTENDERS`` best there.
 
     Best by their side's wins, then the fighter alive, then standing (``_share``), then
-    the side less hurt (``Outcome.balance``: in a fight every line wins, the lines part
-    there); an exact tie by the rollouts themselves, so only lines that played out alike
-    on every die tie at the cut, and they all go on (two lines alike are never parted).
-    The profile's choice goes on whatever it did.
+    the harm the foes took less its side's (``Outcome.balance``: in a fight every line
+    wins, the lines part there); an exact tie by the rollouts themselves, so only lines
+    that played out alike on every die tie at the cut, and they all go on (two lines alike
+    are never parted). The profile's choice goes on whatever it did.
     """
     rivals = [k for k in alive if not choices[k].ai]
     if len(rivals) <= CONTENDERS:
@@ -318,7 +320,7 @@ def _played(outs: list[Outcome | None]) -> tuple[tuple[int, int, int, int, float
 
 
 def _balance(outs: list[Outcome | None]) -> float:
-    """The mean ``Outcome.balance`` of ``outs`` (those reached): how little its side was hurt."""
+    """The mean ``Outcome.balance`` of ``outs`` (those reached): the foes' harm less its own."""
     got = [o.balance for o in outs if o is not None]
     return sum(got) / len(got) if got else 0.0
 

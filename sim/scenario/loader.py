@@ -281,32 +281,36 @@ def _check_columns(sides: list[str], problems: list[tuple[str, str]]) -> None:
                 break
 
 
-def thrown_disagrees(weapon: str, native: str | None) -> str | None:
+def thrown_disagrees(weapon: str, native: str | None, thrown: frozenset[str]) -> str | None:
     """Why a native block's ``weapon`` cannot stand beside the member's ``weapon`` (or None).
 
-    RULES.md "Rate of fire": a thrown weapon (javelin, throwing knife) is spent as it is
-    thrown, counted from the member's own ``weapon:`` and ``carry:``. So a native block
-    names the same thrown weapon or none: one that put a javelin in a swordsman's hand
-    would throw it for ever, one that put a sword in a thrower's would spend the sword.
-    A native name is the neutral one spelled with underscores (``throwing_knife``).
+    RULES.md "Rate of fire": a thrown weapon is spent as it is thrown, counted from the
+    member's own ``weapon:`` and ``carry:`` (javelin, throwing knife). So a native block
+    puts a thrown weapon in hand only where the member's weapon is thrown, the same one
+    where the native name is the neutral one spelled with underscores (``throwing_knife``),
+    and never a weapon kept in hand in a thrower's: one that put a javelin in a
+    swordsman's hand would throw it for ever, a sword in a thrower's would be spent.
+    ``thrown``: the ruleset's native weapons thrown by hand (``NativeBlock.THROWN``).
     """
     if native is None:
         return None
-    name = native.replace("_", " ")
-    thrown = name if name in catalog.THROWN_WEAPONS else None
     own = weapon if weapon in catalog.THROWN_WEAPONS else None
-    if thrown == own:
-        return None
+    if native not in thrown:
+        if own is None:
+            return None
+        return (f"the member's weapon '{own}' is thrown and counted (carry:); a native block "
+                f"cannot put '{native}', a weapon kept in hand, in its place: name it on the "
+                "member instead")
+    neutral = native.replace("_", " ")
+    named = neutral if neutral in catalog.THROWN_WEAPONS else None
     if own is None:
         return (f"'{native}' is a thrown weapon, spent as it is thrown and counted from the "
-                f"member's own weapon: write weapon: {name} on the member (and carry: N "
-                f"for other than {catalog.THROWN_WEAPONS[name]})")
-    if thrown is None:
-        return (f"the member's weapon '{own}' is thrown and counted (carry:); a native block "
-                f"cannot put '{native}' in its place: name a weapon kept in hand on the "
-                "member instead")
-    return (f"'{native}' is not the member's thrown weapon '{own}': name the one thrown "
-            "weapon on the member")
+                f"member's own weapon: write weapon: {named or ' or '.join(catalog.THROWN_WEAPONS)}"
+                " on the member (and carry: N, how many)")
+    if named is not None and named != own:
+        return (f"'{native}' is not the member's thrown weapon '{own}': name the one thrown "
+                "weapon on the member")
+    return None
 
 
 def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
@@ -327,7 +331,8 @@ def _freeze_member(member: Any, side: str, path: str, node_names: list[str],
         except ValidationError as exc:
             problems.extend(pydantic_problems(exc, block_model, f"{path}.{key}"))
             continue
-        if why := thrown_disagrees(member.weapon, getattr(native[-1][1], "weapon", None)):
+        if why := thrown_disagrees(member.weapon, getattr(native[-1][1], "weapon", None),
+                                   getattr(block_model, "THROWN", frozenset())):
             problems.append((f"{path}.{key}.weapon", why))
     if why := formula_like(member.name) or unseen(member.name):
         problems.append((f"{path}.name", why))

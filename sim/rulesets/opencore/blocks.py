@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -16,6 +16,7 @@ from sim.rulesets.opencore.tables import (
     SHIELD_DEFENSE_BONUS,
     DamageDice,
     Mode,
+    WeaponClass,
 )
 from sim.scenario.errors import unknown
 from sim.scenario.models import Strict
@@ -79,6 +80,11 @@ class OpenCoreBlock(Strict):
     (a better-than-average weapon, or a thrown weapon, which the seed rates "per weapon"),
     ``critical`` the weapon's critical table (fire and acid: ``burn``; no seed weapon uses it).
     """
+
+    # its weapons thrown by hand: a member names them only beside a thrown weapon of its own
+    # (``loader.thrown_disagrees``: the count of throws is the member's)
+    THROWN: ClassVar[frozenset[str]] = frozenset(
+        key for key, w in NATIVE_WEAPONS.items() if w.weapon_class is WeaponClass.THROWN)
 
     abilities: OpenCoreAbilities = OpenCoreAbilities()
     skills: OpenCoreSkills = OpenCoreSkills()

@@ -9,7 +9,7 @@ needs (attack, defenses, damage, resistance) is summed once here, not in the enc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import AliasChoices, Field, create_model, field_validator
 
@@ -39,6 +39,7 @@ from sim.rulesets.opend6.rules import (
 from sim.rulesets.templates import Templates
 from sim.scenario.errors import unknown
 from sim.scenario.models import Strict
+from sim.scenario.vocabulary import THROWN_WEAPONS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -87,6 +88,11 @@ class OpenD6Block(Strict):
     not reach: any weapon, armor or shield of the seed's tables by its OpenD6 name, the size
     scale (steps from human size: +1 double, -1 half, ...), and blindness (-2D to attacks).
     """
+
+    # its weapons thrown by hand: a member names them only beside the same thrown weapon
+    # of its own (``loader.thrown_disagrees``: the count of throws is the member's)
+    THROWN: ClassVar[frozenset[str]] = frozenset(
+        WEAPONS_BY_NEUTRAL[name].name for name in THROWN_WEAPONS)
 
     attributes: D6Attributes = D6Attributes()
     skills: D6Skills = D6Skills()

@@ -45,7 +45,7 @@ def test_a_miss_spends_one_and_an_extra_attack_needs_one_left():
 
 @pytest.mark.parametrize(("weapon", "native", "says"), [
     ("sword", "javelin", "write weapon: javelin on the member"),
-    ("javelin", "sword", "cannot put 'sword' in its place"),
+    ("javelin", "sword", "cannot put 'sword', a weapon kept in hand"),
     ("javelin", "throwing_knife", "not the member's thrown weapon 'javelin'"),
 ])
 def test_a_native_block_names_the_members_thrown_weapon_or_none(weapon, native, says):

@@ -12,6 +12,7 @@ from helpers import TRUNCATION_MASS, StubRandom, faces, opend6_exact_roll
 from opend6_helpers import duel, member
 
 from sim.core.actions import Defend, TimedAction
+from sim.core.combatant import Status
 from sim.core.doctrine import Policy
 from sim.rulesets.opend6 import odds, points
 
@@ -104,7 +105,7 @@ def test_the_ai_spends_by_the_worth_of_a_point():
             spared / left >= points.DEFENSE_POINT_SHARE / cp)
     a.cp = 0
     assert not points.defense_point(advisor, enc, a, "dodge", 0)
-    b.in_fight = False  # nobody to dodge: no point
+    enc.take_out(b, Status.UNCONSCIOUS)  # nobody to dodge: no point
     a.cp = 5
     assert not points.defense_point(advisor, enc, a, "dodge", 0)
 

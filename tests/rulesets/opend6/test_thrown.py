@@ -44,7 +44,7 @@ def test_a_throw_is_spent_hit_or_miss(ruleset):
 
 @pytest.mark.parametrize(("weapon", "native", "says"), [
     ("sword", "javelin", "write weapon: javelin on the member"),
-    ("javelin", "sword", "cannot put 'sword' in its place"),
+    ("javelin", "sword", "cannot put 'sword', a weapon kept in hand"),
     ("javelin", "throwing_knife", "not the member's thrown weapon 'javelin'"),
 ])
 def test_a_native_block_names_the_members_thrown_weapon_or_none(weapon, native, says):
