@@ -3,7 +3,9 @@
 A fighter with no room at a narrow place (RULES.md "Room at a place") waits behind it for
 its turn. When the map has another way to its foe that avoids that place, and running it
 takes fewer rounds than the wait, it goes round instead, as raiders at the back of the
-queue for a one-man footbridge would wade the ford. The wait is a ruling: each fighter of
+queue for a one-man footbridge would wade the ford. The way round keeps off every other
+narrow place it could not pass now: held by as many standing foes as it is wide, or
+filled to its width by its own side (``_impassable``). The wait is a ruling: each fighter of
 its side ahead of it in the queue (nearer the place, or as near and first in an order
 drawn once) holds the front for ``FRONT_ROUNDS`` rounds, ``width`` of them at a time. Once
 on its way round it keeps to it (``Encounter.ai_kept``) until it has passed the last place
@@ -70,8 +72,9 @@ def plan(enc: Encounter, c: Combatant, target: Combatant, place: str) -> list[In
     # any side: the way round goes for one it can strike from beyond the front
     foes = [target] if _beyond(enc, c, target, place) else [
         e for e in enc.enemies(c) if _beyond(enc, c, e, place)]
+    closed = [place, *_impassable(enc, c, place)]
     ways = [(found, e.name) for e in foes
-            if (found := _way_round(enc, start, e, place)) is not None]
+            if (found := _way_round(enc, start, e, closed)) is not None]
     if not ways:
         return None
     (length, path), target_name = min(ways)
@@ -96,20 +99,41 @@ def _beyond(enc: Encounter, c: Combatant, foe: Combatant, place: str) -> bool:
     return enc.field.distance(foe.pos, enc.field.node(place)) + c.reach > space.FRONT
 
 
-def _way_round(enc: Encounter, start: str, target: Combatant,
-               place: str) -> tuple[float, list[str]] | None:
-    """The shortest way from ``start`` to ``target`` that avoids ``place``: metres, nodes.
+def _impassable(enc: Encounter, c: Combatant, place: str) -> list[str]:
+    """The narrow places but ``place`` that ``c`` could not pass now, by name.
 
-    It ends at a node next to the target (an end of its edge, or, for a target at or in
-    front of ``place``, a node next to the place on another side than ``start``).
+    RULES.md "Room at a place": one held by as many standing foes as it is wide cannot be
+    passed, and at one whose front its own side fills to its width it would wait again.
     """
     field = enc.field
+    out = []
+    for node, width in field.narrow:
+        name = field.names[node.a]
+        if name == place:
+            continue
+        held = sum(space.front_count(enc, node, side) for side in enc.sides if side != c.side)
+        if held >= width or space.front_count(enc, node, c.side, c) >= width:
+            out.append(name)
+    return out
+
+
+def _way_round(enc: Encounter, start: str, target: Combatant,
+               closed: list[str]) -> tuple[float, list[str]] | None:
+    """The shortest way from ``start`` to ``target`` that avoids ``closed``: metres, nodes.
+
+    ``closed[0]`` is the place gone round, the rest the narrow places it could not pass
+    (``_impassable``). The way ends at a node next to the target (an end of its edge, or,
+    for a target at or in front of the place, a node next to it on another side than
+    ``start``).
+    """
+    field = enc.field
+    place = closed[0]
     pos = target.pos
     goals = {field.names[i] for i in ((pos.a,) if pos.at_node else (pos.a, pos.b))}
     if field.distance(pos, field.node(place)) <= space.FRONT:
         goals |= set(field.graph.neighbors(place))
-    goals -= {place, start}
-    graph = nx.restricted_view(field.graph, [place], [])
+    goals -= {*closed, start}
+    graph = nx.restricted_view(field.graph, closed, [])
     best: tuple[float, list[str]] | None = None
     for goal in sorted(goals):
         try:

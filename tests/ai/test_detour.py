@@ -166,3 +166,39 @@ def test_a_way_round_ends_at_its_last_place_whichever_it_passed(ruleset):
     _, _, way = enc.ai_kept[("detour", last.name)]
     last.pos = enc.field.node(way[-1])
     assert detour.follow(enc, last) is None and ("detour", last.name) not in enc.ai_kept
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_way_round_keeps_off_another_narrow_place_held_against_it(ruleset):
+    """The ford is one man wide too, and a spearman holds it: the queue at the bridge does
+    not go round into a second queue; with a long open way as well, it takes that one."""
+    def fight(long_way: bool) -> Encounter:
+        """``queue``'s six raiders at the bridge, the ford held by a third spearman."""
+        warden = {**SPEAR, "name": "Warden", "at": "ford",
+                  "ai": {"profile": "tactical", "hold": "ford"}}
+        banks = crossing(40.0)
+        banks["nodes"]["ford"] = {"width": 1}
+        if long_way:
+            banks["nodes"]["hill"] = {}
+            banks["edges"] += [["east", "hill", 45], ["hill", "west", 45]]
+        holders = [SPEAR, {**SPEAR, "name": "Second", "at": "west"}, warden]
+        raiders = [{"name": "R", "at": "east", "count": 6, **CLUB}]
+        enc = Encounter(scenario({"holders": holders, "raiders": raiders}, map=banks),
+                        ruleset, 1)
+        field = enc.field
+        for k, r in enumerate(enc.combatants[3:]):  # the first in reach, the rest behind
+            r.pos = field.advance(field.node("bridge"), field.node("east"),
+                                  3.0 if k == 0 else 3.0 + 1e-6)
+        return enc
+
+    enc = fight(long_way=False)
+    for r in enc.combatants[4:]:
+        intents = profiles.decide(enc, r)
+        assert not intents or type(intents[0]) is not Retreat, (r.name, intents)
+    enc = fight(long_way=True)
+    going = [r for r in enc.combatants[4:]
+             if (i := profiles.decide(enc, r)) and type(i[0]) is Retreat]
+    assert going
+    for r in going:
+        _, place, kept = enc.ai_kept[("detour", r.name)]
+        assert place == "bridge" and "ford" not in kept and "hill" in kept
