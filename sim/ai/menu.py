@@ -19,6 +19,7 @@ from sim.ai import screening, standoff, striking, tactics
 from sim.core import arms, moving, space, targets
 from sim.core.actions import Aim, Attack, Bide, Defend, Draw, Move, Reload, Retreat, Withdraw, Yield
 from sim.core.doctrine import COVER_MOVES
+from sim.scenario.vocabulary import Cover
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -237,11 +238,11 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
                     closer = tuple(standoff.closing(enc, c, foe))
                     gap = field.distance(c.pos, foe.pos)
                     ends = max(standoff.CLOSEST, gap - c.speed)
+                    cover = "" if field.cover(c.pos) is Cover.NONE else ", out of your cover"
                     out.append(Option(
                         f"close in {foe.name}",
                         f"close in on {foe.name} ({gap:.1f} m away; you end {ends:.1f} m from "
-                        f"it, out of your cover)" + (", shooting as you come"
-                                                     if len(closer) > 1 else ""),
+                        f"it{cover})" + (", shooting as you come" if len(closer) > 1 else ""),
                         closer, **MOVES))
                 continue
             gap = field.distance(c.pos, foe.pos)

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 # what the table's words mean, under it
 LEGEND = ("vs yours: of 100 fights, how many more (+) or fewer (-) its side wins with this "
           "line than with the profile's choice, on the same dice (the 95% interval in "
-          "brackets). standing: still in the fight at the end; alive: not dead at the end "
-          "(fled or yielded counts).")
+          "brackets): for a line with fewer rollouts, on the rollouts both had, so it need "
+          "not be the difference of the two shares shown. standing: still in the fight at "
+          "the end; alive: not dead at the end (fled or yielded counts).")
 
 
 @contextmanager
@@ -78,12 +79,23 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
     cut = max(w.planned for w in weighed) if weighed else n
     head = [f"What if? {n} rollouts of {which or 'each line'} from here: after it, every "
             "fighter (yours too) plays by its AI profile, with fresh dice."]
-    if any(w.planned < cut for w in weighed):
-        head.append("Every line was screened with a few rollouts first; the rest went to the "
-                    "few best there and to the profile's choice. A line marked 'screened' "
-                    "or 'stopped after N' had fewer rollouts, and its numbers stand on those.")
+    screened = [w for w in weighed if w.screened]
+    stopped = sum(1 for w in weighed if w.planned < cut and not w.screened)
+    if screened or stopped:
+        few = min(w.planned for w in screened) if screened else 0
+        head.append(
+            "Every line was screened with a few rollouts first; the rest went to the few best "
+            "there and to the profile's choice. "
+            + (f"{len(screened)} of {len(weighed)} lines had only the screen's {few} "
+               f"rollout{'s' if few != 1 else ''} (marked 'screened')" if screened else "")
+            + ("; " if screened and stopped else "")
+            + (f"{stopped} stopped early, behind (marked 'stopped after N')" if stopped
+               else "")
+            + ": their numbers stand on those.")
     wins = f"{side} wins"
-    fixed = 2 + NUM + 2 + 2 + len(wins) + 2 + VS + 2 + 8 + 2 + 6 + 2 + 6
+    # room for what a row says after its columns: the profile's mark, why it had fewer
+    tail = max((len(_tail(w, cut)) for w in weighed), default=0)
+    fixed = 2 + NUM + 2 + 2 + len(wins) + 2 + VS + 2 + 8 + 2 + 6 + 2 + 6 + tail
     label_w = max(16, min(max((len(w.choice.label) for w in weighed), default=16),
                           width - fixed - 1))
     cols = (f"  {'#':>{NUM}}  {'line':<{label_w}}  {wins:>{len(wins)}}  {'vs yours':<{VS}}  "
@@ -115,12 +127,19 @@ def _row(w: Weighed, number: str, label_w: int, wins_w: int, cut: int) -> str:
     if not w.n:
         return f"  {number:>{NUM}}  {label:<{label_w}}  {'-':>{wins_w}}"
     vs = "-" if w.choice.ai else f"{_pts(w.diff)} [{_pts(w.diff_low)}, {_pts(w.diff_high)}]"
+    return (f"  {number:>{NUM}}  {label:<{label_w}}  {chance(w.p_win):>{wins_w}}  {vs:<{VS}}  "
+            f"{chance(w.p_standing):>8}  {chance(w.p_alive):>6}  {w.rounds:>6.1f}"
+            + _tail(w, cut))
+
+
+def _tail(w: Weighed, cut: int) -> str:
+    """What a row says after its columns: the profile's mark, and why it had fewer rollouts."""
+    if not w.n:
+        return ""
     notes = (["screened"] if w.screened else [f"stopped after {w.planned}"]
              if w.planned < cut else []) + ([f"{w.n} reached"] if w.n < w.planned else [])
     mark = "   <- its profile's choice" if w.choice.ai else ""
-    return (f"  {number:>{NUM}}  {label:<{label_w}}  {chance(w.p_win):>{wins_w}}  {vs:<{VS}}  "
-            f"{chance(w.p_standing):>8}  {chance(w.p_alive):>6}  {w.rounds:>6.1f}"
-            f"{mark}" + (f"   ({'; '.join(notes)})" if notes else ""))
+    return mark + (f"   ({'; '.join(notes)})" if notes else "")
 
 
 def _fit(choice: Choice, width: int) -> str:

@@ -177,7 +177,7 @@ def test_a_race_stops_a_choice_clearly_behind_and_weighs_the_profiles_to_the_end
     ai = next(w for w in one if w.choice.ai)
     assert ai.planned == ai.n == 100 and ai.best and not ai.screened
     text = printed.table(one, "east", "East sword", 100)
-    assert "(screened)" in text and "A line marked 'screened'" in text
+    assert "(screened)" in text and "1 of 2 lines had only the screen's 20 rollouts" in text
     assert [o["stopped"] for o in printed.as_json(one)["options"]] == [False, True]
     full = whatif.weigh(m, choices, 100, workers=1, race=False)
     assert all(w.planned == w.n == 100 for w in full)

@@ -259,7 +259,24 @@ def test_a_line_too_long_for_the_terminal_shows_its_keyword_then_is_cut():
     wide = printed.table(weighed, "red", "Ser Aldric", 10, numbers=numbers, width=160)
     assert "  3.2  called shot at Bandit's head, then attack again" in wide
     assert "+10 [-20, +40]" in wide and "90%" not in wide.split("\n")[2]
-    narrow = printed.table(weighed, "red", "Ser Aldric", 10, numbers=numbers, width=92)
+    narrow = printed.table(weighed, "red", "Ser Aldric", 10, numbers=numbers, width=120)
     assert "  3.2  called head Bandit and again" in narrow
-    assert all(len(line) <= 92 for line in narrow.splitlines()[2:-1]
-               if "<-" not in line)
+    # every row within the terminal, the profile's mark at the end of its row too
+    assert all(len(line) <= 120 for line in narrow.splitlines()[2:-1])
+
+
+def test_a_row_marked_screened_stays_within_the_terminal():
+    """The notes after a row ('screened') count in the width the labels are fitted to."""
+    from sim.ai import rollout
+    from sim.ai.whatif import Weighed
+    from sim.cli import whatif as printed
+
+    long = rollout.Choice("called head Bandit and again",
+                          "called shot at Bandit's head, then attack again", False, None)
+    mine = rollout.Choice("attack Bandit", "attack Bandit", True, None)
+    weighed = [Weighed(mine, 40, 20, 20, 40, 3.0, 40, best=True),
+               Weighed(long, 5, 3, 3, 5, 3.0, 5, 0.1, -0.2, 0.4, screened=True, maybe=True)]
+    text = printed.table(weighed, "red", "Ser Aldric", 40, width=100)
+    row = next(line for line in text.splitlines() if "(screened)" in line)
+    assert len(row) <= 100, row
+    assert "1 of 2 lines had only the screen's 5 rollouts (marked 'screened')" in text
