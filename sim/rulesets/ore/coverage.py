@@ -21,9 +21,10 @@ OWN: tuple[Rule, ...] = (
     Rule("Reign's chain shirt and helmets", "not modelled",
          "no neutral name; head armor would lower knockouts and deaths from head hits",
          when="armor"),
-    Rule("Difficulty beyond range, cover, visibility, called shots and extra actions",
-         "not modelled", "other penalties would lower hit rates (direction depends on who "
-         "they hit)"),
+    Rule("Other penalties and difficulties (range, cover, visibility, called shots and "
+         "extra actions are modelled, as dice off)",
+         "not modelled", "footing, size and the like would lower hit rates (direction "
+         "depends on who they hit)"),
 )
 
 COVERAGE: tuple[Rule, ...] = (*OWN, *SPACE, *GAPS)
