@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import networkx as nx
@@ -26,6 +27,7 @@ from sim.core.battlefield import EDGE_EPSILON
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
+    from sim.core.battlefield import Battlefield
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
@@ -118,7 +120,7 @@ def _impassable(enc: Encounter, c: Combatant, place: str) -> list[str]:
 
 
 def _way_round(enc: Encounter, start: str, target: Combatant,
-               closed: list[str]) -> tuple[float, list[str]] | None:
+               closed: list[str]) -> tuple[float, tuple[str, ...]] | None:
     """The shortest way from ``start`` to ``target`` that avoids ``closed``: metres, nodes.
 
     ``closed[0]`` is the place gone round, the rest the narrow places it could not pass
@@ -133,18 +135,32 @@ def _way_round(enc: Encounter, start: str, target: Combatant,
     if field.distance(pos, field.node(place)) <= space.FRONT:
         goals |= set(field.graph.neighbors(place))
     goals -= {*closed, start}
-    graph = nx.restricted_view(field.graph, closed, [])
-    best: tuple[float, list[str]] | None = None
+    shut = tuple(sorted(set(closed)))
+    best: tuple[float, tuple[str, ...]] | None = None
     for goal in sorted(goals):
-        try:
-            path: list[str] = nx.dijkstra_path(graph, start, goal, weight="metres")
-        except nx.NetworkXNoPath:
+        found = _avoiding(field, start, goal, shut)
+        if found is None:
             continue
-        length = (nx.path_weight(graph, path, "metres")
-                  + field.distance(field.node(goal), pos))
+        length = found[0] + field.distance(field.node(goal), pos)
         if best is None or length < best[0]:
-            best = (length, path)
+            best = (length, found[1])
     return best
+
+
+@lru_cache(maxsize=4096)
+def _avoiding(field: Battlefield, start: str, goal: str,
+              closed: tuple[str, ...]) -> tuple[float, tuple[str, ...]] | None:
+    """The shortest path from ``start`` to ``goal`` off the places ``closed``: metres, nodes.
+
+    A map never changes, so each is found once (a fighter in a queue asks every round, and
+    every rollout of a ``?`` asks again); None when there is none.
+    """
+    graph = nx.restricted_view(field.graph, closed, [])
+    try:
+        path: list[str] = nx.dijkstra_path(graph, start, goal, weight="metres")
+    except nx.NetworkXNoPath:
+        return None
+    return nx.path_weight(graph, path, "metres"), tuple(path)
 
 
 def _nearest_node(enc: Encounter, c: Combatant, place: str) -> str | None:
