@@ -100,3 +100,30 @@ def throwing(ruleset: str, weapon: str) -> Encounter:
     """A thrower with ``weapon`` 15 m from a passive swordsman (the rulesets' thrown tests)."""
     return Encounter(scenario({"a": [{**THROWER, "weapon": weapon}], "b": [THROW_TARGET]},
                               map=THROW_LINE), ruleset, 1)
+
+
+# (weapon on the member, weapon in its native block, what the refusal says): the rulesets
+# whose blocks name weapons check each (their test_thrown.py)
+THROWN_DISAGREEING = [
+    ("sword", "javelin", "write weapon: javelin on the member"),
+    ("javelin", "sword", "cannot put 'sword', a weapon kept in hand"),
+    ("javelin", "throwing_knife", "not the member's thrown weapon 'javelin'"),
+]
+
+
+def native_thrown_refused(key: str, weapon: str, native: str, says: str) -> None:
+    """A member with ``weapon`` and a ``key:`` block naming ``native`` is refused at load,
+    naming the block's field; the same thrown weapon in both loads, counted as the member
+    says (``loader.thrown_disagrees``)."""
+    import pytest
+
+    from sim.scenario import parse
+    from sim.scenario.errors import ScenarioError
+
+    a = {"name": "A", "weapon": weapon, key: {"weapon": native}}
+    doc = {"name": "t", "sides": {"a": [a], "b": [{"name": "B"}]}}
+    with pytest.raises(ScenarioError) as info:
+        parse(doc)
+    assert f"sides.a[0].{key}.weapon" in str(info.value) and says in str(info.value)
+    a.update(weapon="javelin", carry=2, **{key: {"weapon": "javelin"}})
+    assert parse(doc).sides[0].members[0].carry == 2

@@ -5,10 +5,12 @@ tests/core/test_thrown.py.
 """
 
 import pytest
+from builders import THROWN_DISAGREEING, native_thrown_refused
 from helpers import face
 from opencore_helpers import act, d100, duel, member
 
 from sim.core.actions import Attack
+from sim.core.engine import Encounter
 from sim.rulesets.opencore.fighter import max_range
 from sim.rulesets.opencore.tables import NATIVE_WEAPONS, NEUTRAL_WEAPONS, WeaponClass
 
@@ -43,23 +45,27 @@ def test_a_miss_spends_one_and_an_extra_attack_needs_one_left():
     assert (a.attacks, a.throws_left) == (1, 0)
 
 
-@pytest.mark.parametrize(("weapon", "native", "says"), [
-    ("sword", "javelin", "write weapon: javelin on the member"),
-    ("javelin", "sword", "cannot put 'sword', a weapon kept in hand"),
-    ("javelin", "throwing_knife", "not the member's thrown weapon 'javelin'"),
-])
+@pytest.mark.parametrize(("weapon", "native", "says"), THROWN_DISAGREEING)
 def test_a_native_block_names_the_members_thrown_weapon_or_none(weapon, native, says):
     """A thrown weapon is counted from the member's own weapon: a native block that put a
     javelin in a swordsman's hand would throw it for ever, a sword in a thrower's would be
     spent like javelins. Refused at load, naming the field."""
+    native_thrown_refused("opencore", weapon, native, says)
+
+
+def test_the_seeds_thrown_weapons_row_is_thrown_only_beside_a_thrown_weapon():
+    """The seed's own "Thrown weapons" row has no neutral name: beside a javelin it is
+    thrown and counted as the member's javelins; beside a sword it is refused."""
     from sim.scenario import parse
     from sim.scenario.errors import ScenarioError
 
-    a = {"name": "A", "weapon": weapon, "opencore": {"weapon": native}}
+    block = {"weapon": "thrown_weapons", "damage": "1d6+STR"}
+    a = {"name": "A", "weapon": "sword", "opencore": block}
     doc = {"name": "t", "sides": {"a": [a], "b": [{"name": "B"}]}}
-    with pytest.raises(ScenarioError) as info:
+    with pytest.raises(ScenarioError, match="write weapon: javelin or throwing knife"):
         parse(doc)
-    assert "sides.a[0].opencore.weapon" in str(info.value) and says in str(info.value)
-    doc["sides"]["a"][0].update(weapon="javelin", opencore={"weapon": "javelin"}, carry=2)
-    fighter = parse(doc).sides[0].members[0]
-    assert fighter.carry == 2  # the same thrown weapon in both: counted as the member says
+    a["weapon"] = "javelin"
+    scen = parse(doc)
+    assert scen.sides[0].members[0].native_block("opencore").weapon == "thrown_weapons"
+    thrower = Encounter(scen, "opencore", 1).combatants[0]
+    assert thrower.ranged and thrower.throws_left == 3  # the member's javelins' count

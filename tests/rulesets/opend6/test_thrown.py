@@ -7,7 +7,7 @@ tests/core/test_thrown.py.
 from __future__ import annotations
 
 import pytest
-from builders import throwing
+from builders import THROWN_DISAGREEING, native_thrown_refused, throwing
 
 from sim.core.actions import Attack
 
@@ -42,23 +42,9 @@ def test_a_throw_is_spent_hit_or_miss(ruleset):
     assert j.hits <= 3
 
 
-@pytest.mark.parametrize(("weapon", "native", "says"), [
-    ("sword", "javelin", "write weapon: javelin on the member"),
-    ("javelin", "sword", "cannot put 'sword', a weapon kept in hand"),
-    ("javelin", "throwing_knife", "not the member's thrown weapon 'javelin'"),
-])
+@pytest.mark.parametrize(("weapon", "native", "says"), THROWN_DISAGREEING)
 def test_a_native_block_names_the_members_thrown_weapon_or_none(weapon, native, says):
     """A thrown weapon is counted from the member's own weapon: a native block that put a
     javelin in a swordsman's hand would throw it for ever, a sword in a thrower's would be
     spent like javelins. Refused at load, naming the field."""
-    from sim.scenario import parse
-    from sim.scenario.errors import ScenarioError
-
-    a = {"name": "A", "weapon": weapon, "opend6": {"weapon": native}}
-    doc = {"name": "t", "sides": {"a": [a], "b": [{"name": "B"}]}}
-    with pytest.raises(ScenarioError) as info:
-        parse(doc)
-    assert "sides.a[0].opend6.weapon" in str(info.value) and says in str(info.value)
-    doc["sides"]["a"][0].update(weapon="javelin", opend6={"weapon": "javelin"}, carry=2)
-    fighter = parse(doc).sides[0].members[0]
-    assert fighter.carry == 2  # the same thrown weapon in both: counted as the member says
+    native_thrown_refused("opend6", weapon, native, says)
