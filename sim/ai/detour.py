@@ -74,7 +74,8 @@ def plan(enc: Encounter, c: Combatant, target: Combatant, place: str) -> list[In
     # any side: the way round goes for one it can strike from beyond the front
     foes = [target] if _beyond(enc, c, target, place) else [
         e for e in enc.enemies(c) if _beyond(enc, c, e, place)]
-    closed = [place, *_impassable(enc, c, place)]
+    # (the place it stands at it has already, whoever else is there)
+    closed = [place, *(n for n in _impassable(enc, c, place) if n != start)]
     ways = [(found, e.name) for e in foes
             if (found := _way_round(enc, start, e, closed)) is not None]
     if not ways:
