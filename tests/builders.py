@@ -114,7 +114,7 @@ THROWN_DISAGREEING = [
 def native_thrown_refused(key: str, weapon: str, native: str, says: str) -> None:
     """A member with ``weapon`` and a ``key:`` block naming ``native`` is refused at load,
     naming the block's field; the same thrown weapon in both loads, counted as the member
-    says (``loader.thrown_disagrees``)."""
+    says (``vocabulary.thrown_disagrees``)."""
     import pytest
 
     from sim.scenario import parse

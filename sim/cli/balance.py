@@ -17,7 +17,7 @@ from sim.cli import params
 from sim.report import balance as report
 from sim.scenario import read_yaml
 from sim.scenario.errors import FrayInputError
-from sim.scenario.loader import MAX_NUMBER_CHARS
+from sim.scenario.reading import MAX_NUMBER_CHARS
 from sim.scenario.settings import MAX_VALUES, parse_path
 
 # the melee bandits: the archers (bandits[0]) never bring the heroes down to an even fight,

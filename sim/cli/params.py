@@ -24,7 +24,7 @@ from sim.batch.stops import stderr_gone
 from sim.scenario import bundled
 from sim.scenario.campaign import Campaign, is_campaign, parse_campaign
 from sim.scenario.errors import FrayInputError, unknown
-from sim.scenario.loader import MAX_NUMBER_CHARS
+from sim.scenario.reading import MAX_NUMBER_CHARS
 from sim.scenario.variants import variants_of
 
 SCHEDULER = re.compile(r"(tcp|tls)://[^\s:/]+:\d{1,5}")

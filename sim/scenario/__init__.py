@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sim.scenario.errors import FrayInputError, ScenarioError
-    from sim.scenario.loader import load, parse, read_yaml
+    from sim.scenario.loader import load, parse
+    from sim.scenario.reading import read_yaml
     from sim.scenario.specs import (
         AftermathSpec,
         Doctrine,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 _HOMES = {
     "FrayInputError": "errors", "ScenarioError": "errors",
-    "load": "loader", "parse": "loader", "read_yaml": "loader",
+    "load": "loader", "parse": "loader", "read_yaml": "reading",
     **dict.fromkeys(("AftermathSpec", "Doctrine", "MapSpec", "MemberSpec", "NodeSpec",
                      "Scenario", "SideSpec", "Skills", "Traits"), "specs"),
 }

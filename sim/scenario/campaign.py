@@ -29,9 +29,10 @@ from pydantic import Field, ValidationError
 
 from sim import registry
 from sim.scenario.errors import ScenarioError, pydantic_problems, suggest, unknown
-from sim.scenario.loader import load, parse, read_yaml
+from sim.scenario.loader import load, parse
 from sim.scenario.models import Strict
 from sim.scenario.names import unseen
+from sim.scenario.reading import read_yaml
 from sim.scenario.specs import MemberSpec, Scenario
 from sim.scenario.vocabulary import RESTS
 

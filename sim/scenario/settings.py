@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from sim.scenario.errors import FrayInputError, field_path, unknown
-from sim.scenario.loader import MAX_NUMBER_CHARS
+from sim.scenario.reading import MAX_NUMBER_CHARS
 
 EXAMPLE = "sides.bandits[0].count=1..6"
 MAX_VALUES = 1000

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.scenario.errors import FrayInputError, ScenarioError
-from sim.scenario.loader import parse, read_yaml
+from sim.scenario.loader import parse
+from sim.scenario.reading import read_yaml
 from sim.scenario.settings import parse_set, set_value
 from sim.scenario.specs import Scenario
 

@@ -64,6 +64,38 @@ def carried(weapon: str, carry: int | None) -> int | None:
     return THROWN_WEAPONS[weapon] if carry is None else carry
 
 
+def thrown_disagrees(weapon: str, native: str | None, thrown: frozenset[str]) -> str | None:
+    """Why a native block's ``weapon`` cannot stand beside the member's ``weapon`` (or None).
+
+    RULES.md "Rate of fire": a thrown weapon is spent as it is thrown, counted from the
+    member's own ``weapon:`` and ``carry:`` (javelin, throwing knife). So a native block
+    puts a thrown weapon in hand only where the member's weapon is thrown, the same one
+    where the native name is the neutral one spelled with underscores (``throwing_knife``),
+    and never a weapon kept in hand in a thrower's: one that put a javelin in a
+    swordsman's hand would throw it for ever, a sword in a thrower's would be spent.
+    ``thrown``: the ruleset's native weapons thrown by hand (``NativeBlock.THROWN``).
+    """
+    if native is None:
+        return None
+    own = weapon if weapon in THROWN_WEAPONS else None
+    if native not in thrown:
+        if own is None:
+            return None
+        return (f"the member's weapon '{own}' is thrown and counted (carry:); a native block "
+                f"cannot put '{native}', a weapon kept in hand, in its place: name it on the "
+                "member instead")
+    neutral = native.replace("_", " ")
+    named = neutral if neutral in THROWN_WEAPONS else None
+    if own is None:
+        return (f"'{native}' is a thrown weapon, spent as it is thrown and counted from the "
+                f"member's own weapon: write weapon: {named or ' or '.join(THROWN_WEAPONS)}"
+                " on the member (and carry: N, how many)")
+    if named is not None and named != own:
+        return (f"'{native}' is not the member's thrown weapon '{own}': name the one thrown "
+                "weapon on the member")
+    return None
+
+
 RANGED_WEAPONS = frozenset({"bow", "shortbow", "longbow", "crossbow", "pistol", "rifle",
                             "shotgun", *THROWN_WEAPONS})
 SIDEARMS: tuple[str, ...] = tuple(w for w in WEAPONS if w not in RANGED_WEAPONS

@@ -20,7 +20,7 @@ from sim.core.engine import Encounter
 from sim.rulesets import registry
 from sim.scenario import parse
 from sim.scenario.errors import FrayInputError, ScenarioError
-from sim.scenario.loader import read_yaml
+from sim.scenario.reading import read_yaml
 
 
 def test_an_alias_bomb_is_refused_quickly(tmp_path):

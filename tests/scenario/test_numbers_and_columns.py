@@ -10,7 +10,7 @@ import pytest
 import yaml
 from helpers import SCENARIOS, fray
 
-from sim.scenario import loader, parse
+from sim.scenario import loader, parse, reading
 from sim.scenario.errors import ScenarioError
 
 DUEL = str(SCENARIOS / "duel.yaml")
@@ -62,15 +62,15 @@ def test_sweep_set_refuses_a_number_too_long(capsys, tmp_path):
 
 
 def test_yaml_is_parsed_once_with_libyaml_when_present(monkeypatch):
-    assert issubclass(loader._UniqueKeyLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    assert issubclass(reading._UniqueKeyLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     calls = []
-    real = loader._UniqueKeyLoader.get_single_node
+    real = reading._UniqueKeyLoader.get_single_node
 
     def counted(self):
         calls.append(1)
         return real(self)
 
-    monkeypatch.setattr(loader._UniqueKeyLoader, "get_single_node", counted)
+    monkeypatch.setattr(reading._UniqueKeyLoader, "get_single_node", counted)
     loader.load(DUEL)
     assert calls == [1]
 

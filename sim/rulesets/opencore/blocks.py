@@ -82,7 +82,7 @@ class OpenCoreBlock(Strict):
     """
 
     # its weapons thrown by hand: a member names them only beside a thrown weapon of its own
-    # (``loader.thrown_disagrees``: the count of throws is the member's)
+    # (``vocabulary.thrown_disagrees``: the count of throws is the member's)
     THROWN: ClassVar[frozenset[str]] = frozenset(
         key for key, w in NATIVE_WEAPONS.items() if w.weapon_class is WeaponClass.THROWN)
 

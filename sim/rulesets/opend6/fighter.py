@@ -90,7 +90,7 @@ class OpenD6Block(Strict):
     """
 
     # its weapons thrown by hand: a member names them only beside the same thrown weapon
-    # of its own (``loader.thrown_disagrees``: the count of throws is the member's)
+    # of its own (``vocabulary.thrown_disagrees``: the count of throws is the member's)
     THROWN: ClassVar[frozenset[str]] = frozenset(
         WEAPONS_BY_NEUTRAL[name].name for name in THROWN_WEAPONS)
 
