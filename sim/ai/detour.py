@@ -75,9 +75,9 @@ def plan(enc: Encounter, c: Combatant, target: Combatant, place: str) -> list[In
     foes = [target] if _beyond(enc, c, target, place) else [
         e for e in enc.enemies(c) if _beyond(enc, c, e, place)]
     # (the place it stands at it has already, whoever else is there)
-    closed = [place, *(n for n in _impassable(enc, c, place) if n != start)]
+    shut = tuple(n for n in _impassable(enc, c, place) if n != start)
     ways = [(found, e.name) for e in foes
-            if (found := _way_round(enc, start, e, closed)) is not None]
+            if (found := _way_round(enc, start, e, place, shut)) is not None]
     if not ways:
         return None
     (length, path), target_name = min(ways)
@@ -120,26 +120,24 @@ def _impassable(enc: Encounter, c: Combatant, place: str) -> list[str]:
     return out
 
 
-def _way_round(enc: Encounter, start: str, target: Combatant,
-               closed: list[str]) -> tuple[float, tuple[str, ...]] | None:
-    """The shortest way from ``start`` to ``target`` that avoids ``closed``: metres, nodes.
+def _way_round(enc: Encounter, start: str, target: Combatant, place: str,
+               shut: tuple[str, ...]) -> tuple[float, tuple[str, ...]] | None:
+    """The shortest way from ``start`` to ``target`` off ``place`` and ``shut``: metres, nodes.
 
-    ``closed[0]`` is the place gone round, the rest the narrow places it could not pass
-    (``_impassable``). The way ends at a node next to the target (an end of its edge, or,
-    for a target at or in front of the place, a node next to it on another side than
-    ``start``).
+    ``shut``: the other narrow places it could not pass (``_impassable``). The way ends at
+    a node next to the target (an end of its edge, or, for a target at or in front of
+    ``place``, a node next to it on another side than ``start``).
     """
     field = enc.field
-    place = closed[0]
     pos = target.pos
     goals = {field.names[i] for i in ((pos.a,) if pos.at_node else (pos.a, pos.b))}
     if field.distance(pos, field.node(place)) <= space.FRONT:
         goals |= set(field.graph.neighbors(place))
-    goals -= {*closed, start}
-    shut = tuple(sorted(set(closed)))
+    goals -= {place, *shut, start}
+    closed = tuple(sorted({place, *shut}))
     best: tuple[float, tuple[str, ...]] | None = None
     for goal in sorted(goals):
-        found = _avoiding(field, start, goal, shut)
+        found = _avoiding(field, start, goal, closed)
         if found is None:
             continue
         length = found[0] + field.distance(field.node(goal), pos)
