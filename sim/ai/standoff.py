@@ -201,8 +201,8 @@ def harmless(enc: Encounter, c: Combatant, target: Combatant, foes: list[Combata
     already, it stops wasting rounds and holds (``Advisor.wait_intents``).
     """
     advisor = enc.advisor
-    if (not c.ranged or not advisor.can_attack(enc, c, target)
-            or not advisor.can_hit(enc, c, target) or advisor.can_harm(enc, c, target)):
+    if (not c.ranged or advisor.can_harm(enc, c, target)  # (the cheapest question first)
+            or not advisor.can_attack(enc, c, target) or not advisor.can_hit(enc, c, target)):
         return target, None  # (a shot with no chance at all: ``Advisor.hopeless`` says)
     distance, here = enc.field.distance, c.pos
     other = draws.best(enc, [e for e in foes if e is not target and advisor.can_harm(enc, c, e)],

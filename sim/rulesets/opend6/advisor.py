@@ -26,6 +26,7 @@ from sim.rulesets.opend6.rules import (
     AIM_DICE,
     BASE_DIFFICULTY,
     COVER_DIFFICULTY,
+    SHOT_IN_MELEE_DICE,
     multiple_action_penalty,
     turn_actions,
 )
@@ -133,8 +134,13 @@ class OpenD6Advisor(Advisor[D6Fighter]):
         field, here, there, dist = self._measured  # one measure for reach and range
         if field is not enc.field or here is not actor.pos or there is not target.pos:
             dist = enc.field.distance(actor.pos, target.pos)
-        return dist <= actor.reach and self.rules.combat.attack_dice(  # ``space.in_reach``
-            enc, actor, target, distance=dist) >= 1
+        if dist > actor.reach:  # ``space.in_reach``
+            return False
+        # the dice unpressed: who presses a shooter is asked only when its -2D decides
+        free = self.rules.combat.attack_dice(enc, actor, target, distance=dist, pressed=False)
+        if not actor.ranged or free < 1 or free + SHOT_IN_MELEE_DICE >= 1:
+            return free >= 1
+        return not space.pressed(enc, actor)
 
     def hopeless(self, enc: Encounter, actor: D6Fighter,
                  target: D6Fighter) -> tuple[list[Intent], str]:

@@ -55,3 +55,18 @@ def test_can_hit_measures_again_when_a_fighter_has_moved_since_can_attack() -> N
     assert enc.advisor.can_hit(enc, a, b)        # can_attack measured 40 m (3 m: out of
     assert enc.ruleset.combat.attack_dice(enc, a, b) == 2  # B's reach, no shot in melee)
 
+
+
+@pytest.mark.parametrize("metres", [1.5, 3.0, 40.0])  # a foe's reach (pressed) or out of it
+@pytest.mark.parametrize("skill", [0, 1, 2, 3])
+@pytest.mark.parametrize("blinded", [False, True])
+def test_can_hit_asks_who_presses_the_shooter_only_when_it_decides(
+        metres: float, skill: int, blinded: bool) -> None:
+    """The shortcut (the dice unpressed, the -2D asked of only when it could decide) gives
+    what the full pool gives: ``attack_dice`` with who presses it, at least 1D."""
+    bow = {**BOW, "traits": {"dexterity": 1}, "skills": {"ranged": skill},
+           "opend6": {"blinded": blinded}}
+    enc, a, b = duel(bow, member("B", weapon="sword", at="y"), **apart(metres))
+    assert enc.advisor.can_attack(enc, a, b)
+    want = enc.ruleset.combat.attack_dice(enc, a, b) >= 1
+    assert enc.advisor.can_hit(enc, a, b) is want
