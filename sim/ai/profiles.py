@@ -388,9 +388,10 @@ def _by_profile(enc: Encounter, c: Combatant) -> list[Intent]:
     intents = PROFILES[c.ai](enc, c)
     if intents and type(intents[0]) is Yield:  # the engine takes it out (no ruleset acts)
         return intents
-    hold = holding.place_of(enc, c)
-    if hold is not None:
-        intents = holding.keep(enc, c, intents, hold)
+    if c.doctrine.hold is not None or enc.field.narrow:  # (no place to hold: not asked)
+        hold = holding.place_of(enc, c)
+        if hold is not None:
+            intents = holding.keep(enc, c, intents, hold)
     if c.ranged and len(intents) > 1:  # RULES.md "Rate of fire", whatever the advisor offered
         shots = space.within_rate(c, intents)
         if len(shots) < len(intents):

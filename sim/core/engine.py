@@ -234,18 +234,23 @@ class Encounter:
         if c.throws_left == 0:  # its last javelin thrown: its sidearm, or its fists
             arms.out_of_throws(self, c)
         mind = self.minds.get(c.name) if self.minds and not c.fleeing else None
-        intents = mind(self, c) if mind is not None else self.ai.decide(self, c)
-        if mind is not None or c.ai in self.ai.RECORDED:
+        if mind is None:
+            intents = self.ai.decide(self, c)
+            if c.ai in self.ai.RECORDED:
+                self.made.setdefault(c.name, []).append(("declare", list(intents)))
+        else:
+            intents = mind(self, c)
             self.made.setdefault(c.name, []).append(("declare", list(intents)))
-        if intents and type(intents[0]) is Draw:
-            intents = intents[1:]
-            arms.draw(self, c)
         if intents:
-            first = intents[0]
-            if type(first) is Yield:  # surrenders instead of acting
+            kind: type | None = type(intents[0])
+            if kind is Draw:
+                intents = intents[1:]
+                arms.draw(self, c)
+                kind = type(intents[0]) if intents else None
+            if kind is Yield:  # surrenders instead of acting
                 self.take_out(c, Status.SURRENDERED, c.why)
                 intents = []
-            elif len(intents) > 1 or (type(first) is Retreat and first.leave):
+            elif len(intents) > 1 or (kind is Retreat and intents[0].leave):
                 intents = self._within_the_rules(c, intents)
         self.declared[c] = intents
         return intents

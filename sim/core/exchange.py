@@ -20,13 +20,17 @@ if TYPE_CHECKING:
 
 def tally(enc: Encounter) -> None:
     """At a round's end: count the round for each fighter hurt without hurting back."""
-    now, counts = enc.round, enc.unanswered
+    now, counts, harmed, hurt = enc.round, enc.unanswered, enc.harmed_in, enc.hurt_in
     for side, members in enc.sides.items():
-        if enc.harmed_in[side] == now:
-            for c in members:
-                counts.pop(c, None)
-        elif enc.hurt_in[side] == now:
+        if harmed[side] == now:
+            if counts:  # (most rounds: nobody's count to start again)
+                for c in members:
+                    counts.pop(c, None)
+        elif hurt[side] == now:
             foes = enc.foes_of(side)
             for c in members:
-                if c.in_fight and any(space.in_reach(enc, c, e) for e in foes):
-                    counts[c] = counts.get(c, 0) + 1
+                if c.in_fight:
+                    for e in foes:  # (``any`` written out: asked of every member, every round)
+                        if space.in_reach(enc, c, e):
+                            counts[c] = counts.get(c, 0) + 1
+                            break
