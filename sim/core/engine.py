@@ -109,20 +109,21 @@ class Encounter:
         # answers the AI keeps while nothing changes, by (question, round, ...): a side's
         # expected harm a round is asked by each of its members (``sim.ai.standoff``)
         self.ai_kept: dict[tuple[Any, ...], Any] = {}
-        # the nearest foes by (place, side), shared while everyone declares (nobody moves
-        # then); None the rest of the time (``space.nearest_enemy``). Kept from one
-        # round's declarations to the next while nobody moved, fell or got up
-        # (``nearest_now``): two thirds of an ORE skirmish's searches were repeats.
+        # ``nearest_kept`` while everyone declares (``rounds.fight``), None the rest of the
+        # time: what the AI reads as "nobody moves until all have declared"
         self.nearest: Nearest | None = None
         # with a log, during a group of simultaneous actions: what to tell again once the
         # whole instant is done (a move's distance to a foe who moves in it too); None else
         self.instant_told: list[Callable[[], None]] | None = None
-        self._nearest_kept: Nearest = {}
+        # the nearest foes by (place, side) (``space.nearest_enemy``), kept while nobody
+        # moves, falls or gets up (``place``, ``take_out``, ``bring_back`` drop them): two
+        # thirds of an ORE skirmish's searches were repeats, and an OpenD6 fight's turns
+        # ask again between moves
+        self.nearest_kept: Nearest = {}
         # each side's foes in the fight, in the file's order (``foes_of``): dropped whenever
         # someone goes out or comes back, the only changes to ``in_fight``
         self._foes: dict[str, list[Combatant]] = {}
         self.flights = 0  # fighters that took flight in this fight (``flee``): 0, none to ask
-        self._kept_at: list[Position] = []
         self.carried = carried  # (a rollout builds the fight again with them)
         self.combatants: list[Combatant] = []
         self.sides: dict[str, list[Combatant]] = {}
@@ -332,8 +333,8 @@ class Encounter:
         c.status = status
         c.in_fight = False
         self._foes.clear()
-        if self._nearest_kept:  # one fewer foe to be nearest
-            self._nearest_kept.clear()
+        if self.nearest_kept:  # one fewer foe to be nearest
+            self.nearest_kept.clear()
         if was_in:
             self.standing[c.side] -= 1
             if not self.standing[c.side]:
@@ -365,8 +366,8 @@ class Encounter:
         c.in_fight = True
         self._foes.clear()
         c.out_round = 0
-        if self._nearest_kept:
-            self._nearest_kept.clear()
+        if self.nearest_kept:
+            self.nearest_kept.clear()
         self.standing[c.side] += 1
         if self.standing[c.side] == 1:
             self.sides_left += 1
@@ -437,17 +438,15 @@ class Encounter:
             self.round_start = self.env.now
             self.env.run(until=self.env.now + spr)
 
-    def nearest_now(self) -> Nearest:
-        """The nearest-foe searches shared by this round's declarations.
+    def place(self, c: Combatant, pos: Position) -> None:
+        """``c`` now stands at ``pos`` (where a walk ended): the one way a fighter moves.
 
-        Last round's, if every combatant stands where it stood then (a fall or a rise
-        clears them at once, ``take_out`` and ``bring_back``).
+        The nearest-foe searches kept (``nearest_kept``) are dropped when it moved.
         """
-        at = [c.pos for c in self.combatants]
-        if at != self._kept_at:  # someone moved (positions are values: equal is the same)
-            self._nearest_kept = {}
-            self._kept_at = at
-        return self._nearest_kept
+        if pos != c.pos:
+            c.pos = pos
+            if self.nearest_kept:
+                self.nearest_kept.clear()
 
     def escapes(self) -> None:
         """At a round's end, fighters in flight beyond every foe's reach of them get away.

@@ -47,7 +47,7 @@ def fight(enc: Encounter) -> Generator[simpy.Event, Any, None]:
             declared = [(c, []) for c in fighters]
         else:
             declared = []
-            enc.nearest = enc.nearest_now()
+            enc.nearest = enc.nearest_kept
             for c in ruleset.declaration_order(enc, fighters):
                 intents = enc.declare(c)
                 declared.append((c, intents))

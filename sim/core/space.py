@@ -276,16 +276,14 @@ def shooters_on(enc: Encounter, c: Combatant, foes: Sequence[Combatant]) -> list
 def nearest_enemy(enc: Encounter, c: Combatant) -> Combatant | None:
     """The closest enemy still in the fight (ties: a random draw, see ``best``).
 
-    While everyone declares (``Encounter.nearest`` is a dict), nobody moves: fighters of a
-    side standing at one place share the search; each still draws among the tied itself.
+    Fighters of a side standing at one place share the search, kept until someone moves,
+    falls or gets up (``Encounter.nearest_kept``); each still draws among the tied itself.
     """
     here, side = c.pos, c.side
-    shared = enc.nearest
-    if shared is None:
-        return draw(enc, _nearest_foes(enc, here, side))
-    top = shared.get((here, side))
+    kept = enc.nearest_kept
+    top = kept.get((here, side))
     if top is None:
-        top = shared[(here, side)] = _nearest_foes(enc, here, side)
+        top = kept[(here, side)] = _nearest_foes(enc, here, side)
     return top[0] if len(top) == 1 else draw(enc, top)  # one nearest: nothing to draw
 
 

@@ -292,9 +292,8 @@ class Ruleset(ABC, Generic[F]):
         before = f.pos
         if intent.run and enc.log is not None:
             enc.emit("run", who=f.name, text=f"{f.name} runs ({metres:.0f} m at most).")
-        f.pos = moving.walk(enc, f, target.pos, metres, stop_at=intent.stop_at, target=target)
-        if enc.nearest:  # a move while others declare: their nearest foes may change
-            enc.nearest.clear()
+        enc.place(f, moving.walk(enc, f, target.pos, metres, stop_at=intent.stop_at,
+                                 target=target))
         if enc.log is None:
             return
         gap = field.distance(f.pos, target.pos)
@@ -328,9 +327,7 @@ class Ruleset(ABC, Generic[F]):
         before = f.pos
         if intent.run and enc.log is not None:
             enc.emit("run", who=f.name, text=f"{f.name} runs ({metres:.0f} m at most).")
-        f.pos = moving.walk(enc, f, intent.dest, metres)
-        if enc.nearest:  # a move while others declare: their nearest foes may change
-            enc.nearest.clear()
+        enc.place(f, moving.walk(enc, f, intent.dest, metres))
         if enc.log is not None and f.pos != before:
             enc.emit("move", who=f.name, to=field.describe(f.pos),
                      text=f"{f.name} moves to {field.describe(f.pos)} ({f.why}).")
@@ -349,9 +346,7 @@ class Ruleset(ABC, Generic[F]):
                 enc.emit("withdraw", who=f.name, text=f"{f.name} cannot withdraw: no step "
                          "of 2 m takes it out of every foe's reach.")
             return
-        f.pos = moving.walk(enc, f, spot, moving.WITHDRAW_METRES, withdraw=True)
-        if enc.nearest:
-            enc.nearest.clear()
+        enc.place(f, moving.walk(enc, f, spot, moving.WITHDRAW_METRES, withdraw=True))
         if enc.log is not None:
             enc.emit("withdraw", who=f.name, to=enc.field.describe(f.pos),
                      text=f"{f.name} withdraws to {enc.field.describe(f.pos)}, out of reach "

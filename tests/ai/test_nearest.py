@@ -1,8 +1,10 @@
-"""The nearest-foe searches shared by one round's declarations, and kept to the next round's.
+"""The nearest-foe searches kept while nobody moves, falls or gets up.
 
-``Encounter.nearest`` answers a fighter from a search made for another fighter at the same
-place, or in an earlier round when nobody has moved, fallen or got up since. Every answer it
-gives must be the search made afresh at that moment.
+``Encounter.nearest_kept`` answers a fighter from a search made for another fighter at the
+same place, earlier in the round's declarations, at an earlier turn or in an earlier round,
+when nobody has moved (``Encounter.place``), fallen or got up since. Every answer it gives
+must be the search made afresh at that moment, under every ruleset (OpenD6's fighters move
+between their turns' declarations).
 """
 
 from __future__ import annotations
@@ -18,19 +20,14 @@ from sim.scenario import load
 SCENARIOS = sorted(p.stem for p in (ROOT / "scenarios").glob("*.yaml"))
 
 
-# the searches are shared while everyone declares at the round's start: not under a ruleset
-# whose fighters declare at their own turns (OpenD6), when fighters move between declarations
-SHARING = [n for n in registry.names() if not registry.get(n).declares_at_turn]
-
-
-@pytest.mark.parametrize("ruleset", SHARING)
+@pytest.mark.parametrize("ruleset", registry.names())
 def test_every_kept_search_is_the_search_made_now(ruleset, monkeypatch):
     fresh = space._nearest_foes
     kept_answers = 0
 
     def checked(enc, c):
         nonlocal kept_answers
-        kept = enc.nearest.get((c.pos, c.side)) if enc.nearest is not None else None
+        kept = enc.nearest_kept.get((c.pos, c.side))
         if kept is not None:
             kept_answers += 1
             assert kept == fresh(enc, c.pos, c.side), (enc.seed, enc.round, c.name)
@@ -43,3 +40,17 @@ def test_every_kept_search_is_the_search_made_now(ruleset, monkeypatch):
         for seed in range(15):
             Encounter(scen, ruleset, seed).run()
     assert kept_answers > 100  # the check ran on kept answers, not only on fresh searches
+
+
+def test_a_move_drops_the_kept_searches():
+    """A foe that walks up is the nearest at once (without ``place`` dropping the kept
+    search, the fighter would still see the foe that stood nearer before)."""
+    scen = load(ROOT / "scenarios" / "mirror.yaml")
+    enc = Encounter(scen, "ore", 0)
+    c = enc.sides["west"][0]
+    far = space.nearest_enemy(enc, c)
+    assert far is not None and enc.nearest_kept
+    other = next(e for e in enc.foes_of(c.side) if e is not far)
+    enc.place(other, c.pos)
+    assert not enc.nearest_kept
+    assert space.nearest_enemy(enc, c) is other
