@@ -172,15 +172,38 @@ def _hit_value(weapon: Weapon, armor: Sequence[int], marked_killing: Sequence[in
     return min(1.0, (killing + shock / 2) / max(1, left))
 
 
+# Expected worths found, by (the table's id, dice, called tens): the table held in the entry
+# (so no other takes its id while it lives), the worth. ``value_table``'s tables are kept
+# (``_value_table``), so the same fight asks of the same table object round after round.
+_EXPECTED: dict[tuple[int, int, int], tuple[object, float]] = {}
+EXPECTED_KEPT = 8192
+
+
 def expected_value(value: Sequence[Sequence[float]], dice: int, called_tens: int) -> float:
     """Expected worth of one attack rolled with ``dice`` dice, ``called_tens`` set at 10.
 
     ``value[w][h]``: a hit's worth by width and height (``value_table``). A die set at 10
     (a called head shot, an expert die) makes a head set with every rolled 10; without one
-    the attack takes the widest set (RULES.md; ``assign_sets``).
+    the attack takes the widest set (RULES.md; ``assign_sets``). Kept for a table that is
+    a tuple (which cannot change): the AI asks of every foe at every declaration.
     """
     if dice <= 0:
         return 0.0
+    if type(value) is not tuple:
+        return _expected_value(value, dice, called_tens)
+    key = (id(value), dice, called_tens)
+    kept = _EXPECTED.get(key)
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    worth = _expected_value(value, dice, called_tens)
+    if len(_EXPECTED) >= EXPECTED_KEPT:
+        _EXPECTED.clear()
+    _EXPECTED[key] = (value, worth)
+    return worth
+
+
+def _expected_value(value: Sequence[Sequence[float]], dice: int, called_tens: int) -> float:
+    """``expected_value`` worked out (``dice`` at least 1)."""
     fixed = min(called_tens, dice)
     rolled = dice - fixed
     if not fixed:

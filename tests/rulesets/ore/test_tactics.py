@@ -40,6 +40,17 @@ def test_ore_called_head_shot_odds():
         p for w, h, p in widest(5) if h == 10))
 
 
+def test_a_kept_expected_worth_is_the_worth_worked_out():
+    """A tuple table's worths are kept by its identity: each is the one a list gives (never
+    kept), for two tables alike but for their worths, asked in turn."""
+    tables = [tuple(tuple(scale * (w + h) / 21 for h in range(11)) for w in range(11))
+              for scale in (0.5, 1.0)]
+    for dice, called in itertools.product(range(0, 11), range(3)):
+        for table in tables + tables:  # found, then kept
+            want = expected_value([list(row) for row in table], dice, called)
+            assert expected_value(table, dice, called) == want
+
+
 def test_ore_tactical_calls_the_head_when_it_pays():
     enc = on_field("ore", [{"name": "A", "ai": "tactical", **SOLDIER}], [{"name": "B", **SOLDIER}])
     a, b = enc.combatants
