@@ -123,6 +123,10 @@ class Encounter:
         # each side's foes in the fight, in the file's order (``foes_of``): dropped whenever
         # someone goes out or comes back, the only changes to ``in_fight``
         self._foes: dict[str, list[Combatant]] = {}
+        # the fighter whose AI decides now (``declare``), and whether a foe presses it
+        # (``space.pressed``: each question about a shot asks; nothing moves meanwhile)
+        self.deciding: Combatant | None = None
+        self.deciding_pressed: bool | None = None
         self.flights = 0  # fighters that took flight in this fight (``flee``): 0, none to ask
         self.carried = carried  # (a rollout builds the fight again with them)
         self.combatants: list[Combatant] = []
@@ -235,6 +239,9 @@ class Encounter:
         if c.throws_left == 0:  # its last javelin thrown: its sidearm, or its fists
             arms.out_of_throws(self, c)
         mind = self.minds.get(c.name) if self.minds and not c.fleeing else None
+        shooter = c.ranged  # (only a shot asks who presses its shooter)
+        if shooter:
+            self.deciding, self.deciding_pressed = c, None
         if mind is None:
             intents = self.ai.decide(self, c)
             if c.ai in self.ai.RECORDED:
@@ -242,6 +249,8 @@ class Encounter:
         else:
             intents = mind(self, c)
             self.made.setdefault(c.name, []).append(("declare", list(intents)))
+        if shooter:
+            self.deciding = None
         if intents:
             kind: type | None = type(intents[0])
             if kind is Draw:

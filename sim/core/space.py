@@ -99,7 +99,12 @@ def pressed(enc: Encounter, c: Combatant) -> bool:
     RULES.md "Shooting in melee": each ruleset takes its own penalty off a shot made so,
     and the foe strikes once (``moving.shot_in_melee``).
     """
-    return bool(threatened_in_melee(enc, c, c.pos))
+    if c is not enc.deciding:
+        return bool(threatened_in_melee(enc, c, c.pos))
+    kept = enc.deciding_pressed  # asked by each of its AI's questions about a shot
+    if kept is None:
+        kept = enc.deciding_pressed = bool(threatened_in_melee(enc, c, c.pos))
+    return kept
 
 
 def front_count(enc: Encounter, node: Position, side: str,

@@ -46,7 +46,7 @@ def test_a_move_drops_the_kept_searches():
     """A foe that walks up is the nearest at once (without ``place`` dropping the kept
     search, the fighter would still see the foe that stood nearer before)."""
     scen = load(ROOT / "scenarios" / "mirror.yaml")
-    enc = Encounter(scen, "ore", 0)
+    enc = Encounter(scen, registry.names()[0], 0)
     c = enc.sides["west"][0]
     far = space.nearest_enemy(enc, c)
     assert far is not None and enc.nearest_kept
@@ -54,3 +54,27 @@ def test_a_move_drops_the_kept_searches():
     enc.place(other, c.pos)
     assert not enc.nearest_kept
     assert space.nearest_enemy(enc, c) is other
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_who_presses_a_deciding_shooter_is_asked_once_and_right(ruleset, monkeypatch):
+    """``space.pressed`` keeps its answer for the fighter whose AI decides
+    (``Encounter.deciding``): every kept answer is the one asked afresh."""
+    pressed = space.pressed
+    kept_answers = 0
+
+    def checked(enc, c):
+        nonlocal kept_answers
+        if c is enc.deciding and enc.deciding_pressed is not None:
+            kept_answers += 1
+            assert enc.deciding_pressed == bool(space.threatened_in_melee(enc, c, c.pos))
+        return pressed(enc, c)
+
+    monkeypatch.setattr(space, "pressed", checked)
+    for name in SCENARIOS:
+        scen = load(ROOT / "scenarios" / f"{name}.yaml")
+        for seed in range(8):
+            enc = Encounter(scen, ruleset, seed)
+            enc.run()
+            assert enc.deciding is None
+    assert kept_answers > 0  # the check ran on kept answers
