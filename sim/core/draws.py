@@ -72,6 +72,25 @@ def best(enc: Encounter, candidates: Iterable[T], key: Callable[[T], Any]) -> T 
     return draw(enc, top)
 
 
+def best_by(enc: Encounter, candidates: Iterable[T],
+            keys: tuple[Callable[[T], Any], ...]) -> T | None:
+    """``best`` with the key ``(k(c) for k in keys)``, each asked only where it decides.
+
+    A key is asked only of the candidates tied on every key before it (the highest tuple
+    is the highest first key, then the highest second among those, ...), and none once one
+    candidate is left: the same choice and the same draw as ``best``, for keys that cost
+    (an attack's worth of every foe, asked at every declaration).
+    """
+    top = list(candidates)
+    for key in keys:
+        if len(top) < 2:
+            break
+        scored = [(key(item), item) for item in top]
+        high = max(k for k, _ in scored)
+        top = [item for k, item in scored if k == high]
+    return draw(enc, top)
+
+
 def draw(enc: Encounter, tied: list[T]) -> T | None:
     """One of ``tied`` (equally good), drawn by the encounter's generator; None if empty."""
     if len(tied) > 1:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack, Retreat
-from sim.core.draws import best
+from sim.core.draws import best, best_by
 
 if TYPE_CHECKING:
     from sim.core.battlefield import Position
@@ -95,12 +95,14 @@ def _pick(enc: Encounter, c: Combatant, foes: list[Combatant],
         threat, cover, worth = rs.threat, enc.field.cover, rs.attack_worth
         shooter = c.ranged
         side = c.side
-        return best(enc, pool, lambda e: (threat(e),
-                                          round(worth(enc, c, e), 6) if shooter else 0,
-                                          allies_on(enc, side, e),
-                                          -cover(e.pos) if shooter else 0,
-                                          -distance(here, e.pos)))
+        if shooter:
+            return best_by(enc, pool, (threat, lambda e: round(worth(enc, c, e), 6),
+                                       lambda e: allies_on(enc, side, e),
+                                       lambda e: -cover(e.pos),
+                                       lambda e: -distance(here, e.pos)))
+        return best_by(enc, pool, (threat, lambda e: allies_on(enc, side, e),
+                                   lambda e: -distance(here, e.pos)))
     if focus == "most_dangerous":
         danger = rs.danger
-        return best(enc, pool, lambda e: (danger(enc, e), -distance(here, e.pos)))
+        return best_by(enc, pool, (lambda e: danger(enc, e), lambda e: -distance(here, e.pos)))
     return best(enc, pool, lambda e: -distance(here, e.pos))
