@@ -27,17 +27,17 @@ def first_within(field: Battlefield, way: list[Position], goal: float, there: Po
     walked: no point of a leg of length L is nearer than half of d(a) + d(b) - L); the
     others are tried every ``STEP`` metres, the last step halved to a millimetre.
     """
-    measure = field.measure
+    distance = field.distance  # (kept: a route's waypoints are places that recur)
     walked = 0.0
     here = way[0]
-    d_here = measure(here, there)
+    d_here = distance(here, there)
     if d_here <= reach:
         return 0.0
     for nxt in way[1:]:
         if walked >= goal - EDGE_EPSILON:
             return None
         leg = field.leg(here, nxt)
-        d_next = measure(nxt, there)
+        d_next = distance(nxt, there)
         if (d_here + d_next - leg) / 2 <= reach:  # the leg may come within reach
             found = _first_on_leg(field, here, nxt, min(leg, goal - walked), there, reach)
             if found is not None:

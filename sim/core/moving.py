@@ -90,14 +90,14 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
                target: Combatant | None) -> Stop:
     """The nearest stop along ``way`` within ``goal`` metres (``Stop``; none: the goal)."""
     field = enc.field
-    measure = field.measure
+    distance = field.distance  # (kept: the walker's and its foes' places recur)
     start = way[0]
     stop = Stop(goal, "", "")
     for e in enc.foes_of(f.side):
         if not space.can_threaten(e):
             continue
         reach = e.reach
-        d0 = measure(start, e.pos)
+        d0 = distance(start, e.pos)
         if d0 > goal + reach:  # the walk cannot come within its reach
             continue
         there = e.pos
@@ -107,7 +107,7 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
             if found is not None:
                 stop = Stop(found, f"in {e.name}'s reach", "engaged")
         elif e is not target and (target is None
-                                  or measure(there, target.pos) > MELEE_REACH):
+                                  or distance(there, target.pos) > MELEE_REACH):
             # in its reach already: never nearer to it on the way elsewhere (toward the foe
             # it goes for, or one at that foe's side, the walk ends at its own reach)
             found = _nearer(field, way, stop.metres, there, d0)
@@ -123,9 +123,12 @@ def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
     """``stop``, or an earlier one where ``f`` would enter a narrow place with no room."""
     field = enc.field
     front = space.FRONT
-    if field.measure(way[0], node) <= front:  # in its front already: it has its place
+    d0 = field.distance(way[0], node)
+    if d0 <= front:  # in its front already: it has its place
         return stop
-    if field.measure(field.along(way, stop.metres), node) > front:  # the walk stays out
+    # the walk stays out: too short to come within the front (no point of it is nearer
+    # than d0 less the metres walked), or it ends out of it
+    if d0 - stop.metres > front or field.measure(field.along(way, stop.metres), node) > front:
         return stop
     if space.front_count(enc, node, f.side, f) < width:
         return stop
