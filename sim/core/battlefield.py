@@ -102,7 +102,11 @@ class Position(NamedTuple):
 
     @property
     def at_node(self) -> bool:
-        """True when standing on a node."""
+        """True when standing on a node.
+
+        The map's walking code writes ``a == b`` out: a property is a call, and a walk
+        asks it of every waypoint.
+        """
         return self.a == self.b
 
 
@@ -300,7 +304,7 @@ class Battlefield:
         """
         if p == q:
             return [p]
-        if (p.a == q.a and p.b == q.b and not p.at_node
+        if (p.a == q.a and p.b == q.b and p.a != p.b
                 and abs(q.x - p.x) <= self.distance(p, q) + EDGE_EPSILON):  # along the edge
             return [p, q]
         dist = self.dist
@@ -319,7 +323,7 @@ class Battlefield:
         way = [p]
         node = u
         walked = du
-        if not p.at_node:
+        if p.a != p.b:
             way.append(Position(u, u, 0.0))
         while node != v:
             if walked >= limit - EDGE_EPSILON:  # far enough: no way on to draw
@@ -329,7 +333,7 @@ class Battlefield:
             walked += self.edge_len[(node, nxt) if node < nxt else (nxt, node)]
             node = nxt
             way.append(Position(node, node, 0.0))
-        if not q.at_node and q != way[-1]:
+        if q.a != q.b and q != way[-1]:
             way.append(q)
         return way
 
@@ -337,12 +341,12 @@ class Battlefield:
         """Metres between two waypoints in a row of a ``route`` (along their edge)."""
         if a == b:
             return 0.0
-        if a.at_node and b.at_node:
+        if a.a == a.b and b.a == b.b:
             i, j = (a.a, b.a) if a.a < b.a else (b.a, a.a)
             return self.edge_len[(i, j)]
-        if a.at_node:
+        if a.a == a.b:
             return b.x if a.a == b.a else self.edge_len[(b.a, b.b)] - b.x
-        if b.at_node:
+        if b.a == b.b:
             return a.x if b.a == a.a else self.edge_len[(a.a, a.b)] - a.x
         return abs(a.x - b.x)
 
@@ -352,15 +356,15 @@ class Battlefield:
         The point ``s`` metres along it is ``x + sign * s`` metres from node ``u`` toward
         ``v`` (``u < v``): what ``between`` works out each time, once for many points.
         """
-        if not a.at_node:
+        if a.a != a.b:
             u, v = a.a, a.b
-        elif not b.at_node:
+        elif b.a != b.b:
             u, v = b.a, b.b
         else:
             u, v = (a.a, b.a) if a.a < b.a else (b.a, a.a)
         length = self.edge_len[(u, v)]
-        xa = a.x if not a.at_node else (0.0 if a.a == u else length)
-        xb = b.x if not b.at_node else (0.0 if b.a == u else length)
+        xa = a.x if a.a != a.b else (0.0 if a.a == u else length)
+        xb = b.x if b.a != b.b else (0.0 if b.a == u else length)
         return u, v, xa, (1.0 if xb >= xa else -1.0)
 
     def on_edge(self, u: int, v: int, x: float) -> Position:
@@ -374,11 +378,11 @@ class Battlefield:
             return a
         if metres >= whole - EDGE_EPSILON:
             return b
-        if a.at_node and b.at_node:
+        if a.a == a.b and b.a == b.b:
             return self._from_node(a.a, b.a, metres)
-        if a.at_node:  # onto b's edge from its end a
+        if a.a == a.b:  # onto b's edge from its end a
             return self._from_node(a.a, b.b if a.a == b.a else b.a, metres)
-        if b.at_node:
+        if b.a == b.b:
             return self._toward_node(a, b.a, metres)
         return self._on_edge(a.a, a.b, a.x + (metres if b.x > a.x else -metres))
 
