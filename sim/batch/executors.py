@@ -31,7 +31,7 @@ from typing import Any
 
 # the stops asked so far and the stderr lines (in their own module: sim.cli.main needs them
 # for every command, and this one imports the process pool)
-from sim.batch.stops import SIGNALLED, STOPS_ASKED, say
+from sim.batch.stops import SIGNALLED, STOPPING, STOPS_ASKED, say
 
 Chunk = tuple[int, int]
 Rows = Any  # what the chunk function returns: rows, a tally, a packed chunk
@@ -39,7 +39,6 @@ ChunkFn = Callable[[int, int], Rows]
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WINDOW_PER_WORKER = 4  # chunks in flight per worker: enough to keep every core busy
-STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _ignore_sigint() -> None:

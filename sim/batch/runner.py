@@ -40,6 +40,7 @@ from sim.batch.chunks import (
 )
 from sim.batch.files import STATE
 from sim.batch.precision import BLOCK, ChunkPlan, stop_reason
+from sim.batch.stops import stops_held
 from sim.core.seeds import encounter_seed
 from sim.results.tally import Tally
 from sim.scenario.errors import FrayInputError
@@ -278,6 +279,10 @@ def _stream(spec: BatchSpec, out_dir: Path, tally: Tally, progress: Progress, do
     plan = spec.chunks(done)
 
     def keep(chunk: ChunkResult) -> int:
+        with stops_held():  # written, checkpointed and folded whole, or not begun
+            return _keep(chunk)
+
+    def _keep(chunk: ChunkResult) -> int:
         nonlocal done, size, digest
         if isinstance(plan, ChunkPlan) and plan.stopped:  # run until sure, and sure
             return 0

@@ -108,10 +108,9 @@ class SideFold:
         self.tail.update(other.tail)
 
     def _grow(self, rounds: int) -> None:
-        grow = rounds - len(self.alive_sum)
-        if grow > 0:
-            self.alive_sum.extend([0] * grow)
-            self.alive_sq.extend([0] * grow)
+        for counts in (self.alive_sum, self.alive_sq):  # each to its own length
+            if len(counts) < rounds:
+                counts.extend([0] * (rounds - len(counts)))
 
     def counts(self) -> dict[str, int]:
         """Totals over the batch: wins, deaths, out of the fight, fled, ..., damage."""

@@ -114,3 +114,29 @@ def test_a_stop_by_a_signal_says_how_to_stop_at_once_in_its_terms(tmp_path, sign
     assert "stopping: waiting for the" in err or "stopping: keeping the chunks" in err, err
     assert f"(send {name} again or press Ctrl-C to stop at once)" in err
     assert "Ctrl-C again" not in err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_sent_while_a_chunk_is_kept_waits_for_it(signum):
+    """A chunk's rows, checkpoint and fold are kept whole (``stops_held``): a stop sent in
+    the middle is acted on once the block ends. Before, a SIGHUP between the growth of two
+    of the tally's lists left one shorter, and the stop ended in an IndexError."""
+    import os
+
+    from sim.batch.stops import stops_held
+
+    def stop(_signum, _frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signum, stop)
+    steps = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with stops_held():
+                os.kill(os.getpid(), signum)
+                time.sleep(0.05)  # the handler would have run by now, were it not held
+                steps.append("kept whole")
+            steps.append("not reached")  # the held stop is acted on as the block ends
+    finally:
+        signal.signal(signum, old)
+    assert steps == ["kept whole"]
