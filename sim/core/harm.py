@@ -9,12 +9,11 @@ exchange of hits that will all wear off is going nowhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Harm:
-    """One hit's harm, in its ruleset's units.
+class Harm(NamedTuple):
+    """One hit's harm, in its ruleset's units (a named tuple: made in C, every hit).
 
     Attributes:
         lasting: harm that stays for the fight and after it (wounds, Killing, hit points).
