@@ -242,6 +242,7 @@ class Encounter:
         shooter = c.ranged  # (only a shot asks who presses its shooter)
         if shooter:
             self.deciding, self.deciding_pressed = c, None
+        intents: list[Intent]
         if mind is None:
             intents = self.ai.decide(self, c)
             if c.ai in self.ai.RECORDED:
@@ -252,15 +253,15 @@ class Encounter:
         if shooter:
             self.deciding = None
         if intents:
-            kind: type | None = type(intents[0])
-            if kind is Draw:
+            first: Intent | None = intents[0]
+            if type(first) is Draw:
                 intents = intents[1:]
                 arms.draw(self, c)
-                kind = type(intents[0]) if intents else None
-            if kind is Yield:  # surrenders instead of acting
+                first = intents[0] if intents else None
+            if type(first) is Yield:  # surrenders instead of acting
                 self.take_out(c, Status.SURRENDERED, c.why)
                 intents = []
-            elif len(intents) > 1 or (kind is Retreat and intents[0].leave):
+            elif len(intents) > 1 or (type(first) is Retreat and first.leave):
                 intents = self._within_the_rules(c, intents)
         self.declared[c] = intents
         return intents
