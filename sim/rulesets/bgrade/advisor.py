@@ -29,10 +29,9 @@ from sim.rulesets.ore.advisor import (
     MULTI_ACTION_MIN_DICE,
     MULTI_ACTION_ODDS,
     OreAdvisor,
-    p_sets,
-    widest,
 )
 from sim.rulesets.ore.catalog import TORSO
+from sim.rulesets.ore.odds import p_sets, widest
 from sim.rulesets.ore.rules import action_pool
 
 if TYPE_CHECKING:

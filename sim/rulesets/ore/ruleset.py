@@ -42,7 +42,7 @@ from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll_pool
 from sim.rulesets.ore import choices, recovery
-from sim.rulesets.ore.advisor import OreAdvisor, hit_value
+from sim.rulesets.ore.advisor import OreAdvisor
 from sim.rulesets.ore.catalog import LOCATION_BY_HEIGHT, LOCATION_NAMES, TORSO
 from sim.rulesets.ore.coverage import COVERAGE
 from sim.rulesets.ore.fighter import (
@@ -56,6 +56,7 @@ from sim.rulesets.ore.fighter import (
 )
 from sim.rulesets.ore.harm import lasts
 from sim.rulesets.ore.log import WORDS, log_roll, spilled_text
+from sim.rulesets.ore.odds import hit_value
 from sim.rulesets.ore.planner import KeptPlans
 from sim.rulesets.ore.rules import (
     RolledSet,

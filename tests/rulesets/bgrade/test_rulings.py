@@ -24,7 +24,7 @@ from sim.rulesets.bgrade.rules import (
     hit_damage,
 )
 from sim.rulesets.bgrade.team import COMBINED_HAND_MAX, Roll, combined_hand
-from sim.rulesets.ore.advisor import widest
+from sim.rulesets.ore.odds import widest
 from sim.rulesets.ore.sets import find_sets
 from sim.scenario import load
 

@@ -16,8 +16,8 @@ import pytest
 from builders import on_field
 
 from sim.core.actions import Attack
-from sim.rulesets.ore.advisor import _hit_value
 from sim.rulesets.ore.catalog import ARMOR, WEAPONS
+from sim.rulesets.ore.odds import _hit_value
 
 UNHURT = [0] * 6
 
@@ -77,7 +77,7 @@ def test_tactical_calls_the_head_exactly_when_the_exact_odds_say_it_pays(dice, a
 def test_the_advisor_prices_both_attacks_as_the_exact_odds_do(dice, weapon, armor):
     """The called shot exactly; the plain attack as its widest set, a little under the
     exact worth of its best set (which the rules let it take), never over."""
-    from sim.rulesets.ore.advisor import _value_table, expected_value
+    from sim.rulesets.ore.odds import _value_table, expected_value
 
     plain, called = exact(dice, weapon, armor)
     table = _value_table(WEAPONS[weapon], ARMOR[armor], (0,) * 6, (0,) * 6, dice)

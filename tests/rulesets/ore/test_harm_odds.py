@@ -13,8 +13,8 @@ from sim.ai import menu as menus
 from sim.core.actions import Attack, Move
 from sim.report.panel import situation
 from sim.rulesets.ore import choices
-from sim.rulesets.ore.advisor import p_set_in
 from sim.rulesets.ore.catalog import LEFT_LEG
+from sim.rulesets.ore.odds import p_set_in
 
 
 def _brute_set(rolled: int, fixed: list[int], heights: range) -> float:

@@ -139,7 +139,7 @@ def test_bgrade_two_attacks_at_range_hit_at_the_exact_rate():
     width 5 or more knocks the target out and the second attack finds it down: about 1 fight
     in 1,000 here, far inside the tolerance.)
     """
-    from sim.rulesets.ore.advisor import p_sets
+    from sim.rulesets.ore.odds import p_sets
 
     archer = _fighter("A", "bgrade", weapon="bow", coord=6, shoot=5)
     target = {"name": "Target", "at": "far", "ai": "passive", "armor": "plate",

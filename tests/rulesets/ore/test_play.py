@@ -172,7 +172,7 @@ def _shooter_menu(ruleset: str, traits: int, ranged: int):
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
 def test_a_run_to_cover_and_a_shot_shows_the_chance_of_its_two_sets(ruleset):
     """One roll for the move and the shot: the line shows the chance of two sets."""
-    from sim.rulesets.ore.advisor import p_sets
+    from sim.rulesets.ore.odds import p_sets
     enc, a, menu = _shooter_menu(ruleset, 5, 3)
     line = menus.find(menu, "cover wall and shoot B")
     assert line is not None

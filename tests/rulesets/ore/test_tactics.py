@@ -11,7 +11,7 @@ from builders import SOLDIER, on_field
 
 from sim.core.actions import Attack
 from sim.core.engine import Encounter
-from sim.rulesets.ore.advisor import expected_value, p_sets, widest
+from sim.rulesets.ore.odds import expected_value, p_sets, widest
 
 
 # ---------------------------------------------------------------------------- ORE odds
