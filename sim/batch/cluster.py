@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
 import os
 import signal
 import socket
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dask.distributed import Client, LocalCluster
@@ -31,6 +30,7 @@ from distributed.client import ClosedClientError
 from distributed.scheduler import KilledWorker
 
 from sim.batch.executors import STOPPING, WINDOW_PER_WORKER, Chunk, Ordered, Rows
+from sim.batch.stops import stops_held
 from sim.scenario.errors import FrayInputError
 
 CONNECT_TIMEOUT = 20  # seconds to reach a --scheduler (and for it to answer)
@@ -112,7 +112,7 @@ class DaskCluster(Ordered):
 
     def _connect(self, scheduler: str, workers: int) -> None:
         if scheduler == "local":
-            with _signals_held():  # a cluster stopped half-started fails in Dask's atexit
+            with stops_held():  # a cluster stopped half-started fails in Dask's atexit
                 self._cluster = LocalCluster(
                     n_workers=workers, threads_per_worker=1, processes=True,
                     dashboard_address=":0", silence_logs=logging.CRITICAL,
@@ -215,21 +215,3 @@ def _client_within(scheduler: str, seconds: float) -> Client:
     if isinstance(made[0], BaseException):
         raise made[0]
     return made[0]
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C, SIGTERM and SIGHUP back until the block is done, then deliver them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held: list[int] = []
-    before = {signum: signal.signal(signum, lambda signum, _frame: held.append(signum))
-              for signum in STOPPING}
-    try:
-        yield
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
-        if held:
-            signal.raise_signal(held[0])

@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 # the signals that stop a run: Ctrl-C, and SIGTERM and SIGHUP made into one (sim.cli.main)
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -46,34 +47,42 @@ def stops_held() -> Iterator[None]:
 
     For what must not be left half done: a chunk's rows written, checkpointed and folded
     into the tally (a stop between two lists' growth left one shorter, and the next fold
-    failed with an IndexError). While the block runs, each stop is noted, not acted on;
-    then the handlers are put back and each noted stop goes to its own, in order. Not the
-    kernel's signal mask: a process pool's threads would take the signal in its place.
-    Outside the main thread (where no handler can be set), the block runs as it is.
+    failed with an IndexError), or a Dask cluster half started. While the block runs each
+    stop is noted, not acted on; then the handlers are put back and the first stop noted
+    is raised again, to its own handler. Not the kernel's signal mask: a process pool's
+    threads would take the signal in the main thread's place. A stop that comes while the
+    handlers are swapped in or back is never lost: one that finds its own handler acts at
+    once (the swapped ones are put back), and a noting handler left behind puts its own
+    back and raises the stop again. Outside the main thread (where no handler can be set),
+    the block runs as it is.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    before: dict[int, Any] = {}
     noted: list[int] = []
+    over = False
 
     def note(signum: int, _frame: object) -> None:
+        if over:  # left behind by a stop while the handlers were put back
+            _put_back(signum, before.get(signum))
+            signal.raise_signal(signum)
+            return
         noted.append(signum)
 
-    handlers = {signum: signal.signal(signum, note) for signum in STOPPING}
     try:
+        for stop in STOPPING:
+            before[stop] = signal.signal(stop, note)
         yield
     finally:
-        for sent, handler in handlers.items():
-            signal.signal(sent, handler)
-        stopped: BaseException | None = None
-        for signum in noted:
-            handler = handlers[signal.Signals(signum)]
-            try:
-                if callable(handler):
-                    handler(signum, None)
-                elif handler == signal.SIG_DFL:
-                    os.kill(os.getpid(), signum)
-            except BaseException as exc:  # noqa: BLE001 - the first stop is raised below
-                stopped = stopped or exc
-        if stopped is not None:
-            raise stopped
+        over = True
+        for sent, handler in before.items():
+            _put_back(sent, handler)
+        if noted:
+            signal.raise_signal(noted[0])
+
+
+def _put_back(signum: int, handler: Any) -> None:
+    """Put ``handler`` back for ``signum`` (None: one set outside Python, left as it is)."""
+    if handler is not None:
+        signal.signal(signum, handler)

@@ -127,8 +127,10 @@ def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
     if d0 <= front:  # in its front already: it has its place
         return stop
     # the walk stays out: too short to come within the front (no point of it is nearer
-    # than d0 less the metres walked), or it ends out of it
-    if d0 - stop.metres > front or field.measure(field.along(way, stop.metres), node) > front:
+    # than d0 less the metres walked; with a margin for the sums' rounding and for ``along``
+    # taking a point that near a node for the node), or it ends out of it
+    if (d0 - stop.metres > front + 2 * EDGE_EPSILON
+            or field.measure(field.along(way, stop.metres), node) > front):
         return stop
     if space.front_count(enc, node, f.side, f) < width:
         return stop

@@ -95,6 +95,26 @@ def test_a_narrow_place_holds_as_many_of_a_side_as_its_width(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("first", [1.4, 1.9, 2.4, 2.9, 3.4, 9.7])
+def test_a_walk_that_would_end_just_at_a_full_fronts_edge_waits_behind_it(ruleset, first):
+    """A walk to a node exactly ``FRONT`` from a full one-man bridge waits short of it.
+
+    The room check's shortcut (a walk too short to reach the front) must not round its way
+    past: 4.4 - 1.4 is 3.0000000000000004 in floats, and ``b`` is 3.0 m from the bridge.
+    """
+    enc = fight(ruleset, [{"name": "R", "at": "a", **SWORD},
+                          {"name": "H", "at": "bridge", **SWORD}],
+                [{"name": "F", "at": "far", "ai": "passive", **SWORD}],
+                map_={"nodes": {"a": {}, "b": {}, "bridge": {"width": 1}, "far": {}},
+                      "edges": [["a", "b", first], ["b", "bridge", 3.0],
+                                ["bridge", "far", 40]]})
+    r = enc.sides["a"][0]
+    end = moving.walk(enc, r, enc.field.node("b"), 10.0)
+    assert enc.field.distance(end, enc.field.node("bridge")) > space.FRONT
+    assert enc.field.distance(end, enc.field.node("b")) == pytest.approx(moving.NUDGE)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_narrow_place_with_no_foe_lets_a_side_walk_across(ruleset):
     enc = fight(ruleset, [{"name": "R", "count": 3, "at": "east", **SWORD}],
                 [{"name": "F", "at": "far", "ai": "passive", **SWORD}],
