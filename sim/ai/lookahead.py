@@ -54,10 +54,11 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     horizon = c.doctrine.horizon or HORIZON
     m = rollout.moment(enc, c)
     values: dict[int, list[float]] = {k: [] for k in range(len(lines))}
+    ends: rollout.Ends = {}  # lines that come to the same state are fought on once
 
     def play(k: int, upto: int) -> None:
         for i in range(len(values[k]), upto):
-            out = rollout.play_out(m, lines[k], i, horizon)
+            out = rollout.play_out(m, lines[k], i, horizon, ends)
             values[k].append(0.5 if out is None else out.value)
 
     # a first look at every line, then the few best and the tactical choice looked at again

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sim.ai import menu as menus
 from sim.ai import profiles
+from sim.core import state
 from sim.core.actions import Attack, attack_on
 from sim.core.combatant import Status
 from sim.core.seeds import encounter_seed
@@ -214,12 +215,38 @@ def dice_seed(main: int, name: str, before: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+# what rollouts of one moment ended in, by (rollout, the fight's state at the start of a
+# round after the moment's: ``state.fingerprint``) (``play_out``)
+Ends = dict[tuple[int, tuple[Any, ...]], "Outcome"]
+# the round starts after the moment's at which a rollout's state is read: lines that come
+# together do so at once (a dodge nobody tests) or within a round or two (two walks a
+# queue stops alike); each read costs about a round of a small fight. Measured
+# (docs/performance.md "What a `?` costs")
+READS = 2
+
+
+class _Known(Exception):
+    """A rollout reached a state another rollout on the same dice went on from."""
+
+    def __init__(self, outcome: Outcome):
+        super().__init__()
+        self.outcome = outcome
+
+
 def play_out(m: Moment, choice: Choice, index: int, horizon: int | None = None,
-             ) -> Outcome | None:
+             ends: Ends | None = None) -> Outcome | None:
     """Rollout ``index`` of ``choice`` at ``m``, cut ``horizon`` rounds after the moment.
 
     None if the moment never came, or the choice was not on the menu then (a ``fray
     advise`` fight that went otherwise).
+
+    ``ends``: what earlier rollouts of the same moment ended in, by their rollout and the
+    fight's state at the start of a round after the moment's (``READS`` of them). A
+    rollout that reaches a state found there ends as that one did, and is not fought on:
+    from the same state and the same dice, the rest of the fight is the same, die for die
+    (``sim.core.state``). Two lines of a menu that come to the same (a dodge nobody tests,
+    a walk that a queue stops where the other stands) are fought once. The states this
+    rollout passed through are added, with how it ended.
     """
     scenario = m.scenario
     if horizon is not None and m.round + horizon < scenario.max_rounds:
@@ -231,15 +258,50 @@ def play_out(m: Moment, choice: Choice, index: int, horizon: int | None = None,
     enc = m.engine(scenario, m.ruleset, main, minds=minds, carried=m.carried)
     enc.rollout = True
     script.policies = {f.name: f.policy for f in enc.combatants}
-    result = enc.run()
+    passed: list[tuple[int, tuple[Any, ...]]] = []
+    if ends is not None:
+        enc.at_round = _reader(script, index, ends, passed)
+    try:
+        result = enc.run()
+    except _Known as known:
+        for key in passed:
+            ends[key] = known.outcome  # type: ignore[index]  # (ends is given)
+        return known.outcome
     if not script.taken or script.missed:
         return None
     me = next(f for f in enc.combatants if f.name == m.name)
     won = result.winner == me.side
     balance = score(enc, me.side)
     value = 1.0 if won else 0.0 if result.winner is not None else balance
-    return Outcome(won, me.status is Status.OK, result.rounds - script.round + 1, value,
-                   me.status is not Status.DEAD, balance)
+    out = Outcome(won, me.status is Status.OK, result.rounds - script.round + 1, value,
+                  me.status is not Status.DEAD, balance)
+    if ends is not None:
+        for key in passed:
+            ends[key] = out
+    return out
+
+
+def _reader(script: _Script, index: int, ends: Ends,
+            passed: list[tuple[int, tuple[Any, ...]]]) -> Callable[[Encounter], None]:
+    """What reads a rollout's state at the start of the ``READS`` rounds after the moment's.
+
+    A state found in ``ends`` ends the rollout (``_Known``); the others are noted in
+    ``passed``.
+    """
+    def at_round(enc: Encounter) -> None:
+        if not script.taken or enc.round < script.round:  # (the moment's round goes on)
+            return
+        if script.missed or enc.round >= script.round + READS:  # (nothing more to read)
+            enc.at_round = None
+            return
+        now = state.fingerprint(enc)
+        if now is None:  # (a live effect: nothing to go by this round)
+            return
+        known = ends.get((index, now))
+        if known is not None:
+            raise _Known(known)
+        passed.append((index, now))
+    return at_round
 
 
 def score(enc: Encounter, side: str) -> float:

@@ -9,6 +9,10 @@ encounters of their own. The rollouts of every line run in worker processes (for
 start from this process's memory, the moment included, and nothing is pickled but their
 results), a chunk at a time. Each rollout's dice come from its own seed (``rollout i`` of
 every line on the same dice), so the numbers are the same whatever the number of workers.
+A chunk plays each of its rollouts for every line in turn: a line whose rollout comes to
+the state another line's came to on the same dice ends as that one did, unfought
+(``rollout.play_out``; the same numbers, sooner: a menu's lines often differ in nothing
+that lasts past their round, such as a dodge nobody tests).
 
 The budget goes where it decides (``weigh``): every line is first screened with a few
 rollouts (``SCREEN``; fewer on a long menu, about what the lines weighed after it get in
@@ -44,7 +48,7 @@ if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
-CHUNK = 25  # rollouts a task: few enough tasks to start, enough to share two workers
+CHUNK = 25  # rollouts a task (of all the lines weighed): few to start, enough to share two
 SCREEN = 20  # rollouts every line has before any stops: the screen (fewer: ``screen_size``)
 # lines (beside the profile's choice) weighed past the screen, the best at it: the rest of
 # the budget goes to them (more when lines tie at the cut); others that could still be the
@@ -64,7 +68,7 @@ SCREEN_Z = 3.0
 
 Progress = Callable[[int, int], None]  # (rollouts done, rollouts planned), after each chunk
 
-_WORK: tuple[Moment, list[Choice]] | None = None  # what forked workers read
+_WORK: tuple[Moment, list[Choice], bool] | None = None  # what forked workers read
 
 
 class Pools(Protocol):
@@ -205,11 +209,23 @@ class Weighed:
         return self.alive / self.n if self.n else 0.0
 
 
-def _chunk(task: tuple[int, int, int]) -> tuple[int, int, list[Outcome | None]]:
+def _chunk(task: tuple[tuple[int, ...], int, int]
+           ) -> tuple[int, dict[int, list[Outcome | None]]]:
+    """Rollouts ``start`` to ``stop`` of each of the lines ``lines``: their outcomes by line.
+
+    Each rollout of every line in turn, so that a line that comes to the same state as one
+    before it on the same dice ends as that one did, unfought (``rollout.play_out``'s
+    ``ends``: the outcomes are the same either way).
+    """
     assert _WORK is not None
-    m, choices = _WORK
-    k, start, stop = task
-    return k, stop - start, [rollout.play_out(m, choices[k], i) for i in range(start, stop)]
+    m, choices, share = _WORK
+    lines, start, stop = task
+    ends: rollout.Ends | None = {} if share else None
+    found: dict[int, list[Outcome | None]] = {k: [] for k in lines}
+    for i in range(start, stop):
+        for k in lines:
+            found[k].append(rollout.play_out(m, choices[k], i, ends=ends))
+    return len(lines) * (stop - start), found
 
 
 def workers_default() -> int:
@@ -247,16 +263,18 @@ def looks(n: int, race: bool = True, lines: int = 1) -> list[int]:
 
 def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
           progress: Progress | None = None, race: bool = True,
-          pools: Pools | None = None) -> list[Weighed]:
+          pools: Pools | None = None, share: bool = True) -> list[Weighed]:
     """Up to ``n`` rollouts of each line at ``m``, ranked (``rank``).
 
     ``race``: a line that could not be the best at a look (``looks``) stops there; else
     every line gets ``n``. ``progress`` hears of each chunk done. ``pools`` makes the
     worker pool and kills it on Ctrl-C (the caller's: workers that die with fray,
-    ``sim.batch.executors``); without it, a plain forked pool.
+    ``sim.batch.executors``); without it, a plain forked pool. ``share``: a rollout that
+    comes to the state of another line's on the same dice ends as it did, unfought
+    (``rollout.play_out``); the numbers are the same without, only slower.
     """
     global _WORK
-    _WORK = (m, choices)
+    _WORK = (m, choices, share)
     stops = looks(n, race, len(choices))
     found: dict[int, list[Outcome | None]] = {k: [] for k in range(len(choices))}
     alive = list(range(len(choices)))
@@ -265,14 +283,15 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     try:
         total, done_count, done = n * len(choices), 0, 0
         for stop in stops:
-            tasks = [(k, s, min(stop, s + CHUNK)) for k in alive
-                     for s in range(done, stop, CHUNK)]
+            span = max(1, CHUNK // len(alive))  # rollouts of each line a task
+            tasks = [(tuple(alive), s, min(stop, s + span)) for s in range(done, stop, span)]
             if pool is None and workers > 1 and len(tasks) > 1:
                 pool = (pools.make(workers) if pools is not None else ProcessPoolExecutor(
                     workers, mp_context=multiprocessing.get_context("fork")))
-            for k, count, outs in (pool.map(_chunk, tasks) if pool is not None
-                                   else map(_chunk, tasks)):
-                found[k] += outs  # (in order: a line's chunks come in rollout order)
+            for count, outs in (pool.map(_chunk, tasks) if pool is not None
+                                else map(_chunk, tasks)):
+                for k, got in outs.items():  # (in order: the chunks come in rollout order)
+                    found[k] += got
                 done_count += count
                 if progress is not None:
                     progress(done_count, total)

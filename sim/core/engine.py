@@ -106,6 +106,9 @@ class Encounter:
         # (``sim.ai.rollout``)
         self.made: dict[str, list[tuple[str, Any]]] = {}
         self.rollout = False  # a fight played on from another's moment: no rollouts inside it
+        # called at each round's start, before anything of the round (``rounds.fight``):
+        # a rollout reads the fight's state there (``sim.ai.rollout``); None: nobody asks
+        self.at_round: Callable[[Encounter], None] | None = None
         # answers the AI keeps while nothing changes, by (question, round, ...): a side's
         # expected harm a round is asked by each of its members (``sim.ai.standoff``)
         self.ai_kept: dict[tuple[Any, ...], Any] = {}

@@ -36,6 +36,8 @@ def fight(enc: Encounter) -> Generator[simpy.Event, Any, None]:
     # nobody's doctrine can break: no morale to check at the rounds' ends
     judged = any(c.doctrine.morale is not None for c in enc.combatants)
     for rnd in range(1, enc.scenario.max_rounds + 1):
+        if enc.at_round is not None:  # (between rounds: nothing is half done)
+            enc.at_round(enc)
         enc.round = rnd
         enc.round_start = start = env.now
         fighters = [c for c in enc.combatants if c.in_fight]

@@ -1,0 +1,193 @@
+"""A fight's whole state as one digest: two encounters with the same digest fight on alike.
+
+An encounter is deterministic: from the same state (its fighters, its books, its ruleset's,
+its generator's) it plays the same rest of the fight, die for die. ``fingerprint`` reads
+that state at a round's start, when nothing is half done, and digests it. The what-if uses
+it (``sim.ai.rollout``): two lines of a menu whose rollout on the same dice reaches the same
+state at the next round's start end alike, so the second need not be fought on.
+
+The digest is exact by construction rather than by a list of what matters: it walks every
+attribute of the encounter, of its ruleset and of each fighter, and of every object they
+hold, by value, and leaves out only what ``NOT_STATE`` names (words for the log, records
+of decisions nobody reads again in the fight, answers kept while nothing changes, the map,
+which no fight changes). What it cannot read by value (a live SimPy process, such as a
+bleeding, with its place in its generator; a function) makes it answer None: no digest,
+and the fight is fought on.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import random
+import types
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from sim.core.combatant import Combatant
+
+if TYPE_CHECKING:
+    from sim.core.engine import Encounter
+
+# attributes that are not the fight's state, by name, wherever they are met; each says why
+NOT_STATE = frozenset({
+    # words: the AI's last reason, the log and what it last told (no rule reads them)
+    "why", "log", "_told", "instant_told",
+    # the scenario and the map, which no fight changes, and the map's kept distances
+    "scenario", "field",
+    # who decides: the minds, the AI module, the advisor (the ruleset's own, walked there)
+    "minds", "ai", "_askers", "advisor", "rules",
+    # decisions recorded for replays (``Encounter.made``), read only before a rollout's
+    # branch; this round's declarations, emptied before the next round's
+    "made", "declared",
+    # answers kept while nothing changes, dropped by the changes themselves: the nearest
+    # foes, the foes of each side, each fighter's last reach answer, its attacks on itself
+    "nearest_kept", "_foes", "reach_kept", "plain_attack", "called_attacks", "nearest",
+    # an ORE fighter's last roll plans, checked by identity before they are used again
+    "last_plan",
+    # an OpenCore fighter's turn: the one action object it is given every round, all of
+    # it set anew when the round is planned
+    "turn",
+    # the deciding shooter's kept answer (None between declarations)
+    "deciding", "deciding_pressed",
+    # the SimPy environment: its clock and what it has waiting are read apart (``fingerprint``)
+    "env",
+    # a campaign's party the fight was built with (read once, at the start); the seed
+    # (its generator is the state)
+    "carried", "seed",
+    # who reads the state at a round's start (``sim.ai.rollout``)
+    "at_round",
+})
+
+_PLAIN_KINDS: tuple[type, ...] = (int, float, str, bool, bytes, type(None))
+_PLAIN = frozenset(_PLAIN_KINDS)  # (exact types: a set lookup, faster than isinstance)
+_UNSET = object()  # a slot never set
+
+
+class Unreadable(Exception):
+    """A piece of the state that cannot be read by value (``fingerprint`` answers None)."""
+
+
+def fingerprint(enc: Encounter) -> tuple[Any, ...] | None:
+    """``enc``'s whole state now as plain values, or None when some of it cannot be read.
+
+    Nested tuples of numbers, words and None, compared exactly: as a dictionary's key,
+    two states are the same only when every value is equal (a hash alone could collide).
+
+    What SimPy has waiting is read as its count: a live process (an effect: a bleeding, a
+    stun's end) is met in its fighter's ``effects``, and cannot be read by value (its
+    state is its generator's frame).
+
+    Read at a round's start (``Encounter.at_round``): between rounds, nothing is half
+    done. Two encounters of the same scenario and ruleset with the same state play the
+    same rest of the fight.
+    """
+    seen: dict[int, int] = {}
+    try:
+        state = (enc.env.now, len(enc.env._queue),  # noqa: SLF001 (what SimPy has waiting)
+                 _object(enc, seen), *[_object(f, seen) for f in enc.combatants])
+    except Unreadable:
+        return None
+    return state
+
+
+def _value(o: Any, seen: dict[int, int]) -> Any:
+    """``o`` as plain values, walked through; a fighter met inside another is its name."""
+    kind = type(o)
+    if kind in _PLAIN:
+        return o
+    kept = _KEPT.get(id(o))  # (first: most objects met are the same specs and weapons)
+    if kept is not None and kept[0] is o:
+        return kept[1]
+    if isinstance(o, Combatant):  # (``fingerprint`` walks each fighter once, itself)
+        return ("fighter", o.name)
+    if kind is tuple or kind is list:
+        return (kind.__name__, *[v if type(v) in _PLAIN else _value(v, seen) for v in o])
+    if kind is dict:
+        return ("dict", *[(k if type(k) in _PLAIN else _value(k, seen),
+                           v if type(v) in _PLAIN else _value(v, seen))
+                          for k, v in o.items() if k not in NOT_STATE])
+    if isinstance(o, enum.Enum):
+        return (kind.__name__, o.value)
+    if isinstance(o, _PLAIN_KINDS):  # a subclass of a plain type (its repr says which)
+        return o
+    if kind is set or kind is frozenset:
+        return ("set", *sorted(repr(_value(x, seen)) for x in o))
+    if isinstance(o, random.Random):  # its 625 words
+        return ("rng", o.getstate())
+    if isinstance(o, simpy.Process):  # an effect that has ended holds nothing any more
+        if o.is_alive:
+            raise Unreadable(f"a live process in {kind.__name__}")
+        return ("ended",)
+    if isinstance(o, type):
+        return ("class", o.__module__, o.__qualname__)
+    if isinstance(o, (types.FunctionType, types.MethodType, types.GeneratorType,
+                      types.BuiltinFunctionType, types.ModuleType)):
+        raise Unreadable(f"a {kind.__name__}")
+    if isinstance(o, tuple):  # a named tuple
+        return (kind.__name__, *[_value(x, seen) for x in o])
+    frozen = _FROZEN_KIND.get(kind)
+    if frozen is None:
+        frozen = _FROZEN_KIND[kind] = _frozen(kind)
+    if not frozen:
+        return _object(o, seen)
+    # (what it holds is read on its own: no "again" into this walk)
+    value = ("frozen", hashlib.blake2b(repr(_object(o, {})).encode(),
+                                       digest_size=16).hexdigest())
+    if len(_KEPT) >= KEPT_MOST:
+        _KEPT.clear()
+    _KEPT[id(o)] = (o, value)
+    return value
+
+
+# A frozen object (a frozen dataclass, a frozen pydantic model: a fighter's spec, its
+# doctrine, a weapon) is read once and its digest kept, by its identity, with the object
+# itself (so that no other object takes its id while the digest is kept). The same specs
+# and weapons are met in every rollout of a moment.
+KEPT_MOST = 4096
+_KEPT: dict[int, tuple[object, Any]] = {}
+_FROZEN_KIND: dict[type, bool] = {}
+
+
+def _frozen(kind: type) -> bool:
+    """Whether objects of ``kind`` never change once made (frozen dataclass or model)."""
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None:
+        return bool(params.frozen)
+    config = getattr(kind, "model_config", None)
+    return isinstance(config, dict) and bool(config.get("frozen"))
+
+
+def _object(o: Any, seen: dict[int, int]) -> Any:
+    """``o``'s attributes as plain values; an object met before in this walk, where."""
+    key = id(o)
+    if key in seen:
+        return ("again", seen[key])
+    seen[key] = len(seen)
+    kind = type(o)
+    slots = _SLOTS.get(kind)
+    if slots is None:
+        slots = _SLOTS[kind] = _slots(kind)
+    out: list[Any] = [kind.__name__]
+    for name in slots:  # (the slots' values in their order, the class's names)
+        v = getattr(o, name, _UNSET)
+        out.append(v if type(v) in _PLAIN else "unset" if v is _UNSET else _value(v, seen))
+    attrs = getattr(o, "__dict__", None)
+    if attrs is not None:
+        out += [(name, v if type(v) in _PLAIN else _value(v, seen))
+                for name, v in attrs.items() if name not in NOT_STATE]
+    return tuple(out)
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slots(kind: type) -> tuple[str, ...]:
+    """The slots of ``kind`` and its bases that hold state (not ``NOT_STATE``)."""
+    names: list[str] = []
+    for cls in reversed(kind.__mro__):
+        own = cls.__dict__.get("__slots__", ())
+        names += [n for n in ([own] if isinstance(own, str) else own) if n not in names]
+    return tuple(n for n in names
+                 if n not in ("__dict__", "__weakref__") and n not in NOT_STATE)
