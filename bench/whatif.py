@@ -44,7 +44,7 @@ Found = list[tuple[int, str, int, int, float, float]]
 
 
 def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = True,
-           groups: bool = False):  # noqa: ANN201 (a mind)
+           groups: bool = False, share: bool = True):  # noqa: ANN201 (a mind)
     """A mind that declares as its profile, after a timed ``?`` in each of ``rounds``.
 
     ``groups``: also a ``?`` in each group's second menu (its lines and the profile's).
@@ -53,7 +53,8 @@ def asking(rounds: set[int], n: int, workers: int, found: Found, race: bool = Tr
 
     def timed(enc: Encounter, c: Any, menu: str, choices: list) -> None:
         wall, used = time.perf_counter(), cpu()
-        weighed = whatif.weigh(rollout.moment(enc, c), choices, n, workers, race=race)
+        weighed = whatif.weigh(rollout.moment(enc, c), choices, n, workers, race=race,
+                               share=share)
         found.append((enc.round, menu, len(choices), sum(w.planned for w in weighed),
                       time.perf_counter() - wall, cpu() - used))
 
@@ -74,7 +75,7 @@ class _Reached(Exception):
 
 
 def advising(scenario: Any, ruleset: str, name: str, n: int, workers: int, seed: int,
-             race: bool, found: Found) -> None:
+             race: bool, found: Found, share: bool = True) -> None:
     """Time ``fray advise``'s weighing of ``name``'s first menu (``sim.cli.advise``)."""
     asked = {}
 
@@ -89,7 +90,7 @@ def advising(scenario: Any, ruleset: str, name: str, n: int, workers: int, seed:
     choices = asked["q"].choices
     m = rollout.Moment(Encounter, scenario, ruleset, seed, name, 0, 1, varied=True)
     wall, used = time.perf_counter(), cpu()
-    weighed = whatif.weigh(m, choices, n, workers, race=race)
+    weighed = whatif.weigh(m, choices, n, workers, race=race, share=share)
     found.append((1, "advise", len(choices), sum(w.planned for w in weighed),
                   time.perf_counter() - wall, cpu() - used))
 
@@ -110,10 +111,13 @@ def main() -> None:
                         help="also time a `?` in each group's menu")
     parser.add_argument("--advise", action="store_true",
                         help="time fray advise on the first menu instead")
+    parser.add_argument("--apart", action="store_true",
+                        help="every line's rollouts fought apart (no lines side by side)")
     args = parser.parse_args()
     scenario = load(Path(args.scenario))
     rounds = {int(r) for r in args.rounds.split(",")}
-    print(f"`?` with {args.n} rollouts a line{' (all)' if args.all_rollouts else ''}, "
+    print(f"`?` with {args.n} rollouts a line{' (all)' if args.all_rollouts else ''}"
+          f"{', lines apart' if args.apart else ''}, "
           f"{args.workers} workers, seed {args.seed}")
     print("| ruleset | round | menu | lines | rollouts | wall s | CPU s |")
     print("|---|---|---|---|---|---|---|")
@@ -121,10 +125,10 @@ def main() -> None:
         found: Found = []
         if args.advise:
             advising(scenario, ruleset, args.name, args.n, args.workers, args.seed,
-                     not args.all_rollouts, found)
+                     not args.all_rollouts, found, not args.apart)
         else:
             minds = {args.name: asking(rounds, args.n, args.workers, found,
-                                       not args.all_rollouts, args.groups)}
+                                       not args.all_rollouts, args.groups, not args.apart)}
             Encounter(scenario, ruleset, args.seed, minds=minds).run()
         for rnd, menu, lines, played, wall, used in found:
             print(f"| {ruleset} | {rnd} | {menu} | {lines} | {played} | {wall:.2f} | "

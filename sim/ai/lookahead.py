@@ -7,7 +7,8 @@ rollout stops ``horizon`` rounds on and is scored by the harm each side took
 (``rollout.score``) unless a side has won. Half the budget of rollouts gives every line
 a first look, the rest goes to the ``CHALLENGERS`` best that did better than the tactical
 choice, and to it (none did: the rest is not spent), each line on the same dice as the
-others (``rollout.dice_seed``). The tactical choice is kept unless
+others (``rollout.dice_seed``), side by side: lines that come to the same state are
+fought on once (``sim.ai.together``). The tactical choice is kept unless
 another beats it on those same dice by more than its noise (``MARGIN`` standard errors of
 the paired difference): a profile that changed its mind on luck would play worse than
 tactical, not better.
@@ -22,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from sim.ai import profiles, rollout, standoff
+from sim.ai import profiles, rollout, standoff, together
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -54,17 +55,17 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     horizon = c.doctrine.horizon or HORIZON
     m = rollout.moment(enc, c)
     values: dict[int, list[float]] = {k: [] for k in range(len(lines))}
-    ends: rollout.Ends = {}  # lines that come to the same state are fought on once
 
-    def play(k: int, upto: int) -> None:
-        for i in range(len(values[k]), upto):
-            out = rollout.play_out(m, lines[k], i, horizon, ends)
-            values[k].append(0.5 if out is None else out.value)
+    def play(ks: list[int], upto: int) -> None:
+        """Rollouts of the lines ``ks`` up to ``upto`` each, side by side (``together``)."""
+        for i in range(len(values[ks[0]]), upto):
+            outs, _ = together.play_out_together(m, [lines[k] for k in ks], i, horizon)
+            for k, out in zip(ks, outs, strict=True):
+                values[k].append(0.5 if out is None else out.value)
 
     # a first look at every line, then the few best and the tactical choice looked at again
     first = max(2, int(budget * FIRST) // len(lines))
-    for k in range(len(lines)):
-        play(k, first)
+    play(list(range(len(lines))), first)
     ai_line = next(k for k, ch in enumerate(lines) if ch.ai)
     # (0.0: a sum of floats typed as one, which a compiled build checks)
     ranked = sorted((k for k in range(len(lines)) if k != ai_line
@@ -76,8 +77,7 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
         return base
     alive = ranked[:CHALLENGERS] + [ai_line]
     again = first + max(0, budget - first * len(lines)) // len(alive)
-    for k in alive:
-        play(k, again)
+    play(alive, again)
     best = max(alive, key=lambda k: _edge(values[k], values[ai_line]))
     if best == ai_line or _edge(values[best], values[ai_line]) <= MARGIN:
         c.why = why

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sim.ai import menu as menus
 from sim.ai import profiles
-from sim.core import state
 from sim.core.actions import Attack, attack_on
 from sim.core.combatant import Status
 from sim.core.seeds import encounter_seed
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from sim.core.combatant import Combatant
     from sim.core.doctrine import Policy
     from sim.core.engine import Encounter
+    from sim.core.outcome import EncounterResult
     from sim.scenario.specs import Scenario
 
 PROFILE = "ai"  # the key of "what the fighter's own profile does", when no menu line is it
@@ -215,93 +215,44 @@ def dice_seed(main: int, name: str, before: int, index: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-# what rollouts of one moment ended in, by (rollout, the fight's state at the start of a
-# round after the moment's: ``state.fingerprint``) (``play_out``)
-Ends = dict[tuple[int, tuple[Any, ...]], "Outcome"]
-# the round starts after the moment's at which a rollout's state is read: lines that come
-# together do so at once (a dodge nobody tests) or within a round or two (two walks a
-# queue stops alike); each read costs about a round of a small fight. Measured
-# (docs/performance.md "What a `?` costs")
-READS = 2
-
-
-class _Known(Exception):
-    """A rollout reached a state another rollout on the same dice went on from."""
-
-    def __init__(self, outcome: Outcome):
-        super().__init__()
-        self.outcome = outcome
-
-
 def play_out(m: Moment, choice: Choice, index: int, horizon: int | None = None,
-             ends: Ends | None = None) -> Outcome | None:
+             ) -> Outcome | None:
     """Rollout ``index`` of ``choice`` at ``m``, cut ``horizon`` rounds after the moment.
 
     None if the moment never came, or the choice was not on the menu then (a ``fray
     advise`` fight that went otherwise).
-
-    ``ends``: what earlier rollouts of the same moment ended in, by their rollout and the
-    fight's state at the start of a round after the moment's (``READS`` of them). A
-    rollout that reaches a state found there ends as that one did, and is not fought on:
-    from the same state and the same dice, the rest of the fight is the same, die for die
-    (``sim.core.state``). Two lines of a menu that come to the same (a dodge nobody tests,
-    a walk that a queue stops where the other stands) are fought once. The states this
-    rollout passed through are added, with how it ended.
     """
+    enc, script = begin(m, choice, index, horizon)
+    return outcome(m, enc, script, enc.run())
+
+
+def begin(m: Moment, choice: Choice, index: int, horizon: int | None = None,
+          ) -> tuple[Encounter, Script]:
+    """Rollout ``index`` of ``choice`` at ``m`` before it is fought: its encounter, its script."""
     scenario = m.scenario
     if horizon is not None and m.round + horizon < scenario.max_rounds:
         scenario = replace(scenario, max_rounds=m.round + horizon)
     main = encounter_seed(m.seed, index) if m.varied else m.seed
-    script = _Script(m, choice, dice_seed(main, m.name, m.before, index))
+    script = Script(m, choice, dice_seed(main, m.name, m.before, index))
     minds: dict[str, Any] = {name: script.mind(name) for name, _ in m.made}
     minds[m.name] = script.mind(m.name)
     enc = m.engine(scenario, m.ruleset, main, minds=minds, carried=m.carried)
     enc.rollout = True
     script.policies = {f.name: f.policy for f in enc.combatants}
-    passed: list[tuple[int, tuple[Any, ...]]] = []
-    if ends is not None:
-        enc.at_round = _reader(script, index, ends, passed)
-    try:
-        result = enc.run()
-    except _Known as known:
-        for key in passed:
-            ends[key] = known.outcome  # type: ignore[index]  # (ends is given)
-        return known.outcome
+    return enc, script
+
+
+def outcome(m: Moment, enc: Encounter, script: Script, result: EncounterResult,
+            ) -> Outcome | None:
+    """How a rollout's fight, ended with ``result``, ended for ``m``'s fighter (``play_out``)."""
     if not script.taken or script.missed:
         return None
     me = next(f for f in enc.combatants if f.name == m.name)
     won = result.winner == me.side
     balance = score(enc, me.side)
     value = 1.0 if won else 0.0 if result.winner is not None else balance
-    out = Outcome(won, me.status is Status.OK, result.rounds - script.round + 1, value,
-                  me.status is not Status.DEAD, balance)
-    if ends is not None:
-        for key in passed:
-            ends[key] = out
-    return out
-
-
-def _reader(script: _Script, index: int, ends: Ends,
-            passed: list[tuple[int, tuple[Any, ...]]]) -> Callable[[Encounter], None]:
-    """What reads a rollout's state at the start of the ``READS`` rounds after the moment's.
-
-    A state found in ``ends`` ends the rollout (``_Known``); the others are noted in
-    ``passed``.
-    """
-    def at_round(enc: Encounter) -> None:
-        if not script.taken or enc.round < script.round:  # (the moment's round goes on)
-            return
-        if script.missed or enc.round >= script.round + READS:  # (nothing more to read)
-            enc.at_round = None
-            return
-        now = state.fingerprint(enc)
-        if now is None:  # (a live effect: nothing to go by this round)
-            return
-        known = ends.get((index, now))
-        if known is not None:
-            raise _Known(known)
-        passed.append((index, now))
-    return at_round
+    return Outcome(won, me.status is Status.OK, result.rounds - script.round + 1, value,
+                   me.status is not Status.DEAD, balance)
 
 
 def score(enc: Encounter, side: str) -> float:
@@ -319,7 +270,7 @@ def score(enc: Encounter, side: str) -> float:
     return 0.5 + 0.5 * (sum(theirs) / max(1, len(theirs)) - mine)
 
 
-class _Script:
+class Script:
     """The minds of a rollout: the recorded decisions up to the moment, then the choice.
 
     After the moment every fighter declares by its AI profile and takes the AI's answer
@@ -342,6 +293,7 @@ class _Script:
         return _Mind(self, name in self.m.askers)
 
     def declare(self, enc: Encounter, c: Combatant) -> list[Intent]:
+        """``c``'s declaration: as recorded before the moment, the choice at it, then its AI."""
         if self.taken:
             return profiles.decide(enc, c)
         if c.name == self.m.name:
@@ -360,6 +312,7 @@ class _Script:
 
     def answer(self, enc: Encounter, c: Combatant, question: str, labels: list[str],
                default: int) -> int:
+        """``c``'s answer after a roll: as recorded before the moment, then the default."""
         entries = self.entries.get(c.name)
         if not self.taken and entries and entries[0][0] == "choose":
             return int(entries.pop(0)[1])
@@ -387,9 +340,9 @@ class _Script:
 
 
 class _Mind:
-    """One fighter's mind in a rollout (``_Script``); ``choose`` only if it answered."""
+    """One fighter's mind in a rollout (``Script``); ``choose`` only if it answered."""
 
-    def __init__(self, script: _Script, asks: bool):
+    def __init__(self, script: Script, asks: bool):
         self.script = script
         if asks:
             self.choose = script.answer

@@ -9,10 +9,10 @@ encounters of their own. The rollouts of every line run in worker processes (for
 start from this process's memory, the moment included, and nothing is pickled but their
 results), a chunk at a time. Each rollout's dice come from its own seed (``rollout i`` of
 every line on the same dice), so the numbers are the same whatever the number of workers.
-A chunk plays each of its rollouts for every line in turn: a line whose rollout comes to
-the state another line's came to on the same dice ends as that one did, unfought
-(``rollout.play_out``; the same numbers, sooner: a menu's lines often differ in nothing
-that lasts past their round, such as a dodge nobody tests).
+A chunk plays each of its rollouts for every line side by side: a line whose rollout comes
+to the state another line's came to on the same dice ends as that one did, unfought
+(``together``; the same numbers, sooner: a menu's lines often differ in nothing that lasts
+past their round, such as a dodge nobody tests).
 
 The budget goes where it decides (``weigh``): every line is first screened with a few
 rollouts (``SCREEN``; fewer on a long menu, about what the lines weighed after it get in
@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from sim.ai import menu as menus
-from sim.ai import rollout
+from sim.ai import rollout, together
 from sim.results.stats import Z95, paired_difference, wilson
 
 if TYPE_CHECKING:
@@ -68,7 +68,12 @@ SCREEN_Z = 3.0
 
 Progress = Callable[[int, int], None]  # (rollouts done, rollouts planned), after each chunk
 
-_WORK: tuple[Moment, list[Choice], bool] | None = None  # what forked workers read
+_WORK: tuple[Moment, list[Choice]] | None = None  # what forked workers read
+# lines are weighed side by side (``together``) past the screen only where at least this
+# share of the screen's rollouts of the lines left came to another line's state: elsewhere
+# comparing them costs more than it saves (the few best lines of a short, cheap fight,
+# which all differ). Measured (docs/performance.md "What a `?` costs")
+SHARED_ENOUGH = 0.25
 
 
 class Pools(Protocol):
@@ -209,23 +214,31 @@ class Weighed:
         return self.alive / self.n if self.n else 0.0
 
 
-def _chunk(task: tuple[tuple[int, ...], int, int]
-           ) -> tuple[int, dict[int, list[Outcome | None]]]:
-    """Rollouts ``start`` to ``stop`` of each of the lines ``lines``: their outcomes by line.
+def _chunk(task: tuple[tuple[int, ...], int, int, bool]
+           ) -> tuple[int, dict[int, int], dict[int, list[Outcome | None]]]:
+    """Rollouts ``start`` to ``stop`` of each of the lines ``lines``, and their outcomes.
 
-    Each rollout of every line in turn, so that a line that comes to the same state as one
-    before it on the same dice ends as that one did, unfought (``rollout.play_out``'s
-    ``ends``: the outcomes are the same either way).
+    Returned: how many were played, how many of each line's ended as another line's, and
+    the outcomes by line.
+
+    ``together``: each rollout of every line side by side, and lines that come to the
+    same state fought on once; else each fought out apart. The outcomes are the same.
     """
     assert _WORK is not None
-    m, choices, share = _WORK
-    lines, start, stop = task
-    ends: rollout.Ends | None = {} if share else None
+    m, choices = _WORK
+    lines, start, stop, side_by_side = task
     found: dict[int, list[Outcome | None]] = {k: [] for k in lines}
+    shared = dict.fromkeys(lines, 0)
     for i in range(start, stop):
-        for k in lines:
-            found[k].append(rollout.play_out(m, choices[k], i, ends=ends))
-    return len(lines) * (stop - start), found
+        if side_by_side:
+            outs, ended = together.play_out_together(m, [choices[k] for k in lines], i)
+            for j in ended:
+                shared[lines[j]] += 1
+        else:
+            outs = [rollout.play_out(m, choices[k], i) for k in lines]
+        for k, o in zip(lines, outs, strict=True):
+            found[k].append(o)
+    return len(lines) * (stop - start), shared, found
 
 
 def workers_default() -> int:
@@ -271,10 +284,10 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     worker pool and kills it on Ctrl-C (the caller's: workers that die with fray,
     ``sim.batch.executors``); without it, a plain forked pool. ``share``: a rollout that
     comes to the state of another line's on the same dice ends as it did, unfought
-    (``rollout.play_out``); the numbers are the same without, only slower.
+    (``together``); the numbers are the same without.
     """
     global _WORK
-    _WORK = (m, choices, share)
+    _WORK = (m, choices)
     stops = looks(n, race, len(choices))
     found: dict[int, list[Outcome | None]] = {k: [] for k in range(len(choices))}
     alive = list(range(len(choices)))
@@ -284,14 +297,17 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
         total, done_count, done = n * len(choices), 0, 0
         for stop in stops:
             span = max(1, CHUNK // len(alive))  # rollouts of each line a task
-            tasks = [(tuple(alive), s, min(stop, s + span)) for s in range(done, stop, span)]
+            tasks = [(tuple(alive), s, min(stop, s + span), share)
+                     for s in range(done, stop, span)]
             if pool is None and workers > 1 and len(tasks) > 1:
                 pool = (pools.make(workers) if pools is not None else ProcessPoolExecutor(
                     workers, mp_context=multiprocessing.get_context("fork")))
-            for count, outs in (pool.map(_chunk, tasks) if pool is not None
-                                else map(_chunk, tasks)):
+            shared = dict.fromkeys(alive, 0)
+            for count, ended, outs in (pool.map(_chunk, tasks) if pool is not None
+                                       else map(_chunk, tasks)):
                 for k, got in outs.items():  # (in order: the chunks come in rollout order)
                     found[k] += got
+                    shared[k] += ended[k]
                 done_count += count
                 if progress is not None:
                     progress(done_count, total)
@@ -302,6 +318,9 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                 if stop == stops[0]:  # the screen: the rest goes to the few best there
                     parked = park(choices, found, alive)
                     alive = [k for k in alive if k not in parked]
+                    # side by side on, where the lines left came together at the screen
+                    share = share and (sum(shared[k] for k in alive)
+                                       >= SHARED_ENOUGH * stop * len(alive))
                 total = done_count + (n - done) * len(alive)
     except KeyboardInterrupt:  # a weighing stopped: its workers now, not their chunks' end
         if pool is not None and pools is not None:

@@ -107,8 +107,9 @@ class Encounter:
         self.made: dict[str, list[tuple[str, Any]]] = {}
         self.rollout = False  # a fight played on from another's moment: no rollouts inside it
         # called at each round's start, before anything of the round (``rounds.fight``):
-        # a rollout reads the fight's state there (``sim.ai.rollout``); None: nobody asks
-        self.at_round: Callable[[Encounter], None] | None = None
+        # an event to wait for there, or None (``fight_on``); None: nobody asks
+        self.at_round: Callable[[Encounter], simpy.Event | None] | None = None
+        self._rounds: simpy.Process | None = None  # the rounds' process, once begun
         # answers the AI keeps while nothing changes, by (question, round, ...): a side's
         # expected harm a round is asked by each of its members (``sim.ai.standoff``)
         self.ai_kept: dict[tuple[Any, ...], Any] = {}
@@ -422,8 +423,26 @@ class Encounter:
     # ---------------------------------------------------------------- running
     def run(self) -> EncounterResult:
         """Fight to the end, settle the aftermath, and return the result."""
-        main = self.env.process(fight(self))
-        self.env.run(until=main)
+        self.fight_on()
+        return self.ended()
+
+    def fight_on(self, halt: simpy.Event | None = None) -> bool:
+        """Fight on, to the end or until ``halt`` is triggered; whether the fight is over.
+
+        ``at_round`` halts a fight at a round's start by triggering ``halt`` and handing
+        the rounds an event to wait for (``sim.ai.together``: nothing else is waiting
+        then, so the fight goes on as it would have, once that event is triggered).
+        """
+        if self._rounds is None:
+            self._rounds = self.env.process(fight(self))
+        if halt is None:
+            self.env.run(until=self._rounds)
+            return True
+        self.env.run(until=self.env.any_of([self._rounds, halt]))
+        return not self._rounds.is_alive
+
+    def ended(self) -> EncounterResult:
+        """Once the fight is over (``fight_on``): settle the aftermath, and the result."""
         rounds = self.round
         standing = self.sides_standing()
         winner = standing[0] if len(standing) == 1 else None

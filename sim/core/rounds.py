@@ -37,7 +37,9 @@ def fight(enc: Encounter) -> Generator[simpy.Event, Any, None]:
     judged = any(c.doctrine.morale is not None for c in enc.combatants)
     for rnd in range(1, enc.scenario.max_rounds + 1):
         if enc.at_round is not None:  # (between rounds: nothing is half done)
-            enc.at_round(enc)
+            halted = enc.at_round(enc)
+            if halted is not None:  # (``Encounter.fight_on``)
+                yield halted
         enc.round = rnd
         enc.round_start = start = env.now
         fighters = [c for c in enc.combatants if c.in_fight]

@@ -21,6 +21,7 @@ import enum
 import hashlib
 import random
 import types
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import simpy
@@ -56,8 +57,9 @@ NOT_STATE = frozenset({
     # a campaign's party the fight was built with (read once, at the start); the seed
     # (its generator is the state)
     "carried", "seed",
-    # who reads the state at a round's start (``sim.ai.rollout``)
-    "at_round",
+    # who reads the state at a round's start (``sim.ai.together``), and the rounds'
+    # process: read there, it is at a round's start, as the fight's own clock says
+    "at_round", "_rounds",
 })
 
 _PLAIN_KINDS: tuple[type, ...] = (int, float, str, bool, bytes, type(None))
@@ -72,24 +74,33 @@ class Unreadable(Exception):
 def fingerprint(enc: Encounter) -> tuple[Any, ...] | None:
     """``enc``'s whole state now as plain values, or None when some of it cannot be read.
 
-    Nested tuples of numbers, words and None, compared exactly: as a dictionary's key,
-    two states are the same only when every value is equal (a hash alone could collide).
-
-    What SimPy has waiting is read as its count: a live process (an effect: a bleeding, a
-    stun's end) is met in its fighter's ``effects``, and cannot be read by value (its
-    state is its generator's frame).
+    Nested tuples of numbers, words and None, compared exactly: two states are the same
+    only when every value is equal (a hash alone could collide). Its parts, each read on
+    its own (``part``): the encounter's (its clock, what SimPy has waiting, its books, its
+    ruleset's, its generator's), then each fighter's.
 
     Read at a round's start (``Encounter.at_round``): between rounds, nothing is half
     done. Two encounters of the same scenario and ruleset with the same state play the
     same rest of the fight.
     """
-    seen: dict[int, int] = {}
     try:
-        state = (enc.env.now, len(enc.env._queue),  # noqa: SLF001 (what SimPy has waiting)
-                 _object(enc, seen), *[_object(f, seen) for f in enc.combatants])
+        return (part(enc, None), *[part(enc, f) for f in enc.combatants])
     except Unreadable:
         return None
-    return state
+
+
+def part(enc: Encounter, who: Combatant | None) -> tuple[Any, ...]:
+    """One part of ``enc``'s state: fighter ``who``'s, or (None) the encounter's own.
+
+    A fighter met inside a part is its name (each is a part of its own). What SimPy has
+    waiting is read as its count: a live process (an effect: a bleeding, a stun's end) is
+    met in its fighter's ``effects``, and cannot be read by value (its state is its
+    generator's frame): ``Unreadable``.
+    """
+    if who is not None:
+        return _object(who, {})
+    return (enc.env.now, len(enc.env._queue),  # noqa: SLF001 (what SimPy has waiting)
+            _object(enc, {}))
 
 
 def _value(o: Any, seen: dict[int, int]) -> Any:
@@ -102,9 +113,13 @@ def _value(o: Any, seen: dict[int, int]) -> Any:
         return kept[1]
     if isinstance(o, Combatant):  # (``fingerprint`` walks each fighter once, itself)
         return ("fighter", o.name)
-    if kind is tuple or kind is list:
-        return (kind.__name__, *[v if type(v) in _PLAIN else _value(v, seen) for v in o])
+    if kind is tuple:
+        return ("tuple", *[v if type(v) in _PLAIN else _value(v, seen) for v in o])
+    if kind is list:
+        seen[_MUTABLE] = 1
+        return ("list", *[v if type(v) in _PLAIN else _value(v, seen) for v in o])
     if kind is dict:
+        seen[_MUTABLE] = 1
         return ("dict", *[(k if type(k) in _PLAIN else _value(k, seen),
                            v if type(v) in _PLAIN else _value(v, seen))
                           for k, v in o.items() if k not in NOT_STATE])
@@ -113,6 +128,8 @@ def _value(o: Any, seen: dict[int, int]) -> Any:
     if isinstance(o, _PLAIN_KINDS):  # a subclass of a plain type (its repr says which)
         return o
     if kind is set or kind is frozenset:
+        if kind is set:
+            seen[_MUTABLE] = 1
         return ("set", *sorted(repr(_value(x, seen)) for x in o))
     if isinstance(o, random.Random):  # its 625 words
         return ("rng", o.getstate())
@@ -132,9 +149,11 @@ def _value(o: Any, seen: dict[int, int]) -> Any:
         frozen = _FROZEN_KIND[kind] = _frozen(kind)
     if not frozen:
         return _object(o, seen)
-    # (what it holds is read on its own: no "again" into this walk)
-    value = ("frozen", hashlib.blake2b(repr(_object(o, {})).encode(),
-                                       digest_size=16).hexdigest())
+    inner: dict[int, int] = {}  # (what it holds, read on its own: no "again" into this walk)
+    value = _object(o, inner)
+    if _MUTABLE in inner:  # it holds a list, a dict or a set, which may change: not kept
+        return value
+    value = ("frozen", hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest())
     if len(_KEPT) >= KEPT_MOST:
         _KEPT.clear()
     _KEPT[id(o)] = (o, value)
@@ -144,7 +163,9 @@ def _value(o: Any, seen: dict[int, int]) -> Any:
 # A frozen object (a frozen dataclass, a frozen pydantic model: a fighter's spec, its
 # doctrine, a weapon) is read once and its digest kept, by its identity, with the object
 # itself (so that no other object takes its id while the digest is kept). The same specs
-# and weapons are met in every rollout of a moment.
+# and weapons are met in every rollout of a moment. One that holds a list, a dict or a set
+# (which could change inside it) is read every time.
+_MUTABLE = -1  # noted in a walk's ``seen`` when it meets a list, a dict or a set
 KEPT_MOST = 4096
 _KEPT: dict[int, tuple[object, Any]] = {}
 _FROZEN_KIND: dict[type, bool] = {}
@@ -159,20 +180,22 @@ def _frozen(kind: type) -> bool:
     return isinstance(config, dict) and bool(config.get("frozen"))
 
 
-def _object(o: Any, seen: dict[int, int]) -> Any:
+def _object(o: Any, seen: dict[int, int]) -> tuple[Any, ...]:
     """``o``'s attributes as plain values; an object met before in this walk, where."""
     key = id(o)
     if key in seen:
         return ("again", seen[key])
     seen[key] = len(seen)
     kind = type(o)
-    slots = _SLOTS.get(kind)
-    if slots is None:
-        slots = _SLOTS[kind] = _slots(kind)
-    out: list[Any] = [kind.__name__]
-    for name in slots:  # (the slots' values in their order, the class's names)
-        v = getattr(o, name, _UNSET)
-        out.append(v if type(v) in _PLAIN else "unset" if v is _UNSET else _value(v, seen))
+    getter = _SLOTS.get(kind)
+    if getter is None:
+        getter = _SLOTS[kind] = _slots(kind)
+    try:  # the slots' values in their order, fetched at once
+        values = getter(o)
+    except AttributeError:  # (a slot never set: one at a time)
+        values = tuple(getattr(o, name, "unset") for name in getter.names)
+    out: list[Any] = [kind.__name__,
+                      *[v if type(v) in _PLAIN else _value(v, seen) for v in values]]
     attrs = getattr(o, "__dict__", None)
     if attrs is not None:
         out += [(name, v if type(v) in _PLAIN else _value(v, seen))
@@ -180,14 +203,30 @@ def _object(o: Any, seen: dict[int, int]) -> Any:
     return tuple(out)
 
 
-_SLOTS: dict[type, tuple[str, ...]] = {}
+class _Getter:
+    """The state slots of a class (``_slots``), fetched at once (``operator.attrgetter``)."""
+
+    __slots__ = ("fetch", "names")
+
+    def __init__(self, names: tuple[str, ...]):
+        self.names = names
+        fetch = attrgetter(*names) if names else (lambda o: ())
+        # (one name: attrgetter gives the value alone, not a tuple of one)
+        self.fetch = (lambda o: (attrgetter(names[0])(o),)) if len(names) == 1 else fetch
+
+    def __call__(self, o: Any) -> tuple[Any, ...]:
+        values: tuple[Any, ...] = self.fetch(o)
+        return values
 
 
-def _slots(kind: type) -> tuple[str, ...]:
+_SLOTS: dict[type, _Getter] = {}
+
+
+def _slots(kind: type) -> _Getter:
     """The slots of ``kind`` and its bases that hold state (not ``NOT_STATE``)."""
     names: list[str] = []
     for cls in reversed(kind.__mro__):
         own = cls.__dict__.get("__slots__", ())
         names += [n for n in ([own] if isinstance(own, str) else own) if n not in names]
-    return tuple(n for n in names
-                 if n not in ("__dict__", "__weakref__") and n not in NOT_STATE)
+    return _Getter(tuple(n for n in names
+                         if n not in ("__dict__", "__weakref__") and n not in NOT_STATE))

@@ -47,13 +47,13 @@ def test_a_rollout_reaches_the_moment_as_the_fight_stood(ruleset, monkeypatch):
     Encounter(MIRROR, ruleset, 5, minds={"West sword": mind, "East archer": mind}).run()
     assert len(moments) >= 4
     seen = []
-    branch = rollout._Script._branch
+    branch = rollout.Script._branch
 
     def spy(self, enc, c):
         seen.append(_snapshot(enc))
         return branch(self, enc, c)
 
-    monkeypatch.setattr(rollout._Script, "_branch", spy)
+    monkeypatch.setattr(rollout.Script, "_branch", spy)
     for m, choice, snapshot in moments:
         seen.clear()
         assert rollout.play_out(m, choice, 0) is not None
@@ -139,13 +139,13 @@ def test_a_rollout_of_a_campaigns_later_fight_builds_it_with_the_party_carried(m
         Encounter(MIRROR, any_ruleset(), 9, minds={"West sword": mind}, carried=party).run()
     m, choice, snapshot = moments[0]
     seen = []
-    branch = rollout._Script._branch
+    branch = rollout.Script._branch
 
     def spy(self, enc, c):
         seen.append(_snapshot(enc))
         return branch(self, enc, c)
 
-    monkeypatch.setattr(rollout._Script, "_branch", spy)
+    monkeypatch.setattr(rollout.Script, "_branch", spy)
     rollout.play_out(m, choice, 0)
     assert seen == [snapshot]
 

@@ -1,12 +1,11 @@
-"""Lines that come to the same state are fought on once (``rollout.play_out``'s ``ends``).
+"""Lines side by side, fought on once where they come together (``sim.ai.together``).
 
-A rollout reads the fight's state at the start of the rounds after the moment's
-(``sim.core.state``); one that reaches a state another line's rollout on the same dice
-reached ends as that one did. That is only a saving if it changes no number: under every
-ruleset, on menus where lines come together (a queue on a footbridge, called shots at a
-brawl that all miss, arrows at swordsmen far off), every rollout ends as it does fought out
-in full, and a weighing gives the same table either way. Hiding a place from the state
-shows that the check can fail.
+The rollouts of one index, every line on the same dice, halt at the start of the rounds
+after the moment's; lines in the same state there (``sim.core.state``) are fought on once.
+That is only a saving if it changes no number: under every ruleset, on menus where lines
+come together (a queue on a footbridge, called shots at a brawl that all miss, arrows at
+swordsmen far off), every rollout ends as it does fought out alone, and a weighing gives
+the same table either way. Hiding the dice from the state shows that the check can fail.
 """
 
 from __future__ import annotations
@@ -15,12 +14,13 @@ import pytest
 from helpers import ROOT
 
 from sim import scenario as scenario_mod
-from sim.ai import rollout, whatif
+from sim.ai import rollout, together, whatif
 from sim.core import state
 from sim.core.engine import Encounter
 from sim.rulesets import registry
 
 CASES = (("footbridge", "Raider 1"), ("brawl", "Local 1"), ("charge", "Archer 1"))
+ROLLOUTS = 6
 
 
 class _Stop(Exception):
@@ -40,46 +40,65 @@ def _moment(scenario: str, name: str, ruleset: str, seed: int = 1):
     return found["m"], found["ch"]
 
 
-def _outcomes(m, choices, rollouts: int, ends):
-    """Every line's rollouts, line after line, sharing ``ends`` (None: each fought out)."""
-    return [[rollout.play_out(m, ch, i, ends=ends) for i in range(rollouts)]
-            for ch in choices]
+def _alone(m, choices):
+    return [[rollout.play_out(m, ch, i) for ch in choices] for i in range(ROLLOUTS)]
 
 
-class _Counted(rollout._Known):  # noqa: SLF001 (a rollout ended as another did)
-    ended = 0
-
-    def __init__(self, outcome):
-        super().__init__(outcome)
-        _Counted.ended += 1
+def _together(m, choices):
+    played = [together.play_out_together(m, choices, i) for i in range(ROLLOUTS)]
+    return [outs for outs, _ in played], sum(len(ended) for _, ended in played)
 
 
 @pytest.mark.parametrize("ruleset", registry.names())
 @pytest.mark.parametrize(("scenario", "name"), CASES)
-def test_a_rollout_ends_as_it_does_fought_out_in_full(scenario, name, ruleset, monkeypatch):
+def test_every_rollout_ends_as_it_does_fought_out_alone(scenario, name, ruleset):
     m, choices = _moment(scenario, name, ruleset)
-    monkeypatch.setattr(rollout, "_Known", _Counted)
-    _Counted.ended = 0
-    shared = _outcomes(m, choices, 6, {})
-    assert shared == _outcomes(m, choices, 6, None)
-    if scenario != "charge":  # (the footbridge's queue, the brawl's misses: some always)
-        assert _Counted.ended > 0
+    outs, ended = _together(m, choices)
+    assert outs == _alone(m, choices)
+    if scenario == "footbridge":  # (the raiders queued behind: some always come together)
+        assert ended > 0
 
 
 @pytest.mark.parametrize("ruleset", registry.names())
-def test_a_weighing_gives_the_same_table_with_its_lines_fought_once(ruleset):
+def test_a_weighing_gives_the_same_table_with_its_lines_side_by_side(ruleset):
     m, choices = _moment("footbridge", "Raider 1", ruleset)
     assert (whatif.weigh(m, choices, 24, workers=1)
             == whatif.weigh(m, choices, 24, workers=1, share=False))
 
 
-def test_hiding_a_place_from_the_state_ends_rollouts_wrongly(monkeypatch):
-    """The check above can fail: with the fighters' places left out of the state, a
-    walk and a stand are taken for the same, and some rollout ends as the other did."""
+def test_hiding_the_dice_from_the_state_ends_rollouts_wrongly(monkeypatch):
+    """The check above can fail: with the generator left out of the state, lines that
+    drew different dice but stand alike are taken for the same, and end alike."""
     ruleset = registry.names()[0]
     m, choices = _moment("footbridge", "Raider 1", ruleset)
-    fought = _outcomes(m, choices, 6, None)
-    monkeypatch.setattr(state, "NOT_STATE", state.NOT_STATE | {"pos"})
+    alone = _alone(m, choices)
+    monkeypatch.setattr(state, "NOT_STATE", state.NOT_STATE | {"rng"})
     monkeypatch.setattr(state, "_SLOTS", {})
     monkeypatch.setattr(state, "_KEPT", {})
-    assert _outcomes(m, choices, 6, {}) != fought
+    assert _together(m, choices)[0] != alone
+
+
+@pytest.mark.parametrize("ruleset", registry.names())
+def test_a_fight_halted_at_every_rounds_start_goes_on_as_it_would_have(ruleset):
+    scen = scenario_mod.load(ROOT / "scenarios" / "footbridge.yaml")
+    plain = Encounter(scen, ruleset, 5, log=True)
+    plain.run()
+    enc = Encounter(scen, ruleset, 5, log=True)
+    halt, gates = [enc.env.event()], []
+
+    def at_round(e):
+        if e.env._queue:  # (an effect due now too: no halt, as ``together`` does)
+            return None
+        halt[0].succeed()
+        gates.append(e.env.event())
+        return gates[-1]
+
+    enc.at_round = at_round
+    halts = 0
+    while not enc.fight_on(halt[0]):
+        halts += 1
+        gates[-1].succeed()
+        halt[0] = enc.env.event()
+    enc.ended()
+    assert halts > 3
+    assert enc.log == plain.log
