@@ -1,26 +1,26 @@
-"""A fight's whole state as one digest: two encounters with the same digest fight on alike.
+"""A fight's whole state as plain values: two encounters in the same state fight on alike.
 
 An encounter is deterministic: from the same state (its fighters, its books, its ruleset's,
 its generator's) it plays the same rest of the fight, die for die. ``fingerprint`` reads
-that state at a round's start, when nothing is half done, and digests it. The what-if uses
-it (``sim.ai.rollout``): two lines of a menu whose rollout on the same dice reaches the same
-state at the next round's start end alike, so the second need not be fought on.
+that state at a round's start, when nothing is half done, as nested tuples of numbers,
+words and None, compared exactly (no hash that could collide). The what-if uses it
+(``sim.ai.together``): two lines of a menu whose rollouts on the same dice reach the same
+state at a round's start end alike, so the second need not be fought on.
 
-The digest is exact by construction rather than by a list of what matters: it walks every
+It is exact by construction rather than by a list of what matters: it walks every
 attribute of the encounter, of its ruleset and of each fighter, and of every object they
-hold, by value, and leaves out only what ``NOT_STATE`` names (words for the log, records
-of decisions nobody reads again in the fight, answers kept while nothing changes, the map,
-which no fight changes). What it cannot read by value (a live SimPy process, such as a
-bleeding, with its place in its generator; a function) makes it answer None: no digest,
-and the fight is fought on.
+hold, by value, and leaves out only the attributes ``NOT_STATE`` names (words for the log,
+records of decisions nobody reads again in the fight, answers kept while nothing changes,
+the map, which no fight changes). What it cannot read by value (a live SimPy process, such
+as a bleeding, with its place in its generator; a function; a container it does not know)
+makes it answer None: no state, and the fight is fought on. Numbers compare as numbers
+(1 and 1.0 alike, as every rule reads them).
 """
 
 from __future__ import annotations
 
 import enum
-import hashlib
 import random
-import types
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +37,10 @@ NOT_STATE = frozenset({
     "why", "log", "_told", "instant_told",
     # the scenario and the map, which no fight changes, and the map's kept distances
     "scenario", "field",
-    # who decides: the minds, the AI module, the advisor (the ruleset's own, walked there)
+    # who decides: the minds and the AI module (a fighter's own ``ai``, its profile, is set
+    # once when it is built, as its spec says); the advisor, which answers questions (it
+    # holds the ruleset, walked as the encounter's, and answers kept by identity); a
+    # combat's or a table's ``rules``: the ruleset again
     "minds", "ai", "_askers", "advisor", "rules",
     # decisions recorded for replays (``Encounter.made``), read only before a rollout's
     # branch; this round's declarations, emptied before the next round's
@@ -104,7 +107,12 @@ def part(enc: Encounter, who: Combatant | None) -> tuple[Any, ...]:
 
 
 def _value(o: Any, seen: dict[int, int]) -> Any:
-    """``o`` as plain values, walked through; a fighter met inside another is its name."""
+    """``o`` as plain values, walked through; a fighter met inside another is its name.
+
+    Anything that could change (a list, a dict, a set, an object not frozen, a generator)
+    is noted in ``seen`` (``_MUTABLE``): a frozen object that holds one is not kept.
+    Anything it does not know how to read by value is ``Unreadable``.
+    """
     kind = type(o)
     if kind in _PLAIN:
         return o
@@ -115,57 +123,65 @@ def _value(o: Any, seen: dict[int, int]) -> Any:
         return ("fighter", o.name)
     if kind is tuple:
         return ("tuple", *[v if type(v) in _PLAIN else _value(v, seen) for v in o])
-    if kind is list:
+    if isinstance(o, list):
         seen[_MUTABLE] = 1
-        return ("list", *[v if type(v) in _PLAIN else _value(v, seen) for v in o])
-    if kind is dict:
+        return (kind.__name__, *[v if type(v) in _PLAIN else _value(v, seen) for v in o])
+    if isinstance(o, dict):  # (a defaultdict's or a Counter's entries are read too)
         seen[_MUTABLE] = 1
-        return ("dict", *[(k if type(k) in _PLAIN else _value(k, seen),
-                           v if type(v) in _PLAIN else _value(v, seen))
-                          for k, v in o.items() if k not in NOT_STATE])
+        return (kind.__name__, *[(k if type(k) in _PLAIN else _value(k, seen),
+                                  v if type(v) in _PLAIN else _value(v, seen))
+                                 for k, v in o.items()])
     if isinstance(o, enum.Enum):
         return (kind.__name__, o.value)
     if isinstance(o, _PLAIN_KINDS):  # a subclass of a plain type (its repr says which)
         return o
-    if kind is set or kind is frozenset:
-        if kind is set:
+    if isinstance(o, (set, frozenset)):
+        if not isinstance(o, frozenset):
             seen[_MUTABLE] = 1
-        return ("set", *sorted(repr(_value(x, seen)) for x in o))
+        return (kind.__name__, *sorted(repr(_value(x, seen)) for x in o))
     if isinstance(o, random.Random):  # its 625 words
+        seen[_MUTABLE] = 1
         return ("rng", o.getstate())
     if isinstance(o, simpy.Process):  # an effect that has ended holds nothing any more
         if o.is_alive:
             raise Unreadable(f"a live process in {kind.__name__}")
+        seen[_MUTABLE] = 1
         return ("ended",)
     if isinstance(o, type):
         return ("class", o.__module__, o.__qualname__)
-    if isinstance(o, (types.FunctionType, types.MethodType, types.GeneratorType,
-                      types.BuiltinFunctionType, types.ModuleType)):
-        raise Unreadable(f"a {kind.__name__}")
     if isinstance(o, tuple):  # a named tuple
         return (kind.__name__, *[_value(x, seen) for x in o])
+    getter = _SLOTS.get(kind)
+    if getter is None:
+        getter = _SLOTS[kind] = _slots(kind)
+    if (callable(o) or kind.__module__ in ("builtins", "collections")
+            or not (getter.declared or hasattr(o, "__dict__"))):
+        # a function, a generator, a deque, a bytearray: nothing here reads its state
+        raise Unreadable(f"a {kind.__name__}")
     frozen = _FROZEN_KIND.get(kind)
     if frozen is None:
         frozen = _FROZEN_KIND[kind] = _frozen(kind)
     if not frozen:
+        seen[_MUTABLE] = 1
         return _object(o, seen)
     inner: dict[int, int] = {}  # (what it holds, read on its own: no "again" into this walk)
     value = _object(o, inner)
-    if _MUTABLE in inner:  # it holds a list, a dict or a set, which may change: not kept
+    if _MUTABLE in inner:  # it holds something that may change: not kept, and nor is
+        seen[_MUTABLE] = 1  # a frozen object holding it
         return value
-    value = ("frozen", hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest())
     if len(_KEPT) >= KEPT_MOST:
         _KEPT.clear()
-    _KEPT[id(o)] = (o, value)
+    _KEPT[id(o)] = (o, value)  # (the same value object each time: compared at once)
     return value
 
 
 # A frozen object (a frozen dataclass, a frozen pydantic model: a fighter's spec, its
-# doctrine, a weapon) is read once and its digest kept, by its identity, with the object
-# itself (so that no other object takes its id while the digest is kept). The same specs
-# and weapons are met in every rollout of a moment. One that holds a list, a dict or a set
-# (which could change inside it) is read every time.
-_MUTABLE = -1  # noted in a walk's ``seen`` when it meets a list, a dict or a set
+# doctrine, a weapon) is read once and its value kept, by its identity, with the object
+# itself (so that no other object takes its id while the value is kept). The same specs
+# and weapons are met in every rollout of a moment. One that holds anything that could
+# change inside it (a list, a dict, a set, an object not frozen, a generator, an effect),
+# even through another frozen object, is read every time.
+_MUTABLE = -1  # noted in a walk's ``seen`` when it meets something that could change
 KEPT_MOST = 4096
 _KEPT: dict[int, tuple[object, Any]] = {}
 _FROZEN_KIND: dict[type, bool] = {}
@@ -206,10 +222,11 @@ def _object(o: Any, seen: dict[int, int]) -> tuple[Any, ...]:
 class _Getter:
     """The state slots of a class (``_slots``), fetched at once (``operator.attrgetter``)."""
 
-    __slots__ = ("fetch", "names")
+    __slots__ = ("declared", "fetch", "names")
 
-    def __init__(self, names: tuple[str, ...]):
+    def __init__(self, names: tuple[str, ...], declared: bool):
         self.names = names
+        self.declared = declared  # a class of this code's that names its slots
         fetch = attrgetter(*names) if names else (lambda o: ())
         # (one name: attrgetter gives the value alone, not a tuple of one)
         self.fetch = (lambda o: (attrgetter(names[0])(o),)) if len(names) == 1 else fetch
@@ -228,5 +245,7 @@ def _slots(kind: type) -> _Getter:
     for cls in reversed(kind.__mro__):
         own = cls.__dict__.get("__slots__", ())
         names += [n for n in ([own] if isinstance(own, str) else own) if n not in names]
+    declared = any("__slots__" in cls.__dict__ for cls in kind.__mro__[:-1])
     return _Getter(tuple(n for n in names
-                         if n not in ("__dict__", "__weakref__") and n not in NOT_STATE))
+                         if n not in ("__dict__", "__weakref__") and n not in NOT_STATE),
+                   declared)

@@ -87,3 +87,35 @@ def test_a_frozen_objects_value_is_kept_with_the_object_itself():
     # a frozen object's value, whoever holds it: the same specs in another encounter
     again = Encounter(scen, registry.names()[0], 3)
     assert state.fingerprint(again) == state.fingerprint(enc)
+
+
+def test_what_could_change_is_read_every_time_and_what_cannot_be_read_gives_no_state():
+    """A dict of any kind is read by its entries (a ``defaultdict`` or a ``Counter`` too); a
+    frozen object holding something that could change, even through another frozen object,
+    is not kept; a container this module does not know is unreadable."""
+    import collections
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Inner:
+        marks: list[int]
+
+    @dataclass(frozen=True)
+    class Outer:
+        inner: Inner
+
+    counts: collections.defaultdict[str, int] = collections.defaultdict(int)
+    counts["wounds"] = 1
+    other: collections.defaultdict[str, int] = collections.defaultdict(int)
+    other["wounds"] = 2
+    assert state._value(counts, {}) != state._value(other, {})  # noqa: SLF001
+    held = Outer(Inner([1]))
+    before = state._value(held, {})  # noqa: SLF001
+    held.inner.marks.append(2)
+    assert state._value(held, {}) != before  # noqa: SLF001 (read again, not kept)
+    with pytest.raises(state.Unreadable):
+        state._value(collections.deque([1]), {})  # noqa: SLF001
+    scen = scenario_mod.load(ROOT / "scenarios" / "footbridge.yaml")
+    enc = Encounter(scen, registry.names()[0], 3)
+    enc.ai_kept["a question"] = collections.deque()  # state it cannot read: no state
+    assert state.fingerprint(enc) is None
