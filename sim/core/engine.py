@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
+from typing import TYPE_CHECKING, Any
 
 import simpy
 
 from sim import registry
 from sim.core import aftermath, arms, events, exchange, space
 from sim.core.actions import Draw, Move, Retreat, Yield
+from sim.core.asking import Asking
 from sim.core.battlefield import Battlefield, Position
 from sim.core.combatant import Combatant, Effect, Status
 from sim.core.outcome import EncounterResult, encounter_result
@@ -29,7 +30,7 @@ from sim.core.rounds import fight
 from sim.core.words import count
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator, Mapping, Sequence
+    from collections.abc import Callable, Generator, Mapping
 
     from sim.core.actions import Intent
     from sim.core.harm import Harm
@@ -40,9 +41,6 @@ if TYPE_CHECKING:
 # The nearest foes of a side from a place (``space.nearest_enemy``), shared while everyone
 # declares.
 Nearest = dict[tuple["Position", str], list[Combatant]]
-T = TypeVar("T")  # what a choice among options gives (``Encounter.choose``)
-Ts = TypeVarTuple("Ts")  # what a yes-or-no's question is given (``Encounter.yes_or_no``)
-YES_NO = (("no", False), ("yes", True))  # a yes-or-no's options (``Encounter.yes_or_no``)
 
 
 @lru_cache(maxsize=32)
@@ -57,7 +55,7 @@ def ruleset_for(scenario: Scenario, name: str | None = None) -> Ruleset[Any]:
     return cls(cls.options_for(scenario))
 
 
-class Encounter:
+class Encounter(Asking):
     """One fight: a seeded RNG, the battlefield, the combatants and a SimPy environment.
 
     Args:
@@ -89,7 +87,7 @@ class Encounter:
         self.round = 0
         self.round_start = 0.0
         self.first_casualty_round = 0
-        self.minds = minds or {}
+        self.minds: Mapping[str, Callable[[Encounter, Combatant], list[Intent]]] = minds or {}
         self.ai = registry.mind()  # the AI profiles and morale, for everyone else
         # who answers the questions asked after a roll (a player): ``asks`` runs every roll
         self._askers = frozenset(name for name, mind in self.minds.items()
@@ -300,43 +298,6 @@ class Encounter:
         self.flights += 1
         if self.log is not None:
             self.emit("flee", who=c.name, text=f"{c.name} flees: {why}.")
-
-    # ---------------------------------------------------------------- choices after a roll
-    def asks(self, c: Combatant) -> bool:
-        """Whether ``c``'s mind makes the choices a ruleset asks after a roll (a player).
-
-        Rules check this before building the options, so fights without a player pay
-        nothing for the question.
-        """
-        return c.name in self._askers
-
-    def choose(self, c: Combatant, question: str, options: Sequence[tuple[str, T]],
-               default: int) -> T:
-        """The choice ``c``'s mind makes among ``options`` (label, value); else the default.
-
-        ``default`` is the index of the AI's own choice, which the player gets on Enter.
-        """
-        mind = self.minds.get(c.name)
-        ask = getattr(mind, "choose", None)
-        k = default if ask is None else ask(self, c, question, [t for t, _ in options], default)
-        if ask is not None:
-            self.made.setdefault(c.name, []).append(("choose", k))
-        return options[k][1]
-
-    def yes_or_no(self, c: Combatant, ai: bool, question: Callable[[*Ts], str | None],
-                  *args: *Ts) -> bool:
-        """``ai`` (the AI's own answer), or a player's yes or no to ``question(*args)``.
-
-        The one way a ruleset puts a yes-or-no to a player (a point to spend), the AI's
-        answer the default on Enter. ``question`` is called only when ``c`` has a player
-        (its words cost nothing otherwise); it gives None when nothing is worth asking.
-        Rules ask on every roll: a plain function and its ``args`` spare them a closure
-        each time, and the test is ``asks``'s, inline.
-        """
-        if c.name not in self._askers:  # ``asks``, without the call
-            return ai
-        text = question(*args)
-        return ai if text is None else self.choose(c, text, YES_NO, int(ai))
 
     # ---------------------------------------------------------------- changes
     def take_out(self, c: Combatant, status: Status, why: str = "") -> None:
