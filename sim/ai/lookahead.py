@@ -56,10 +56,18 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     m = rollout.moment(enc, c)
     values: dict[int, list[float]] = {k: [] for k in range(len(lines))}
 
-    def play(ks: list[int], upto: int) -> None:
-        """Rollouts of the lines ``ks`` up to ``upto`` each, side by side (``together``)."""
+    shared = dict.fromkeys(range(len(lines)), 0)  # rollouts each ended as another line's
+
+    def play(ks: list[int], upto: int, side_by_side: bool = True) -> None:
+        """Rollouts of the lines ``ks`` up to ``upto`` each, side by side or apart."""
         for i in range(len(values[ks[0]]), upto):
-            outs, _ = together.play_out_together(m, [lines[k] for k in ks], i, horizon)
+            if side_by_side:
+                outs, ended = together.play_out_together(m, [lines[k] for k in ks], i,
+                                                         horizon)
+                for j in ended:
+                    shared[ks[j]] += 1
+            else:
+                outs = [rollout.play_out(m, lines[k], i, horizon) for k in ks]
             for k, out in zip(ks, outs, strict=True):
                 values[k].append(0.5 if out is None else out.value)
 
@@ -77,7 +85,7 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
         return base
     alive = ranked[:CHALLENGERS] + [ai_line]
     again = first + max(0, budget - first * len(lines)) // len(alive)
-    play(alive, again)
+    play(alive, again, together.pays(sum(shared[k] for k in alive), first * len(alive)))
     best = max(alive, key=lambda k: _edge(values[k], values[ai_line]))
     if best == ai_line or _edge(values[best], values[ai_line]) <= MARGIN:
         c.why = why

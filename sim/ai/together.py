@@ -37,6 +37,19 @@ if TYPE_CHECKING:
 # stops alike). Measured (docs/performance.md "What a `?` costs")
 READS = 3
 _UNREAD = object()  # a part of a line's state not read yet at this halt
+# lines go on side by side after a first look only where at least this share of the
+# first look's rollouts of the lines left came to another line's state: elsewhere
+# comparing them costs more than it saves (the few best lines of a short, cheap fight,
+# which all differ). Measured (docs/performance.md "What a `?` costs")
+SHARED_ENOUGH = 0.25
+
+
+def pays(shared: int, played: int) -> bool:
+    """Whether lines weighed on are worth weighing side by side (``SHARED_ENOUGH``).
+
+    ``shared`` of their ``played`` rollouts ended as another line's did.
+    """
+    return shared >= SHARED_ENOUGH * played
 
 
 class _Line:

@@ -69,11 +69,6 @@ SCREEN_Z = 3.0
 Progress = Callable[[int, int], None]  # (rollouts done, rollouts planned), after each chunk
 
 _WORK: tuple[Moment, list[Choice]] | None = None  # what forked workers read
-# lines are weighed side by side (``together``) past the screen only where at least this
-# share of the screen's rollouts of the lines left came to another line's state: elsewhere
-# comparing them costs more than it saves (the few best lines of a short, cheap fight,
-# which all differ). Measured (docs/performance.md "What a `?` costs")
-SHARED_ENOUGH = 0.25
 
 
 class Pools(Protocol):
@@ -319,8 +314,8 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                     parked = park(choices, found, alive)
                     alive = [k for k in alive if k not in parked]
                     # side by side on, where the lines left came together at the screen
-                    share = share and (sum(shared[k] for k in alive)
-                                       >= SHARED_ENOUGH * stop * len(alive))
+                    share = share and together.pays(sum(shared[k] for k in alive),
+                                                    stop * len(alive))
                 total = done_count + (n - done) * len(alive)
     except KeyboardInterrupt:  # a weighing stopped: its workers now, not their chunks' end
         if pool is not None and pools is not None:
