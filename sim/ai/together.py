@@ -110,11 +110,12 @@ class _Line:
 
 
 def play_out_together(m: Moment, choices: list[Choice], index: int,
-                      horizon: int | None = None) -> tuple[list[Outcome | None], set[int]]:
+                      horizon: int | None = None,
+                      ) -> tuple[list[Outcome | None], dict[int, int]]:
     """Rollout ``index`` of each of ``choices`` at ``m``, as ``rollout.play_out`` gives them.
 
-    And which of them (by their place in ``choices``) ended as an earlier line's, not
-    fought on.
+    And the lines (by their place in ``choices``) that ended as an earlier line's, not
+    fought on: the first line of their fight, which was (its own place there).
     """
     # The cycle collector is held off meanwhile: every line's fight is alive at once, and
     # each collection would walk them all (a brawl's 55 lines: a third of the time). A
@@ -129,7 +130,7 @@ def play_out_together(m: Moment, choices: list[Choice], index: int,
 
 
 def _together(m: Moment, choices: list[Choice], index: int, horizon: int | None,
-              ) -> tuple[list[Outcome | None], set[int]]:
+              ) -> tuple[list[Outcome | None], dict[int, int]]:
     lines = [_Line(m, ch, index, horizon) for ch in choices]
     out: dict[int, Outcome | None] = {}
     same_as: dict[int, int] = {}  # a line that came to an earlier line's state: which
@@ -153,9 +154,10 @@ def _together(m: Moment, choices: list[Choice], index: int, horizon: int | None,
                 else:
                     same_as[k] = first
         going.sort()
-    for k in sorted(same_as):  # (an earlier line's own end is known by then)
+    for k in sorted(same_as):  # (an earlier line's own end and first are known by then)
+        same_as[k] = same_as.get(same_as[k], same_as[k])
         out[k] = out[same_as[k]]
-    return [out[k] for k in range(len(lines))], set(same_as)
+    return [out[k] for k in range(len(lines))], same_as
 
 
 def _glance(enc: Encounter) -> tuple[Any, ...]:

@@ -166,6 +166,9 @@ class Weighed:
         maybe: it had fewer rollouts than the lines weighed to the end (it stopped or was
             only screened), and on those it cannot be told apart from the best line: it
             could be as good.
+        as_one: the keys of the lines that were the same fight as this one on every
+            rollout both had (they came to the same state within ``together.READS``
+            rounds, on the same dice: what followed was one fight, fought once).
     """
 
     choice: Choice
@@ -181,6 +184,7 @@ class Weighed:
     best: bool = False
     screened: bool = False
     maybe: bool = False
+    as_one: tuple[str, ...] = ()
 
     @property
     def group(self) -> str:
@@ -209,12 +213,16 @@ class Weighed:
         return self.alive / self.n if self.n else 0.0
 
 
+Fights = dict[int, list[int | None]]  # by line, each rollout's first line of its fight
+
+
 def _chunk(task: tuple[tuple[int, ...], int, int, bool]
-           ) -> tuple[int, dict[int, int], dict[int, list[Outcome | None]]]:
+           ) -> tuple[int, dict[int, list[Outcome | None]], Fights]:
     """Rollouts ``start`` to ``stop`` of each of the lines ``lines``, and their outcomes.
 
-    Returned: how many were played, how many of each line's ended as another line's, and
-    the outcomes by line.
+    Returned: how many were played, the outcomes by line, and by line the first line of
+    each rollout's fight (itself, unless it ended as an earlier line's; None: fought apart,
+    not compared).
 
     ``together``: each rollout of every line side by side, and lines that come to the
     same state fought on once; else each fought out apart. The outcomes are the same.
@@ -223,17 +231,19 @@ def _chunk(task: tuple[tuple[int, ...], int, int, bool]
     m, choices = _WORK
     lines, start, stop, side_by_side = task
     found: dict[int, list[Outcome | None]] = {k: [] for k in lines}
-    shared = dict.fromkeys(lines, 0)
+    fights: Fights = {k: [] for k in lines}
     for i in range(start, stop):
         if side_by_side:
             outs, ended = together.play_out_together(m, [choices[k] for k in lines], i)
-            for j in ended:
-                shared[lines[j]] += 1
+            for j, k in enumerate(lines):
+                fights[k].append(lines[ended.get(j, j)])
         else:
             outs = [rollout.play_out(m, choices[k], i) for k in lines]
+            for k in lines:
+                fights[k].append(None)
         for k, o in zip(lines, outs, strict=True):
             found[k].append(o)
-    return len(lines) * (stop - start), shared, found
+    return len(lines) * (stop - start), found, fights
 
 
 def workers_default() -> int:
@@ -285,6 +295,7 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
     _WORK = (m, choices)
     stops = looks(n, race, len(choices))
     found: dict[int, list[Outcome | None]] = {k: [] for k in range(len(choices))}
+    fights: Fights = {k: [] for k in range(len(choices))}
     alive = list(range(len(choices)))
     workers = workers or workers_default()
     pool = None
@@ -297,12 +308,11 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
             if pool is None and workers > 1 and len(tasks) > 1:
                 pool = (pools.make(workers) if pools is not None else ProcessPoolExecutor(
                     workers, mp_context=multiprocessing.get_context("fork")))
-            shared = dict.fromkeys(alive, 0)
-            for count, ended, outs in (pool.map(_chunk, tasks) if pool is not None
-                                       else map(_chunk, tasks)):
+            for count, outs, firsts in (pool.map(_chunk, tasks) if pool is not None
+                                        else map(_chunk, tasks)):
                 for k, got in outs.items():  # (in order: the chunks come in rollout order)
                     found[k] += got
-                    shared[k] += ended[k]
+                    fights[k] += firsts[k]
                 done_count += count
                 if progress is not None:
                     progress(done_count, total)
@@ -314,8 +324,9 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
                     parked = park(choices, found, alive)
                     alive = [k for k in alive if k not in parked]
                     # side by side on, where the lines left came together at the screen
-                    share = share and together.pays(sum(shared[k] for k in alive),
-                                                    stop * len(alive))
+                    shared = sum(1 for k in alive for first in fights[k]
+                                 if first is not None and first != k)
+                    share = share and together.pays(shared, stop * len(alive))
                 total = done_count + (n - done) * len(alive)
     except KeyboardInterrupt:  # a weighing stopped: its workers now, not their chunks' end
         if pool is not None and pools is not None:
@@ -325,7 +336,7 @@ def weigh(m: Moment, choices: list[Choice], n: int, workers: int | None = None,
         if pool is not None:
             pool.shutdown(cancel_futures=True)  # (Ctrl-C: no chunk left to wait for)
         _WORK = None
-    return rank(choices, found, stops[0] if len(stops) > 1 else n)
+    return rank(choices, found, stops[0] if len(stops) > 1 else n, fights)
 
 
 def park(choices: list[Choice], found: dict[int, list[Outcome | None]],
@@ -424,8 +435,11 @@ def could_be_best(mine: list[Outcome | None], ahead: list[Outcome | None],
 
 
 def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
-         screen: int) -> list[Weighed]:
+         screen: int, fights: Fights | None = None) -> list[Weighed]:
     """The lines with their numbers, ranked.
+
+    ``fights``: each rollout's first line of its fight (``_chunk``), which tells the lines
+    that were one fight on every rollout both had (``Weighed.as_one``).
 
     The one ahead is the line weighed to the end whose side won most (``_ahead``). A line
     weighed to the end too that cannot be told apart from it on the same dice
@@ -453,11 +467,24 @@ def rank(choices: list[Choice], found: dict[int, list[Outcome | None]],
         w = Weighed(choice, len(got), sum(o.won for o in got), sum(o.standing for o in got),
                     sum(o.alive for o in got),
                     sum(o.rounds for o in got) / len(got) if got else 0.0, len(found[k]),
-                    diff, low, high, screened=len(found[k]) <= screen < most)
+                    diff, low, high, screened=len(found[k]) <= screen < most,
+                    as_one=() if fights is None else tuple(sorted(
+                        choices[j].key for j in range(len(choices))
+                        if j != k and _one_fight(fights[k], fights[j]))))
         told = top is None or (could_be_best(found[k], found[top]) if full
                                else w.interval[1] >= _share(found[top])[0])
         out.append(replace(w, best=told and full, maybe=told and not full))
     return sorted(out, key=_order)
+
+
+def _one_fight(mine: list[int | None], other: list[int | None]) -> bool:
+    """Whether two lines were one fight on every rollout both had (``MIN_LOOK`` at least).
+
+    Each rollout's first line of its fight (``Fights``): the same one, on every rollout
+    compared side by side; a rollout fought apart was not compared, and tells nothing.
+    """
+    both = list(zip(mine, other, strict=False))
+    return len(both) >= MIN_LOOK and all(a is not None and a == b for a, b in both)
 
 
 def _order(w: Weighed) -> tuple[int, float, float, str]:

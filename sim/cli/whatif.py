@@ -29,7 +29,10 @@ LEGEND = ("vs yours: of 100 fights, how many more (+) or fewer (-) its side wins
           "line than with the profile's choice, on the same dice (the 95% interval in "
           "brackets): for a line with fewer rollouts, on the rollouts both had, so it need "
           "not be the difference of the two shares shown. standing: still in the fight at "
-          "the end; alive: not dead at the end (fled or yielded counts).")
+          "the end; alive: not dead at the end (fled or yielded counts). same fight as N: "
+          "on every rollout both had, the two lines came to the same state within a few "
+          "rounds (the same places, wounds, dice to come): what followed was one fight, "
+          "so choosing between them changes nothing on these dice.")
 
 
 @contextmanager
@@ -94,7 +97,7 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
             + ": their numbers stand on those.")
     wins = f"{side} wins"
     # room for what a row says after its columns: the profile's mark, why it had fewer
-    tail = max((len(_tail(w, cut)) for w in weighed), default=0)
+    tail = max((len(_tail(w, cut, numbers)) for w in weighed), default=0)
     fixed = 2 + NUM + 2 + 2 + len(wins) + 2 + VS + 2 + 8 + 2 + 6 + 2 + 6 + tail
     label_w = max(16, min(max((len(w.choice.label) for w in weighed), default=16),
                           width - fixed - 1))
@@ -109,7 +112,7 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
         if w.group != shown:
             shown = w.group
             lines.append(f"  {titles[w.group]}")
-        lines.append(_row(w, numbers.get(w.choice.key, ""), label_w, len(wins), cut))
+        lines.append(_row(w, numbers, label_w, len(wins), cut))
     if not_now:
         lines.append("  not now (not weighed):")
         lines += [f"  {numbers.get(ch.key, ''):>{NUM}}  "
@@ -122,22 +125,29 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
 NUM, VS = 5, 16  # widths of the menu number and "vs yours" columns
 
 
-def _row(w: Weighed, number: str, label_w: int, wins_w: int, cut: int) -> str:
+def _row(w: Weighed, numbers: dict[str, str], label_w: int, wins_w: int, cut: int) -> str:
+    number = numbers.get(w.choice.key, "")
     label = _fit(w.choice, label_w)
     if not w.n:
         return f"  {number:>{NUM}}  {label:<{label_w}}  {'-':>{wins_w}}"
     vs = "-" if w.choice.ai else f"{_pts(w.diff)} [{_pts(w.diff_low)}, {_pts(w.diff_high)}]"
     return (f"  {number:>{NUM}}  {label:<{label_w}}  {chance(w.p_win):>{wins_w}}  {vs:<{VS}}  "
             f"{chance(w.p_standing):>8}  {chance(w.p_alive):>6}  {w.rounds:>6.1f}"
-            + _tail(w, cut))
+            + _tail(w, cut, numbers))
 
 
-def _tail(w: Weighed, cut: int) -> str:
-    """What a row says after its columns: the profile's mark, and why it had fewer rollouts."""
+def _tail(w: Weighed, cut: int, numbers: dict[str, str]) -> str:
+    """What a row says after its columns: the profile's mark, and its notes.
+
+    Why it had fewer rollouts, and the lines that were the same fight (by their menu
+    numbers, else keywords).
+    """
     if not w.n:
         return ""
     notes = (["screened"] if w.screened else [f"stopped after {w.planned}"]
              if w.planned < cut else []) + ([f"{w.n} reached"] if w.n < w.planned else [])
+    if w.as_one:
+        notes.append("same fight as " + ", ".join(numbers.get(key) or key for key in w.as_one))
     mark = "   <- its profile's choice" if w.choice.ai else ""
     return mark + (f"   ({'; '.join(notes)})" if notes else "")
 
@@ -167,18 +177,21 @@ def as_json(weighed: list[Weighed], side: str | None = None, name: str | None = 
     ``diff``, ``diff_low``, ``diff_high``: its side's wins less the profile's choice's on
     the same dice, and the interval; ``group``: ``best`` (as good as the best, within the
     dice), ``maybe`` (could be, on its fewer rollouts) or ``behind``; ``p_alive``: the fighter
-    alive at the end. ``not_now``: the lines that cannot be taken now (``label``,
-    ``why``), not weighed.
+    alive at the end; ``as_one``: the labels of the lines that were the same fight on every
+    rollout both had (``Weighed.as_one``). ``not_now``: the lines that cannot be taken now
+    (``label``, ``why``), not weighed.
     """
     head: dict[str, Any] = {} if name is None else {"combatant": name, "side": side}
     if not_now:
         head["not_now"] = [{"label": ch.label, "why": why} for ch, why in not_now]
     most = max((w.planned for w in weighed), default=0)
+    labels = {w.choice.key: w.choice.label for w in weighed}
     return {**head, "options": [{"label": w.choice.label, "ai": w.choice.ai, "p_win": w.p_win,
                                  "low": w.interval[0], "high": w.interval[1],
                                  "p_standing": w.p_standing, "n": w.n, "rounds": w.rounds,
                                  "stopped": w.planned < most, "screened": w.screened,
                                  "p_alive": w.p_alive, "diff": w.diff,
                                  "diff_low": w.diff_low, "diff_high": w.diff_high,
-                                 "group": w.group}
+                                 "group": w.group,
+                                 "as_one": [labels[key] for key in w.as_one]}
                                 for w in weighed]}

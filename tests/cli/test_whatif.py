@@ -101,7 +101,7 @@ def test_advise_prints_every_first_choice_once_with_the_profiles_marked(capsys):
     assert sum(o["ai"] for o in options) == 1
     assert {"label", "ai", "p_win", "low", "high", "p_standing", "n", "rounds",
             "stopped", "screened", "p_alive", "diff", "diff_low", "diff_high",
-            "group"} == set(options[0])
+            "group", "as_one"} == set(options[0])
     assert all(o["diff_low"] <= o["diff"] <= o["diff_high"] for o in options)
     assert {o["group"] for o in options} <= {"best", "maybe", "behind"}
     # whose win p_win is, as the table's column heads say (fencer wins, Ilse standing)
@@ -280,3 +280,27 @@ def test_a_row_marked_screened_stays_within_the_terminal():
     row = next(line for line in text.splitlines() if "(screened)" in line)
     assert len(row) <= 100, row
     assert "1 of 2 lines had only the screen's 5 rollouts (marked 'screened')" in text
+
+
+def test_lines_that_were_one_fight_say_so_by_their_menu_numbers_within_the_terminal():
+    from sim.ai import rollout
+    from sim.ai.whatif import Weighed
+    from sim.cli import whatif as printed
+
+    dodge = rollout.Choice("defend dodge", "dodge (until its next turn)", False, None)
+    back = rollout.Choice("fall back", "fall back toward ford and stay on the field", False,
+                          None)
+    mine = rollout.Choice("run Ulric", "run at Ulric", True, None)
+    weighed = [Weighed(mine, 40, 30, 30, 40, 9.0, 40, best=True),
+               Weighed(dodge, 40, 20, 20, 40, 9.0, 40, -0.25, -0.4, -0.1,
+                       as_one=(back.key,)),
+               Weighed(back, 40, 20, 20, 40, 9.0, 40, -0.25, -0.4, -0.1,
+                       as_one=(dodge.key,))]
+    numbers = {dodge.key: "1", back.key: "4", mine.key: "2.1"}
+    text = printed.table(weighed, "raiders", "Raider 1", 40, numbers=numbers, width=120)
+    rows = {line.split()[0]: line for line in text.splitlines()[3:-1] if line.strip()}
+    assert rows["1"].endswith("(same fight as 4)") and rows["4"].endswith("(same fight as 1)")
+    assert "same fight" not in rows["2.1"]
+    assert all(len(row) <= 120 for row in rows.values())
+    assert "same fight as N" in printed.LEGEND
+    assert printed.as_json(weighed)["options"][1]["as_one"] == [back.label]
