@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.ai import rollout, whatif  # noqa: E402
+from sim.ai import ranking, rollout, whatif  # noqa: E402
 from sim.core.engine import Encounter  # noqa: E402
 from sim.core.seeds import encounter_seed  # noqa: E402
 from sim.registry import names  # noqa: E402
@@ -92,7 +92,7 @@ def first_menu(scenario: Scenario, ruleset: str, seed: int, name: str) -> whatif
     return None
 
 
-def _line(w: whatif.Weighed) -> dict[str, Any]:
+def _line(w: ranking.Weighed) -> dict[str, Any]:
     return {"label": w.choice.label, "key": w.choice.key, "p_win": w.p_win, "n": w.n}
 
 

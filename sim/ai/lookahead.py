@@ -55,19 +55,15 @@ def lookahead(enc: Encounter, c: Combatant) -> list[Intent]:
     horizon = c.doctrine.horizon or HORIZON
     m = rollout.moment(enc, c)
     values: dict[int, list[float]] = {k: [] for k in range(len(lines))}
-
     shared = dict.fromkeys(range(len(lines)), 0)  # rollouts each ended as another line's
 
     def play(ks: list[int], upto: int, side_by_side: bool = True) -> None:
         """Rollouts of the lines ``ks`` up to ``upto`` each, side by side or apart."""
         for i in range(len(values[ks[0]]), upto):
-            if side_by_side:
-                outs, ended = together.play_out_together(m, [lines[k] for k in ks], i,
-                                                         horizon)
-                for j in ended:
-                    shared[ks[j]] += 1
-            else:
-                outs = [rollout.play_out(m, lines[k], i, horizon) for k in ks]
+            outs, ended = together.play_out_together(m, [lines[k] for k in ks], i, horizon,
+                                                     apart=not side_by_side)
+            for j in ended:
+                shared[ks[j]] += 1
             for k, out in zip(ks, outs, strict=True):
                 values[k].append(0.5 if out is None else out.value)
 

@@ -110,13 +110,16 @@ class _Line:
 
 
 def play_out_together(m: Moment, choices: list[Choice], index: int,
-                      horizon: int | None = None,
+                      horizon: int | None = None, apart: bool = False,
                       ) -> tuple[list[Outcome | None], dict[int, int]]:
     """Rollout ``index`` of each of ``choices`` at ``m``, as ``rollout.play_out`` gives them.
 
     And the lines (by their place in ``choices``) that ended as an earlier line's, not
-    fought on: the first line of their fight, which was (its own place there).
+    fought on: the first line of their fight, which was (its own place there). ``apart``:
+    each fought out on its own, none compared (where comparing does not pay: ``pays``).
     """
+    if apart:
+        return [rollout.play_out(m, ch, index, horizon) for ch in choices], {}
     # The cycle collector is held off meanwhile: every line's fight is alive at once, and
     # each collection would walk them all (a brawl's 55 lines: a third of the time). A
     # fight's objects hold cycles: its garbage waits for the collection after.

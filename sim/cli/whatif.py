@@ -21,8 +21,8 @@ from sim.batch.executors import WhatIfPools
 from sim.report.numbers import chance
 
 if TYPE_CHECKING:
+    from sim.ai.ranking import Weighed
     from sim.ai.rollout import Choice, Moment
-    from sim.ai.whatif import Weighed
 
 # what the table's words mean, under it
 LEGEND = ("vs yours: of 100 fights, how many more (+) or fewer (-) its side wins with this "

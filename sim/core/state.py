@@ -67,7 +67,6 @@ NOT_STATE = frozenset({
 
 _PLAIN_KINDS: tuple[type, ...] = (int, float, str, bool, bytes, type(None))
 _PLAIN = frozenset(_PLAIN_KINDS)  # (exact types: a set lookup, faster than isinstance)
-_UNSET = object()  # a slot never set
 
 
 class Unreadable(Exception):

@@ -12,7 +12,7 @@ import pytest
 from helpers import ROOT, any_ruleset
 
 from sim import scenario as scenario_mod
-from sim.ai import profiles, rollout, whatif
+from sim.ai import profiles, ranking, rollout, whatif
 from sim.cli import whatif as printed
 from sim.core.combatant import Status
 from sim.core.engine import Encounter
@@ -200,7 +200,7 @@ def test_a_line_stops_only_when_it_could_not_be_as_good_as_the_one_ahead():
     kept = whatif.survivors([ahead, close, far, profile], found, [0, 1, 2, 3])
     assert kept == [0, 1, 3]  # the profile's choice stays, however far behind
     # a rollout that never reached a line pairs with nothing: too few pairs to stop it
-    assert whatif.could_be_best([None] * 40, found[0])
+    assert ranking.could_be_best([None] * 40, found[0])
 
 
 def test_a_line_on_few_fights_menus_neither_leads_nor_stops_others():

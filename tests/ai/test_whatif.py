@@ -14,7 +14,7 @@ import pytest
 from helpers import ROOT
 
 from sim import scenario as scenario_mod
-from sim.ai import rollout, whatif
+from sim.ai import ranking, rollout, whatif
 from sim.core.engine import Encounter
 from sim.rulesets import registry
 
@@ -79,7 +79,7 @@ def test_the_ranking_puts_the_lines_as_good_as_the_best_first_and_survival_first
              1: outs(won, [1] * 60),  # wins as often, always survives
              2: outs([0] * 60, [1] * 60),  # never wins: behind
              3: outs(won[:-2] + [0, 0], [0] * 60)}  # one win fewer: within the dice
-    ranked = whatif.rank([line("a"), line("b"), line("c"), line("d", True)], found, 20)
+    ranked = ranking.rank([line("a"), line("b"), line("c"), line("d", True)], found, 20)
     assert [w.choice.key for w in ranked] == ["b", "a", "d", "c"]
     assert [w.best for w in ranked] == [True, True, True, False]
     # the differences from the profile's choice ("d"), on the same rollouts
@@ -101,6 +101,6 @@ def test_a_line_cut_short_that_won_every_rollout_could_be_the_best():
         return [rollout.Outcome(bool(w), True, 1, float(w)) for w in won]
 
     lines = [rollout.Choice(k, k, k == "mine", None) for k in ("cut", "mine")]
-    ranked = whatif.rank(lines, {0: outs([1] * 10), 1: outs([1] * 40)}, 10)
+    ranked = ranking.rank(lines, {0: outs([1] * 10), 1: outs([1] * 40)}, 10)
     cut = next(w for w in ranked if w.choice.key == "cut")
     assert cut.screened and cut.maybe and cut.group == "maybe"

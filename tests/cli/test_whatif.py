@@ -247,7 +247,7 @@ def test_a_line_that_cannot_be_taken_now_is_shown_as_such_and_never_ranked(capsy
 
 def test_a_line_too_long_for_the_terminal_shows_its_keyword_then_is_cut():
     from sim.ai import rollout
-    from sim.ai.whatif import Weighed
+    from sim.ai.ranking import Weighed
     from sim.cli import whatif as printed
 
     long = rollout.Choice("called head Bandit and again",
@@ -268,7 +268,7 @@ def test_a_line_too_long_for_the_terminal_shows_its_keyword_then_is_cut():
 def test_a_row_marked_screened_stays_within_the_terminal():
     """The notes after a row ('screened') count in the width the labels are fitted to."""
     from sim.ai import rollout
-    from sim.ai.whatif import Weighed
+    from sim.ai.ranking import Weighed
     from sim.cli import whatif as printed
 
     long = rollout.Choice("called head Bandit and again",
@@ -284,7 +284,7 @@ def test_a_row_marked_screened_stays_within_the_terminal():
 
 def test_lines_that_were_one_fight_say_so_by_their_menu_numbers_within_the_terminal():
     from sim.ai import rollout
-    from sim.ai.whatif import Weighed
+    from sim.ai.ranking import Weighed
     from sim.cli import whatif as printed
 
     dodge = rollout.Choice("defend dodge", "dodge (until its next turn)", False, None)
