@@ -48,8 +48,8 @@ NOT_STATE = frozenset({
     # answers kept while nothing changes, dropped by the changes themselves: the nearest
     # foes, the foes of each side, each fighter's last reach answer, its attacks on itself
     "nearest_kept", "_foes", "reach_kept", "plain_attack", "called_attacks", "nearest",
-    # an ORE fighter's last roll plans, checked by identity before they are used again
-    "last_plan",
+    # an ORE fighter's single attacks' roll plans, checked by identity before they are used
+    "plans",
     # an OpenCore fighter's turn: the one action object it is given every round, all of
     # it set anew when the round is planned
     "turn",

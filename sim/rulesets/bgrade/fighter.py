@@ -140,7 +140,7 @@ def fighter_for(member: MemberSpec, pos: Position, ruleset: type,
     f.weapon, f.armor, f.shield = b.weapon, b.armor, b.shield
     f.ranged, f.reach, f.speed = b.ranged, b.reach, b.speed
     f.loaded, f.bonus, f.points, f.spent = b.loaded, b.bonus, b.points, b.spent
-    f.dropped_loaded, f.last_plan = b.dropped_loaded, None
+    f.dropped_loaded, f.plans = b.dropped_loaded, {}
     # the fight's own containers, new
     f.wounds = Track(b.body)
     f.defenses, f.sets, f.hand = [], [], []

@@ -127,11 +127,9 @@ class DifficultyOptions(Protocol):
 # ---------------------------------------------------------------------------- state
 W = TypeVar("W", bound=Wounds)  # the wound boxes: ORE's ``Body``, B-Grade's ``Track``
 
-# The last single attack's roll plan and all it read (``KeptPlans.plan``): the intent, the
-# fighter's and its foe's places, the weapon, dazed, the plan; then the one before it (which
-# forgets its own older), or None.
-OlderPlan = tuple["Attack", "Position", "Position", "Weapon", bool, "RollPlan", None]
-LastPlan = tuple["Attack", "Position", "Position", "Weapon", bool, "RollPlan", OlderPlan | None]
+# A single attack's roll plan and all it read that can change in a fight (``KeptPlans.plan``):
+# the intent, the fighter's and its foe's places, the weapon, dazed, a foe pressing it, the plan
+KeptPlan = tuple["Attack", "Position", "Position", "Weapon", bool, bool, "RollPlan"]
 
 
 class OreFighter(Combatant, Generic[W]):
@@ -143,7 +141,7 @@ class OreFighter(Combatant, Generic[W]):
 
     __slots__ = ("body", "coordination", "sense", "fight", "shoot", "dodge", "parry", "run",
                  "vigor", "expert", "master", "weapon", "armor", "shield", "wounds", "loaded",
-                 "defenses", "sets", "last_plan")
+                 "defenses", "sets", "plans")
 
     body: int
     coordination: int
@@ -163,7 +161,7 @@ class OreFighter(Combatant, Generic[W]):
     loaded: bool  # a reload weapon holds its bolt
     defenses: list[tuple[str, RolledSet]]  # this round's defense sets: (kind, set)
     sets: list[TimedAction[RolledSet]]  # this round's actions still to lose a die from
-    last_plan: LastPlan | None
+    plans: dict[int, KeptPlan]  # by the attack intent's id (``KeptPlans.plan``)
 
     def describe(self) -> str:
         """Stats, skills, weapon and armor for the log's roster."""
@@ -215,7 +213,7 @@ def make_fighter(cls: type[OF], member: MemberSpec, pos: Position,
     f.loaded = True
     f.defenses = []
     f.sets = []
-    f.last_plan = None  # the last two single attacks' plans, what they read (``KeptPlans.plan``)
+    f.plans = {}  # single attacks' plans, what they read (``KeptPlans.plan``)
     f.ranged = weapon.ranged
     f.reach = weapon.ranges[2] if weapon.ranges is not None else f.reach  # (a spear's 3 m)
     f.speed = MOVE_METRES

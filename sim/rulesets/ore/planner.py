@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # also bounds the maps and members the entries hold.
 _PLANS: dict[tuple[Any, ...], tuple[Battlefield, MemberSpec, Weapon, tuple[Any, ...]]] = {}
 PLANS_KEPT = 4096
+# single attacks' plans a fighter keeps at most (``KeptPlans.plan``): its foes times the
+# called locations, and a few more; starts over beyond
+ATTACKS_KEPT = 64
 _record = tuple.__new__
 
 
@@ -80,25 +83,22 @@ class KeptPlans(Generic[OF]):
                              per_extra_action=self.per_extra_action)
         pos = f.pos
         pressed = f.weapon.ranged and space.pressed(enc, f)
-        if len(intents) == 1 and not pressed:
-            # One attack (a value kept on its target, ``actions.attack_on``), asked by the AI
-            # and rolled by the planner round after round: the last two such plans are kept
-            # on the fighter (an aggressive fighter asks of a called shot and of a plain
-            # attack every round) with all they read that can change in a fight (the foe's
-            # and its own place, the weapon, dazed), checked by identity without making a
-            # key (the stats never change in a fight). Otherwise, the kept plans below.
-            first = intents[0]
-            last = f.last_plan
-            if last is not None:
-                # ``last[0]`` (an attack) is ``first``: its target's place is the one asked
-                if (last[0] is first and last[1] is pos and last[2] is last[0].target.pos
-                        and last[3] is f.weapon and last[4] is f.wounds.dazed):
-                    return last[5]
-                older = last[6]
-                if (older is not None and older[0] is first and older[1] is pos
-                        and older[2] is older[0].target.pos and older[3] is f.weapon
-                        and older[4] is f.wounds.dazed):
-                    return older[5]
+        first = intents[0] if len(intents) == 1 else None
+        if type(first) is not Attack:
+            first = None
+        else:
+            # One attack (a value kept on its target, ``actions.attack_on``: the same object
+            # for the same foe and called location), asked by the AI of every foe and
+            # location and rolled by the planner round after round: each one's plan is kept
+            # on the fighter by the intent's id, with all it read that can change in a fight
+            # (its own and the foe's places, the weapon, dazed, a foe pressing it), checked
+            # by identity without making a key (the stats never change in a fight).
+            # Otherwise, the kept plans below.
+            mine = f.plans.get(id(first))
+            if (mine is not None and mine[0] is first and mine[1] is pos
+                    and mine[2] is first.target.pos and mine[3] is f.weapon
+                    and mine[4] is f.wounds.dazed and mine[5] is pressed):
+                return mine[6]
         calls = _attacks_on_one(intents)
         if calls is None:
             return self._plan_now(enc, f, intents, pressed)
@@ -128,10 +128,11 @@ class KeptPlans(Generic[OF]):
             if len(_PLANS) >= PLANS_KEPT:
                 _PLANS.clear()
             _PLANS[key] = (field, spec, weapon, p[1:])
-        if len(intents) == 1 and not pressed:  # (the last two are checked only unpressed)
-            last = f.last_plan  # the newest becomes the older (which forgets its own older)
-            f.last_plan = (attack, pos, target.pos, f.weapon, f.wounds.dazed, p,
-                           None if last is None else (*last[:6], None))
+        if first is not None:
+            plans = f.plans
+            if len(plans) >= ATTACKS_KEPT:  # (a fighter's foes and locations: far fewer)
+                plans.clear()
+            plans[id(first)] = (first, pos, target.pos, f.weapon, f.wounds.dazed, pressed, p)
         return p
 
     def _plan_now(self, enc: Encounter, f: OF, intents: list[Intent],

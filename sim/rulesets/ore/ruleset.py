@@ -106,7 +106,7 @@ class OreRuleset(Ruleset[OF]):
     Advisor = OreAdvisor
     supports = frozenset({Attack, Move, Retreat, Withdraw, Defend, Reload})
     # what a drawn sidearm changes
-    ARMS = ("weapon", "ranged", "reach", "fight", "loaded", "last_plan")
+    ARMS = ("weapon", "ranged", "reach", "fight", "loaded", "plans")
     fighter_class: ClassVar[type[OreFighter[Any]]] = OreFighter  # ``OF`` itself
     cap: ClassVar[int | None] = 10  # dice rolled at most (B-Grade: None)
     per_extra_action: ClassVar[int] = 1  # dice off per action beyond the first (B-Grade: 0)

@@ -231,10 +231,11 @@ def test_a_kept_plan_follows_each_thing_it_read(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
-def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
-    """Two single attacks asked in turn (a called shot and a plain one, as an aggressive
-    fighter asks) are both kept; the older one too is made afresh once the shooter's place,
-    the foe's place or being dazed changed (``KeptPlans.plan``'s second identity check)."""
+def test_each_kept_single_attack_plan_follows_each_thing_it_read(ruleset):
+    """Single attacks asked in turn (a called shot and a plain one, as an aggressive fighter
+    asks; one foe after another, as focus fire does) are each kept on the fighter by their
+    intent, and each is made afresh once the shooter's place, the foe's place or being dazed
+    changed (``KeptPlans.plan``'s identity checks)."""
     enc, f, foe = _encounter(ruleset, _fighter("A", ruleset, at="near", weapon="bow", coord=4,
                                                shoot=4),  # 8 dice: under ORE's cap
                              foe_weapon="bow")  # at its side, it does not press the shooter
@@ -247,22 +248,24 @@ def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
         return plan_roll(f, intents, lambda i: situational_penalty(enc.field, f, f.pos, i),
                          cap=rules.cap, per_extra_action=rules.per_extra_action)
 
-    def older(intents, other):
-        """Ask ``intents`` then ``other`` (both made afresh): ``intents`` is the older."""
-        rules.planner.plan(enc, f, intents)
-        rules.planner.plan(enc, f, other)
-        assert f.last_plan[6][0] is intents[0]
-        return rules.planner.plan(enc, f, intents)  # answered from the older slot
+    def kept(intents, *others):
+        """Ask ``intents``, then the others: ``intents`` is still answered as kept."""
+        first = rules.planner.plan(enc, f, intents)
+        for other in others:
+            rules.planner.plan(enc, f, other)
+        assert f.plans[id(intents[0])][0] is intents[0]
+        again = rules.planner.plan(enc, f, intents)
+        assert again is first  # the kept plan itself, not one made again
+        return again
 
-    before = older(plain, head)
-    assert before is f.last_plan[6][5]
+    before = kept(plain, head, torso)
     f.pos = here  # the shooter moves
     assert rules.planner.plan(enc, f, plain) == fresh(plain) != before
-    before = older(head, torso)
+    before = kept(head, torso, plain)
     foe.pos = far  # the foe moves
     assert rules.planner.plan(enc, f, head) == fresh(head) != before
     if ruleset == "ore":
-        before = older(plain, torso)
+        before = kept(plain, torso, head)
         f.wounds.take(4, 0, 10)  # torso full of Shock: dazed, one die off
         assert rules.planner.plan(enc, f, plain) == fresh(plain) != before
 
@@ -272,7 +275,7 @@ def test_the_older_kept_plan_follows_each_thing_it_read(ruleset):
 def test_a_kept_plan_is_the_plan_made_afresh(name, ruleset, monkeypatch):
     """Every plan the ruleset answers, kept or not (``KeptPlans.plan``), equals a fresh one.
 
-    Both kinds of kept plan answer here: ``f.last_plan`` (checked by identity) and the
+    Both kinds of kept plan answer here: ``f.plans`` (checked by identity) and the
     numbers kept across encounters (``planner._PLANS``, keyed by all they read).
     """
     kept = KeptPlans.plan
