@@ -65,7 +65,8 @@ def check(enc: Encounter) -> None:
     broken = set(map(id, (c for c, _ in breaking)))
     for c, why in breaking:
         # Nobody surrenders to a foe breaking at the same moment: that one is giving up too.
-        captors = [e for e in space.engaged(enc, c, enc.enemies(c)) if id(e) not in broken]
+        captors = [e for e in space.captors(enc, c, enc.foes_of(c.side))
+                   if id(e) not in broken]
         if space.takes_surrender(c, captors) is not None:
             enc.take_out(c, Status.SURRENDERED, why)
         elif not c.fleeing:  # flight takes time: it runs for the way out from now on

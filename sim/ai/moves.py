@@ -38,7 +38,7 @@ def flee(enc: Encounter, c: Combatant) -> list[Intent]:
     field = enc.field
     if c.pos == dest and not is_exit:
         foes = enc.enemies(c)
-        captor = space.takes_surrender(c, [e for e in foes if space.threatens(enc, e, c)])
+        captor = space.takes_surrender(c, space.captors(enc, c, foes))
         if captor is None and not space.is_beast(c):
             distance, here = field.distance, c.pos
             near = [e for e in foes if not e.fleeing and not space.is_beast(e)
@@ -60,7 +60,7 @@ def fall_back(enc: Encounter, c: Combatant, foes: list[Combatant],
 
     The flight takes rounds (``flee`` from the next round on, ``Encounter.declare``).
     """
-    captor = space.takes_surrender(c, space.engaged(enc, c, foes))
+    captor = space.takes_surrender(c, space.captors(enc, c, foes))
     if captor is not None:
         c.why = f"yields to {captor.name}: {reason}"
         return [Yield()]

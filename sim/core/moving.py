@@ -13,7 +13,8 @@ RULES.md, "Space, movement and morale". Every move of every ruleset is walked he
   place (within ``space.FRONT`` of it, the longest melee reach: whoever fights there, or
   fights someone there): a walker that would end its walk there while its side already
   has that many waits behind it, where the walk would have entered. Passing through is
-  not ending there; passing a foe who holds it is stopped by the foe's reach.
+  not ending there; a place held by as many standing foes as it is wide cannot be passed:
+  a holder that threatens stops the walk at its reach, one that does not at arm's length.
 - **Leaving melee.** A walker that ends out of the reach of a foe that threatened it where
   it started gives that foe a free attack at once (``Ruleset.free_attack``), before it
   goes; unless it withdraws (a careful step of at most ``WITHDRAW_METRES`` that ends out of
@@ -50,7 +51,8 @@ class Stop(NamedTuple):
 
     metres: float
     why: str
-    kind: str  # "engaged" (a foe's reach) or "room" (a narrow place); "" walked in full
+    kind: str  # "engaged" (a foe's reach), "room" (a narrow place), "held" (a narrow place's
+    # holders); "" walked in full
     place: str = ""  # the narrow place's name, for a stop for room
 
 
@@ -78,7 +80,7 @@ def walk(enc: Encounter, f: Combatant, dest: Position, metres: float, *,
         return start
     if not withdraw:
         leave_melee(enc, f, start, end)
-        if not f.in_fight:
+        if not f.in_fight or f.helpless():  # (struck down or knocked out: it goes nowhere)
             return start
     if stop.kind and enc.log is not None:
         enc.emit("stopped", who=f.name, to=field.describe(end),
@@ -106,15 +108,43 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
             found = first_within(field, way, stop.metres, there, reach)
             if found is not None:
                 stop = Stop(found, f"in {e.name}'s reach", "engaged")
-        elif e is not target and (target is None
+        elif e is not target and (target is None or target.side == f.side
                                   or distance(there, target.pos) > MELEE_REACH):
             # in its reach already: never nearer to it on the way elsewhere (toward the foe
-            # it goes for, or one at that foe's side, the walk ends at its own reach)
+            # it goes for, or one at that foe's side, the walk ends at its own reach; an
+            # ally it goes to guard is no such foe: it does not pass the one at its side)
             found = _nearer(field, way, stop.metres, there, d0)
             if found is not None:
                 stop = Stop(found, f"{e.name} stands in the way", "engaged")
     for node, width in field.narrow:
         stop = _room(enc, f, way, stop, node, width)
+        stop = _held(enc, f, way, stop, node, width, target)
+    return stop
+
+
+def _held(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: Position,
+          width: int, target: Combatant | None) -> Stop:
+    """``stop``, or an earlier one where ``f`` would pass the foes holding a narrow place.
+
+    RULES.md "Room at a place": a place held by standing foes as wide as it cannot be
+    passed (``space.holders``). A holder that threatens ``f`` has stopped the walk at its
+    reach already (``first_stop``); one that does not (a shooter, say) stops it at arm's
+    length (``MELEE_REACH``), close enough to strike it, never past it; already that near,
+    ``f`` comes no nearer to it. The holder ``f`` goes for stops it where it meant to stop.
+    """
+    holders = space.holders(enc, node, f.side)
+    if len(holders) < width:
+        return stop
+    field = enc.field
+    name = field.names[node.a]
+    for e in holders:
+        if e is target or space.can_threaten(e):
+            continue
+        d0 = field.distance(way[0], e.pos)
+        found = (first_within(field, way, stop.metres, e.pos, MELEE_REACH) if d0 > MELEE_REACH
+                 else _nearer(field, way, stop.metres, e.pos, d0))
+        if found is not None:
+            stop = Stop(found, f"{e.name} holds {name}", "held", name)
     return stop
 
 
@@ -259,9 +289,10 @@ def withdraw_spots(enc: Encounter, f: Combatant) -> list[Position]:
     """Every place a withdraw of ``f`` can end, out of every reach.
 
     ``WITHDRAW_METRES`` along each way out of where it stands (an edge's two ways, or each
-    edge of its node). None unless a foe threatens ``f``. The same set whatever the order
-    of the map's places (the AI draws among them, ``draws.best``); the play menu offers
-    them all.
+    edge of its node), walked in full: a step that a foe's reach or a narrow place with no
+    room would stop short (``first_stop``) ends in reach, and is no withdraw. None unless
+    a foe threatens ``f``. The same set whatever the order of the map's places (the AI
+    draws among them, ``draws.best``); the play menu offers them all.
     """
     if not space.threatened_in_melee(enc, f, f.pos):
         return []
@@ -274,7 +305,9 @@ def withdraw_spots(enc: Encounter, f: Combatant) -> list[Position]:
     for end in ends:
         spot = field.between(here, end, WITHDRAW_METRES)
         if spot != here and spot not in found and not space.threatened_in_melee(enc, f, spot):
-            found.append(spot)
+            step = field.distance(here, spot)  # (one leg: no route to draw)
+            if first_stop(enc, f, [here, spot], step, None).metres >= step - EDGE_EPSILON:
+                found.append(spot)
     return found
 
 

@@ -109,10 +109,34 @@ def pressed(enc: Encounter, c: Combatant) -> bool:
 
 def front_count(enc: Encounter, node: Position, side: str,
                 but: Combatant | None = None) -> int:
-    """Fighters of ``side`` in the fight in the front of ``node`` (``FRONT``), ``but`` one."""
+    """Fighters of ``side`` standing in the front of ``node`` (``FRONT``), ``but`` one.
+
+    Those who can fight there (RULES.md "Room at a place": "at most N fighters of a side
+    can fight there at once"): in the fight, not helpless, not fleeing. A knocked-out
+    fighter lying at a one-man door leaves its place to the next; a fleeing one is
+    leaving it.
+    """
     distance = enc.field.distance
     return sum(1 for m in enc.sides[side]
-               if m.in_fight and m is not but and distance(m.pos, node) <= FRONT)
+               if m.in_fight and m is not but and not m.fleeing and not m.helpless()
+               and distance(m.pos, node) <= FRONT)
+
+
+def holders(enc: Encounter, node: Position, side: str) -> list[Combatant]:
+    """The foes of ``side`` standing in the front of ``node`` (as ``front_count`` counts)."""
+    distance = enc.field.distance
+    return [e for e in enc.foes_of(side)
+            if not e.fleeing and not e.helpless() and distance(e.pos, node) <= FRONT]
+
+
+def captors(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Combatant]:
+    """The foes among ``foes`` that ``c`` could yield to: those that threaten it now.
+
+    A surrender needs someone to take it: a standing foe with ``c`` in its melee reach
+    (``threatens``). Not a knocked-out or fleeing foe, not a shooter, whatever the distance
+    (RULES.md: helpless, fled, surrendered and fleeing fighters threaten no one).
+    """
+    return [e for e in foes if threatens(enc, e, c)]
 
 
 def run_metres(c: Combatant) -> float:
@@ -176,16 +200,25 @@ def _barred(enc: Encounter, c: Combatant, exit_: Position) -> bool:
     """A foe stands on the way to ``exit_``.
 
     The route enters the reach of one that threatens and does not threaten ``c`` yet (a
-    walk would stop there: RULES.md "Stopping"). A foe already at its throat only strikes
-    as it goes.
+    walk would stop there: RULES.md "Stopping"), or comes to arm's length of one holding a
+    narrow place that its side holds to its width (``holders``: a walk would stop there,
+    ``moving.first_stop``). A foe already at its throat only strikes as it goes.
     """
     field = enc.field
     way = field.route(c.pos, exit_)
     metres = field.distance(c.pos, exit_)
-    return any(
-        can_threaten(e) and field.distance(c.pos, e.pos) > e.reach
-        and first_within(field, way, metres, e.pos, e.reach) is not None
-        for e in enc.combatants if e.side != c.side)
+    if any(can_threaten(e) and field.distance(c.pos, e.pos) > e.reach
+           and first_within(field, way, metres, e.pos, e.reach) is not None
+           for e in enc.combatants if e.side != c.side):
+        return True
+    for node, width in field.narrow:
+        held = holders(enc, node, c.side)
+        if len(held) >= width and any(
+                not can_threaten(e) and field.distance(c.pos, e.pos) > MELEE_REACH
+                and first_within(field, way, metres, e.pos, MELEE_REACH) is not None
+                for e in held):
+            return True
+    return False
 
 
 def farthest(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:

@@ -125,6 +125,74 @@ def test_a_narrow_place_with_no_foe_lets_a_side_walk_across(ruleset):
     assert all(r.pos == enc.field.node("west") for r in enc.sides["a"])
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_shooter_holding_a_narrow_place_is_not_walked_past(ruleset):
+    """RULES.md: a place held by standing foes as wide as it cannot be passed, whoever holds
+    it. A swordsman walking across a one-man bridge an archer stands on stops at arm's
+    length (to strike it), and a flight does not take the bridge for a way out."""
+    enc = fight(ruleset, [{"name": "W", "at": "east", **SWORD}],
+                [{"name": "Bow", "at": "bridge", "weapon": "bow"}],
+                map_={"nodes": {**BRIDGE["nodes"], "west": {"exit": True}},
+                      "edges": BRIDGE["edges"]})
+    w, bow = enc.combatants
+    west = enc.field.node("west")
+    end = moving.walk(enc, w, west, 16.0)
+    assert enc.field.distance(end, bow.pos) == pytest.approx(space.MELEE_REACH, abs=1e-3)
+    assert enc.field.distance(end, west) > enc.field.distance(bow.pos, west)
+    assert space.open_exits(enc, w) == []
+    w.pos = at(enc, "bridge", 1.5, "east")  # at arm's length already: not a step nearer
+    assert moving.walk(enc, w, west, 16.0) == w.pos
+    bow.fleeing = True  # a holder in flight holds nothing: the way is open
+    w.pos = enc.field.node("east")
+    assert moving.walk(enc, w, west, 16.0) == west
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_ally_in_flight_leaves_its_room_at_a_narrow_place(ruleset):
+    """Room counts those who can fight there: a second spearman steps onto a one-man bridge
+    its first one is fleeing from (nor does a walk to guard an ally pass the foe at its
+    side)."""
+    enc = fight(ruleset, [{"name": "R", "count": 2, "at": "east", **SWORD}],
+                [{"name": "P", "at": "bridge", **SPEAR}], map_=BRIDGE)
+    r1, r2, p = enc.combatants
+    r1.pos = moving.walk(enc, r1, p.pos, 10.0, stop_at=2.0, target=p)
+    r2.pos = moving.walk(enc, r2, p.pos, 10.0, stop_at=2.0, target=p)
+    assert moving.no_room_ahead(enc, r2, p, 2.0, 10.0) is not None  # it waits behind
+    r1.fleeing = True
+    assert moving.no_room_ahead(enc, r2, p, 2.0, 10.0) is None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_walk_to_an_ally_does_not_pass_the_foe_at_its_side(ruleset):
+    """The walk to a foe may close on the foe at its side (closing on both); a walk to an
+    ally may not: it stops where it would come nearer to a foe whose reach it is in."""
+    enc = fight(ruleset, [{"name": "W", "at": "a", **SWORD}, {"name": "A", "at": "c", **SWORD}],
+                [{"name": "E", "at": "b", "ai": "passive", **SWORD}],
+                map_={"nodes": {"a": {}, "b": {}, "c": {}},
+                      "edges": [["a", "b", 1.5], ["b", "c", 1.5]]})
+    w, ally, e = enc.combatants
+    assert space.threatens(enc, e, w)
+    assert moving.walk(enc, w, ally.pos, 10.0, target=ally) == w.pos
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_nobody_surrenders_to_a_foe_that_does_not_threaten_it(ruleset):
+    """A broken fighter yields to a foe that has it in its melee reach, not to a shooter at
+    its side, nor to a knocked-out or fleeing one: with none, it runs."""
+    from sim.ai import moves
+
+    enc = fight(ruleset, [{"name": "W", "at": "b", **SWORD}],
+                [{"name": "Bow", "at": "b", "weapon": "bow"},
+                 {"name": "G", "at": "b", **SWORD}])
+    w, bow, g = enc.combatants
+    g.fleeing = True
+    assert space.captors(enc, w, enc.foes_of("a")) == []
+    assert moves.fall_back(enc, w, enc.foes_of("a"))[0].__class__.__name__ == "Retreat"
+    g.fleeing = False
+    assert space.captors(enc, w, enc.foes_of("a")) == [g]
+    assert moves.fall_back(enc, w, enc.foes_of("a"))[0].__class__.__name__ == "Yield"
+
+
 # ---------------------------------------------------------------------------- leaving melee
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_leaving_a_foes_reach_gives_it_a_free_attack_and_a_withdraw_does_not(ruleset):
@@ -143,6 +211,23 @@ def test_leaving_a_foes_reach_gives_it_a_free_attack_and_a_withdraw_does_not(rul
     assert not space.threatened_in_melee(enc, w, spot)
     act(enc, w, Withdraw(spot))
     assert g.attacks == 0 and w.pos == spot
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_withdraw_that_room_would_cut_short_is_not_offered(ruleset):
+    """A step back toward a one-man bridge its side already fills would wait at the bridge's
+    front, still in the spear's reach: no withdraw (it must end out of every reach)."""
+    enc = fight(ruleset, [{"name": "W", "at": "x", **SWORD},
+                          {"name": "H", "at": "bridge", **SWORD}],
+                [{"name": "P", "at": "y", **SPEAR}],
+                map_={"nodes": {"bridge": {"width": 1}, "x": {}, "y": {}},
+                      "edges": [["bridge", "x", 4], ["x", "y", 20]]})
+    w, _, p = enc.combatants
+    p.pos = at(enc, "x", 1.5, "y")
+    assert space.threatens(enc, p, w)
+    toward_bridge = at(enc, "x", 2.0, "bridge")
+    assert not space.threatened_in_melee(enc, w, toward_bridge)  # the spot is out of reach
+    assert moving.withdraw_spots(enc, w) == []  # but the walk there stops short, in reach
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -267,3 +267,27 @@ def test_a_fall_over_with_no_foe_in_reach_says_there_is_no_extra_attack():
 def test_the_fall_over_of_a_helpless_foe_gives_no_extra_attack():
     enc, a, b = knocked_out_duel()
     assert no_extra_attack(enc, b, a, 0) == "it is knocked out"
+
+
+def test_a_walker_knocked_out_by_a_free_attack_goes_nowhere(monkeypatch):
+    """RULES.md "Leaving melee" with OpenCore's knock-out, which leaves a fighter in the fight
+    but helpless, unable to move: a free attack that knocks out the walker leaves it where
+    it stood (``moving.walk``)."""
+    from helpers import scenario
+
+    from sim.core import moving
+    from sim.core.engine import Encounter
+    from sim.rulesets.opencore.fighter import knock_out
+
+    sword = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3},
+             "weapon": "sword"}
+    line = {"nodes": {"a": {}, "b": {}}, "edges": [["a", "b", 20]]}
+    enc = Encounter(scenario({"a": [{"name": "W", "at": "b", **sword}],
+                              "b": [{"name": "G", "at": "b", "ai": "basic", **sword}]},
+                             map=line), "opencore", 1)
+    w, _ = enc.combatants
+    w.pos = start = enc.field.advance(enc.field.node("b"), enc.field.node("a"), 1.0)
+    monkeypatch.setattr(enc.ruleset, "free_attack",
+                        lambda enc, f, target: knock_out(enc, target, 1))
+    assert moving.walk(enc, w, enc.field.node("a"), 10.0) == start
+    assert w.in_fight and w.helpless()
