@@ -275,10 +275,16 @@ class OreRuleset(Ruleset[OF]):
             # was declared) it fizzles as a set would, uncounted and with its bolt kept
             if type(intent) is Attack and intent.target.in_fight:
                 enc.record_attack(f)
+                # a shot loosed as ``_attack`` looses one: with a foe in reach it strikes
+                # (RULES.md "Shooting in melee": once per shot, hit or miss)
+                loosed = (f.weapon.ranged and f.loaded and not arms.none_to_throw(f)
+                          and arms_ok(f) and space.in_reach(enc, f, intent.target))
                 if f.weapon.reload:
                     f.loaded = False
                 if f.throws_left is not None:  # a javelin thrown all the same
                     arms.thrown(f)
+                if loosed:
+                    moving.shot_in_melee(enc, f)
             return
         # ORE's speed is the set itself (``RolledSet``'s default): no call on every action
         action = TimedAction(0.0, f, intent,

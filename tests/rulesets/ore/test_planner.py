@@ -330,3 +330,27 @@ def test_kept_plan_numbers_read_the_pool_live(ruleset):
     f, foe = enc.sides["red"][0], enc.sides["blue"][0]
     f.fight += 3
     assert enc.ruleset.planner.plan(enc, f, [foe.plain_attack]).dice == before + 3
+
+
+@pytest.mark.parametrize("ruleset", ["ore", "bgrade"])
+@pytest.mark.parametrize("has_set", [False, True])
+def test_a_shot_with_a_foe_in_reach_draws_its_free_attack_set_or_no_set(ruleset, has_set):
+    """RULES.md "Shooting in melee": each standing foe that threatens the shooter strikes
+    once per shot, hit or miss; a shot whose roll made no set is loosed all the same (the
+    crossbow's bolt is spent: ``_commit_one``), so it draws the blow as a missed set does."""
+    from sim.core.actions import TimedAction
+    from sim.rulesets.ore.ruleset import RolledSet
+    from sim.rulesets.ore.sets import Set
+
+    sides = {"a": [_fighter("Bow", ruleset, weapon="bow")],
+             "b": [_fighter("Foe", ruleset)]}  # at its side: its sword threatens the bow
+    enc = Encounter(scenario(sides, map=MAP), ruleset, seed=0)
+    enc.ruleset.start(enc)
+    bow, foe = enc.sides["a"][0], enc.sides["b"][0]
+    assert space.threatens(enc, foe, bow)
+    shot = Attack(foe)
+    if has_set:
+        enc.ruleset.resolve(enc, TimedAction(0.0, bow, shot, RolledSet(Set(2, 1))))
+    else:
+        enc.ruleset._commit_one(enc, bow, shot, None, [])
+    assert bow.attacks == 1 and foe.attacks == 1  # the shot, and the blow it drew
