@@ -38,7 +38,7 @@ from sim.scenario.errors import FrayInputError, suggest
 
 PLAYER = Policy(spends=True, reacts=True)
 EPILOG_PLAY = ("Example: fray play duel --as 'Ser Aldric' --seed 3 --log journal.md "
-               "(then: fray play --replay journal.record.json)")
+               f"(then: fray play --replay journal.md{records.SUFFIX})")
 
 
 # what a player types to stop a fight at the prompt: refused (it is no answer) with the way

@@ -662,3 +662,12 @@ def test_a_bundled_scenario_is_named_and_a_record_replays_alone(capsys, monkeypa
     alone = play(capsys, monkeypatch, "")
     assert alone.code == 2 and "or --replay a record" in alone.err
     assert fray(capsys, "run", "duel", "--seed", "2").code == 0
+
+
+def test_the_helps_replay_example_names_the_record_play_writes():
+    """``fray play --help``'s example replays the record a ``--log journal.md`` writes."""
+    from sim.cli import campaign, play, records
+
+    record = "journal.md" + records.SUFFIX
+    assert f"--replay {record}" in play.EPILOG_PLAY
+    assert f"--replay {record}" in campaign.EPILOG_CAMPAIGN
