@@ -86,8 +86,10 @@ def cell(m: Any, digits: int, two_lines: bool = False) -> str:
     return f"{value} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-# a rate over no trials (hits per attack of a side that never attacked) is undefined, not 0
-UNDEFINED_WITHOUT = {"hits_per_attack": "attacks", "damage_per_hit": "hits"}
+# a rate over no trials (hits per attack of a side that never attacked, the share of its
+# out who died when none went out) is undefined, not 0
+UNDEFINED_WITHOUT = {"hits_per_attack": "attacks", "damage_per_hit": "hits",
+                     "died_share_of_out": "out_of_fight"}
 
 
 def side_value(side: dict[str, Any], key: str) -> Any:
@@ -369,8 +371,8 @@ def methods_text(doc: dict[str, Any]) -> tuple[str, list[str], str]:
     tail = ("The verdict takes the side with the most deaths over all rulesets and "
             "compares its death rate per combatant under the most and the least lethal "
             "ruleset (every one of them, when several share the rate); overlapping 95% "
-            "intervals read \"about as often\", and no ratio is stated on fewer than "
-            f"{MIN_EVENTS} deaths on either side. Deaths count to the end of the scene, split "
+            "intervals read \"about as often\", and no ratio is stated unless each side "
+            f"has at least {MIN_EVENTS} deaths. Deaths count to the end of the scene, split "
             "into those in the fight and those after it among the tended and the untended "
             "(the scenario's aftermath setting; docs/deaths.md).")
     return head, items, tail

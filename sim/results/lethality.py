@@ -128,7 +128,7 @@ def compare_deaths(rulesets: dict[str, dict[str, Any]]) -> dict[str, Any]:
         out["text"] = (f"under {under_most} the {side} {die} more often than under "
                        f"{under_least} ({numbers}), but the counts are too small to compare "
                        f"as a ratio ({counted}; a ratio needs at least {MIN_EVENTS} on "
-                       f"either side)")
+                       f"each side)")
     else:
         out["ratio"] = round(hi_rate / lo_rate, 6)
         out["text"] = (f"under {under_most} the {side} {die} {times(hi_rate / lo_rate)} as "

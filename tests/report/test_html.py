@@ -210,6 +210,18 @@ def test_a_side_without_attacks_has_no_hit_rate(doc):
     assert "<td>hits per attack</td><td>n/a</td><td>n/a</td>" in compare_html(idle, {})
 
 
+def test_a_side_none_of_whom_went_out_has_no_share_of_the_out_who_died(doc):
+    spared = copy.deepcopy(doc)
+    for r in spared["rulesets"].values():
+        side = r["sides"]["bandits"]
+        side["counts"] = {**side["counts"], "out_of_fight": 0, "deaths": 0}
+        side["died_share_of_out"] = {"value": 0.0, "ci95": [None, None],
+                                     "method": "wilson-deff"}
+    report = report_markdown(spared, charts=False)
+    bandits_rows = report[report.index("## bandits"):]
+    assert "| share of the out who died | n/a | n/a |" in bandits_rows
+
+
 def test_a_metric_without_a_value_reads_na():
     assert cell({"value": None, "ci95": [None, None]}, 3) == "n/a"
     assert cell(None, 3) == "n/a"
