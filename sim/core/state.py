@@ -51,8 +51,9 @@ NOT_STATE = frozenset({
     # an ORE fighter's single attacks' roll plans, checked by identity before they are used
     "plans",
     # an OpenCore fighter's turn: the one action object it is given every round, all of
-    # it set anew when the round is planned
-    "turn",
+    # it set anew when the round is planned; the shots it loosed, read only in the round
+    # they are counted for (at a round's start, none yet)
+    "turn", "loosed",
     # the deciding shooter's kept answer (None between declarations)
     "deciding", "deciding_pressed",
     # the SimPy environment: its clock and what it has waiting are read apart (``fingerprint``)

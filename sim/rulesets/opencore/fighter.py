@@ -238,7 +238,7 @@ class OpenCoreFighter(Combatant):
                  "unarmed_skill", "evade", "weapon", "fire", "held", "loaded", "armor",
                  "armor_left", "hp", "max_hp", "toughness", "shield", "init", "bided", "defending",
                  "running", "stumbling", "stun", "knocked_out", "bloodloss", "bleeding", "bleeder",
-                 "bleed_at", "stable_in", "skill_penalty", "injuries", "turn")
+                 "bleed_at", "stable_in", "skill_penalty", "injuries", "turn", "loosed")
     # the slots' types (an annotation without a value makes no class attribute)
     abilities: dict[str, int]
     skills: dict[str, int]
@@ -274,6 +274,7 @@ class OpenCoreFighter(Combatant):
     skill_penalty: int
     injuries: list[Injury]
     turn: TimedAction[int] | None
+    loosed: tuple[int, int]  # (round, shots loosed in it): RULES.md "Rate of fire"
 
     def __init__(self, member: MemberSpec, pos: Position, numbers: Numbers, hp: int):
         """A fighter for ``member`` at ``pos`` with its converted ``numbers`` and ``hp``.
@@ -296,6 +297,7 @@ class OpenCoreFighter(Combatant):
         self.bleeding, self.bleeder, self.bleed_at, self.injuries = False, None, None, []
         self.stable_in = None
         self.ranged, self.reach, self.speed, self.turn = n.ranged, n.reach, MOVE_METRES, None
+        self.loosed = (0, 0)
 
     def helpless(self) -> bool:
         """Knocked out for a while: in the fight, but threatening no one."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from sim.core import arms, space
 from sim.core.actions import Aim, Attack, Bide, Defend, Move, Reload, Retreat, TimedAction, Withdraw
+from sim.core.words import count
 from sim.registry import register
 from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
@@ -46,7 +47,7 @@ from sim.rulesets.opencore.rules import (
     hit_points,
     rolled_initiative,
 )
-from sim.rulesets.opencore.strike import Strikes
+from sim.rulesets.opencore.strike import Strikes, shots_this_round
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -346,6 +347,16 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
             # Ruling: the AI declares no shot with an empty crossbow, but an extra attack can
             # spend the bolt after the declaration: the action then goes to reloading.
             self._reload(enc, f)
+            return
+        most = space.shots_allowed(f)
+        if f.held and most is not None and shots_this_round(enc, f) >= most:
+            # RULES.md "Rate of fire": an extra attack (a foe's fumble) came first this round
+            # and loosed what the weapon looses in one: the declared shot is not made
+            if log is not None:
+                enc.emit("miss", who=f.name, target=target.name,
+                         text=f"{f.name} has loosed the {count(most, 'shot', 'shots')} its "
+                              f"{weapon_name(f.weapon)} looses a round: no shot at "
+                              f"{target.name}.")
             return
         if not space.in_reach(enc, f, target):
             enc.record_attack(f)  # resolved, as in every ruleset: the target moved out of reach

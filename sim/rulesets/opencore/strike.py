@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from sim.core import arms, moving, space
 from sim.core.combatant import Status
 from sim.core.harm import Harm
+from sim.core.words import count
 from sim.rulesets.dice import roll
 from sim.rulesets.opencore.fighter import (
     UNARMED,
@@ -72,6 +73,8 @@ class Strikes:
             f.loaded = False  # RULES.md: the shot spends the bolt, hit or miss, fumble or not
         if f.throws_left is not None:  # ... and a throw its javelin
             arms.thrown(f)
+        if f.held and f.ranged:  # counted for the rate of fire (``no_extra_attack``)
+            f.loosed = (enc.round, shots_this_round(enc, f) + 1)
         # ``attack_skill``'s sum, its terms kept for the log
         rules = self.rules
         terms = rules.attack_terms(enc, f, target)
@@ -200,8 +203,18 @@ def no_extra_attack(enc: Encounter, foe: OpenCoreFighter, fumbler: OpenCoreFight
         return f"it has no {weapon_name(foe.weapon)} left to throw"
     if foe.stun:
         return "it is stunned"
+    most = space.shots_allowed(foe)
+    if foe.held and most is not None and shots_this_round(enc, foe) >= most:
+        return (f"its {weapon_name(foe.weapon)} has loosed the "
+                f"{count(most, 'shot', 'shots')} a round allows")
     if depth >= MAX_EXTRA_ATTACK_CHAIN:
         return f"no more than {MAX_EXTRA_ATTACK_CHAIN} extra attacks in a row"
     if not space.in_reach(enc, foe, fumbler):
         return f"{fumbler.name} is out of its reach"
     return ""
+
+
+def shots_this_round(enc: Encounter, f: OpenCoreFighter) -> int:
+    """The shots ``f`` has loosed this round (RULES.md "Rate of fire"; ``strike`` counts)."""
+    at, shots = f.loosed
+    return shots if at == enc.round else 0

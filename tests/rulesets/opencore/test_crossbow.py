@@ -65,9 +65,11 @@ def test_reload_is_one_action_and_logged():
     enc, a, b = duel(xbow(), member("B"))
     enc.log = []
     act(enc, a, Attack(b), *d100(20, 90))
+    enc.round += 1  # (each action at its own round: a crossbow looses 1 shot a round)
     act(enc, a, Reload())
     assert a.loaded and not enc.advisor.needs_reload(a)
     assert "A reloads the crossbow." in texts(enc)
+    enc.round += 1
     act(enc, a, Attack(b), *d100(20, 90))  # and it shoots again
     assert (a.attacks, a.loaded) == (2, False)
 
@@ -75,6 +77,7 @@ def test_reload_is_one_action_and_logged():
 def test_a_bow_never_unloads():
     enc, a, b = duel(member("A", weapon="bow", skills={"archery": 50}), member("B"))
     for _ in range(3):
+        enc.round += 1  # (a round each: a bow looses 2 shots a round at most)
         act(enc, a, Attack(b), *d100(20, 90))
     assert a.attacks == 3 and a.loaded and not enc.advisor.needs_reload(a)
 
