@@ -13,7 +13,7 @@ import simpy
 
 from sim.core.actions import Attack
 from sim.core.doctrine import effective, policy
-from sim.core.space import melee_reach
+from sim.core.space import RATE_OF_FIRE, melee_reach
 from sim.scenario.vocabulary import carried
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class Combatant:
         "name", "side", "spec", "ai", "doctrine", "policy", "pos", "reach", "ranged", "speed",
         "status", "in_fight", "attacks", "hits", "damaging_hits", "damage", "out_round",
         "effects", "why", "plain_attack", "called_attacks", "reach_kept", "fleeing",
-        "other_arms", "drawn", "throws_left",
+        "other_arms", "drawn", "throws_left", "fire_rate",
     )
 
     def __init__(self, spec: MemberSpec, pos: Position):
@@ -118,6 +118,9 @@ class Combatant:
         self.drawn = False  # its sidearm in hand, its main weapon put away
         # javelins and throwing knives still carried: one spent a throw (``arms.thrown``)
         self.throws_left = carried(spec.weapon, spec.carry)
+        # shots a round at most with its main weapon (RULES.md "Rate of fire"; a sidearm is
+        # never ranged): by the neutral weapon, or a native block's, which its ruleset sets
+        self.fire_rate = RATE_OF_FIRE.get(spec.weapon)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} ({self.side}) {self.status.value}>"

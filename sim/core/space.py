@@ -145,8 +145,12 @@ def run_metres(c: Combatant) -> float:
 
 
 def shots_allowed(c: Combatant) -> int | None:
-    """Shots ``c``'s weapon looses in a round at most (None: no limit)."""
-    return RATE_OF_FIRE.get(c.spec.weapon) if c.ranged else None
+    """Shots ``c``'s weapon in hand looses in a round at most (None: no limit).
+
+    ``Combatant.fire_rate``: its main weapon's, the only ranged one it may hold (a sidearm
+    is a hand weapon), named by a native block where one sets it.
+    """
+    return c.fire_rate if c.ranged else None
 
 
 def within_rate(c: Combatant, intents: list[Intent]) -> list[Intent]:

@@ -108,3 +108,22 @@ def test_no_extra_attack_looses_more_than_the_rate_of_fire(monkeypatch):
         assert space.shots_allowed(enc.sides["a"][0]) == 1
     assert loosed and max(loosed.values()) == 1
     assert fumbles > 0  # the case arose, and was refused
+
+
+@pytest.mark.parametrize(("neutral", "native", "most"), [
+    ("bow", None, 2), ("sword", "archery", 2), ("sword", "crossbow", 1),
+    ("javelin", None, 1), ("sword", "rifle", None), ("sword", None, None)])
+def test_the_rate_of_fire_goes_by_the_weapon_in_hand(neutral, native, most):
+    """RULES.md "Rate of fire": a native block's bow (archery) looses 2 a round, its crossbow
+    1, a gun has no such limit; the neutral weapon is not what counts."""
+    from helpers import scenario
+
+    from sim.core import space
+
+    member = {"name": "A", "at": "x", "weapon": neutral}
+    if native:
+        member["opencore"] = {"weapon": native}
+    scen = scenario({"a": [member], "b": [{"name": "B", "at": "y"}]},
+                    map={"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 20]]})
+    a = Encounter(scen, "opencore", 1).sides["a"][0]
+    assert space.shots_allowed(a) == most

@@ -48,3 +48,44 @@ def test_a_native_block_names_the_members_thrown_weapon_or_none(weapon, native, 
     javelin in a swordsman's hand would throw it for ever, a sword in a thrower's would be
     spent like javelins. Refused at load, naming the field."""
     native_thrown_refused("opend6", weapon, native, says)
+
+
+@pytest.mark.parametrize("ruleset", ["opend6", "opend6-hp"])
+@pytest.mark.parametrize(("neutral", "native", "most"), [
+    ("bow", None, 2), ("sword", "longbow", 2), ("sword", "crossbow", 1),
+    ("throwing knife", None, 1), ("sword", "rifle", None)])
+def test_a_native_weapon_keeps_the_rate_of_fire_of_the_weapon_in_hand(ruleset, neutral, native,
+                                                                     most):
+    """RULES.md "Rate of fire" goes by the weapon in hand: a native block that puts a longbow
+    in a swordsman's hands makes him loose 2 arrows a round at most, not as many as his dice
+    allow (an independent review saw four)."""
+    from helpers import scenario
+
+    from sim.core import space
+    from sim.core.actions import Attack
+    from sim.core.engine import Encounter
+
+    member = {"name": "A", "at": "x", "weapon": neutral, "ai": "aggressive",
+              "skills": {"ranged": 5}, "traits": {"dexterity": 5, "perception": 5}}
+    if native:
+        member["opend6"] = {"weapon": native}
+    scen = scenario({"a": [member],
+                     "b": [{"name": "B", "at": "y", "weapon": "sword", "ai": "passive",
+                            "traits": {"endurance": 5, "strength": 5}}]},
+                    map={"nodes": {"x": {}, "y": {}}, "edges": [["x", "y", 20]]})
+    for seed in range(5):
+        enc = Encounter(scen, ruleset, seed)
+        a = enc.sides["a"][0]
+        assert space.shots_allowed(a) == most
+        if most is not None:
+            shots = []
+            declare = enc.declare
+
+            def counted(c, shots=shots, declare=declare):
+                intents = declare(c)
+                shots.append(sum(type(i) is Attack for i in intents))
+                return intents
+
+            enc.declare = counted
+            enc.run()
+            assert max(shots) <= most
