@@ -123,14 +123,18 @@ def scenarios_command(copy_to, force):
     except FileNotFoundError as exc:
         raise click.ClickException(str(exc)) from None
     entries = bundled.entries()
-    file_w = max(len(e.file) for e in entries)
+    # each by the name that runs it from anywhere (``bundled.named``): a newcomer typed
+    # the file's path relative to the folder, which only works inside it
+    key_w = max(len(Path(e.file).stem) for e in entries)
     name_w = max(len(e.name) for e in entries)
-    click.echo(f"Bundled scenarios, in {folder}:")
+    click.echo(f"Bundled scenarios (files in {folder}):")
     for e in entries:
-        click.echo(f"  {e.file:<{file_w}}  {e.name:<{name_w}}  {e.summary}")
-    first = next(e.file for e in entries if e.kind == "scenario")
-    click.echo(f"Run one: fray run {folder / first} --seed 7; copy them all to edit: "
-               f"fray scenarios --copy DIR")
+        click.echo(f"  {Path(e.file).stem:<{key_w}}  {e.name:<{name_w}}  {e.summary}")
+    first = next(Path(e.file).stem for e in entries if e.kind == "scenario")
+    campaign = next((Path(e.file).stem for e in entries if e.kind == "campaign"), None)
+    also = f"; a campaign: fray campaign {campaign}" if campaign else ""
+    click.echo(f"Run one by its name: fray run {first} --seed 7{also}; copy them all to "
+               f"edit: fray scenarios --copy DIR")
 
 
 def _copy(pairs: list[tuple[Path, Path]], target: Path) -> list[Path]:

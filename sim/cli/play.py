@@ -110,8 +110,7 @@ class Player:
             entries, first = list(menu), menu_text(menu, suggestion, whose)
         self.say(first + "\n" + situation(enc, c))
         if not self.hinted:
-            self.say(ODDS_HINT + (f"\n({enc.ruleset.glossary})" if enc.ruleset.glossary
-                                  else ""))
+            self.say(ODDS_HINT)  # (the words it uses: the log's legend, at the start)
             self.hinted = True
         return self._choose(enc, c, menu, suggested, entries, first)
 

@@ -78,10 +78,12 @@ def tell_start(enc: Encounter) -> None:
     """The log's opening: the fight, the notation and what times mean, who stands where."""
     enc.emit("start", scenario=enc.scenario.name, ruleset=enc.ruleset.name, seed=enc.seed,
              text=f"{enc.scenario.name} under {enc.ruleset.name} (seed {enc.seed})")
-    # every ruleset's notation, then what the log's times mean (asked by a newcomer)
+    # every ruleset's notation, the words of its log and menus that need one (gobble dice, a
+    # takedown's worth), then what the log's times mean (asked by newcomers)
     times = (f"A time in brackets, [ 1.67s], is seconds into the round (a round is "
              f"{enc.ruleset.seconds_per_round:g} s); what shares a time happens at once.")
-    enc.emit("legend", text=f"{enc.ruleset.legend} {times}".lstrip())
+    words = f" {enc.ruleset.glossary}" if enc.ruleset.glossary else ""
+    enc.emit("legend", text=f"{enc.ruleset.legend}{words} {times}".lstrip())
     for c in enc.combatants:
         side_arm = (f"; a {c.spec.sidearm} at its side"
                     if c.other_arms is not None and c.spec.sidearm is not None else "")

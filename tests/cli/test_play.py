@@ -633,12 +633,18 @@ def test_a_question_with_one_choice_is_not_asked_unless_a_record_asked_it():
 
 
 @pytest.mark.parametrize("ruleset", registry.names())
-def test_the_first_menu_explains_the_words_the_legend_leaves_out(capsys, monkeypatch,
-                                                                 ruleset):
+def test_the_legend_explains_the_words_of_the_log_and_the_menus(capsys, monkeypatch,
+                                                                ruleset):
+    """Gobble dice, a takedown's worth, a range band: said once, in the legend that opens
+    a played fight and a told one (``fray run``) alike."""
     glossary = registry.get(ruleset).glossary
     result = play(capsys, monkeypatch, "", DUEL, "--as", "Ser Aldric", "--ruleset", ruleset)
     assert result.code == 0, result.err
-    assert (glossary in result.out) if glossary else "(Words:" not in result.out
+    told = fray(capsys, "run", DUEL, "--ruleset", ruleset)
+    assert told.code == 0, told.err
+    for out in (result.out, told.out):
+        flat = " ".join(out.split())  # (the legend is wrapped to the terminal)
+        assert (flat.count(" ".join(glossary.split())) == 1) if glossary else "Words:" not in flat
 
 
 def test_a_bundled_scenario_is_named_and_a_record_replays_alone(capsys, monkeypatch,
