@@ -302,9 +302,16 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
         where = field.describe(dest)
         # RULES.md "Flight takes time": it runs for the way out until it gets there (an
         # exit) or beyond every foe's reach of it; leaving a foe's reach gives a free attack
-        label = (f"flee by the way out at {where}" if is_exit
-                 else f"flee toward {where}, away from your foes")
-        out.append(Option("flee", f"{label} (it takes rounds; foes in reach strike as you go)",
+        if is_exit:
+            label = f"flee by the way out at {where} (it takes rounds"
+        elif dest != c.pos:
+            label = f"flee toward {where}, away from your foes (it takes rounds"
+        else:  # at the edge already (``space.off_the_edge``): away, or cornered
+            near = [e for e in foes if space.can_charge(enc, e, c.pos)]
+            label = (f"flee off the map's edge at {where} (away at the round's end"
+                     if not near else f"flee off the map's edge at {where} ({near[0].name} "
+                     "could be on you in one move: cornered, you would yield")
+        out.append(Option("flee", f"{label}; foes in reach strike as you go)",
                           (Retreat(dest, leave=True, run=True),)))
         edge = tactics.edge(enc, c, foes)
         if edge != c.pos:  # moving away without leaving: room to shoot, or to wait for help

@@ -542,3 +542,24 @@ def test_at_most_one_raider_fights_a_spearman_on_the_footbridge_in_any_round(rul
                 attacks_seen += 1
         assert all(len(raiders) <= 1 for raiders in fighting.values()), (seed, fighting)
     assert attacks_seen >= 8  # the raiders did fight on the bridge
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_flight_from_the_maps_edge_says_whether_it_gets_away(ruleset):
+    """The menu's flee line at the map's edge (the way out is where it stands): away at
+    the round's end with no foe within a move, else cornered (RULES.md "Flight takes
+    time"; ``space.off_the_edge``), never "flee toward" the place it stands at."""
+    from sim.ai import menu as menus
+
+    def flee_label(map_: dict) -> str:
+        enc = fight(ruleset, [{"name": "W", "at": "a", **SWORD}],
+                    [{"name": "G", "at": "b" if "b" in map_["nodes"] else "a", **SWORD}],
+                    map_=map_)
+        w = enc.combatants[0]
+        assert space.way_out(enc, w) == (enc.field.node("a"), False)
+        return next(o.label for o in menus.options(enc, w) if o.key == "flee")
+
+    far = {"nodes": {"a": {}, "b": {}}, "edges": [["a", "b", 40]]}
+    assert "off the map's edge at a (away at the round's end" in flee_label(far)
+    one_place = {"nodes": {"a": {}}, "edges": []}  # a duel's field: the foe at its side
+    assert "G could be on you in one move: cornered" in flee_label(one_place)
