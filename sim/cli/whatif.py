@@ -7,6 +7,7 @@ table and its JSON.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -108,11 +109,12 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
               "maybe": "could be as good as the best, on its fewer rollouts:",
               "behind": "behind the best, beyond the dice:"}
     shown: str | None = None
+    texts = _fitted([w.choice for w in weighed], label_w)
     for w in weighed:
         if w.group != shown:
             shown = w.group
             lines.append(f"  {titles[w.group]}")
-        lines.append(_row(w, numbers, label_w, len(wins), cut))
+        lines.append(_row(w, numbers, texts[w.choice.key], label_w, len(wins), cut))
     if not_now:
         lines.append("  not now (not weighed):")
         lines += [f"  {numbers.get(ch.key, ''):>{NUM}}  "
@@ -125,9 +127,9 @@ def table(weighed: list[Weighed], side: str, name: str, n: int,
 NUM, VS = 5, 16  # widths of the menu number and "vs yours" columns
 
 
-def _row(w: Weighed, numbers: dict[str, str], label_w: int, wins_w: int, cut: int) -> str:
+def _row(w: Weighed, numbers: dict[str, str], label: str, label_w: int, wins_w: int,
+         cut: int) -> str:
     number = numbers.get(w.choice.key, "")
-    label = _fit(w.choice, label_w)
     if not w.n:
         return f"  {number:>{NUM}}  {label:<{label_w}}  {'-':>{wins_w}}"
     vs = "-" if w.choice.ai else f"{_pts(w.diff)} [{_pts(w.diff_low)}, {_pts(w.diff_high)}]"
@@ -152,19 +154,53 @@ def _tail(w: Weighed, cut: int, numbers: dict[str, str]) -> str:
     return mark + (f"   ({'; '.join(notes)})" if notes else "")
 
 
+def _fitted(choices: list[Choice], width: int) -> dict[str, str]:
+    """Each line's words in ``width``, by key, no two alike (``_fit``).
+
+    Lines whose words, cut, would read alike (``called shot at Gorm's le...`` for the left
+    arm and the left leg) are cut in the middle of their keywords instead, which differ
+    somewhere (a menu's keys are unique), so that the end shows as well as the start.
+    """
+    texts = {ch.key: _fit(ch, width) for ch in choices}
+    # then, on a narrow terminal, from where they part (again within what still reads alike)
+    for cut in (_middle, _from_difference, _from_difference, _from_difference):
+        alike: dict[str, list[str]] = {}
+        for key, text in texts.items():
+            alike.setdefault(text, []).append(key)
+        for keys in alike.values():
+            if len(keys) > 1:
+                texts.update((key, cut(key, width, keys)) for key in keys if len(key) > width)
+    return texts
+
+
 def _fit(choice: Choice, width: int) -> str:
     """A line's words in ``width``.
 
-    Its label, else its keyword (shorter, and what a player may type), else the label cut.
+    Its label, else its keyword (shorter, what a player may type, and its telling words
+    first: ``called left leg Gorm and again``), else the keyword cut, else the label cut.
     """
     for text in (choice.label, choice.key):
         if len(text) <= width and text != rollout.PROFILE:
             return text
-    return _short(choice.label, width)
+    return _short(choice.key if choice.key != rollout.PROFILE else choice.label, width)
 
 
 def _short(label: str, width: int) -> str:
     return label if len(label) <= width else label[:width - 3].rstrip() + "..."
+
+
+def _middle(text: str, width: int, alike: list[str]) -> str:
+    """``text`` cut to ``width`` in its middle: its start, ``...``, its end."""
+    if len(text) <= width:
+        return text
+    head = (width - 3 + 1) // 2
+    return text[:head] + "..." + text[len(text) - (width - 3 - head):]
+
+
+def _from_difference(text: str, width: int, alike: list[str]) -> str:
+    """``text`` from a little before where the ``alike`` keys part: ``...leg Gorm and...``."""
+    start = max(0, len(os.path.commonprefix(alike)) - 4)
+    return _short(("..." if start else "") + text[start:], width)
 
 
 def as_json(weighed: list[Weighed], side: str | None = None, name: str | None = None,

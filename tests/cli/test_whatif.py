@@ -267,6 +267,35 @@ def test_a_line_too_long_for_the_terminal_shows_its_keyword_then_is_cut():
     assert all(len(line) <= 120 for line in narrow.splitlines()[2:-1])
 
 
+def test_lines_cut_to_the_terminal_never_read_alike():
+    """Called shots at a foe's left arm and left leg, cut to a narrow terminal, read
+    ``called shot at Gorm's le...`` both, and a newcomer could not tell them apart: a cut
+    line shows its keyword (its telling words first), cut in the middle where two would
+    still read alike."""
+    from sim.ai import rollout
+    from sim.ai.ranking import Weighed
+    from sim.cli import whatif as printed
+
+    def called(where: str) -> rollout.Choice:
+        return rollout.Choice(f"called {where} Gorm and again",
+                              f"called shot at Gorm's {where}, then attack again", False, None)
+
+    lines = [called(w) for w in ("left arm", "left leg", "right arm", "right leg")]
+    lines += [rollout.Choice("called left leg Gorm and again and dodge",
+                             "called shot at Gorm's left leg, attack again and dodge", False,
+                             None),
+              rollout.Choice("called left leg Gorm and again and parry",
+                             "called shot at Gorm's left leg, attack again and parry", False,
+                             None)]
+    mine = rollout.Choice("attack Gorm", "attack Gorm", True, None)
+    weighed = [Weighed(ch, 10, 5, 5, 10, 3.0, 10, best=True) for ch in [mine, *lines]]
+    for width in (100, 110, 120):
+        text = printed.table(weighed, "fencer", "Ilse", 10, width=width)
+        rows = [line for line in text.splitlines() if "%" in line and "  " in line.strip()]
+        shown = [row[2 + printed.NUM + 2:].split("  ")[0] for row in rows]
+        assert len(shown) == len(weighed) and len(set(shown)) == len(shown), shown
+
+
 def test_a_row_marked_screened_stays_within_the_terminal():
     """The notes after a row ('screened') count in the width the labels are fitted to."""
     from sim.ai import rollout
