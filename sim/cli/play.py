@@ -94,12 +94,16 @@ class Player:
             # declares: most rulesets declare before anything is rolled in a round, and
             # OpenD6, declaring at each turn, reads a policy only at its owner's own rolls)
             self.policies[c.name], c.policy = c.policy, PLAYER
-        with rollout.aside(enc, c):  # looking at the menu must not change the fight
+        # its own profile's choice: what it does unplayed, on the fight's dice as they stand
+        # (asked first: the menu's own ties would draw from the copy before it), then the
+        # menu; neither changes the fight (``rollout.aside``)
+        with rollout.aside(enc, c):
+            suggested = ai.decide(enc, c)
+            why = c.why
+        with rollout.aside(enc, c):
             menu = menus.options(enc, c)
-            suggested = ai.decide(enc, c)  # its own profile's choice: what it does unplayed
-            same = next((o for o in menu if list(o.intents) == suggested), None)
-            suggestion = (f"{same.label if same else _intents_text(suggested) or 'hold'} "
-                          f"({c.why})")
+        same = next((o for o in menu if list(o.intents) == suggested), None)
+        suggestion = f"{same.label if same else _intents_text(suggested) or 'hold'} ({why})"
         whose = f"{c.name}'s profile ({c.ai})"
         # the menu first, the situation last: what the player weighs stays beside the prompt
         entries: list[menus.Option | menus.Group]
@@ -152,8 +156,12 @@ class Player:
                     return ai.decide(enc, c)
                 option = picked
             if option is _AI:
+                # decided again, for real: the same intents, drawn from the fight's own
+                # generator as an unplayed fighter's are, so that taking the profile's choice
+                # at every menu plays the fight its AI would
+                intents = ai.decide(enc, c)
                 c.why = f"the player takes its profile's choice ({c.ai})"
-                return list(suggested)
+                return intents
             yields = option.intents and type(option.intents[0]) is Yield
             c.why = "the player yields" if yields else f"the player's choice: {option.label}"
             return list(option.intents)

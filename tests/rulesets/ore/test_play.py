@@ -190,3 +190,22 @@ def test_a_run_to_cover_and_a_shot_that_cannot_roll_two_sets_is_not_offered(rule
     assert plan.dice < 4
     assert menus.find(menu, "cover wall") is not None  # the run alone still is
     assert menus.find(menu, "cover wall and shoot B") is None
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_taking_the_profiles_choice_at_every_menu_plays_the_fight_its_ai_would(
+        capsys, monkeypatch, seed):
+    """A played fighter whose player takes line 0 every time fights as it would unplayed:
+    the same rolls, moves and end as ``fray run`` with the seed (ORE asks a player nothing
+    else that an AI would decide otherwise). Its profile's choice was asked with the dice
+    set aside after the menu's own ties had drawn, and so could differ from its AI's."""
+    played = play(capsys, monkeypatch, "\n" * 400, AMBUSH, "--as", "Wolfman,Kestrel",
+                  "--seed", str(seed), "--ruleset", "ore")
+    told = fray(capsys, "run", AMBUSH, "--seed", str(seed), "--ruleset", "ore")
+    assert played.code == 0 and told.code == 0, played.err + told.err
+
+    def fight(out: str) -> list[str]:  # what happened (a played declaration's reason differs)
+        return [line for line in out.splitlines()
+                if line.startswith("  [") and " declares " not in line]
+
+    assert fight(played.out) and fight(played.out) == fight(told.out)
