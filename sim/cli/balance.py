@@ -116,7 +116,7 @@ def _balance(problem: Problem, label: str, count: int, low: int, high: int, targ
         click.echo(json.dumps(doc))
     else:
         click.echo(report.sentence(answer, tried, label, metric, side, beside))
-        note = report.beyond(answer, min(low, high), max(low, high), target)
+        note = report.beyond(answer, min(low, high), max(low, high), target, tried)
         if note:
             click.echo(note)
         click.echo(f"({METRIC_WORDS[metric]} of {side}, target {target:g}; {method}; "

@@ -42,13 +42,24 @@ def sentence(answer: Any, tried: list[Any], label: str, metric: str, side: str,
     return "; ".join(parts) + "."
 
 
-def beyond(answer: Any, low: int, high: int, target: float) -> str:
-    """A note when the target lies past an end of the range ("" when it does not)."""
-    if answer.value not in (low, high) or answer.low <= target <= answer.high:
+def beyond(answer: Any, low: int, high: int, target: float,
+           tried: list[Any] | None = None) -> str:
+    """A note when the target lies past the range ("" when it does not).
+
+    Past an end (the answer is at it, its interval short of the target), or past every
+    value ``tried`` (each one's interval on the same side of the target: a rate that rises
+    and falls inside the range reaches it nowhere).
+    """
+    if answer.low <= target <= answer.high:
         return ""
     way = "above" if answer.low > target else "below"
-    return (f"The target lies beyond the range: at {answer.value} the rate is still {way} "
-            f"{target:.0%}; widen --range to reach it.")
+    if answer.value in (low, high):
+        return (f"The target lies beyond the range: at {answer.value} the rate is still "
+                f"{way} {target:.0%}; widen --range to reach it.")
+    if tried and all((r.low > target) if way == "above" else (r.high < target) for r in tried):
+        return (f"No value tried comes near the target: from {low} to {high} the rate stays "
+                f"{way} {target:.0%}; widen --range to reach it.")
+    return ""
 
 
 def table(tried: list[Any], label: str, answer: Any) -> str:

@@ -104,6 +104,12 @@ def test_the_sentence_and_a_target_beyond_the_range():
         "with 5, 34% [29-39].")
     assert beyond(tried[1], 3, 5, 0.5) == ""
     assert "beyond the range" in beyond(tried[2], 3, 5, 0.1)
+    # a rate that peaks inside the range, short of the target everywhere (a newcomer's
+    # raiders at 3 to 5: 12% at 4, nearest 50%, and nothing said)
+    peaked = [Tried(3, 0.05, 0.02, 0.09, 100), Tried(4, 0.12, 0.07, 0.20, 100),
+              Tried(5, 0.10, 0.05, 0.17, 100)]
+    assert "No value tried comes near the target" in beyond(peaked[1], 3, 5, 0.5, peaked)
+    assert beyond(peaked[1], 3, 5, 0.15, peaked) == ""
 
 
 @pytest.mark.slow
