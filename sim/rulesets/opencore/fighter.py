@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from sim.core.combatant import Combatant
-from sim.core.space import melee_reach
+from sim.core.space import RATE_OF_FIRE, melee_reach
 from sim.rulesets.opencore.blocks import ABILITIES, MODES
 from sim.rulesets.opencore.criticals import CritTable, Injury
 from sim.rulesets.opencore.health import check_health, ensure_bleeding  # noqa: F401 (re-export)
@@ -196,6 +196,19 @@ def converted(member: MemberSpec) -> Numbers:
     return _TEMPLATES.of(member, None, lambda: convert(member))
 
 
+def fire_rate(weapon: Weapon) -> int | None:
+    """Shots ``weapon`` looses a round at most (RULES.md "Rate of fire"; None: no limit).
+
+    By the seed's weapon class, as the neutral weapons map to it: archery a bow's (a
+    single-shot one a crossbow's), a thrown weapon one a round; guns have no such limit.
+    """
+    if weapon.weapon_class is WeaponClass.ARCHERY:
+        return RATE_OF_FIRE["crossbow" if weapon.single_shot else "bow"]
+    if weapon.weapon_class is WeaponClass.THROWN:
+        return RATE_OF_FIRE["javelin"]
+    return None
+
+
 def max_range(weapon: Weapon) -> float:
     """Metres within which ``weapon`` attacks: its melee reach, the ruling table when ranged."""
     if not weapon.is_ranged:
@@ -298,6 +311,7 @@ class OpenCoreFighter(Combatant):
         self.stable_in = None
         self.ranged, self.reach, self.speed, self.turn = n.ranged, n.reach, MOVE_METRES, None
         self.loosed = (0, 0)
+        self.fire_rate = fire_rate(n.weapon)  # a native block's weapon too
 
     def helpless(self) -> bool:
         """Knocked out for a while: in the fight, but threatening no one."""

@@ -48,7 +48,6 @@ from sim.rulesets.opencore.rules import (
     rolled_initiative,
 )
 from sim.rulesets.opencore.strike import Strikes, shots_this_round
-from sim.rulesets.opencore.tables import Weapon, WeaponClass
 
 if TYPE_CHECKING:
     from sim.core.actions import Intent
@@ -98,9 +97,7 @@ class OpenCoreRuleset(Ruleset[OpenCoreFighter]):
         """A fighter from the member's numbers; HP from the native block or the hp rule."""
         n = converted(member)
         hp = n.hp if n.hp is not None else hit_points(n.con, self.options.hp_rule, rng)
-        f = OpenCoreFighter(member, pos, n, hp)
-        f.fire_rate = fire_rate(f.weapon)  # a native block's weapon too
-        return f
+        return OpenCoreFighter(member, pos, n, hp)
 
     def native_block_of(self, f: OpenCoreFighter) -> dict[str, Any]:
         """Scores, HP, Toughness and gear of a built fighter, as an ``opencore:`` block."""
@@ -450,15 +447,3 @@ def initiative_now(f: OpenCoreFighter) -> int:
         return f.init_bonus
     return f.init_bonus - f.weapon.speed_factor + UNARMED.speed_factor
 
-
-def fire_rate(weapon: Weapon) -> int | None:
-    """Shots ``weapon`` looses a round at most (RULES.md "Rate of fire"; None: no limit).
-
-    By the seed's weapon class, as the neutral weapons map to it: archery a bow's (a
-    single-shot one a crossbow's), a thrown weapon one a round; guns have no such limit.
-    """
-    if weapon.weapon_class is WeaponClass.ARCHERY:
-        return space.RATE_OF_FIRE["crossbow" if weapon.single_shot else "bow"]
-    if weapon.weapon_class is WeaponClass.THROWN:
-        return space.RATE_OF_FIRE["javelin"]
-    return None

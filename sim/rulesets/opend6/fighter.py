@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import AliasChoices, Field, create_model, field_validator
 
 from sim.core.combatant import Combatant
-from sim.core.space import melee_reach
+from sim.core.space import RATE_OF_FIRE, melee_reach
 from sim.core.words import count
 from sim.rulesets.opend6.catalog import (
     ARMOR_BY_NEUTRAL,
@@ -279,6 +279,10 @@ class D6Fighter(Combatant):
         self.encumbrance = b.encumbrance
         self.cp, self.fate, self.size, self.blinded = b.cp, b.fate, b.size, b.blinded
         self.ranged, self.reach, self.speed = b.ranged, b.reach, b.speed
+        # the rate of fire of the weapon in hand, a native block's too (a longbow): by the
+        # neutral weapon it stands for (RULES.md "Rate of fire")
+        self.fire_rate = RATE_OF_FIRE.get(next(
+            (name for name, w in WEAPONS_BY_NEUTRAL.items() if w is b.weapon), ""))
         # health (set by the ruleset's ``build``) and the per-fight turn state
         self.wounds, self.hp, self.hp_max = 0, 0, 0
         self.level = WoundStatus.HEALTHY

@@ -31,7 +31,6 @@ from sim.rulesets.base import Ruleset, offsets_by_rank
 from sim.rulesets.dice import roll
 from sim.rulesets.opend6 import recovery
 from sim.rulesets.opend6.advisor import OpenD6Advisor
-from sim.rulesets.opend6.catalog import WEAPONS_BY_NEUTRAL
 from sim.rulesets.opend6.combat import OpenD6Combat, health_penalty
 from sim.rulesets.opend6.dice import counts_one, roll_total
 from sim.rulesets.opend6.fighter import (
@@ -105,9 +104,6 @@ class D6Ruleset(Ruleset[D6Fighter]):
     def build(self, member: MemberSpec, pos: Position, rng: random.Random) -> D6Fighter:
         """Convert the neutral description (native block overrides), then set health."""
         f = make_fighter(member, pos, encumbrance=self.options.encumbrance)
-        # the rate of fire of the weapon in hand, a native block's too (a longbow)
-        f.fire_rate = space.RATE_OF_FIRE.get(next(
-            (name for name, w in WEAPONS_BY_NEUTRAL.items() if w is f.weapon), ""))
         self.init_health(f, rng)
         return f
 
