@@ -176,7 +176,8 @@ def _nearest_node(enc: Encounter, c: Combatant, place: str) -> str | None:
 def _queue_ahead(enc: Encounter, c: Combatant, place: str) -> int:
     """Fighters of ``c``'s side ahead of it in the queue for ``place``.
 
-    Those nearer the place; among fighters standing as near as it, an order drawn once
+    Those nearer the place who could fight there (as ``space.front_count`` counts them: not
+    knocked out, not fleeing); among fighters standing as near as it, an order drawn once
     with the encounter's generator (``_queue_key``), never the order of the file.
     """
     field = enc.field
@@ -184,7 +185,7 @@ def _queue_ahead(enc: Encounter, c: Combatant, place: str) -> int:
     mine = field.distance(c.pos, node)
     ahead = 0
     for m in enc.sides[c.side]:
-        if m is c or not m.in_fight:
+        if m is c or not m.in_fight or m.fleeing or m.helpless():
             continue
         d = field.distance(m.pos, node)
         if d < mine - EDGE_EPSILON or (d <= mine + EDGE_EPSILON

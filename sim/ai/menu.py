@@ -307,10 +307,13 @@ def _moves(enc: Encounter, c: Combatant, foes: list[Combatant],
         elif dest != c.pos:
             label = f"flee toward {where}, away from your foes (it takes rounds"
         else:  # at the edge already (``space.off_the_edge``): away, or cornered
-            near = [e for e in foes if space.can_charge(enc, e, c.pos)]
+            near = space.cornering(enc, c)
+            takes = None if space.is_beast(c) else next(
+                (e for e in near if not space.is_beast(e)), None)
             label = (f"flee off the map's edge at {where} (away at the round's end"
                      if not near else f"flee off the map's edge at {where} ({near[0].name} "
-                     "could be on you in one move: cornered, you would yield")
+                     "could be on you in one move: cornered"
+                     + (", you would yield" if takes is not None else ""))
         out.append(Option("flee", f"{label}; foes in reach strike as you go)",
                           (Retreat(dest, leave=True, run=True),)))
         edge = tactics.edge(enc, c, foes)

@@ -41,8 +41,7 @@ def flee(enc: Encounter, c: Combatant) -> list[Intent]:
         captor = space.takes_surrender(c, space.captors(enc, c, foes))
         if captor is None and not space.is_beast(c):
             distance, here = field.distance, c.pos
-            near = [e for e in foes if not e.fleeing and not space.is_beast(e)
-                    and space.can_charge(enc, e, here)]
+            near = [e for e in space.cornering(enc, c) if not space.is_beast(e)]
             captor = draws.best(enc, near, lambda e: -distance(here, e.pos))
         if captor is not None:
             c.why = f"yields to {captor.name}: cornered in flight at {field.describe(dest)}"

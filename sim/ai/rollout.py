@@ -189,9 +189,12 @@ def choices(enc: Encounter, c: Combatant,
     that is no line of the menu is added as ``PROFILE``. ``by_key``: each rollout finds the
     declaration again by its keyword (``Choice.intents`` None).
     """
+    # the profile first, on a copy of the fight's dice as they stand (what it declares
+    # unplayed, and what ``fray play`` takes for Enter), then the menu, whose own ties draw
+    with aside(enc, c):
+        chosen = (profile or profiles.decide)(enc, c)
     with aside(enc, c):
         menu = menus.options(enc, c)
-        chosen = (profile or profiles.decide)(enc, c)
     out = []
     marked = False
     for option in menu:

@@ -137,11 +137,11 @@ def question(enc: Encounter, c: Combatant, group: str | None = None,
         choices = within(choices, chosen)
         keys = {o.key for o in chosen.options}
         not_now = [(ch, why) for ch, why in not_now if ch.key in keys]
-        # in the group's own menu only its lines have numbers, and ``0`` takes the profile's
-        # choice (a first menu's line 1 is not this menu's 1)
+        # in the group's own menu only its lines have numbers (a first menu's line 1 is
+        # not this menu's 1), and ``ai`` takes the profile's choice (``0`` goes back)
         numbers = {key: number if key in keys else "" for key, number in numbers.items()}
-        numbers.update((ch.key, "0") for ch in choices if ch.ai and ch.key not in keys)
-        numbers[rollout.PROFILE] = "0"
+        numbers.update((ch.key, "ai") for ch in choices if ch.ai and ch.key not in keys)
+        numbers[rollout.PROFILE] = "ai"
     return Question(moment, choices, numbers, groups, lines, not_now)
 
 

@@ -96,3 +96,28 @@ def _first_on_leg(field: Battlefield, a: Position, b: Position, length: float,
             return entry(s, s_next)
         s = s_next
     return None
+
+
+def first_nearer(field: Battlefield, way: list[Position], goal: float, there: Position,
+                 d0: float) -> float | None:
+    """Metres along ``way`` where it first comes nearer to ``there`` than ``d0`` (None: never).
+
+    The walker stops before that point: where it stands when the walk would start to close.
+    """
+    measure = field.measure
+    best = d0
+    walked = 0.0
+    here = way[0]
+    for nxt in way[1:]:
+        leg = field.leg(here, nxt)
+        s = 0.0
+        while s < leg and walked + s < goal - EDGE_EPSILON:
+            s_next = min(leg, s + STEP, goal - walked)
+            d = measure(field.between(here, nxt, s_next), there)
+            if d < best - EDGE_EPSILON:
+                return walked + s
+            best = max(best, d)
+            s = s_next
+        walked += leg
+        here = nxt
+    return None

@@ -30,13 +30,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.core import space
-from sim.core.along import STEP, first_within
+from sim.core.along import first_nearer, first_within
 from sim.core.battlefield import EDGE_EPSILON, MELEE_REACH, Position
 from sim.core.draws import shuffle
 
 if TYPE_CHECKING:
 
-    from sim.core.battlefield import Battlefield
     from sim.core.combatant import Combatant
     from sim.core.engine import Encounter
 
@@ -113,12 +112,20 @@ def first_stop(enc: Encounter, f: Combatant, way: list[Position], goal: float,
             # in its reach already: never nearer to it on the way elsewhere (toward the foe
             # it goes for, or one at that foe's side, the walk ends at its own reach; an
             # ally it goes to guard is no such foe: it does not pass the one at its side)
-            found = _nearer(field, way, stop.metres, there, d0)
+            found = first_nearer(field, way, stop.metres, there, d0)
             if found is not None:
                 stop = Stop(found, f"{e.name} stands in the way", "engaged")
-    for node, width in field.narrow:
-        stop = _room(enc, f, way, stop, node, width)
-        stop = _held(enc, f, way, stop, node, width, target)
+    # the narrow places, until none cuts the walk shorter: a stop at one (its holders, or
+    # no room) can leave the walker in the front of another it had passed, whatever the
+    # order of the map's places (each pass only shortens the walk)
+    for _ in range(len(field.narrow) + 1):
+        before = stop.metres
+        for node, width in field.narrow:
+            stop = _held(enc, f, way, stop, node, width, target)
+        for node, width in field.narrow:
+            stop = _room(enc, f, way, stop, node, width)
+        if stop.metres == before:
+            break
     return stop
 
 
@@ -142,7 +149,7 @@ def _held(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
             continue
         d0 = field.distance(way[0], e.pos)
         found = (first_within(field, way, stop.metres, e.pos, MELEE_REACH) if d0 > MELEE_REACH
-                 else _nearer(field, way, stop.metres, e.pos, d0))
+                 else first_nearer(field, way, stop.metres, e.pos, d0))
         if found is not None:
             stop = Stop(found, f"{e.name} holds {name}", "held", name)
     return stop
@@ -170,31 +177,6 @@ def _room(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
     name = field.names[node.a]
     return Stop(max(0.0, found - NUDGE), f"no room at {name} (room for {width} of a side)",
                 "room", name)
-
-
-def _nearer(field: Battlefield, way: list[Position], goal: float, there: Position,
-            d0: float) -> float | None:
-    """Metres along ``way`` where it first comes nearer to ``there`` than ``d0`` (None: never).
-
-    The walker stops before that point: where it stands when the walk would start to close.
-    """
-    measure = field.measure
-    best = d0
-    walked = 0.0
-    here = way[0]
-    for nxt in way[1:]:
-        leg = field.leg(here, nxt)
-        s = 0.0
-        while s < leg and walked + s < goal - EDGE_EPSILON:
-            s_next = min(leg, s + STEP, goal - walked)
-            d = measure(field.between(here, nxt, s_next), there)
-            if d < best - EDGE_EPSILON:
-                return walked + s
-            best = max(best, d)
-            s = s_next
-        walked += leg
-        here = nxt
-    return None
 
 
 def walk_ends(enc: Encounter, f: Combatant, target: Combatant, stop_at: float,

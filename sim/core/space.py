@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack
-from sim.core.along import first_within
+from sim.core.along import first_nearer, first_within
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
 from sim.core.draws import best, draw
 from sim.scenario.vocabulary import THROWN_WEAPONS
@@ -201,12 +201,14 @@ def open_exits(enc: Encounter, c: Combatant) -> list[Position]:
 
 
 def _barred(enc: Encounter, c: Combatant, exit_: Position) -> bool:
-    """A foe stands on the way to ``exit_``.
+    """A foe stands on the way to ``exit_`` (an exit, or any node a flight might run for).
 
     The route enters the reach of one that threatens and does not threaten ``c`` yet (a
-    walk would stop there: RULES.md "Stopping"), or comes to arm's length of one holding a
-    narrow place that its side holds to its width (``holders``: a walk would stop there,
-    ``moving.first_stop``). A foe already at its throat only strikes as it goes.
+    walk would stop there: RULES.md "Stopping"), or comes to arm's length of one of the
+    foes holding a narrow place as many as it is wide (``holders``: foes of ``c``, of one
+    side or several, fill it; a walk would stop there, ``moving.first_stop``), or nearer
+    to one it stands that near already. A foe already at its throat only strikes as it
+    goes.
     """
     field = enc.field
     way = field.route(c.pos, exit_)
@@ -217,16 +219,23 @@ def _barred(enc: Encounter, c: Combatant, exit_: Position) -> bool:
         return True
     for node, width in field.narrow:
         held = holders(enc, node, c.side)
-        if len(held) >= width and any(
-                not can_threaten(e) and field.distance(c.pos, e.pos) > MELEE_REACH
-                and first_within(field, way, metres, e.pos, MELEE_REACH) is not None
-                for e in held):
+        if len(held) >= width and any(not can_threaten(e) and _passes(field, way, metres, c, e)
+                                      for e in held):
             return True
     return False
 
 
+def _passes(field: Battlefield, way: list[Position], metres: float, c: Combatant,
+            e: Combatant) -> bool:
+    """``way`` comes to arm's length of ``e``, or, already that near, any nearer to it."""
+    d0 = field.distance(c.pos, e.pos)
+    if d0 > MELEE_REACH:
+        return first_within(field, way, metres, e.pos, MELEE_REACH) is not None
+    return first_nearer(field, way, metres, e.pos, d0) is not None
+
+
 def farthest(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
-    """The node whose nearest foe is farthest from it.
+    """The node whose nearest foe is farthest from it, of those ``c`` can get to (``open_nodes``).
 
     ``c``'s starting node (its side's edge) wins a tie, other ties a random draw.
     """
@@ -236,9 +245,22 @@ def farthest(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
     def room(node: Position) -> tuple[float, bool]:
         return _room(distance, node, foes), node == home
 
-    far = best(enc, nodes(enc.field), room)
-    assert far is not None  # a map has a node
+    far = best(enc, open_nodes(enc, c), room)
+    assert far is not None  # where it stands, at the least
     return far
+
+
+def open_nodes(enc: Encounter, c: Combatant) -> list[Position]:
+    """The map's nodes ``c`` can get to with no foe on the way (``_barred``), and its own.
+
+    A flight runs for the farthest of them, never for a place beyond the foes that hold
+    the way (it would stop at them round after round, neither there nor cornered). With
+    none (between foes on an edge), where it stands: it is cornered there.
+    """
+    here = c.pos
+    return [node for node in nodes(enc.field)
+            if node == here or enc.field.distance(here, node) < float("inf")
+            and not _barred(enc, c, node)] or [here]
 
 
 def _room(distance: Callable[[Position, Position], float], at: Position,
@@ -274,12 +296,23 @@ def off_the_edge(enc: Encounter, c: Combatant) -> bool:
     if not here.at_node or open_exits(enc, c):
         return False
     foes = enc.foes_of(c.side)
-    if not foes or any(not e.fleeing and not e.helpless() and can_charge(enc, e, here)
-                       for e in foes):
+    if not foes or cornering(enc, c):
         return False
     distance = field.distance
     room = _room(distance, here, foes)
-    return all(_room(distance, node, foes) <= room for node in nodes(field))
+    return all(_room(distance, node, foes) <= room for node in open_nodes(enc, c))
+
+
+def cornering(enc: Encounter, c: Combatant) -> list[Combatant]:
+    """The foes that could be on ``c`` with one move and would not let it get away.
+
+    Standing (not knocked out), not fleeing themselves (``can_charge``): at the map's edge,
+    one of them corners a flight (``off_the_edge``), and a person among them takes its
+    surrender (``sim.ai.moves.flee``).
+    """
+    here = c.pos
+    return [e for e in enc.foes_of(c.side)
+            if not e.fleeing and not e.helpless() and can_charge(enc, e, here)]
 
 
 @lru_cache(maxsize=64)

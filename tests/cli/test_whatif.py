@@ -79,8 +79,9 @@ def test_what_if_in_a_groups_menu_weighs_its_lines_and_the_profiles_choice(capsy
     # each of the group's lines by the number that takes it in that menu
     assert sorted(r.split()[:2] for r in rows if "<- its profile's" not in r) == [
         ["1", "dodge"], ["2", "parry"]]
-    # and the profile's choice, a line of the first menu, by what takes it here: 0
-    assert [r.split()[0] for r in rows if "<- its profile's" in r] == ["0"]
+    # and the profile's choice, a line of the first menu, by what takes it here: ai (0
+    # goes back to the first menu)
+    assert [r.split()[0] for r in rows if "<- its profile's" in r] == ["ai"]
 
 
 def test_what_if_at_a_long_first_menu_points_to_the_groups_menus(capsys, monkeypatch):

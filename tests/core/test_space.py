@@ -148,6 +148,41 @@ def test_a_shooter_holding_a_narrow_place_is_not_walked_past(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("order", [("s", "p1", "p2", "e"), ("s", "p2", "p1", "e")])
+def test_a_walk_stopped_at_a_narrow_place_never_ends_in_a_full_front(ruleset, order):
+    """A walk cut short by an archer holding one narrow place must not end in the front
+    of another its side fills, whatever the order the file lists the places in (each
+    stop is tried again until none cuts the walk shorter)."""
+    widths = {"p1": {"width": 1}, "p2": {"width": 1}, "s": {}, "e": {}}
+    enc = fight(ruleset, [{"name": "W", "at": "s", **SWORD},
+                          {"name": "H", "at": "p1", **SWORD}],
+                [{"name": "Bow", "at": "p2", "weapon": "bow"}],
+                map_={"nodes": {n: widths[n] for n in order},
+                      "edges": [["s", "p1", 8], ["p1", "p2", 4], ["p2", "e", 8]]})
+    w = enc.combatants[0]
+    end = moving.walk(enc, w, enc.field.node("e"), 20.0)
+    assert enc.field.distance(end, enc.field.node("p1")) > space.FRONT
+    assert enc.field.distance(end, enc.field.node("s")) == pytest.approx(5.0 - moving.NUDGE)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_flight_never_runs_for_a_place_beyond_the_foes_that_hold_the_way(ruleset):
+    """With no exit, a flight runs for the farthest place it can get to: not the bank
+    beyond an archer holding the one-man bridge, even from arm's length of him (it would
+    stop at him round after round); an exit beyond him is no way out either."""
+    for exit_ in (False, True):
+        enc = fight(ruleset, [{"name": "W", "at": "east", **SWORD}],
+                    [{"name": "Bow", "at": "bridge", "weapon": "bow"}],
+                    map_={"nodes": {"east": {}, "bridge": {"width": 1},
+                                    "west": {"exit": exit_}},
+                          "edges": BRIDGE["edges"]})
+        w, bow = enc.combatants
+        w.pos = at(enc, "bridge", 1.5, "east")
+        dest, is_exit = space.way_out(enc, w)
+        assert not is_exit and dest == enc.field.node("east")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_ally_in_flight_leaves_its_room_at_a_narrow_place(ruleset):
     """Room counts those who can fight there: a second spearman steps onto a one-man bridge
     its first one is fleeing from (nor does a walk to guard an ally pass the foe at its
@@ -542,6 +577,26 @@ def test_at_most_one_raider_fights_a_spearman_on_the_footbridge_in_any_round(rul
                 attacks_seen += 1
         assert all(len(raiders) <= 1 for raiders in fighting.values()), (seed, fighting)
     assert attacks_seen >= 8  # the raiders did fight on the bridge
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_flight_cornered_at_the_edge_yields_to_no_foe_that_cannot_take_it(ruleset):
+    """A foe in flight or knocked out corners no one: a flier at the map's edge with only
+    such a foe near gets away (``space.cornering``), and the menu says so."""
+    from sim.ai import menu as menus
+    from sim.ai import moves
+
+    enc = fight(ruleset, [{"name": "W", "at": "a", **SWORD}],
+                [{"name": "G", "at": "a", **SWORD}], map_={"nodes": {"a": {}}, "edges": []})
+    w, g = enc.combatants
+    g.fleeing = True
+    assert space.cornering(enc, w) == [] and space.off_the_edge(enc, w)
+    assert type(moves.flee(enc, w)[0]).__name__ == "Retreat"
+    assert "away at the round's end" in next(o.label for o in menus.options(enc, w)
+                                             if o.key == "flee")
+    g.fleeing = False
+    assert space.cornering(enc, w) == [g] and not space.off_the_edge(enc, w)
+    assert type(moves.flee(enc, w)[0]).__name__ == "Yield"
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

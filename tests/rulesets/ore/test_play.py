@@ -209,3 +209,18 @@ def test_taking_the_profiles_choice_at_every_menu_plays_the_fight_its_ai_would(
                 if line.startswith("  [") and " declares " not in line]
 
     assert fight(played.out) and fight(played.out) == fight(told.out)
+
+
+def test_the_what_if_tables_profiles_choice_is_the_one_enter_takes(capsys, monkeypatch):
+    """The ``?`` table marks as the profile's choice the line the menu's 0 names (and
+    Enter takes): both ask the profile on the fight's dice as they stand, before the
+    menu's own ties draw (``rollout.choices``). In this ambush the two once differed:
+    Bandit 1 on the menu, Bandit 2 in the table."""
+    monkeypatch.setenv("COLUMNS", "220")
+    played = play(capsys, monkeypatch, "? 2\n\n", AMBUSH, "--as", "Wolfman,Kestrel",
+                  "--seed", "4", "--ruleset", "ore")
+    assert played.code == 0, played.err
+    menu_line = next(line for line in played.out.splitlines() if line.startswith("  0. "))
+    marked = next(line for line in played.out.splitlines() if "<- its profile's choice" in line)
+    label = marked.split(None, 1)[1].split("  ")[0]  # (after the line's number)
+    assert label in menu_line, (label, menu_line)
