@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.core.actions import Move, Retreat
+from sim.core.actions import Attack, Move, Retreat
 from sim.core.battlefield import EDGE_EPSILON
 
 if TYPE_CHECKING:
@@ -94,7 +94,11 @@ def keep(enc: Encounter, c: Combatant, intents: list[Intent], hold: str) -> list
     if c.pos != home:
         c.why = f"back to hold {hold}" + (f" ({c.why})" if c.why else "")
         return [Retreat(home)]
-    kept = [i for i in intents if i not in moving]
+    # what it may still do from its place: not a charge's attack on a foe the move was to
+    # reach (struck at from here, out of reach, it would only be a wasted miss)
+    advisor = enc.advisor
+    kept = [i for i in intents if i not in moving
+            and (type(i) is not Attack or advisor.can_attack(enc, c, i.target))]
     if kept:
         c.why = f"{c.why}; holds {hold}"
         return kept

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.ai import moves
 from sim.core import draws, space
 from sim.core.actions import Intent, Move
 from sim.core.battlefield import MELEE_REACH
@@ -198,7 +199,10 @@ def harmless(enc: Encounter, c: Combatant, target: Combatant, foes: list[Combata
     Shock that will wear off, or arrows that cannot pass a knight's plate, change nothing
     at a table. The shooter turns to the nearest foe it can harm (ties drawn); with none,
     it closes in (nearer, fewer dice are lost to range), no nearer than ``CLOSEST``; there
-    already, it stops wasting rounds and holds (``Advisor.wait_intents``).
+    already, it stops wasting rounds: with a foe that could be on it in one move
+    (``space.cornering``), it gives the fight up (``moves.fall_back``: it yields to a foe
+    that threatens it, else it runs), as a poacher does whose arrows glance off a knight's
+    plate while he cuts them down; with none, it holds (``Advisor.wait_intents``).
     """
     advisor = enc.advisor
     if (not c.ranged or advisor.can_harm(enc, c, target)  # (the cheapest question first)
@@ -214,6 +218,9 @@ def harmless(enc: Encounter, c: Combatant, target: Combatant, foes: list[Combata
     if gap > CLOSEST:
         c.why = f"its shots cannot harm {target.name} from here: closes in"
         return target, [Move(target, stop_at=max(CLOSEST, gap - c.speed))]
+    if space.cornering(enc, c):
+        return target, moves.fall_back(enc, c, foes, f"its shots cannot harm {target.name}, "
+                                       "nor any foe")
     intents, why = advisor.wait_intents(enc, c, foes)
     c.why = f"its shots cannot harm {target.name}: {why}"
     return target, intents

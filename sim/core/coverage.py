@@ -57,7 +57,7 @@ SPACE: tuple[Rule, ...] = (
     Rule("Rate of fire", "modelled", "a bow at most 2 shots a round, a crossbow 1, a thrown "
          "weapon 1 (the one in hand)", when="ranged"),
     Rule("Shooting in melee", "modelled",
-         "a penalty, and each threatening foe strikes once per shot", when="ranged"),
+         "a penalty, and each threatening foe strikes once a round", when="ranged"),
     Rule("Going round a narrow place", "modelled",
          "a fighter that would wait for room runs another way to its foe when that is "
          "sooner (sim/ai/detour.py)", when="narrow"),

@@ -98,6 +98,8 @@ class Encounter(Asking):
         # the round each one out of the fight when it ended went out in (``aftermath.settle``)
         self.out_when_fight_ended: dict[Combatant, int] = {}
         self.declared: dict[Combatant, list[Intent]] = {}
+        # who has struck whom a free attack this round: once a round (``moving._free_attacks``)
+        self.struck_free: set[tuple[Combatant, Combatant]] = set()
         # what was decided otherwise than by a plain AI profile, by fighter: a mind's
         # declarations and its answers after a roll, and a profile's that rolls fights out
         # (``ai.RECORDED``): with the seed, what replays the fight to this moment

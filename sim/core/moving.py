@@ -233,7 +233,7 @@ def shot_in_melee(enc: Encounter, f: Combatant,
                   threats: list[Combatant] | None = None) -> None:
     """Free attacks on a shooter that shot with foes threatening it (RULES.md).
 
-    "Shooting in melee": each standing foe that threatens ``f`` strikes once per shot, as
+    "Shooting in melee": each standing foe that threatens ``f`` strikes (once a round), as
     leaving its reach would give it; the shot's own penalty is each ruleset's. ``threats``:
     ``space.threatened_in_melee`` of ``f`` where it stands, when the shot found them
     already (nobody moves during a shot; who still threatens is asked again).
@@ -249,11 +249,18 @@ def _free_attacks(enc: Encounter, f: Combatant, strikers: list[Combatant],
                   words: str) -> None:
     """Each of ``strikers`` that reacts strikes ``f`` once (``Ruleset.free_attack``).
 
-    In an order drawn by the encounter's generator; a striker that no longer threatens
+    Not one that runs this round (RULES.md "Running": a runner makes no attack that
+    round, ``space.runs``), and once a round on the same foe (ruling: RULES.md gives a free
+    attack for each leaving and each shot in reach, and says nothing of several in a round;
+    at a table a swordsman among three archers does not swing six times while they loose
+    their six arrows, ``Encounter.struck_free``). In an order drawn by the encounter's
+    generator; a striker that no longer threatens
     (taken out, or helpless, by an earlier strike's aftermath) does not, and none strikes
     once ``f`` is out. ``words``: the log's why, ``{e}`` standing for the striker.
     """
-    strikers = [e for e in strikers if e.policy.reacts and space.can_threaten(e)]
+    struck = enc.struck_free
+    strikers = [e for e in strikers if e.policy.reacts and space.can_threaten(e)
+                and not space.runs(enc, e) and (e, f) not in struck]
     if len(strikers) > 1:
         shuffle(enc.rng, strikers)
     for e in strikers:
@@ -264,6 +271,7 @@ def _free_attacks(enc: Encounter, f: Combatant, strikers: list[Combatant],
         if enc.log is not None:
             enc.emit("free_attack", who=e.name, target=f.name,
                      text=f"{f.name} {words.format(e=e.name)} (a free attack).")
+        struck.add((e, f))
         enc.ruleset.free_attack(enc, e, f)
 
 

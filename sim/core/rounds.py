@@ -46,6 +46,8 @@ def fight(enc: Encounter) -> Generator[simpy.Event, Any, None]:
         if enc.log is not None:
             enc.emit("round", text=f"Round {rnd}")
         enc.declared = {}
+        if enc.struck_free:
+            enc.struck_free = set()
         declared: list[tuple[Combatant, list[Intent]]]
         if ruleset.declares_at_turn:  # each declares at its own turn (OpenD6)
             declared = [(c, []) for c in fighters]

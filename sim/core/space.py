@@ -107,6 +107,15 @@ def pressed(enc: Encounter, c: Combatant) -> bool:
     return kept
 
 
+def runs(enc: Encounter, c: Combatant) -> bool:
+    """``c`` declared a run this round (RULES.md "Running": it makes no attack that round).
+
+    Its free attacks included (``moving._free_attacks``). Where each fighter declares at
+    its own turn (OpenD6), from that turn on.
+    """
+    return any(getattr(i, "run", False) for i in enc.declared.get(c, ()))
+
+
 def front_count(enc: Encounter, node: Position, side: str,
                 but: Combatant | None = None) -> int:
     """Fighters of ``side`` standing in the front of ``node`` (``FRONT``), ``but`` one.
@@ -203,34 +212,38 @@ def open_exits(enc: Encounter, c: Combatant) -> list[Position]:
 def _barred(enc: Encounter, c: Combatant, exit_: Position) -> bool:
     """A foe stands on the way to ``exit_`` (an exit, or any node a flight might run for).
 
-    The route enters the reach of one that threatens and does not threaten ``c`` yet (a
-    walk would stop there: RULES.md "Stopping"), or comes to arm's length of one of the
-    foes holding a narrow place as many as it is wide (``holders``: foes of ``c``, of one
-    side or several, fill it; a walk would stop there, ``moving.first_stop``), or nearer
-    to one it stands that near already. A foe already at its throat only strikes as it
-    goes.
+    The route enters the reach of one that threatens (a walk would stop there: RULES.md
+    "Stopping"), or comes to arm's length of one of the foes holding a narrow place as many
+    as it is wide (``holders``: foes of ``c``, of one side or several, fill it; a walk
+    would stop there, ``moving.first_stop``); or, from within that reach or arm's length
+    already, comes any nearer to that foe (nobody walks past a foe). A way that leads away
+    from a foe at its throat is open: the foe only strikes as it goes.
     """
     field = enc.field
     way = field.route(c.pos, exit_)
     metres = field.distance(c.pos, exit_)
-    if any(can_threaten(e) and field.distance(c.pos, e.pos) > e.reach
-           and first_within(field, way, metres, e.pos, e.reach) is not None
+    if any(can_threaten(e) and _passes(field, way, metres, c, e, e.reach)
            for e in enc.combatants if e.side != c.side):
         return True
     for node, width in field.narrow:
         held = holders(enc, node, c.side)
-        if len(held) >= width and any(not can_threaten(e) and _passes(field, way, metres, c, e)
-                                      for e in held):
+        if len(held) >= width and any(
+                not can_threaten(e) and _passes(field, way, metres, c, e, MELEE_REACH)
+                for e in held):
             return True
     return False
 
 
 def _passes(field: Battlefield, way: list[Position], metres: float, c: Combatant,
-            e: Combatant) -> bool:
-    """``way`` comes to arm's length of ``e``, or, already that near, any nearer to it."""
+            e: Combatant, near: float) -> bool:
+    """``way`` comes within ``near`` of ``e``, or, already that near, any nearer to it.
+
+    Where a walk would stop (``moving.first_stop``): at a threatening foe's reach, at
+    arm's length of a holder; a fighter already that near only moves away from it.
+    """
     d0 = field.distance(c.pos, e.pos)
-    if d0 > MELEE_REACH:
-        return first_within(field, way, metres, e.pos, MELEE_REACH) is not None
+    if d0 > near:
+        return first_within(field, way, metres, e.pos, near) is not None
     return first_nearer(field, way, metres, e.pos, d0) is not None
 
 

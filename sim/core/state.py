@@ -43,8 +43,8 @@ NOT_STATE = frozenset({
     # combat's or a table's ``rules``: the ruleset again
     "minds", "ai", "_askers", "advisor", "rules",
     # decisions recorded for replays (``Encounter.made``), read only before a rollout's
-    # branch; this round's declarations, emptied before the next round's
-    "made", "declared",
+    # branch; this round's declarations and free attacks, emptied before the next round's
+    "made", "declared", "struck_free",
     # answers kept while nothing changes, dropped by the changes themselves: the nearest
     # foes, the foes of each side, each fighter's last reach answer, its attacks on itself
     "nearest_kept", "_foes", "reach_kept", "plain_attack", "called_attacks", "nearest",

@@ -74,3 +74,26 @@ def test_near_best_draws_among_the_lines_within_the_slack_whatever_their_order()
     assert enc.rng.getstate() == state  # a lone best draws nothing
     assert near_best(enc, [], lambda x: 0.0, 0.05) is None
 
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_holder_whose_charge_is_held_back_does_not_swing_at_a_foe_out_of_reach(ruleset):
+    """A spearman holding the bridge keeps to it: a charge its profile declares loses its
+    move, and with it the attack on the foe the move was to reach (struck at from the
+    bridge, 8 m off, it was a wasted miss, seen in an OpenD6 footbridge log)."""
+    from helpers import scenario
+
+    from sim.ai import holding
+    from sim.core.engine import Encounter
+
+    spear = {"traits": {"strength": 3, "endurance": 3}, "skills": {"melee": 3},
+             "weapon": "spear"}
+    enc = Encounter(scenario(
+        {"spearmen": [{"name": "P", "at": "bridge", "ai": {"profile": "tactical",
+                                                            "hold": "bridge"}, **spear}],
+         "raiders": [{"name": "R", "at": "east", **spear}]},
+        map={"nodes": {"bridge": {"width": 1}, "east": {}},
+             "edges": [["bridge", "east", 8]]}), ruleset, 1)
+    p, r = enc.combatants
+    kept = holding.keep(enc, p, [Move(r, stop_at=2.0), Attack(r)], "bridge")
+    assert not any(type(i) in (Attack, Move) for i in kept)  # it holds (or defends)

@@ -183,6 +183,22 @@ def test_a_flight_never_runs_for_a_place_beyond_the_foes_that_hold_the_way(rules
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_exit_past_the_foe_at_its_throat_is_no_way_out(ruleset):
+    """A raider in a spearman's reach, the only exit behind the spearman: the walk would
+    never take it nearer to him, so the exit is no way out; away from him, the flight
+    goes (and he strikes as it leaves)."""
+    enc = fight(ruleset, [{"name": "R", "at": "east", **SWORD}],
+                [{"name": "P", "at": "bridge", **SPEAR}],
+                map_={"nodes": {"west": {"exit": True}, "bridge": {}, "east": {}},
+                      "edges": [["west", "bridge", 8], ["bridge", "east", 20]]})
+    r, p = enc.combatants
+    r.pos = at(enc, "bridge", 2.5, "east")
+    assert space.threatens(enc, p, r)
+    assert space.open_exits(enc, r) == []
+    assert space.way_out(enc, r) == (enc.field.node("east"), False)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_ally_in_flight_leaves_its_room_at_a_narrow_place(ruleset):
     """Room counts those who can fight there: a second spearman steps onto a one-man bridge
     its first one is fleeing from (nor does a walk to guard an ally pass the foe at its
@@ -263,6 +279,23 @@ def test_a_withdraw_that_room_would_cut_short_is_not_offered(ruleset):
     toward_bridge = at(enc, "x", 2.0, "bridge")
     assert not space.threatened_in_melee(enc, w, toward_bridge)  # the spot is out of reach
     assert moving.withdraw_spots(enc, w) == []  # but the walk there stops short, in reach
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_fighter_that_runs_this_round_strikes_no_free_attack(ruleset):
+    """RULES.md "Running": a runner makes no attack that round, a free one included (a
+    log showed a swordsman run 20 m and then swing six times at archers shooting)."""
+    enc = fight(ruleset, [{"name": "W", "at": "b", **SWORD}],
+                [{"name": "G", "at": "b", "ai": "basic", **SWORD}])
+    w, g = enc.combatants
+    w.pos = at(enc, "b", 1.0, "a")
+    enc.declared = {g: [Move(w, run=True)]}
+    moving.walk(enc, w, enc.field.node("a"), 10.0)
+    assert g.attacks == 0
+    enc.declared = {g: [Move(w)]}  # a walk is no run: it strikes
+    w.pos = at(enc, "b", 1.0, "a")
+    moving.walk(enc, w, enc.field.node("a"), 10.0)
+    assert g.attacks == 1
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -276,7 +276,7 @@ class OreRuleset(Ruleset[OF]):
             if type(intent) is Attack and intent.target.in_fight:
                 enc.record_attack(f)
                 # a shot loosed as ``_attack`` looses one: with a foe in reach it strikes
-                # (RULES.md "Shooting in melee": once per shot, hit or miss)
+                # (RULES.md "Shooting in melee": hit or miss; once a round, ``moving``)
                 loosed = (f.weapon.ranged and f.loaded and not arms.none_to_throw(f)
                           and arms_ok(f) and space.in_reach(enc, f, intent.target))
                 if f.weapon.reload:

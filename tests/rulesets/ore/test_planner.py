@@ -336,7 +336,7 @@ def test_kept_plan_numbers_read_the_pool_live(ruleset):
 @pytest.mark.parametrize("has_set", [False, True])
 def test_a_shot_with_a_foe_in_reach_draws_its_free_attack_set_or_no_set(ruleset, has_set):
     """RULES.md "Shooting in melee": each standing foe that threatens the shooter strikes
-    once per shot, hit or miss; a shot whose roll made no set is loosed all the same (the
+    once (a round), hit or miss; a shot whose roll made no set is loosed all the same (the
     crossbow's bolt is spent: ``_commit_one``), so it draws the blow as a missed set does."""
     from sim.core.actions import TimedAction
     from sim.rulesets.ore.ruleset import RolledSet
