@@ -310,9 +310,11 @@ def tactical(enc: Encounter, c: Combatant) -> list[Intent]:
             intents, why = advisor.wait_intents(enc, c, foes)
             c.why = f"{why}: lets {target.name} come to it"
             return intents
-    if within_strike(enc, c, target):
-        return approach(enc, c, target)  # in reach, but no chance to hit
     gap = enc.field.distance(c.pos, target.pos) - stop_at(c)
+    if within_strike(enc, c, target) or gap <= 0:
+        # in reach, but no chance to hit (or no attack at all: an archer with a useless
+        # arm at a swordsman's side): never "closes on" a foe at its side (``approach``)
+        return approach(enc, c, target)
     if gap <= c.speed and advisor.can_move_and_attack(enc, c) and reaches(enc, c, target):
         c.why = f"charges {target.name}"
         return [Move(target, stop_at=stop_at(c)), target.plain_attack]

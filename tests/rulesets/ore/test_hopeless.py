@@ -38,3 +38,21 @@ def test_an_expert_die_makes_no_hopeless_called_shot(profile):
     novice, foe = enc.combatants
     intents = ai.decide(enc, novice)
     assert enc.ruleset.planner.plan(enc, novice, intents).dice >= 2, (intents, novice.why)
+
+
+def test_an_archer_with_a_useless_arm_at_a_swordsmans_side_does_not_close_on_him():
+    """A bow needs two arms: with one full of Killing, a tactical archer 2 m from a
+    swordsman can make no attack. It declared a move toward him round after round ("stays
+    where it is: already 2.0 m"); it now does what a hopeless fighter does (it dodges)."""
+    from sim.rulesets.ore.catalog import LEFT_ARM
+
+    scen = scenario({"a": [{"name": "Archer", "weapon": "bow", "at": "x", "ai": "tactical",
+                            "skills": {"dodge": 3}}],
+                     "b": [{"name": "Sword", "at": "x", "ai": "passive"}]},
+                    map={"nodes": {"x": {}}, "edges": []})
+    enc = Encounter(scen, "ore", 0)
+    archer, sword = enc.combatants
+    archer.wounds.take(LEFT_ARM, 5, 0)
+    assert not enc.advisor.can_attack(enc, archer, sword)
+    intents = ai.decide(enc, archer)
+    assert not any(type(i) is Move for i in intents), archer.why
