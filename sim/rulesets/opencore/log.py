@@ -84,12 +84,14 @@ def defense_words(target: OpenCoreFighter,
     if defense is None:
         return ""
     evade, injuries, stumble, stun, shield = defense
-    doubled = evade != target.evade
-    if not (doubled or injuries or stumble or stun or shield):
+    # the defense action doubles Evade, a run halves it (RULES.md amended): say which
+    changed = ("" if evade == target.evade else " doubled" if evade > target.evade
+               else " halved (ran)")
+    if not (changed or injuries or stumble or stun or shield):
         return ""
     named = ((-injuries, "injuries"), (-stumble, "stumbling"), (-stun, "stunned"),
              (shield, "shield"))
-    return (f" ({evade} evade{' doubled' if doubled else ''}"
+    return (f" ({evade} evade{changed}"
             f"{''.join(f'{signed(n)} {name}' for n, name in named if n)})")
 
 

@@ -291,3 +291,13 @@ def test_a_walker_knocked_out_by_a_free_attack_goes_nowhere(monkeypatch):
                         lambda enc, f, target: knock_out(enc, target, 1))
     assert moving.walk(enc, w, enc.field.node("a"), 10.0) == start
     assert w.in_fight and w.helpless()
+
+
+def test_a_runners_halved_evade_reads_halved_not_doubled():
+    """The log said "7 evade doubled" for a runner whose Evade of 14 was halved."""
+    from sim.rulesets.opencore.log import defense_words
+
+    target = type("T", (), {"evade": 14})()
+    assert defense_words(target, (7, 0, 0, 0, 0)) == " (7 evade halved (ran))"
+    assert defense_words(target, (28, 0, 0, 0, 0)) == " (28 evade doubled)"
+    assert defense_words(target, (14, 0, 0, 0, 0)) == ""
