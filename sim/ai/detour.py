@@ -185,7 +185,7 @@ def _queue_ahead(enc: Encounter, c: Combatant, place: str) -> int:
     mine = field.distance(c.pos, node)
     ahead = 0
     for m in enc.sides[c.side]:
-        if m is c or not m.in_fight or m.fleeing or m.helpless():
+        if m is c or not space.stands(m):
             continue
         d = field.distance(m.pos, node)
         if d < mine - EDGE_EPSILON or (d <= mine + EDGE_EPSILON

@@ -95,8 +95,6 @@ def shares(outs: list[Outcome | None]) -> tuple[float, float, float]:
             sum(o.standing for o in got) / len(got))
 
 
-
-
 def ahead(found: dict[int, list[Outcome | None]], among: list[int]) -> int | None:
     """The line of ``among`` whose side won most (then most alive), of those reached enough.
 

@@ -121,3 +121,15 @@ def first_nearer(field: Battlefield, way: list[Position], goal: float, there: Po
         walked += leg
         here = nxt
     return None
+
+
+def first_close(field: Battlefield, way: list[Position], goal: float, there: Position,
+                near: float, d0: float) -> float | None:
+    """Metres along ``way`` where a walker from ``d0`` off ``there`` must stop for it.
+
+    Where it first comes within ``near`` of it (``first_within``), or, within that already,
+    where it first comes any nearer (``first_nearer``); None: nowhere within ``goal``.
+    """
+    if d0 > near:
+        return first_within(field, way, goal, there, near)
+    return first_nearer(field, way, goal, there, d0)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from sim.core import space
-from sim.core.along import first_nearer, first_within
+from sim.core.along import first_close, first_nearer, first_within
 from sim.core.battlefield import EDGE_EPSILON, MELEE_REACH, Position
 from sim.core.draws import shuffle
 
@@ -147,9 +147,8 @@ def _held(enc: Encounter, f: Combatant, way: list[Position], stop: Stop, node: P
     for e in holders:
         if e is target or space.can_threaten(e):
             continue
-        d0 = field.distance(way[0], e.pos)
-        found = (first_within(field, way, stop.metres, e.pos, MELEE_REACH) if d0 > MELEE_REACH
-                 else first_nearer(field, way, stop.metres, e.pos, d0))
+        found = first_close(field, way, stop.metres, e.pos, MELEE_REACH,
+                            field.distance(way[0], e.pos))
         if found is not None:
             stop = Stop(found, f"{e.name} holds {name}", "held", name)
     return stop

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sim.core.actions import Attack
-from sim.core.along import first_nearer, first_within
+from sim.core.along import first_close
 from sim.core.battlefield import MELEE_REACH, Battlefield, Position
 from sim.core.draws import best, draw
 from sim.scenario.vocabulary import THROWN_WEAPONS
@@ -60,6 +60,16 @@ def takes_surrender(c: Combatant, foes: list[Combatant]) -> Combatant | None:
     if is_beast(c):
         return None
     return next((e for e in foes if not is_beast(e)), None)
+
+
+def stands(m: Combatant) -> bool:
+    """``m`` stands in the fight: not out, not helpless (knocked out), not fleeing.
+
+    Who takes up room at a narrow place, holds it, or corners a flight (RULES.md: helpless,
+    fled and fleeing fighters threaten no one). ``can_threaten`` and
+    ``threatened_in_melee`` ask the same, written out: they are asked at every step.
+    """
+    return m.in_fight and not m.fleeing and not m.helpless()
 
 
 def can_threaten(e: Combatant) -> bool:
@@ -127,15 +137,14 @@ def front_count(enc: Encounter, node: Position, side: str,
     """
     distance = enc.field.distance
     return sum(1 for m in enc.sides[side]
-               if m.in_fight and m is not but and not m.fleeing and not m.helpless()
-               and distance(m.pos, node) <= FRONT)
+               if m is not but and stands(m) and distance(m.pos, node) <= FRONT)
 
 
 def holders(enc: Encounter, node: Position, side: str) -> list[Combatant]:
     """The foes of ``side`` standing in the front of ``node`` (as ``front_count`` counts)."""
     distance = enc.field.distance
     return [e for e in enc.foes_of(side)
-            if not e.fleeing and not e.helpless() and distance(e.pos, node) <= FRONT]
+            if stands(e) and distance(e.pos, node) <= FRONT]
 
 
 def captors(enc: Encounter, c: Combatant, foes: list[Combatant]) -> list[Combatant]:
@@ -241,10 +250,8 @@ def _passes(field: Battlefield, way: list[Position], metres: float, c: Combatant
     Where a walk would stop (``moving.first_stop``): at a threatening foe's reach, at
     arm's length of a holder; a fighter already that near only moves away from it.
     """
-    d0 = field.distance(c.pos, e.pos)
-    if d0 > near:
-        return first_within(field, way, metres, e.pos, near) is not None
-    return first_nearer(field, way, metres, e.pos, d0) is not None
+    return first_close(field, way, metres, e.pos, near,
+                       field.distance(c.pos, e.pos)) is not None
 
 
 def farthest(enc: Encounter, c: Combatant, foes: list[Combatant]) -> Position:
@@ -325,7 +332,7 @@ def cornering(enc: Encounter, c: Combatant) -> list[Combatant]:
     """
     here = c.pos
     return [e for e in enc.foes_of(c.side)
-            if not e.fleeing and not e.helpless() and can_charge(enc, e, here)]
+            if stands(e) and can_charge(enc, e, here)]
 
 
 @lru_cache(maxsize=64)
