@@ -24,6 +24,7 @@ from sim.core import aftermath, arms, events, exchange, space
 from sim.core.actions import Draw, Move, Retreat, Yield
 from sim.core.asking import Asking
 from sim.core.battlefield import Battlefield, Position
+from sim.core.books import Books
 from sim.core.combatant import Combatant, Effect, Status
 from sim.core.outcome import EncounterResult, encounter_result
 from sim.core.rounds import fight
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Generator, Mapping
 
     from sim.core.actions import Intent
-    from sim.core.harm import Harm
     from sim.rulesets.base import Ruleset
     from sim.scenario.specs import MapSpec, Scenario
 
@@ -55,7 +55,7 @@ def ruleset_for(scenario: Scenario, name: str | None = None) -> Ruleset[Any]:
     return cls(cls.options_for(scenario))
 
 
-class Encounter(Asking):
+class Encounter(Books, Asking):
     """One fight: a seeded RNG, the battlefield, the combatants and a SimPy environment.
 
     Args:
@@ -190,48 +190,6 @@ class Encounter(Asking):
         """Seconds since the start of the current round."""
         return self.env.now - self.round_start
 
-    # ---------------------------------------------------------------- the books
-    # Rulesets report what happened through these calls; nothing else changes the counters.
-    def finds_down(self, actor: Combatant, target: Combatant, lead: object = None) -> bool:
-        """Whether ``actor``'s attack finds ``target`` already down, said in the log if so.
-
-        Such an attack is not made (``record_attack``): it fizzles. ``lead``: what the log
-        line starts with (ORE's set), put in words only for the log. OpenD6 turns the
-        attack on another foe instead.
-        """
-        if target.in_fight:
-            return False
-        if self.log is not None:
-            first = "" if lead is None else f"{lead} "
-            self.emit("fizzle", who=actor.name,
-                      text=f"{first}{actor.name}'s attack finds {target.name} already down.")
-        return True
-
-    def record_attack(self, actor: Combatant) -> None:
-        """An attack of ``actor`` was made: resolved against a foe still in the fight.
-
-        Every ruleset counts an attack here once it is resolved, whether it hits, misses
-        (ORE's attack given no set included) or finds its foe out of reach; not one that
-        finds its foe already down (``finds_down``), nor one a stun forbids (OpenCore).
-        """
-        actor.attacks += 1
-
-    def record_hit(self, actor: Combatant, target: Combatant, harm: Harm) -> None:
-        """One of ``actor``'s attacks on ``target`` succeeded, doing ``harm`` (marked already).
-
-        A hit that armor (or Toughness, or resistance) stopped whole is a hit, not a
-        damaging hit. Harm that lasts (``Ruleset.harm_lasts``) is what the stand-off and
-        morale count: the round ``actor``'s side did harm and ``target``'s side took it.
-        """
-        actor.hits += 1
-        damage = harm.damage
-        if damage > 0:
-            actor.damaging_hits += 1
-            actor.damage += damage
-        if (damage > 0 or harm.worn > 0) and self.ruleset.harm_lasts(target, harm):
-            self.harmed_in[actor.side] = self.round
-            self.hurt_in[target.side] = self.round
-
     def declare(self, c: Combatant) -> list[Intent]:
         """Ask ``c``'s AI for its intents now and note them as declared this round.
 
@@ -301,58 +259,7 @@ class Encounter(Asking):
         if self.log is not None:
             self.emit("flee", who=c.name, text=f"{c.name} flees: {why}.")
 
-    # ---------------------------------------------------------------- changes
-    def take_out(self, c: Combatant, status: Status, why: str = "") -> None:
-        """Mark ``c`` out of the fight (or change how it is out, e.g. unconscious -> dead)."""
-        if status is Status.OK or c.status is status:
-            return
-        was_in = c.in_fight
-        c.status = status
-        c.in_fight = False
-        self._foes.clear()
-        if self.nearest_kept:  # one fewer foe to be nearest
-            self.nearest_kept.clear()
-        if was_in:
-            self.standing[c.side] -= 1
-            if not self.standing[c.side]:
-                self.sides_left -= 1
-            c.out_round = self.round
-            if not self.first_casualty_round and not self.fight_over:
-                self.first_casualty_round = self.round
-        if self.log is not None:
-            self.emit("status", who=c.name, status=status.value,
-                      text=f"{c.name} {status.phrase()}{': ' + why if why else ''}.")
-        if c.effects:
-            keep = []
-            for proc in c.effects:
-                if proc.persistent and status is not Status.DEAD:
-                    keep.append(proc)
-                elif proc.is_alive:
-                    proc.interrupt(status.value)
-            c.effects = keep
-
-    def bring_back(self, c: Combatant, why: str = "") -> None:
-        """Return an out-of-the-fight combatant to it.
-
-        No built-in ruleset calls it (a knockout leaves its fighter in the fight, helpless:
-        RULES.md, down for a while is not out); kept for a ruleset whose fighters come back.
-        """
-        if c.in_fight or c.status is Status.DEAD:
-            return
-        c.status = Status.OK
-        c.in_fight = True
-        self._foes.clear()
-        c.out_round = 0
-        if self.nearest_kept:
-            self.nearest_kept.clear()
-        self.standing[c.side] += 1
-        if self.standing[c.side] == 1:
-            self.sides_left += 1
-        if self.log is not None:
-            back = "is on its feet again" if self.fight_over else "is back in the fight"
-            self.emit("status", who=c.name, status="ok",
-                      text=f"{c.name} {back}{': ' + why if why else ''}.")
-
+    # ---------------------------------------------------------------- effects
     def start_effect(self, c: Combatant, effect: Callable[[], Generator[simpy.Event, Any, Any]],
                      *, persistent: bool = False) -> Effect:
         """Run an ongoing effect as a SimPy process tied to ``c``.
