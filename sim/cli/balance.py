@@ -13,7 +13,7 @@ from sim.batch.balance import METRIC_WORDS, METRICS, Problem, document, search
 from sim.batch.grid import company
 from sim.batch.grid import label as path_label
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
-from sim.cli import params
+from sim.cli import params, values
 from sim.report import balance as report
 from sim.scenario import read_yaml
 from sim.scenario.errors import FrayInputError
@@ -56,17 +56,17 @@ def _range(text: str) -> tuple[int, int]:
 @click.option("--range", "span", required=True, metavar="A..B",
               help="The whole numbers to search, both ends included (at most "
                    f"{MAX_VALUES} values).")
-@click.option("--target", type=params.Number(0, 1), required=True, metavar="P",
+@click.option("--target", type=values.Number(0, 1), required=True, metavar="P",
               help="The rate wanted, from 0 to 1 (0.5: an even fight).")
 @click.option("--metric", type=click.Choice(METRICS), default="win", show_default=True,
               help="win: the side's win rate; death: its death rate per combatant; tpk: the "
                    "chance it is wiped out.")
 @click.option("--side", default=None, help="The side the metric is of (default: the first).")
-@click.option("--precision", type=params.Width(zero=False),
+@click.option("--precision", type=values.Width(zero=False),
               default=DEFAULT_PRECISION, show_default=True, metavar="W",
               help="The answer and its neighbours are run until their intervals are +-W.")
 @params.ruleset_option(allow_all=False, help="Ruleset (default: the scenario's).")
-@click.option("-n", "count", type=params.WholeNumber(min=1, max=params.MAX_COUNT),
+@click.option("-n", "count", type=values.WholeNumber(min=1, max=params.MAX_COUNT),
               default=params.PRECISION_CAP, show_default=True,
               help="The most fights any one value runs.")
 @params.seed_option("Batch seed, the same for every value.")

@@ -18,7 +18,7 @@ from sim.batch.parquet import write_parquet
 from sim.batch.precision import stop_text
 from sim.batch.runner import BatchSpec, run_tally, summary_of
 from sim.batch.variants import run_variants
-from sim.cli import params
+from sim.cli import params, values
 from sim.report.batchpage import batch_html
 from sim.report.coverage import coverage_text
 from sim.report.examples import text_block
@@ -68,7 +68,7 @@ def batch(scenario_file, count, precision, ruleset, seed, workers, out_dir, forc
     count, precision = params.run_size(count, precision, 0)
     params.check_executor(executor, scheduler, parquet)
     params.check_resume(resume, out_dir, "batch", force)
-    names = params.expand_rulesets(ruleset) or [scenario.ruleset]
+    names = values.expand_rulesets(ruleset) or [scenario.ruleset]
     label = "all" if ruleset == "all" else names[0]
     base = out_dir or files.default_out_dir(scenario.slug, label)
     targets = files.batch_targets(base, names)

@@ -25,7 +25,7 @@ from sim.batch.grid import grid_row, load_grid
 from sim.batch.precision import DEFAULT as DEFAULT_PRECISION
 from sim.batch.runner import BatchSpec
 from sim.batch.variants import run_variants
-from sim.cli import params
+from sim.cli import params, values
 from sim.report.campaign import compare_table as campaign_compare_table
 from sim.report.compare import compare_table
 from sim.report.convert import conversion_text
@@ -59,12 +59,12 @@ def convert(scenario_file, ruleset):
     "System-neutral characters".
     """
     scenario = params.load_scenario(scenario_file)
-    click.echo(conversion_text(scenario, params.expand_rulesets(ruleset)))
+    click.echo(conversion_text(scenario, values.expand_rulesets(ruleset)))
 
 
 @click.command(epilog=EPILOG_COMPARE)
 @params.scenario_argument()
-@click.option("--rulesets", "--ruleset", "rulesets", type=params.RulesetListType(),
+@click.option("--rulesets", "--ruleset", "rulesets", type=values.RulesetListType(),
               default="all", show_default=True,
               help="Comma-separated rulesets to compare, or 'all' (--ruleset, as the other "
                    "commands spell it, works too).")
@@ -192,7 +192,7 @@ def sweep(scenario_file, settings, ruleset, count, precision, seed, workers, out
     else:
         path, cases = sweep_mod.load_cases(scenario_file, settings[0])
         label = grid_mod.label(parse_path(path), read_yaml(scenario_file))
-    rulesets = params.expand_rulesets(ruleset)
+    rulesets = values.expand_rulesets(ruleset)
     slug, sides = cases[0][1].slug, list(cases[0][1].side_names)
     out_dir = out_dir or files.default_out_dir(slug, "sweep")
     sweep_mod.prepare_out_dir(out_dir, force, html)

@@ -26,7 +26,7 @@ from helpers import (
 )
 
 from sim import scenario as scenario_mod
-from sim.cli import params
+from sim.cli import params, values
 from sim.cli.main import COMMANDS, LazyGroup, cli
 from sim.rulesets import registry
 
@@ -261,7 +261,7 @@ def test_batch_all_rulesets_resume_with_nothing_to_resume(tmp_path, capsys):
 
 # ---------------------------------------------------------------------------- parameter types
 def test_ruleset_types_share_their_messages():
-    one, listed = params.RulesetType(allow_all=True), params.RulesetListType()
+    one, listed = values.RulesetType(allow_all=True), values.RulesetListType()
     assert one.convert("all", None, None) == "all"
     first, second = two_rulesets()
     assert listed.convert(f"{first}, {second},{first}", None, None) == [first, second]
@@ -269,11 +269,11 @@ def test_ruleset_types_share_their_messages():
     with pytest.raises(click.BadParameter, match=f"did you mean '{second}'"):
         listed.convert(typo(second), None, None)
     with pytest.raises(click.BadParameter, match=f"did you mean '{first}'"):
-        params.RulesetType().convert(typo(first), None, None)
+        values.RulesetType().convert(typo(first), None, None)
     with pytest.raises(click.BadParameter, match=f"allowed: .*{registry.names()[-1]}$"):
-        params.RulesetType().convert("all", None, None)  # not where only one is allowed
-    assert params.expand_rulesets("all") == registry.names()
-    assert params.expand_rulesets(first) == [first] and params.expand_rulesets(None) is None
+        values.RulesetType().convert("all", None, None)  # not where only one is allowed
+    assert values.expand_rulesets("all") == registry.names()
+    assert values.expand_rulesets(first) == [first] and values.expand_rulesets(None) is None
 
 
 @pytest.mark.parametrize("address, ok", [
