@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from enum import Enum
 from pathlib import Path
-from typing import Final, Literal
+from typing import Literal
 
 import click
 
@@ -27,14 +26,14 @@ from sim.ai import whatif as engine
 from sim.batch import files
 from sim.batch.chunks import scenario_digest
 from sim.batch.stops import STOPS_ASKED
-from sim.cli import params, records, whatif
+from sim.cli import answers, params, records, whatif
 from sim.core.actions import Yield
 from sim.core.doctrine import Policy
 from sim.core.engine import Encounter
 from sim.report import replay
 from sim.report.log import render
 from sim.report.panel import group_text, menu_text, situation, top_text
-from sim.scenario.errors import FrayInputError, suggest
+from sim.scenario.errors import FrayInputError
 
 PLAYER = Policy(spends=True, reacts=True)
 EPILOG_PLAY = ("Example: fray play duel --as 'Ser Aldric' --seed 3 --log journal.md "
@@ -103,7 +102,7 @@ class Player:
         with rollout.aside(enc, c):
             menu = menus.options(enc, c)
         same = next((o for o in menu if list(o.intents) == suggested), None)
-        suggestion = f"{same.label if same else _intents_text(suggested) or 'hold'} ({why})"
+        suggestion = f"{same.label if same else answers.intents_text(suggested) or 'hold'} ({why})"
         whose = f"{c.name}'s profile ({c.ai})"
         # the menu first, the situation last: what the player weighs stays beside the prompt
         entries: list[menus.Option | menus.Group]
@@ -130,32 +129,32 @@ class Player:
             if answer is None:
                 self._end(enc, c)
                 return ai.decide(enc, c)
-            asked = _odds_asked(answer, self.rollouts)
+            asked = answers.odds_asked(answer, self.rollouts)
             if asked is not None:
                 self.what_if(enc, c, rollouts=asked)
                 self.say(first)
                 continue
             self.answers.append(answer)
-            option: menus.Option | menus.Group | Literal[_Pick.AI] | None
+            option: menus.Option | menus.Group | Literal[answers.Pick.AI] | None
             if answer.strip().lower() in ("", "0", "ai"):
-                option = _AI
+                option = answers.AI
             else:
-                option = (_dotted(entries, answer) or menus.find_top(entries, menu, answer)
+                option = (answers.dotted(entries, answer) or menus.find_top(entries, menu, answer)
                           if self.grouped else menus.find(menu, answer))
             if option is None:
-                hint = _hint(entries + menu, answer)  # the groups' keywords too
-                self._refuse(f"{_shown(answer)} is not on the menu{hint}: answer 0-{len(entries)} "
-                             f"or a keyword in brackets")
+                hint = answers.hint(entries + menu, answer)  # the groups' keywords too
+                self._refuse(f"{answers.shown(answer)} is not on the menu{hint}: answer "
+                             f"0-{len(entries)} or a keyword in brackets")
                 continue
             if isinstance(option, menus.Group):
                 picked = self._detail(enc, c, menu, option, suggested, entries)
                 if picked is None:  # back: the first menu again
                     self.say(first)
                     continue
-                if picked is _ENDED:
+                if picked is answers.ENDED:
                     return ai.decide(enc, c)
                 option = picked
-            if option is _AI:
+            if option is answers.AI:
                 # decided again, for real: the same intents, drawn from the fight's own
                 # generator as an unplayed fighter's are, so that taking the profile's choice
                 # at every menu plays the fight its AI would
@@ -167,8 +166,8 @@ class Player:
             return list(option.intents)
 
     def _detail(self, enc: Encounter, c, menu: list, group: menus.Group, suggested: list,
-                entries: list) -> menus.Option | _Pick | None:
-        """The second menu of ``group``: an option, None to go back, ``_AI`` or ``_ENDED``.
+                entries: list) -> menus.Option | answers.Pick | None:
+        """The second menu of ``group``: an option, None to go back, ``AI`` or ``ENDED``.
 
         Enter takes the AI's choice when it is in the group (it is marked), else goes back;
         0 goes back; a keyword is taken as on the first menu (another group's opens that).
@@ -182,13 +181,13 @@ class Player:
             group = found
 
     def _detail_answer(self, enc: Encounter, c, menu: list, group: menus.Group, mine,
-                       entries: list) -> menus.Option | menus.Group | _Pick | None:
+                       entries: list) -> menus.Option | menus.Group | answers.Pick | None:
         while True:
             answer = self._read(c)
             if answer is None:
                 self._end(enc, c)
-                return _ENDED
-            asked = _odds_asked(answer, self.rollouts)
+                return answers.ENDED
+            asked = answers.odds_asked(answer, self.rollouts)
             if asked is not None:
                 self.what_if(enc, c, group, asked)
                 self.say(group_text(group, mine))
@@ -196,17 +195,17 @@ class Player:
             self.answers.append(answer)
             text = answer.strip()
             if not text:
-                return _AI if mine is not None else None
+                return answers.AI if mine is not None else None
             if text.lower() in ("0", "back"):
                 return None
             if text.lower() == "ai":  # its profile's choice, wherever it is listed
-                return _AI
+                return answers.AI
             found = (menus.find(list(group.options), text) if menus.number(text) is not None
                      else menus.find_top(entries, menu, text))  # a keyword, as at the first
             if found is not None:
                 return found
-            self._refuse(f"{_shown(answer)} is not one of these"
-                         f"{_hint(list(group.options), answer)}: answer 1-"
+            self._refuse(f"{answers.shown(answer)} is not one of these"
+                         f"{answers.hint(list(group.options), answer)}: answer 1-"
                          f"{len(group.options)}, 0 to go back, or a keyword")
 
     def choose(self, enc: Encounter, c, question: str, labels: list[str], default: int) -> int:
@@ -233,8 +232,8 @@ class Player:
                 return k - 1
             if text in (label.lower() for label in labels):
                 return [label.lower() for label in labels].index(text)
-            self._refuse(f"{_shown(answer)} is not one of the choices: answer 1-{len(labels)}, or "
-                         f"an empty line for the AI's choice")
+            self._refuse(f"{answers.shown(answer)} is not one of the choices: answer "
+                         f"1-{len(labels)}, or an empty line for the AI's choice")
         return default
 
     def what_if(self, enc: Encounter, c, group: menus.Group | None = None,
@@ -256,7 +255,7 @@ class Player:
             return
         asked = engine.question(enc, c, group.key if group is not None else None,
                                 self.grouped)
-        if group is None and self.grouped and asked.lines > LONG_MENU and asked.groups:
+        if group is None and self.grouped and asked.lines > answers.LONG_MENU and asked.groups:
             self.say(f"Weighing all {asked.lines} lines (those in the groups too). In a "
                      f"group's menu (such as '{asked.groups[0].key}'), `?` weighs only that "
                      f"group's lines and the profile's choice, sooner; `? 50` weighs "
@@ -316,79 +315,6 @@ class Player:
         self.shown = len(log)
         if new:
             self.say(render(new, self.fmt).rstrip("\n"))
-
-
-class _Pick(Enum):
-    """A menu's answer that is no option: the AI's choice; no answer left."""
-
-    AI = "ai"
-    ENDED = "ended"
-
-
-_AI: Final = _Pick.AI
-_ENDED: Final = _Pick.ENDED
-ODDS = ("?", "odds")  # at a menu: weigh its lines by rollouts (not an answer)
-LONG_MENU = 16  # a first menu of more lines says, at ``?``, that a group's menu weighs sooner
-
-
-def _odds_asked(answer: str, default: int) -> int | None:
-    """The rollouts a ``?`` (or ``odds``) asks for: ``? 50``, or ``default`` alone.
-
-    None: not a ``?``; 0: a number out of range (``what_if`` says so).
-    """
-    words = answer.strip().lower().split()
-    if not 1 <= len(words) <= 2 or words[0] not in ODDS:
-        return None
-    if len(words) == 1:
-        return default
-    k = menus.number(words[1])
-    return k if k is not None and 1 <= k <= params.MAX_ROLLOUTS else 0
-
-
-def _shown(answer: str, most: int = 40) -> str:
-    """An answer as a refusal quotes it: cut past ``most`` characters (a 5,000-digit one)."""
-    if len(answer) <= most:
-        return repr(answer)
-    return f"{answer[:most]!r}... ({len(answer):,} characters)"
-
-
-def _dotted(entries: list, answer: str) -> menus.Option | None:
-    """The line ``3.2`` names, or None.
-
-    Line 2 of the group at line 3 of the first menu: how a what-if table numbers a line
-    inside a group.
-    """
-    first, dot, second = answer.strip().partition(".")
-    k, j = menus.number(first), menus.number(second)
-    if not dot or k is None or j is None or not 1 <= k <= len(entries):
-        return None
-    group = entries[k - 1]
-    if not isinstance(group, menus.Group) or not 1 <= j <= len(group.options):
-        return None
-    return group.options[j - 1]
-
-
-def _hint(menu: list, answer: str) -> str:
-    """The nearest keywords to a refused answer: the shortest holding its words, or a typo's.
-
-    ``menu``: the options and groups (``menus.Group``) the answer could have named.
-    """
-    words = answer.lower().split()
-    keys = list(dict.fromkeys(o.key for o in menu))
-    holding = sorted((k for k in keys if words and all(w in k.lower().split() for w in words)),
-                     key=len)[:2]
-    if holding:
-        return f" (did you mean {' or '.join(repr(k) for k in holding)}?)"
-    return suggest(answer, keys)
-
-
-def _intents_text(intents: list) -> str:
-    words = []
-    for i in intents:
-        kind = type(i).__name__.lower()
-        target = getattr(i, "target", None)
-        words.append(f"{kind} {target.name}" if target is not None else kind)
-    return " and ".join(words)
 
 
 @click.command(epilog=EPILOG_PLAY)
